@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Database } from './db/client';
+import { cookieSecure, type Env, loadEnv } from './env';
+import { authRoutes } from './features/auth/auth.routes';
+import type { AuthSettings } from './features/auth/auth.service';
+import { healthRoutes } from './features/health/health.routes';
+import { AppError } from './http/app-error';
+import { registerErrorHandling } from './http/error-handler';
+import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
+import { clientDistFolder } from './paths';
+
+export interface AppOptions {
+  db: Database;
+  env?: Partial<Env>;
+  /** Serve the built client from dist/client (off in API tests). */
+  serveClient?: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
+/** Builds the whole API (and the SPA when built) without listening: tests inject into it. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const env: Env = { ...loadEnv({}), ...options.env };
+  const { db } = options;
+  const secure = cookieSecure(env);
+  const auth: AuthSettings = {
+    registration: env.REGISTRATION,
+    idleTimeoutMs: env.SESSION_IDLE_HOURS * HOUR_MS,
+    absoluteTimeoutMs: env.SESSION_ABSOLUTE_DAYS * 24 * HOUR_MS,
+  };
+  const cookie: SessionCookieSettings = { secure, maxAgeSeconds: Math.round(auth.absoluteTimeoutMs / 1000) };
+
+  const app = Fastify({
+    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL },
+    trustProxy: env.TRUST_PROXY,
+    bodyLimit: 1_048_576,
+  });
+  // Every route, as registered: the deny-by-default test walks this list.
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url, public: route.config?.public === true });
+  });
+  app.decorate('registeredRoutes', routes);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets inline style attributes and CSS variables.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: secure ? [] : null,
+      },
+    },
+    hsts: secure ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyRateLimit, { global: false });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Inmoflujo API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  registerOriginCheck(
+    app,
+    env.ALLOWED_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  );
+  registerSessionHook(app, db, auth, cookie);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { db });
+      await api.register(authRoutes, {
+        prefix: '/auth',
+        db,
+        settings: auth,
+        cookie,
+        login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  const serveClient = (options.serveClient ?? true) && existsSync(join(clientDistFolder, 'index.html'));
+  if (serveClient) {
+    await app.register(fastifyStatic, {
+      root: clientDistFolder,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Vite fingerprints everything under /assets: cache it for a year; never cache index.html.
+        res.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || !serveClient || request.method !== 'GET') {
+      throw new AppError('NOT_FOUND');
+    }
+    // Every client route is served the SPA shell; the router takes it from there.
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

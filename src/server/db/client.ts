@@ -1,0 +1,129 @@
+import { join } from 'node:path';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePgDriver } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePgliteDriver } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { migrationsFolder } from '../paths';
+import { type DataDirLock, lockDataDir } from './data-dir-lock';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The Drizzle database, whichever engine is behind it. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema>;
+/** Either the database or an open transaction: queries accept both. */
+export type Executor = Database | Transaction;
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  /** Applies the committed migrations in ./drizzle (idempotent). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// DATE columns stay 'YYYY-MM-DD' strings (no driver turns them into a UTC midnight that shows as
+// the day before in Chile); numerics stay strings; bigint counts become numbers on both engines.
+const OID = { INT8: 20, NUMERIC: 1700, DATE: 1082 } as const;
+const identity = (value: string) => value;
+
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === OID.DATE || oid === OID.NUMERIC) return identity;
+    if (oid === OID.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export const pgliteParsers = {
+  [pgliteTypes.DATE]: identity,
+  [pgliteTypes.NUMERIC]: identity,
+  [pgliteTypes.INT8]: (value: string) => Number(value),
+};
+
+export const pgliteExtensions = { pg_trgm };
+
+export function postgresPool(connectionString: string, max = 10): pg.Pool {
+  return new pg.Pool({ connectionString, max, types: pgTypes });
+}
+
+export function drizzleFor(client: PGlite | pg.Pool | pg.PoolClient): Database {
+  if (client instanceof PGlite) return drizzlePglite(client, { schema }) as unknown as Database;
+  return drizzlePg(client, { schema }) as unknown as Database;
+}
+
+// Any constant shared by every instance: servers starting together on one PostgreSQL migrate in turn.
+const MIGRATION_LOCK_KEY = 724_113_905;
+
+export async function migratePglite(client: PGlite): Promise<void> {
+  await migratePgliteDriver(drizzlePglite(client), { migrationsFolder });
+}
+
+export async function migratePostgres(pool: pg.Pool): Promise<void> {
+  // The advisory lock belongs to one connection, so the whole migration runs on that connection.
+  const connection = await pool.connect();
+  try {
+    await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePgDriver(drizzlePg(connection), { migrationsFolder });
+    } finally {
+      await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+export function postgresHandle(pool: pg.Pool): DatabaseHandle {
+  return {
+    db: drizzleFor(pool),
+    kind: 'postgres',
+    migrate: () => migratePostgres(pool),
+    close: () => pool.end(),
+  };
+}
+
+export function pgliteHandle(client: PGlite, onClose: () => void = () => {}): DatabaseHandle {
+  return {
+    db: drizzleFor(client),
+    kind: 'pglite',
+    migrate: () => migratePglite(client),
+    async close() {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        onClose();
+      }
+    },
+  };
+}
+
+/** Opens PostgreSQL when a URL is given, otherwise the embedded database in `<dataDir>/db`. */
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return postgresHandle(postgresPool(options.databaseUrl));
+  const lock: DataDirLock = lockDataDir(options.dataDir);
+  try {
+    const client = await PGlite.create({
+      dataDir: join(options.dataDir, 'db'),
+      extensions: pgliteExtensions,
+      parsers: pgliteParsers,
+    });
+    return pgliteHandle(client, () => lock.release());
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** Runs a raw SQL statement and returns its rows, on either engine. */
+export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

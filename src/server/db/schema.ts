@@ -1,0 +1,706 @@
+/**
+ * The whole data model of both spec parts, in one schema for PGlite and PostgreSQL.
+ * Money is numeric(14,2), discount fractions numeric(9,6), calendar dates DATE (as 'YYYY-MM-DD'
+ * strings), instants timestamptz. Editable records carry `version` for optimistic locking.
+ * Column names follow the spec; `order` is spelled `sort_order` (a reserved word).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const version = () => integer('version').notNull().default(1);
+const money = (name: string) => numeric(name, { precision: 14, scale: 2 });
+const fraction = (name: string) => numeric(name, { precision: 9, scale: 6 });
+const day = (name: string) => date(name, { mode: 'string' });
+const instant = (name: string) => timestamp(name, { withTimezone: true });
+
+/** Lower-cased, accent-free text for partial-match search (immutable, so usable in a stored column). */
+const searchable = (expression: string) =>
+  sql.raw(`lower(translate(${expression}, 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))`);
+
+const USER_TYPES_SQL = `'Administrador', 'KAM', 'Gestor de Pagos', 'Supervisor', 'Operaciones'`;
+const ACCOUNT_TYPES_SQL = `'Cuenta Corriente', 'Cuenta Vista', 'Cuenta de Ahorro'`;
+const FLOW_STATUSES_SQL = `'pending', 'in_progress', 'completed', 'cancelled'`;
+const TASK_STATUSES_SQL = `'pending', 'in_progress', 'completed', 'blocked'`;
+
+// ---------------------------------------------------------------------------------------------
+// People, roles and sessions
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    position: text('position').notNull(),
+    userType: text('user_type').notNull(),
+    isSeller: boolean('is_seller').notNull().default(false),
+    avatarUrl: text('avatar_url'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    uniqueIndex('profiles_email_key').on(sql`lower(${t.email})`),
+    index('profiles_sellers_idx').on(t.firstName).where(sql`${t.isSeller}`),
+    check('profiles_user_type_check', sql.raw(`user_type in (${USER_TYPES_SQL})`)),
+  ],
+);
+
+export const roles = pgTable('roles', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  createdAt: createdAt(),
+});
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+);
+
+/** A signed-in browser. Only the SHA-256 of the cookie token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: instant('last_seen_at').notNull().defaultNow(),
+    expiresAt: instant('expires_at').notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Agencies, projects, brokers, clients
+
+export const realEstateAgencies = pgTable(
+  'real_estate_agencies',
+  {
+    id: id(),
+    rut: text('rut').notNull().unique(),
+    businessName: text('business_name').notNull(),
+    bank: text('bank').notNull(),
+    accountType: text('account_type').notNull(),
+    accountNumber: text('account_number').notNull(),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('real_estate_agencies_business_name_idx').on(t.businessName),
+    check('real_estate_agencies_account_type_check', sql.raw(`account_type in (${ACCOUNT_TYPES_SQL})`)),
+  ],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    stage: text('stage').notNull(),
+    commune: text('commune').notNull(),
+    deadline: day('deadline').notNull(),
+    realEstateAgencyId: uuid('real_estate_agency_id')
+      .notNull()
+      .references(() => realEstateAgencies.id, { onDelete: 'restrict' }),
+    logoUrl: text('logo_url'),
+    totalUnits: integer('total_units'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('projects_name_idx').on(t.name),
+    index('projects_agency_idx').on(t.realEstateAgencyId),
+    check('projects_total_units_check', sql`${t.totalUnits} is null or ${t.totalUnits} >= 0`),
+  ],
+);
+
+export const brokers = pgTable(
+  'brokers',
+  {
+    id: id(),
+    rut: text('rut').notNull().unique(),
+    name: text('name').notNull(),
+    businessName: text('business_name').notNull(),
+    legalRepresentative: text('legal_representative').notNull(),
+    legalRepresentativeRut: text('legal_representative_rut').notNull(),
+    commercialAddress: text('commercial_address').notNull(),
+    commercialAddressCommune: text('commercial_address_commune').notNull(),
+    commercialContactName: text('commercial_contact_name').notNull(),
+    commercialContactPhone: text('commercial_contact_phone'),
+    commercialContactEmail: text('commercial_contact_email'),
+    constitutionDate: day('constitution_date').notNull(),
+    constitutionNotary: text('constitution_notary').notNull(),
+    operationsContactName: text('operations_contact_name'),
+    operationsContactPhone: text('operations_contact_phone'),
+    operationsContactEmail: text('operations_contact_email'),
+    financeContactName: text('finance_contact_name'),
+    financeContactPhone: text('finance_contact_phone'),
+    financeContactEmail: text('finance_contact_email'),
+    kamName: text('kam_name').notNull(),
+    kamPhone: text('kam_phone'),
+    kamEmail: text('kam_email'),
+    kamReceivesCommission: boolean('kam_receives_commission').notNull().default(false),
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(searchable(`name || ' ' || business_name || ' ' || rut`)),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('brokers_name_idx').on(t.name),
+    index('brokers_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+export const clients = pgTable(
+  'clients',
+  {
+    id: id(),
+    rut: text('rut').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    birthDate: day('birth_date').notNull(),
+    phone: text('phone'),
+    email: text('email'),
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(searchable(`rut || ' ' || first_name || ' ' || last_name`)),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: instant('deleted_at'),
+    version: version(),
+  },
+  (t) => [
+    // A soft-deleted client frees its RUT; two live clients never share one.
+    uniqueIndex('clients_rut_key')
+      .on(t.rut)
+      .where(sql`${t.deletedAt} is null`),
+    index('clients_newest_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+    index('clients_search_trgm_idx')
+      .using('gin', sql`${t.searchText} gin_trgm_ops`)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Reservations and what hangs off them
+
+export const reservations = pgTable(
+  'reservations',
+  {
+    id: id(),
+    reservationNumber: text('reservation_number').notNull().unique(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'restrict' }),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'restrict' }),
+    sellerId: uuid('seller_id').references(() => profiles.id, { onDelete: 'set null' }),
+    reservationDate: day('reservation_date').notNull(),
+    apartmentNumber: text('apartment_number').notNull(),
+    parkingNumber: text('parking_number'),
+    storageNumber: text('storage_number'),
+    apartmentPrice: money('apartment_price').notNull().default('0'),
+    parkingPrice: money('parking_price').notNull().default('0'),
+    storagePrice: money('storage_price').notNull().default('0'),
+    /** List price: the sum of the three prices (computed by the server). */
+    totalPrice: money('total_price').notNull().default('0'),
+    columnDiscount: fraction('column_discount').notNull().default('0'),
+    additionalDiscount: fraction('additional_discount').notNull().default('0'),
+    otherDiscount: fraction('other_discount').notNull().default('0'),
+    minimumPrice: money('minimum_price').notNull().default('0'),
+    reservationPayment: money('reservation_payment').notNull().default('0'),
+    promisePayment: money('promise_payment').notNull().default('0'),
+    downPayment: money('down_payment').notNull().default('0'),
+    creditPayment: money('credit_payment').notNull().default('0'),
+    subsidyPayment: money('subsidy_payment').notNull().default('0'),
+    /** Total escrituración: the sum of the five payments (computed by the server). */
+    totalPayment: money('total_payment').notNull().default('0'),
+    /** Total recuperación: total escrituración minus the subsidy (computed by the server). */
+    recoveryPayment: money('recovery_payment').notNull().default('0'),
+    isWithBroker: boolean('is_with_broker').notNull().default(false),
+    brokerId: uuid('broker_id').references(() => brokers.id, { onDelete: 'restrict' }),
+    promiseDate: day('promise_date'),
+    deedDate: day('deed_date'),
+    commissionPaymentMonth: day('commission_payment_month'),
+    commissionProjectionMonth: day('commission_projection_month'),
+    bankName: text('bank_name'),
+    bankExecutive: text('bank_executive'),
+    bankExecutiveEmail: text('bank_executive_email'),
+    bankExecutivePhone: text('bank_executive_phone'),
+    isRescinded: boolean('is_rescinded').notNull().default(false),
+    rescindedAt: instant('rescinded_at'),
+    rescindedReason: text('rescinded_reason'),
+    rescindedBy: uuid('rescinded_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('reservations_date_idx').on(t.reservationDate.desc(), t.id.desc()),
+    index('reservations_newest_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('reservations_client_idx').on(t.clientId),
+    index('reservations_project_idx').on(t.projectId),
+    index('reservations_broker_idx').on(t.brokerId),
+    index('reservations_seller_idx').on(t.sellerId),
+    index('reservations_number_trgm_idx').using('gin', sql`lower(${t.reservationNumber}) gin_trgm_ops`),
+    index('reservations_apartment_trgm_idx').using('gin', sql`lower(${t.apartmentNumber}) gin_trgm_ops`),
+    index('reservations_payment_month_idx').on(t.commissionPaymentMonth),
+    index('reservations_projection_month_idx').on(t.commissionProjectionMonth),
+    check('reservations_number_not_blank', sql`btrim(${t.reservationNumber}) <> ''`),
+    check(
+      'reservations_amounts_non_negative',
+      sql`${t.apartmentPrice} >= 0 and ${t.parkingPrice} >= 0 and ${t.storagePrice} >= 0
+        and ${t.reservationPayment} >= 0 and ${t.promisePayment} >= 0 and ${t.downPayment} >= 0
+        and ${t.creditPayment} >= 0 and ${t.subsidyPayment} >= 0`,
+    ),
+    check(
+      'reservations_discounts_fraction',
+      sql`${t.columnDiscount} between 0 and 1 and ${t.additionalDiscount} between 0 and 1
+        and ${t.otherDiscount} between 0 and 1`,
+    ),
+    check(
+      'reservations_broker_when_with_broker',
+      sql`(${t.isWithBroker} and ${t.brokerId} is not null) or (not ${t.isWithBroker} and ${t.brokerId} is null)`,
+    ),
+    check(
+      'reservations_months_first_day',
+      sql`(${t.commissionPaymentMonth} is null or extract(day from ${t.commissionPaymentMonth}) = 1)
+        and (${t.commissionProjectionMonth} is null or extract(day from ${t.commissionProjectionMonth}) = 1)`,
+    ),
+  ],
+);
+
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: id(),
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    amount: money('amount').notNull(),
+    beneficiary: text('beneficiary').notNull(),
+    rut: text('rut').notNull(),
+    bank: text('bank').notNull(),
+    accountType: text('account_type').notNull(),
+    accountNumber: text('account_number').notNull(),
+    email: text('email').notNull(),
+    purchaseOrder: text('purchase_order'),
+    documentNumber: text('document_number'),
+    documentDate: day('document_date'),
+    paymentDate: day('payment_date'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('promotions_reservation_idx').on(t.reservationId),
+    check('promotions_amount_non_negative', sql`${t.amount} >= 0`),
+    check('promotions_account_type_check', sql.raw(`account_type in (${ACCOUNT_TYPES_SQL})`)),
+  ],
+);
+
+export const brokerCommissions = pgTable(
+  'broker_commissions',
+  {
+    id: id(),
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .unique()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    brokerId: uuid('broker_id')
+      .notNull()
+      .references(() => brokers.id, { onDelete: 'restrict' }),
+    commissionAmount: money('commission_amount').notNull(),
+    commissionIncludesTax: boolean('commission_includes_tax').notNull().default(true),
+    netCommission: money('net_commission').notNull().default('0'),
+    commissionForDiscount: boolean('commission_for_discount').notNull().default(true),
+    paysSecondary: boolean('pays_secondary').notNull().default(false),
+    numberOfPayments: smallint('number_of_payments').notNull().default(1),
+    firstPaymentPercentage: smallint('first_payment_percentage').notNull().default(100),
+    purchaseOrder: text('purchase_order'),
+    invoice1: text('invoice_1'),
+    invoice1Date: day('invoice_1_date'),
+    payment1Date: day('payment_1_date'),
+    invoice2: text('invoice_2'),
+    invoice2Date: day('invoice_2_date'),
+    payment2Date: day('payment_2_date'),
+    /** Recovery minus minimum price minus commission (computed by the server; may be negative). */
+    difference: money('difference').notNull().default('0'),
+    atRisk: boolean('at_risk').notNull().default(false),
+    atRiskReason: text('at_risk_reason'),
+    penaltyAmount: money('penalty_amount'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('broker_commissions_broker_idx').on(t.brokerId),
+    check('broker_commissions_amount_non_negative', sql`${t.commissionAmount} >= 0`),
+    check('broker_commissions_penalty_non_negative', sql`${t.penaltyAmount} is null or ${t.penaltyAmount} >= 0`),
+    check('broker_commissions_number_of_payments', sql`${t.numberOfPayments} in (1, 2)`),
+    check('broker_commissions_first_payment_percentage', sql`${t.firstPaymentPercentage} in (25, 50, 100)`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Workflow definitions (seeded data; a flow is re-shaped by editing rows, never code)
+
+export const saleFlows = pgTable('sale_flows', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const saleFlowStages = pgTable(
+  'sale_flow_stages',
+  {
+    id: id(),
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => saleFlows.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [uniqueIndex('sale_flow_stages_order_key').on(t.flowId, t.sortOrder)],
+);
+
+export const saleFlowTasks = pgTable(
+  'sale_flow_tasks',
+  {
+    id: id(),
+    stageId: uuid('stage_id')
+      .notNull()
+      .references(() => saleFlowStages.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+    daysToComplete: integer('days_to_complete'),
+  },
+  (t) => [uniqueIndex('sale_flow_tasks_order_key').on(t.stageId, t.sortOrder)],
+);
+
+export const paymentFlows = pgTable('payment_flows', {
+  id: id(),
+  name: text('name').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const paymentFlowStages = pgTable(
+  'payment_flow_stages',
+  {
+    id: id(),
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => paymentFlows.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [uniqueIndex('payment_flow_stages_order_key').on(t.flowId, t.sortOrder)],
+);
+
+export const paymentFlowTasks = pgTable(
+  'payment_flow_tasks',
+  {
+    id: id(),
+    stageId: uuid('stage_id')
+      .notNull()
+      .references(() => paymentFlowStages.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+    daysToComplete: integer('days_to_complete'),
+    defaultAssigneeId: uuid('default_assignee_id').references(() => profiles.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('payment_flow_tasks_order_key').on(t.stageId, t.sortOrder),
+    index('payment_flow_tasks_name_idx').on(t.name),
+  ],
+);
+
+/** A payment task opens only when every one of its prerequisite tasks is completed. */
+export const paymentFlowTaskPrerequisites = pgTable(
+  'payment_flow_task_prerequisites',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => paymentFlowTasks.id, { onDelete: 'cascade' }),
+    prerequisiteTaskId: uuid('prerequisite_task_id')
+      .notNull()
+      .references(() => paymentFlowTasks.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.prerequisiteTaskId] }),
+    check('payment_flow_task_prerequisites_not_self', sql`${t.taskId} <> ${t.prerequisiteTaskId}`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Sale (reservation) flows
+
+export const reservationFlows = pgTable(
+  'reservation_flows',
+  {
+    id: id(),
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .unique()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => saleFlows.id, { onDelete: 'restrict' }),
+    currentStageId: uuid('current_stage_id').references(() => saleFlowStages.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('in_progress'),
+    startedAt: instant('started_at'),
+    completedAt: instant('completed_at'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('reservation_flows_status_idx').on(t.status),
+    check('reservation_flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),
+  ],
+);
+
+export const reservationFlowTasks = pgTable(
+  'reservation_flow_tasks',
+  {
+    id: id(),
+    reservationFlowId: uuid('reservation_flow_id')
+      .notNull()
+      .references(() => reservationFlows.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => saleFlowTasks.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('pending'),
+    startedAt: instant('started_at'),
+    completedAt: instant('completed_at'),
+    daysToComplete: integer('days_to_complete'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    uniqueIndex('reservation_flow_tasks_flow_task_key').on(t.reservationFlowId, t.taskId),
+    check('reservation_flow_tasks_status_check', sql.raw(`status in (${TASK_STATUSES_SQL})`)),
+  ],
+);
+
+/** Who works on a sale task (several users may share one). Completing a task removes its rows. */
+export const taskAssignments = pgTable(
+  'task_assignments',
+  {
+    id: id(),
+    reservationFlowId: uuid('reservation_flow_id')
+      .notNull()
+      .references(() => reservationFlows.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => saleFlowTasks.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    assignedBy: uuid('assigned_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('task_assignments_flow_task_user_key').on(t.reservationFlowId, t.taskId, t.userId),
+    index('task_assignments_user_idx').on(t.userId),
+  ],
+);
+
+export const taskComments = pgTable(
+  'task_comments',
+  {
+    id: id(),
+    reservationFlowTaskId: uuid('reservation_flow_task_id')
+      .notNull()
+      .references(() => reservationFlowTasks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => profiles.id, { onDelete: 'set null' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('task_comments_task_idx').on(t.reservationFlowTaskId),
+    check('task_comments_content_not_blank', sql`btrim(${t.content}) <> ''`),
+  ],
+);
+
+/** The users mentioned in a sale-task comment (spec: task_comment.mentioned_users). */
+export const taskCommentMentions = pgTable(
+  'task_comment_mentions',
+  {
+    commentId: uuid('comment_id')
+      .notNull()
+      .references(() => taskComments.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.commentId, t.userId] }), index('task_comment_mentions_user_idx').on(t.userId)],
+);
+
+/** The seller preselected on new reservations: at most one row. */
+export const defaultSeller = pgTable(
+  'default_seller',
+  {
+    id: id(),
+    singleton: boolean('singleton').notNull().default(true).unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('default_seller_singleton_check', sql`${t.singleton}`)],
+);
+
+export const defaultTaskAssignments = pgTable(
+  'default_task_assignments',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => saleFlowTasks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.userId] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Commission payment flows
+
+export const commissionFlows = pgTable(
+  'commission_flows',
+  {
+    id: id(),
+    brokerCommissionId: uuid('broker_commission_id')
+      .notNull()
+      .references(() => brokerCommissions.id, { onDelete: 'cascade' }),
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => paymentFlows.id, { onDelete: 'restrict' }),
+    currentStageId: uuid('current_stage_id').references(() => paymentFlowStages.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('pending'),
+    startedAt: instant('started_at'),
+    completedAt: instant('completed_at'),
+    isSecondPayment: boolean('is_second_payment').notNull().default(false),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    // One first-payment flow and one second-payment flow per commission.
+    uniqueIndex('commission_flows_commission_payment_key').on(t.brokerCommissionId, t.isSecondPayment),
+    index('commission_flows_started_idx').on(t.startedAt.desc()),
+    index('commission_flows_status_idx').on(t.status),
+    check('commission_flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),
+  ],
+);
+
+export const commissionFlowTasks = pgTable(
+  'commission_flow_tasks',
+  {
+    id: id(),
+    commissionFlowId: uuid('commission_flow_id')
+      .notNull()
+      .references(() => commissionFlows.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => paymentFlowTasks.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('blocked'),
+    startedAt: instant('started_at'),
+    completedAt: instant('completed_at'),
+    assignedAt: instant('assigned_at'),
+    assigneeId: uuid('assignee_id').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    uniqueIndex('commission_flow_tasks_flow_task_key').on(t.commissionFlowId, t.taskId),
+    index('commission_flow_tasks_open_assignee_idx')
+      .on(t.assigneeId)
+      .where(sql`${t.status} in ('pending', 'in_progress')`),
+    check('commission_flow_tasks_status_check', sql.raw(`status in (${TASK_STATUSES_SQL})`)),
+  ],
+);
+
+export const commissionTaskComments = pgTable(
+  'commission_task_comments',
+  {
+    id: id(),
+    commissionFlowTaskId: uuid('commission_flow_task_id')
+      .notNull()
+      .references(() => commissionFlowTasks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => profiles.id, { onDelete: 'set null' }),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('commission_task_comments_task_idx').on(t.commissionFlowTaskId),
+    check('commission_task_comments_content_not_blank', sql`btrim(${t.content}) <> ''`),
+  ],
+);

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const booleanish = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Every setting of the server. None is required locally; see .env.example and the README. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** PostgreSQL connection string; when unset the embedded database in DATA_DIR is used. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Embedded database, lock file and uploaded files live here. */
+  DATA_DIR: z.string().default('./data'),
+  /** Who may self-register: everyone, only the very first user, or nobody. */
+  REGISTRATION: z.enum(['open', 'first-user', 'closed']).default('open'),
+  SESSION_IDLE_HOURS: z.coerce.number().positive().default(8),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(7),
+  /** Comma-separated origins allowed to send state-changing requests (besides the app's own host). */
+  ALLOWED_ORIGINS: z.string().default(''),
+  /** Secure cookie with the __Host- prefix; defaults to on in production (requires HTTPS). */
+  COOKIE_SECURE: booleanish.optional(),
+  /** Trust X-Forwarded-* headers (set when running behind a reverse proxy). */
+  TRUST_PROXY: booleanish.default(false),
+  LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses process.env (or a given record); throws a readable error listing every bad variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export function cookieSecure(env: Env): boolean {
+  return env.COOKIE_SECURE ?? env.NODE_ENV === 'production';
+}

@@ -1,0 +1,123 @@
+import { and, count, eq, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { profiles, roles, sessions, userRoles } from '../../db/schema';
+
+/** The profile columns a session carries (never the password hash). */
+const sessionProfileColumns = {
+  id: profiles.id,
+  email: profiles.email,
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  position: profiles.position,
+  userType: profiles.userType,
+  isSeller: profiles.isSeller,
+  avatarUrl: profiles.avatarUrl,
+};
+
+export type SessionProfile = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  position: string;
+  userType: string;
+  isSeller: boolean;
+  avatarUrl: string | null;
+};
+
+export async function findLoginProfile(db: Executor, email: string) {
+  const [row] = await db
+    .select({ ...sessionProfileColumns, passwordHash: profiles.passwordHash, isActive: profiles.isActive })
+    .from(profiles)
+    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function emailExists(db: Executor, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function countProfiles(db: Executor): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(profiles);
+  return row?.n ?? 0;
+}
+
+export async function insertProfile(
+  db: Executor,
+  values: {
+    email: string;
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+    position: string;
+    userType: string;
+  },
+): Promise<SessionProfile> {
+  const [row] = await db.insert(profiles).values(values).returning(sessionProfileColumns);
+  return row!;
+}
+
+/** Serialises concurrent first registrations, so exactly one of them creates the admin role. */
+export async function lockRoles(db: Executor): Promise<void> {
+  await db.execute(sql`lock table ${roles} in share row exclusive mode`);
+}
+
+export async function countRoles(db: Executor): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(roles);
+  return row?.n ?? 0;
+}
+
+export async function insertRole(db: Executor, name: string, description: string): Promise<string> {
+  const [row] = await db.insert(roles).values({ name, description }).returning({ id: roles.id });
+  return row!.id;
+}
+
+export async function assignRole(db: Executor, userId: string, roleId: string): Promise<void> {
+  await db.insert(userRoles).values({ userId, roleId });
+}
+
+export async function insertSession(
+  db: Executor,
+  values: { id: string; userId: string; expiresAt: Date; userAgent: string | null; ip: string | null },
+): Promise<void> {
+  await db.insert(sessions).values(values);
+}
+
+export async function deleteSession(db: Executor, id: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+/** The live session with its active user's profile, or null. */
+export async function findSession(db: Executor, id: string) {
+  const [row] = await db
+    .select({
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      isActive: profiles.isActive,
+      ...sessionProfileColumns,
+    })
+    .from(sessions)
+    .innerJoin(profiles, eq(profiles.id, sessions.userId))
+    .where(eq(sessions.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchSession(db: Executor, id: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+}
+
+/** Removes sessions past their absolute or idle limit (housekeeping; never needed for correctness). */
+export async function deleteExpiredSessions(db: Executor, now: Date, idleSince: Date): Promise<void> {
+  await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, idleSince)));
+}
+
+export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId)));
+}

@@ -1,0 +1,141 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SessionUser } from '../../../shared/schemas/auth';
+import type { LoginBody, RegisterBody } from '../../../shared/schemas/auth';
+import type { Database } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as queries from './auth.queries';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
+
+export interface AuthSettings {
+  registration: 'open' | 'first-user' | 'closed';
+  idleTimeoutMs: number;
+  absoluteTimeoutMs: number;
+}
+
+export interface ClientMeta {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** The session id stored in the database: the SHA-256 of the cookie token, never the token. */
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function toSessionUser(profile: queries.SessionProfile): SessionUser {
+  return {
+    id: profile.id,
+    email: profile.email,
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    position: profile.position,
+    userType: profile.userType as SessionUser['userType'],
+    isSeller: profile.isSeller,
+    avatarUrl: profile.avatarUrl,
+    isAdmin: profile.userType === 'Administrador',
+  };
+}
+
+const ADMIN_ROLE = { name: 'admin', description: 'Administrador del sistema con acceso total' };
+
+/**
+ * Self-registration (spec part 1 §4): the profile is created with user_type Administrador;
+ * when the roles table is empty, the first registration creates the role `admin` and assigns it.
+ * One transaction: a failure leaves no profile and no role behind.
+ */
+export async function register(db: Database, settings: AuthSettings, body: RegisterBody): Promise<SessionUser> {
+  if (settings.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
+  if (await queries.emailExists(db, body.email)) {
+    throw new AppError('EMAIL_TAKEN', { fields: { email: 'Este correo electrónico ya está registrado' } });
+  }
+  const passwordHash = await hashPassword(body.password);
+  try {
+    const profile = await db.transaction(async (tx) => {
+      await queries.lockRoles(tx);
+      if (settings.registration === 'first-user' && (await queries.countProfiles(tx)) > 0) {
+        throw new AppError('REGISTRATION_CLOSED');
+      }
+      const created = await queries.insertProfile(tx, {
+        email: body.email,
+        passwordHash,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        position: body.position,
+        userType: 'Administrador',
+      });
+      if ((await queries.countRoles(tx)) === 0) {
+        const roleId = await queries.insertRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description);
+        await queries.assignRole(tx, created.id, roleId);
+      }
+      return created;
+    });
+    return toSessionUser(profile);
+  } catch (error) {
+    if (isUniqueViolation(error, 'profiles_email_key')) throw new AppError('EMAIL_TAKEN');
+    throw error;
+  }
+}
+
+/**
+ * Password sign-in. An unknown e-mail, a wrong password and a deactivated account get the same
+ * answer after the same work. A new random token replaces the browser's previous session.
+ */
+export async function login(
+  db: Database,
+  settings: AuthSettings,
+  body: LoginBody,
+  meta: ClientMeta & { previousToken?: string | undefined },
+): Promise<{ token: string; user: SessionUser; expiresAt: Date }> {
+  const profile = await queries.findLoginProfile(db, body.email);
+  const valid = await verifyPassword(profile?.passwordHash ?? (await decoyPasswordHash()), body.password);
+  if (!profile || !valid || !profile.isActive) throw new AppError('INVALID_CREDENTIALS');
+
+  const token = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  const expiresAt = new Date(now + settings.absoluteTimeoutMs);
+  await db.transaction(async (tx) => {
+    if (meta.previousToken) await queries.deleteSession(tx, sessionIdOf(meta.previousToken));
+    await queries.insertSession(tx, {
+      id: sessionIdOf(token),
+      userId: profile.id,
+      expiresAt,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      ip: meta.ip,
+    });
+    // Housekeeping rides on sign-ins: expired rows never pile up.
+    await queries.deleteExpiredSessions(tx, new Date(now), new Date(now - settings.idleTimeoutMs));
+  });
+  return { token, user: toSessionUser(profile), expiresAt };
+}
+
+export async function logout(db: Database, sessionId: string): Promise<void> {
+  await queries.deleteSession(db, sessionId);
+}
+
+// Writing last_seen_at on every request would turn every read into a write; once a minute is enough
+// for an idle timeout counted in hours.
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The user behind a cookie token, or null when the session is unknown, expired, idle or disabled. */
+export async function resolveSession(
+  db: Database,
+  settings: AuthSettings,
+  token: string,
+): Promise<{ sessionId: string; user: SessionUser } | null> {
+  const sessionId = sessionIdOf(token);
+  const row = await queries.findSession(db, sessionId);
+  if (!row) return null;
+  const now = Date.now();
+  const idle = now - row.lastSeenAt.getTime() > settings.idleTimeoutMs;
+  if (idle || row.expiresAt.getTime() <= now || !row.isActive) {
+    await queries.deleteSession(db, sessionId);
+    return null;
+  }
+  if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await queries.touchSession(db, sessionId, new Date(now));
+  return { sessionId, user: toSessionUser(row) };
+}
+
+/** Ends every session of a user (password change, deactivation). */
+export async function endUserSessions(db: Database, userId: string): Promise<void> {
+  await queries.deleteUserSessions(db, userId);
+}

@@ -1,0 +1,69 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { type ApiErrorBody, type ErrorCode, errorCatalog } from '../../shared/errors';
+import { AppError, postgresErrorOf } from './app-error';
+
+function send(reply: FastifyReply, code: ErrorCode, message?: string, fields?: Record<string, string>) {
+  const body: ApiErrorBody = { error: { code, message: message ?? errorCatalog[code].message } };
+  if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
+  return reply.status(errorCatalog[code].status).send(body);
+}
+
+/** Zod issues as { 'field.path': 'Spanish message' } (the first message per field). */
+function fieldsOf(issues: readonly { instancePath?: string; message?: string; params?: unknown }[]) {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const zodIssue = (issue.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)?.issue;
+    const path = zodIssue?.path?.length
+      ? zodIssue.path.map(String).join('.')
+      : (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    const key = path || '_';
+    fields[key] ??= zodIssue?.message ?? issue.message ?? errorCatalog.VALIDATION.message;
+  }
+  return fields;
+}
+
+/**
+ * One place turns every failure into `{ error: { code, message, fields? } }` with a Spanish
+ * message. Stack traces go to the log, never to the user.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return send(reply, error.code, error.message, error.fields);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = fieldsOf(error.validation);
+      const unknownField = Object.entries(fields).find(([, message]) => /no reconocid|unrecognized/i.test(message));
+      const first = Object.values(fields)[0];
+      return send(reply, 'VALIDATION', unknownField ? `Campo no permitido: ${unknownField[0]}` : first, fields);
+    }
+    if (error.statusCode === 429) {
+      return send(reply, 'RATE_LIMITED');
+    }
+    const pgError = postgresErrorOf(error);
+    if (pgError) {
+      // Services check rules first with clear messages; a constraint is the last line of defence.
+      if (pgError.code === '23505') {
+        return send(reply, 'VALIDATION', 'Ya existe un registro con estos datos.');
+      }
+      if (pgError.code === '23503') {
+        return send(reply, 'VALIDATION', 'El registro está relacionado con otros datos y no se puede modificar así.');
+      }
+      if (pgError.code === '23514' || pgError.code === '22P02' || pgError.code === '22003') {
+        return send(reply, 'VALIDATION');
+      }
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      if (error.statusCode === 404) return send(reply, 'NOT_FOUND');
+      if (error.statusCode === 413) {
+        return reply.status(413).send({ error: { code: 'VALIDATION', message: 'El contenido enviado es demasiado grande.' } });
+      }
+      return send(reply, 'VALIDATION', 'La solicitud no es válida.');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 'INTERNAL');
+  });
+
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { UserType } from '../../shared/permissions';
+import { buildApp } from '../app';
+import type { Database, DatabaseHandle } from '../db/client';
+import type { Env } from '../env';
+import { createUser, TEST_PASSWORD, type TestUser } from './builders';
+import { openTestDatabaseSource, type TestDatabaseSource } from './database';
+
+export const TEST_ORIGIN = 'http://localhost';
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Database;
+}
+
+/**
+ * The real app in-process on a real, freshly migrated database for every test.
+ * Use inside a describe block or at file level: `const ctx = useTestApp();` then `ctx.app`.
+ */
+export function useTestApp(options: { env?: Partial<Env> } = {}): TestContext {
+  const ctx = {} as TestContext;
+  let source: TestDatabaseSource;
+  let handle: DatabaseHandle | undefined;
+
+  beforeAll(async () => {
+    source = await openTestDatabaseSource();
+  });
+  afterAll(async () => {
+    await source?.close();
+  });
+  beforeEach(async () => {
+    handle = await source.create();
+    ctx.db = handle.db;
+    ctx.app = await buildApp({
+      db: handle.db,
+      serveClient: false,
+      env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', ...options.env },
+    });
+    await ctx.app.ready();
+  });
+  afterEach(async () => {
+    await ctx.app?.close();
+    await handle?.close();
+    handle = undefined;
+  });
+  return ctx;
+}
+
+type Body = InjectOptions['payload'];
+
+/** A browser: sends the app's Origin on every request and keeps the session cookie it is given. */
+export class Agent {
+  cookie: string | undefined;
+
+  constructor(
+    readonly app: FastifyInstance,
+    readonly user?: TestUser,
+  ) {}
+
+  async request(method: InjectOptions['method'], url: string, payload?: Body, headers: Record<string, string> = {}) {
+    const response = await this.app.inject({
+      method,
+      url,
+      payload,
+      headers: { origin: TEST_ORIGIN, ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
+    });
+    this.remember(response);
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request('GET', url, undefined, headers);
+  }
+  post(url: string, payload?: Body, headers?: Record<string, string>) {
+    return this.request('POST', url, payload, headers);
+  }
+  put(url: string, payload?: Body, headers?: Record<string, string>) {
+    return this.request('PUT', url, payload, headers);
+  }
+  patch(url: string, payload?: Body, headers?: Record<string, string>) {
+    return this.request('PATCH', url, payload, headers);
+  }
+  delete(url: string, payload?: Body, headers?: Record<string, string>) {
+    return this.request('DELETE', url, payload, headers);
+  }
+
+  private remember(response: LightMyRequestResponse) {
+    const session = response.cookies.find((cookie) => cookie.name.endsWith('inmoflujo_session'));
+    if (!session) return;
+    this.cookie = session.value ? `${session.name}=${session.value}` : undefined;
+  }
+}
+
+/** Creates a user (Administrador unless told otherwise) and signs in as them. */
+export async function loginAs(
+  ctx: TestContext,
+  overrides: Partial<{ userType: UserType; email: string; firstName: string; lastName: string; isSeller: boolean }> = {},
+): Promise<Agent> {
+  const user = await createUser(ctx.db, overrides);
+  const agent = new Agent(ctx.app, user);
+  const response = await agent.post('/api/auth/login', { email: user.email, password: TEST_PASSWORD });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return agent;
+}
+
+/** The parsed JSON error of a response: `{ code, message, fields }`. */
+export function errorOf(response: LightMyRequestResponse) {
+  return (response.json() as { error: { code: string; message: string; fields?: Record<string, string> } }).error;
+}

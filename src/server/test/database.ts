@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import {
+  type DatabaseHandle,
+  migratePglite,
+  migratePostgres,
+  pgliteExtensions,
+  pgliteHandle,
+  pgliteParsers,
+  postgresHandle,
+  postgresPool,
+} from '../db/client';
+
+/**
+ * Test databases. On PGlite: one migrated instance per test file, copied per test.
+ * On PostgreSQL (TEST_DATABASE_URL): one migrated template per run, copied per test with
+ * CREATE DATABASE ... TEMPLATE, dropped afterwards. Tests never share rows.
+ */
+export const TEMPLATE_DATABASE = 'inmoflujo_test_template';
+
+export function testDatabaseUrl(): string | undefined {
+  return process.env.TEST_DATABASE_URL || undefined;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Vitest global setup for PostgreSQL runs: (re)creates and migrates the template database. */
+export async function prepareTemplateDatabase(url: string): Promise<void> {
+  await adminQuery(url, `drop database if exists ${TEMPLATE_DATABASE} with (force)`);
+  await adminQuery(url, `create database ${TEMPLATE_DATABASE}`);
+  const pool = postgresPool(withDatabase(url, TEMPLATE_DATABASE), 1);
+  try {
+    await migratePostgres(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+export interface TestDatabaseSource {
+  /** A fresh, migrated, empty database for one test. */
+  create(): Promise<DatabaseHandle>;
+  close(): Promise<void>;
+}
+
+export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
+  const url = testDatabaseUrl();
+  if (url) {
+    return {
+      async create() {
+        const name = `inmoflujo_t_${randomBytes(6).toString('hex')}`;
+        await adminQuery(url, `create database ${name} template ${TEMPLATE_DATABASE}`);
+        const handle = postgresHandle(postgresPool(withDatabase(url, name), 4));
+        return {
+          ...handle,
+          async close() {
+            await handle.close();
+            await adminQuery(url, `drop database if exists ${name} with (force)`);
+          },
+        };
+      },
+      async close() {},
+    };
+  }
+  // PGlite's own clone() forgets the type parsers, so each test's instance is created from one
+  // dump of the migrated template, with the same options as the server's.
+  const template = await PGlite.create({ extensions: pgliteExtensions, parsers: pgliteParsers });
+  await migratePglite(template);
+  const dump = await template.dumpDataDir('none');
+  await template.close();
+  return {
+    async create() {
+      const instance = await PGlite.create({ loadDataDir: dump, extensions: pgliteExtensions, parsers: pgliteParsers });
+      return pgliteHandle(instance);
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Every error the API can answer, with its HTTP status and the Spanish message the user sees.
+ * Services throw `AppError(code)`; the HTTP layer turns it into `{ error: { code, message } }`.
+ * Messages quoted by the spec are used exactly.
+ */
+export const errorCatalog = {
+  // Generic
+  VALIDATION: { status: 400, message: 'Los datos enviados no son válidos. Revise los campos marcados.' },
+  UNAUTHENTICATED: { status: 401, message: 'Debe iniciar sesión para continuar.' },
+  FORBIDDEN: { status: 403, message: 'No tiene permisos para realizar esta acción.' },
+  CROSS_ORIGIN: { status: 403, message: 'Solicitud rechazada: origen no permitido.' },
+  NOT_FOUND: { status: 404, message: 'El recurso solicitado no existe.' },
+  STALE_VERSION: { status: 409, message: 'El registro fue modificado por otro usuario. Recargue la página.' },
+  RATE_LIMITED: {
+    status: 429,
+    message: 'Demasiados intentos de inicio de sesión. Espere unos minutos e intente nuevamente.',
+  },
+  INTERNAL: { status: 500, message: 'Ocurrió un error inesperado. Intente nuevamente.' },
+  DATABASE_UNAVAILABLE: { status: 503, message: 'No se pudo conectar con la base de datos.' },
+
+  // Sessions and registration
+  INVALID_CREDENTIALS: { status: 401, message: 'Correo electrónico o contraseña incorrectos.' },
+  EMAIL_TAKEN: {
+    status: 409,
+    message: 'Este correo electrónico ya está registrado. Por favor, use un correo diferente.',
+  },
+  REGISTRATION_CLOSED: {
+    status: 403,
+    message: 'El registro de nuevos usuarios está deshabilitado. Solicite una cuenta a un administrador.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+/** The JSON body of every error answer. `fields` maps a field path to its Spanish message. */
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; fields?: Record<string, string> };
+}

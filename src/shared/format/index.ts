@@ -1,0 +1,169 @@
+import { dec, toFixed } from '../domain/decimal';
+
+/**
+ * Display formatting for es-CL: UF with exactly two decimals, percentages with two decimals,
+ * dates as dd/MM/yyyy and times in America/Santiago. Pure functions used by the client (and by
+ * CSV exports later); they never change stored values.
+ */
+
+export const TIME_ZONE = 'America/Santiago';
+export const LOCALE = 'es-CL';
+
+const integer = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0, useGrouping: 'always' });
+
+function toNumber(value: string | number): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+/** Formats an already-rounded decimal string exactly, without going through floating point. */
+function groupDecimalString(value: string): string {
+  const negative = value.startsWith('-');
+  const [intPart = '0', fracPart = ''] = value.replace('-', '').split('.');
+  const frac = `${fracPart}00`.slice(0, 2);
+  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${negative && (intPart !== '0' || /[1-9]/.test(frac)) ? '-' : ''}${grouped},${frac}`;
+}
+
+/**
+ * A number with exactly two decimals in es-CL ('1.234,56'), rounded half-up with decimal
+ * arithmetic (never through binary floating point). Empty for null or non-numbers.
+ */
+export function formatDecimal(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'number' && !Number.isFinite(value)) return '';
+  try {
+    return groupDecimalString(toFixed(dec(value), 2));
+  } catch {
+    return '';
+  }
+}
+
+/** UF amount: 'UF 1.234,56'. Empty for null. */
+export function formatUF(value: string | number | null | undefined): string {
+  const formatted = formatDecimal(value);
+  return formatted === '' ? '' : `UF ${formatted}`;
+}
+
+/** A percentage given in percent units (12.5 -> '12,50 %'). */
+export function formatPercent(value: string | number | null | undefined): string {
+  const formatted = formatDecimal(value);
+  return formatted === '' ? '' : `${formatted} %`;
+}
+
+/** A fraction 0..1 shown as percent (0.125 -> '12,50 %'). */
+export function formatFractionAsPercent(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  return formatPercent(toNumber(value) * 100);
+}
+
+export function formatInteger(value: number): string {
+  return integer.format(value);
+}
+
+/** 'YYYY-MM-DD' (a DATE column) -> 'dd/MM/yyyy', without any time-zone shift. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return '';
+  // A bare calendar date: never converted through a Date, so it cannot shift a day.
+  if (value.length === 10) return `${match[3]}/${match[2]}/${match[1]}`;
+  return formatInstantDate(value);
+}
+
+const santiagoDate = new Intl.DateTimeFormat(LOCALE, {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
+const santiagoDateTime = new Intl.DateTimeFormat(LOCALE, {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+function parts(formatter: Intl.DateTimeFormat, instant: Date): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of formatter.formatToParts(instant)) out[part.type] = part.value;
+  return out;
+}
+
+/** An instant (ISO timestamp or Date) as its calendar date in Santiago: 'dd/MM/yyyy'. */
+export function formatInstantDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const instant = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(instant.getTime())) return '';
+  const p = parts(santiagoDate, instant);
+  return `${p.day}/${p.month}/${p.year}`;
+}
+
+/** An instant as 'dd/MM/yyyy HH:mm' in Santiago. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const instant = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(instant.getTime())) return '';
+  const p = parts(santiagoDateTime, instant);
+  const hour = p.hour === '24' ? '00' : p.hour;
+  return `${p.day}/${p.month}/${p.year} ${hour}:${p.minute}`;
+}
+
+/** The calendar date ('YYYY-MM-DD') of an instant in Santiago. */
+export function santiagoDateOf(instant: Date): string {
+  const p = parts(santiagoDate, instant);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+const MONTHS = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+];
+const SHORT_MONTHS = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'];
+
+/** 'YYYY-MM' or 'YYYY-MM-DD' -> 'marzo de 2026'. */
+export function formatMonthYear(value: string | null | undefined): string {
+  if (!value) return '';
+  const match = /^(\d{4})-(\d{2})/.exec(value);
+  if (!match) return '';
+  return `${MONTHS[Number(match[2]) - 1]} de ${match[1]}`;
+}
+
+/** 'YYYY-MM' -> 'mar 2026' (chart labels). */
+export function formatShortMonth(value: string): string {
+  const match = /^(\d{4})-(\d{2})/.exec(value);
+  if (!match) return value;
+  return `${SHORT_MONTHS[Number(match[2]) - 1]} ${match[1]}`;
+}
+
+/**
+ * Parses a Spanish 'mes de AAAA' ('marzo de 2026') or 'AAAA-MM' into the first day of that month
+ * ('2026-03-01'), or null.
+ */
+export function parseMonthYear(input: string): string | null {
+  const text = input.trim().toLowerCase();
+  const iso = /^(\d{4})-(\d{1,2})$/.exec(text);
+  if (iso) {
+    const month = Number(iso[2]);
+    return month >= 1 && month <= 12 ? `${iso[1]}-${String(month).padStart(2, '0')}-01` : null;
+  }
+  const spanish = /^([a-záéíóú]+)\s+de\s+(\d{4})$/.exec(text);
+  if (!spanish) return null;
+  const name = spanish[1]!.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const index = MONTHS.indexOf(name === 'setiembre' ? 'septiembre' : name);
+  return index < 0 ? null : `${spanish[2]}-${String(index + 1).padStart(2, '0')}-01`;
+}
+
+export { formatRut } from '../domain/rut';

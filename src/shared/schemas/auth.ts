@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { USER_TYPES } from '../permissions';
+import { requiredEmail, requiredText } from './common';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const password = z
+  .string({ error: 'La contraseña es obligatoria' })
+  .min(PASSWORD_MIN, { error: `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres` })
+  .max(PASSWORD_MAX, { error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres` });
+
+export const loginBody = z.strictObject({
+  email: requiredEmail('Ingrese un correo electrónico válido'),
+  password: z.string({ error: 'La contraseña es obligatoria' }).min(1, { error: 'La contraseña es obligatoria' }).max(PASSWORD_MAX, {
+    error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres`,
+  }),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const registerBody = z.strictObject({
+  firstName: requiredText('Los nombres son obligatorios', 100),
+  lastName: requiredText('Los apellidos son obligatorios', 100),
+  position: requiredText('El cargo es obligatorio', 100),
+  email: requiredEmail('Ingrese un correo electrónico válido'),
+  password,
+});
+export type RegisterBody = z.infer<typeof registerBody>;
+
+/** The signed-in user as the client sees it (never the hash or the token). */
+export const sessionUser = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  position: z.string(),
+  userType: z.enum(USER_TYPES),
+  isSeller: z.boolean(),
+  avatarUrl: z.string().nullable(),
+  isAdmin: z.boolean(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const userResponse = z.object({ user: sessionUser });

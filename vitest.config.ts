@@ -1,0 +1,41 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const apiProject = process.env.TEST_DATABASE_URL ? 'api-postgres' : 'api-pglite';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'client',
+          include: ['src/client/**/*.test.tsx', 'src/client/**/*.test.ts'],
+          environment: 'jsdom',
+          setupFiles: ['src/client/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          // The same suite runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
+          name: apiProject,
+          include: ['src/server/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['src/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          // Each worker holds an embedded PostgreSQL (~0.5-1 GB): two fit the machine's two cores.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
