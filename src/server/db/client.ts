@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePgDriver } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -30,17 +30,12 @@ export interface DatabaseHandle {
 }
 
 // DATE columns stay 'YYYY-MM-DD' strings (no driver turns them into a UTC midnight that shows as
-// the day before in Chile); numerics stay strings; bigint counts become numbers on both engines.
-const OID = { INT8: 20, NUMERIC: 1700, DATE: 1082 } as const;
+// the day before in Chile); numerics stay exact strings; bigint counts become numbers on both engines.
+// Drizzle's node-postgres session sets its own per-query parsers for dates and timestamps and falls
+// back to pg's global ones, so the INT8 rule is global. Raw SQL that returns a timestamp must format
+// it with `isoInstant()` (the two drivers return raw timestamps differently).
 const identity = (value: string) => value;
-
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === OID.DATE || oid === OID.NUMERIC) return identity;
-    if (oid === OID.INT8) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-} as unknown as pg.CustomTypesConfig;
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 export const pgliteParsers = {
   [pgliteTypes.DATE]: identity,
@@ -51,7 +46,7 @@ export const pgliteParsers = {
 export const pgliteExtensions = { pg_trgm };
 
 export function postgresPool(connectionString: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString, max, types: pgTypes });
+  return new pg.Pool({ connectionString, max });
 }
 
 export function drizzleFor(client: PGlite | pg.Pool | pg.PoolClient): Database {
@@ -120,6 +115,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     lock.release();
     throw error;
   }
+}
+
+/** A timestamptz as an ISO-8601 UTC string ('2026-03-01T12:00:00.000Z') in raw SQL, identical on both engines. */
+export function isoInstant(column: SQL | AnyColumn): SQL<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 /** Runs a raw SQL statement and returns its rows, on either engine. */

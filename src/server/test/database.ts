@@ -39,6 +39,22 @@ async function adminQuery(url: string, text: string): Promise<void> {
   }
 }
 
+/**
+ * Copies the template. Two workers copying at the same instant can meet PostgreSQL's
+ * "source database is being accessed by other users" (55006): wait a moment and try again.
+ */
+async function createFromTemplate(url: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminQuery(url, `create database ${name} template ${TEMPLATE_DATABASE}`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 /** Vitest global setup for PostgreSQL runs: (re)creates and migrates the template database. */
 export async function prepareTemplateDatabase(url: string): Promise<void> {
   await adminQuery(url, `drop database if exists ${TEMPLATE_DATABASE} with (force)`);
@@ -63,7 +79,7 @@ export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
     return {
       async create() {
         const name = `inmoflujo_t_${randomBytes(6).toString('hex')}`;
-        await adminQuery(url, `create database ${name} template ${TEMPLATE_DATABASE}`);
+        await createFromTemplate(url, name);
         const handle = postgresHandle(postgresPool(withDatabase(url, name), 4));
         return {
           ...handle,

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/app';
+import { isoInstant, queryRows } from './client';
+import { projects, realEstateAgencies } from './schema';
+import { DataDirLockedError, lockDataDir } from './data-dir-lock';
+
+const SALE_TASKS = [
+  ['Reserva', 'COF PENDIENTE GENERACIÓN'],
+  ['Reserva', 'COF PENDIENTE FIRMA'],
+  ['Reserva', 'SOLICITUD VB COF PENDIENTE'],
+  ['Promesa', 'PENDIENTE GENERACIÓN PROMESA'],
+  ['Promesa', 'PENDIENTE ORIGEN DE FONDOS'],
+  ['Promesa', 'PENDIENTE VB PROMESA'],
+  ['Promesa', 'FIRMA PROMESA COORDINADA'],
+  ['Promesa', 'PROMESA DE COMPRA ENTREGADA A OPERACIONES'],
+  ['Promesa', 'PROMESA DE COMPRA ENTREGA A CLIENTE'],
+  ['Escrituración', 'PENDIENTE CARTA PIE'],
+  ['Escrituración', 'APROBACIÓN CHIP PENDIENTE'],
+  ['Escrituración', 'PENDIENTE SET HIPOTECARIO'],
+  ['Escrituración', 'GASTOS OPERACIONALES PENDIENTES'],
+  ['Escrituración', 'PENDIENTE TASACIÓN'],
+  ['Escrituración', 'A LA ESPERA DE TASACIÓN'],
+  ['Escrituración', 'DPS PENDIENTE'],
+  ['Escrituración', 'ESTUDIO DE TÍTULOS PENDIENTES'],
+  ['Escrituración', 'PENDIENTE VISACIÓN'],
+  ['Escrituración', 'BORRADOR EN CONFECCIÓN'],
+  ['Escrituración', 'PENDIENTE FIRMA ESCRITURA'],
+  ['Escrituración', 'SALDOS ESCRITURA PENDIENTES'],
+  ['Escrituración', 'PENDIENTE ENTREGA'],
+  ['Reparos', 'REPARO OPERACIONES'],
+  ['Reparos', 'REPARO COMERCIAL'],
+  ['Reparos', 'REPARO BANCO'],
+];
+
+const MAIN_PAYMENT_TASKS = [
+  ['Solicitud Liquidación', 'Solicitud Liquidación', 1],
+  ['Aprobación Jefe Inversiones', 'Solicitud a Jefe Inversiones', 1],
+  ['Aprobación Jefe Inversiones', 'VB Jefe Inversiones', 2],
+  ['Aprobación Gerente Comercial', 'Solicitud Gerente Comercial', 1],
+  ['Aprobación Gerente Comercial', 'VB Gerente Comercial', 2],
+  ['Aprobación Operaciones', 'Solicitud Operaciones', 1],
+  ['Aprobación Operaciones', 'VB Operaciones', 2],
+  ['Aprobación Control de Gestión', 'Solicitud Control de Gestión', 1],
+  ['Aprobación Control de Gestión', 'VB Control de Gestión', 2],
+  ['Orden de Compra', 'Generación de OC', 2],
+  ['Orden de Compra', 'VB OC Gerencia Comercial', 2],
+  ['Orden de Compra', 'VB OC Gerencia General', 2],
+  ['Orden de Compra', 'Envío OC Broker', 1],
+  ['Facturación', 'Recepción Factura Broker', 3],
+  ['Facturación', 'Generación de Entrada', 2],
+  ['Facturación', 'Aprobación de Entrada', 2],
+  ['Pago', 'Notificación a Finanzas', 1],
+  ['Pago', 'Fecha de Pago', 2],
+];
+
+const SECOND_PAYMENT_TASKS = [
+  ['Facturación', 'Generación de Entrada 2', 2],
+  ['Facturación', 'Aprobación de Entrada 2', 2],
+  ['Facturación', 'Envío Entrada Broker 2', 1],
+  ['Facturación', 'Recepción Factura 2 Broker', 3],
+  ['Pago', 'Notificación a Finanzas 2', 1],
+  ['Pago', 'Fecha de Pago 2', 2],
+];
+
+describe('seeded workflow definitions (workflows.md §1)', () => {
+  const ctx = useTestApp();
+
+  it('has the 25 sale tasks in stage and task order, without deadlines', async () => {
+    const rows = await queryRows<{ stage: string; task: string; days: number | null }>(
+      ctx.db,
+      sql`select s.name as stage, t.name as task, t.days_to_complete as days
+          from sale_flow_tasks t join sale_flow_stages s on s.id = t.stage_id
+          join sale_flows f on f.id = s.flow_id
+          where f.name = 'Flujo de Venta Regular' order by s.sort_order, t.sort_order`,
+    );
+    expect(rows.map((row) => [row.stage, row.task])).toEqual(SALE_TASKS);
+    expect(rows.every((row) => row.days === null)).toBe(true);
+  });
+
+  it.each([
+    ['Flujo de Pago Principal', MAIN_PAYMENT_TASKS],
+    ['Flujo de Segundo Pago', SECOND_PAYMENT_TASKS],
+  ])('has the tasks of %s in order with their days', async (flow, expected) => {
+    const rows = await queryRows<{ stage: string; task: string; days: number }>(
+      ctx.db,
+      sql`select s.name as stage, t.name as task, t.days_to_complete as days
+          from payment_flow_tasks t join payment_flow_stages s on s.id = t.stage_id
+          join payment_flows f on f.id = s.flow_id
+          where f.name = ${flow} order by s.sort_order, t.sort_order`,
+    );
+    expect(rows.map((row) => [row.stage, row.task, row.days])).toEqual(expected);
+  });
+
+  it('chains each payment task to the one before it, with the two parallel-approval overrides', async () => {
+    const rows = await queryRows<{ flow: string; task: string; prerequisites: string[] }>(
+      ctx.db,
+      sql`select f.name as flow, t.name as task,
+                 coalesce(array_agg(p.name order by p.name) filter (where p.id is not null), '{}') as prerequisites
+          from payment_flow_tasks t
+          join payment_flow_stages s on s.id = t.stage_id
+          join payment_flows f on f.id = s.flow_id
+          left join payment_flow_task_prerequisites x on x.task_id = t.id
+          left join payment_flow_tasks p on p.id = x.prerequisite_task_id
+          group by f.name, t.name, s.sort_order, t.sort_order
+          order by f.name, s.sort_order, t.sort_order`,
+    );
+    const byTask = new Map(rows.map((row) => [`${row.flow}/${row.task}`, row.prerequisites]));
+    const main = MAIN_PAYMENT_TASKS.map((task) => task[1] as string);
+    expect(byTask.get('Flujo de Pago Principal/Solicitud Liquidación')).toEqual([]);
+    expect(byTask.get('Flujo de Pago Principal/Solicitud Operaciones')).toEqual(['VB Jefe Inversiones']);
+    expect(byTask.get('Flujo de Pago Principal/Generación de OC')).toEqual([
+      'VB Control de Gestión',
+      'VB Gerente Comercial',
+    ]);
+    for (let i = 1; i < main.length; i++) {
+      if (main[i] === 'Solicitud Operaciones' || main[i] === 'Generación de OC') continue;
+      expect(byTask.get(`Flujo de Pago Principal/${main[i]}`)).toEqual([main[i - 1]]);
+    }
+    const second = SECOND_PAYMENT_TASKS.map((task) => task[1] as string);
+    expect(byTask.get(`Flujo de Segundo Pago/${second[0]}`)).toEqual([]);
+    for (let i = 1; i < second.length; i++) {
+      expect(byTask.get(`Flujo de Segundo Pago/${second[i]}`)).toEqual([second[i - 1]]);
+    }
+  });
+});
+
+describe('types over the wire', () => {
+  const ctx = useTestApp();
+
+  it('returns DATE as YYYY-MM-DD, numeric as an exact string, counts as numbers, instants as ISO', async () => {
+    const [row] = await queryRows<{ day: unknown; amount: unknown; total: unknown; at: unknown }>(
+      ctx.db,
+      sql`select date '2026-03-01' as day, 1234.50::numeric(14,2) as amount, count(*) as total,
+                 ${isoInstant(sql`timestamptz '2026-03-01 02:30:00+00'`)} as at
+          from generate_series(1, 3)`,
+    );
+    expect(row).toEqual({ day: '2026-03-01', amount: '1234.50', total: 3, at: '2026-03-01T02:30:00.000Z' });
+  });
+
+  it('returns DATE columns as YYYY-MM-DD through typed Drizzle queries too', async () => {
+    const [agency] = await ctx.db
+      .insert(realEstateAgencies)
+      .values({ rut: '76086428-5', businessName: 'Inmobiliaria Andes', bank: 'BCI', accountType: 'Cuenta Corriente', accountNumber: '123' })
+      .returning();
+    const [project] = await ctx.db
+      .insert(projects)
+      .values({ name: 'Parque Sur', stage: 'Etapa 1', commune: 'Maipú', deadline: '2027-01-01', realEstateAgencyId: agency!.id })
+      .returning({ deadline: projects.deadline });
+    expect(project!.deadline).toBe('2027-01-01');
+  });
+});
+
+describe('data directory lock', () => {
+  it('refuses a second holder of the same directory and frees it on release', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inmoflujo-lock-'));
+    try {
+      const lock = lockDataDir(dir);
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+      lock.release();
+      const again = lockDataDir(dir);
+      again.release();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inmoflujo-lock-'));
+    try {
+      const child = spawn(process.execPath, ['-e', '0']);
+      const deadPid = child.pid!;
+      await new Promise((resolve) => child.on('exit', resolve));
+      writeFileSync(join(dir, 'inmoflujo.lock'), `${deadPid}\n`);
+      const lock = lockDataDir(dir);
+      expect(readdirSync(dir)).toContain('inmoflujo.lock');
+      lock.release();
+      expect(readdirSync(dir)).not.toContain('inmoflujo.lock');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
