@@ -1,0 +1,81 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { PlaceholderPage } from '../components/placeholder-page';
+import { PublicOnly, RequireSession } from './guards';
+import { paths } from './paths';
+import { RouteError } from './route-error';
+import { AppLayout } from './shell/app-layout';
+
+/** A screen loaded on demand: every page module default-exports its component. */
+function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load()).default }) };
+}
+
+/** A screen whose issue has not landed yet. */
+function notYet(title: string): Pick<RouteObject, 'element'> {
+  return { element: <PlaceholderPage title={title} /> };
+}
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <PublicOnly />,
+        children: [
+          { path: paths.login, ...page(() => import('../features/auth/login-page')) },
+          { path: paths.register, ...page(() => import('../features/auth/register-page')) },
+        ],
+      },
+      {
+        element: <RequireSession />,
+        children: [
+          {
+            element: <AppLayout />,
+            errorElement: <RouteError />,
+            children: [
+              { index: true, element: <Navigate to={paths.dashboard} replace /> },
+              { path: paths.dashboard, ...notYet('Dashboard') },
+              { path: paths.notifications, ...notYet('Mis Tareas Pendientes') },
+              { path: paths.clients, ...notYet('Clientes') },
+              { path: paths.newClient, ...notYet('Nuevo Cliente') },
+              { path: paths.editClient(':id'), ...notYet('Editar Cliente') },
+              { path: paths.reservations, ...notYet('Reservas') },
+              { path: paths.newReservation, ...notYet('Nueva Reserva') },
+              { path: paths.editReservation(':id'), ...notYet('Editar Reserva') },
+              { path: paths.reservationFlows, ...notYet('Flujo de Reservas') },
+              { path: paths.reservationFlow(':id'), ...notYet('Flujo de Reserva') },
+              { path: paths.followUp, ...notYet('Mis Tareas Pendientes') },
+              { path: paths.approvals, element: <Navigate to={paths.settlementApprovals} replace /> },
+              { path: paths.brokers, ...notYet('Brokers') },
+              { path: paths.newBroker, ...notYet('Nuevo Broker') },
+              { path: paths.editBroker(':id'), ...notYet('Editar Broker') },
+              { path: paths.payments, ...notYet('Pagos') },
+              { path: paths.paymentFlow(':commissionFlowId'), ...notYet('Flujo de Pago') },
+              { path: paths.commission(':reservationId'), ...notYet('Editar Comisión') },
+              { path: paths.reports, element: <Navigate to={paths.commissionReport} replace /> },
+              { path: paths.commissionReport, ...notYet('Informe de Comisiones') },
+              { path: paths.commissionProjectionReport, ...notYet('Proyección Comisiones') },
+              { path: paths.salesReport, ...notYet('Informe de Ventas') },
+              { path: paths.brokersReport, ...notYet('Informe de Brokers') },
+              { path: paths.brokerPaymentsReport, ...notYet('Informe de Pagos Brokers') },
+              { path: paths.brokerConsolidatedReport, ...notYet('Consolidado Brokers') },
+              { path: paths.settlementApprovals, ...notYet('Aprobación de Liquidaciones') },
+              { path: paths.settlementApproval(':id'), ...notYet('Aprobación de Liquidación') },
+              { path: paths.settings, ...notYet('Configuración') },
+              { path: '*', element: <PlaceholderNotFound /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+function PlaceholderNotFound(): never {
+  throw new Response('Not found', { status: 404 });
+}
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,132 @@
+import { Divider, NavLink, ScrollArea, Stack } from '@mantine/core';
+import {
+  IconBuildingSkyscraper,
+  IconCash,
+  IconChecklist,
+  IconChevronRight,
+  IconFileAnalytics,
+  IconGitBranch,
+  IconLogout,
+  IconSettings,
+  IconThumbUp,
+  IconUserDollar,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import type { SessionUser } from '../../../shared/schemas/auth';
+import { paths } from '../paths';
+
+interface MenuEntry {
+  label: string;
+  to: string;
+  icon: ReactNode;
+  adminOnly?: boolean;
+  children?: { label: string; to: string }[];
+}
+
+const ICON = { size: 18, stroke: 1.6 };
+
+/** The side menu of spec part 1 §2, in its order. Seguimiento and Aprobaciones only for administrators. */
+export const MENU: MenuEntry[] = [
+  { label: 'Clientes', to: paths.clients, icon: <IconUsers {...ICON} /> },
+  { label: 'Reservas', to: paths.reservations, icon: <IconBuildingSkyscraper {...ICON} /> },
+  { label: 'Flujo Reservas', to: paths.reservationFlows, icon: <IconGitBranch {...ICON} /> },
+  { label: 'Seguimiento', to: paths.followUp, icon: <IconChecklist {...ICON} />, adminOnly: true },
+  {
+    label: 'Aprobaciones',
+    to: paths.approvals,
+    icon: <IconThumbUp {...ICON} />,
+    adminOnly: true,
+    children: [{ label: 'Liquidaciones', to: paths.settlementApprovals }],
+  },
+  { label: 'Brokers', to: paths.brokers, icon: <IconUserDollar {...ICON} /> },
+  { label: 'Pagos', to: paths.payments, icon: <IconCash {...ICON} /> },
+  {
+    label: 'Informes',
+    to: paths.reports,
+    icon: <IconFileAnalytics {...ICON} />,
+    children: [
+      { label: 'Comisiones', to: paths.commissionReport },
+      { label: 'Proyección Comisiones', to: paths.commissionProjectionReport },
+      { label: 'Ventas', to: paths.salesReport },
+      { label: 'Brokers', to: paths.brokersReport },
+      { label: 'Pagos Brokers', to: paths.brokerPaymentsReport },
+      { label: 'Consolidado Brokers', to: paths.brokerConsolidatedReport },
+    ],
+  },
+];
+
+function isActive(pathname: string, to: string): boolean {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+export function SideMenu({
+  user,
+  onNavigate,
+  onSignOut,
+}: {
+  user: SessionUser;
+  onNavigate: () => void;
+  onSignOut: () => void;
+}) {
+  const { pathname } = useLocation();
+  const entries = MENU.filter((entry) => !entry.adminOnly || user.isAdmin);
+  return (
+    <ScrollArea component="nav" aria-label="Menú principal" style={{ flex: 1 }}>
+      <Stack gap={2} p="xs">
+        {entries.map((entry) =>
+          entry.children ? (
+            <NavLink
+              key={entry.label}
+              label={entry.label}
+              leftSection={entry.icon}
+              childrenOffset={28}
+              defaultOpened={entry.children.some((child) => isActive(pathname, child.to))}
+              active={entry.children.some((child) => isActive(pathname, child.to))}
+              variant="subtle"
+            >
+              {entry.children.map((child) => (
+                <NavLink
+                  key={child.to}
+                  component={Link}
+                  to={child.to}
+                  label={child.label}
+                  active={isActive(pathname, child.to)}
+                  onClick={onNavigate}
+                />
+              ))}
+            </NavLink>
+          ) : (
+            <NavLink
+              key={entry.label}
+              component={Link}
+              to={entry.to}
+              label={entry.label}
+              leftSection={entry.icon}
+              rightSection={isActive(pathname, entry.to) ? <IconChevronRight size={14} /> : null}
+              active={isActive(pathname, entry.to)}
+              onClick={onNavigate}
+            />
+          ),
+        )}
+        <Divider my="sm" />
+        <NavLink
+          component={Link}
+          to={paths.settings}
+          label="Configuración"
+          leftSection={<IconSettings {...ICON} />}
+          active={isActive(pathname, paths.settings)}
+          onClick={onNavigate}
+        />
+        <NavLink
+          component="button"
+          label="Cerrar Sesión"
+          leftSection={<IconLogout {...ICON} />}
+          onClick={onSignOut}
+          c="red.7"
+        />
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,86 @@
+import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconBell, IconHomeHeart } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { SessionUser } from '../../../shared/schemas/auth';
+import { paths } from '../paths';
+
+export const CREDIT_LINE = 'Inmoflujo · Desarrollado por el equipo Inmoflujo';
+
+export function TopBar({
+  user,
+  menuOpened,
+  onToggleMenu,
+  onSignOut,
+  search,
+  bellBadge,
+}: {
+  user: SessionUser;
+  menuOpened: boolean;
+  onToggleMenu: () => void;
+  onSignOut: () => void;
+  search?: ReactNode;
+  bellBadge?: ReactNode;
+}) {
+  const fullName = `${user.firstName} ${user.lastName}`;
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
+      <Group wrap="nowrap" gap="sm">
+        <Burger
+          opened={menuOpened}
+          onClick={onToggleMenu}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label={menuOpened ? 'Cerrar menú' : 'Abrir menú'}
+        />
+        <Anchor component={Link} to={paths.dashboard} underline="never" c="inherit" aria-label="Inmoflujo, ir al inicio">
+          <Group gap={8} wrap="nowrap">
+            <IconHomeHeart size={28} color="var(--mantine-color-blue-6)" />
+            <Stack gap={0}>
+              <Text fw={800} size="lg" lh={1.1}>
+                Inmoflujo
+              </Text>
+              <Text size="xs" c="dimmed" visibleFrom="md" lh={1.2}>
+                {CREDIT_LINE}
+              </Text>
+            </Stack>
+          </Group>
+        </Anchor>
+      </Group>
+
+      <Box visibleFrom="sm" style={{ flex: 1, maxWidth: 460 }}>
+        {search}
+      </Box>
+
+      <Group wrap="nowrap" gap="sm">
+        <Tooltip label="Mis tareas pendientes">
+          <ActionIcon
+            component={Link}
+            to={paths.notifications}
+            variant="subtle"
+            size="lg"
+            color="gray"
+            aria-label="Notificaciones"
+            pos="relative"
+          >
+            <IconBell size={22} />
+            {bellBadge}
+          </ActionIcon>
+        </Tooltip>
+        <Stack gap={0} visibleFrom="sm" align="flex-end">
+          <Text size="sm" fw={600} lh={1.2}>
+            {fullName}
+          </Text>
+          <Text size="xs" c="dimmed" lh={1.2}>
+            {user.position}
+          </Text>
+        </Stack>
+        <Tooltip label="Cerrar sesión">
+          <UnstyledButton onClick={onSignOut} aria-label="Cerrar sesión">
+            <Avatar src={user.avatarUrl} alt={fullName} radius="xl" color="blue" />
+          </UnstyledButton>
+        </Tooltip>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,97 @@
+import type { ApiErrorBody } from '../../shared/errors';
+
+/** A refused or failed API call, with the server's Spanish message and per-field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = 'No se pudo conectar con el servidor.';
+
+type Listener = () => void;
+const connectionLostListeners = new Set<Listener>();
+const sessionLostListeners = new Set<Listener>();
+
+/** Called when a request cannot reach the server (the shell shows the reconnect banner). */
+export function onConnectionLost(listener: Listener): () => void {
+  connectionLostListeners.add(listener);
+  return () => connectionLostListeners.delete(listener);
+}
+
+/** Called when an authenticated request answers 401 (the session expired or was ended). */
+export function onSessionLost(listener: Listener): () => void {
+  sessionLostListeners.add(listener);
+  return () => sessionLostListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  signal?: AbortSignal;
+  /** Do not report a 401 as a lost session (sign-in, current-user probe, sign-out). */
+  allowUnauthenticated?: boolean;
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Calls our API; resolves with the JSON body or throws an ApiError carrying the server's message. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const init: RequestInit = {
+    method: options.method ?? 'GET',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+    signal: options.signal,
+  };
+  if (options.body !== undefined) {
+    init.body = JSON.stringify(options.body);
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+  }
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), init);
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    for (const listener of connectionLostListeners) listener();
+    throw new ApiError(0, 'NETWORK', NETWORK_ERROR_MESSAGE);
+  }
+  if (response.status === 204) return undefined as T;
+  const body = (await response.json().catch(() => null)) as (T & Partial<ApiErrorBody>) | null;
+  if (response.ok) return body as T;
+
+  if (response.status === 401 && !options.allowUnauthenticated) {
+    for (const listener of sessionLostListeners) listener();
+  }
+  if (response.status === 502 || response.status === 503 || response.status === 504) {
+    for (const listener of connectionLostListeners) listener();
+  }
+  const error = body?.error;
+  throw new ApiError(
+    response.status,
+    error?.code ?? 'HTTP_ERROR',
+    error?.message ?? (response.status >= 500 ? 'Ocurrió un error inesperado. Intente nuevamente.' : NETWORK_ERROR_MESSAGE),
+    error?.fields ?? {},
+  );
+}
+
+/** The user-facing message of any error thrown by a query or mutation. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error && error.message) return error.message;
+  return 'Ocurrió un error inesperado. Intente nuevamente.';
+}
