@@ -27,6 +27,8 @@ export default defineConfig({
           // The same suite runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
           name: apiProject,
           include: ['src/server/**/*.test.ts'],
+          // The process-level test is about the embedded database; it does not depend on the engine.
+          exclude: process.env.TEST_DATABASE_URL ? ['src/server/main.test.ts'] : [],
           environment: 'node',
           globalSetup: ['src/server/test/global-setup.ts'],
           testTimeout: 30_000,

@@ -3,12 +3,10 @@ import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createRouter } from './app/router';
@@ -19,6 +17,11 @@ import { createQueryClient } from './lib/query-client';
 // America/Santiago by shared/format; date inputs work on 'YYYY-MM-DD' strings, free of time zones.
 dayjs.locale('es');
 
+// Toasts are not needed to paint the first screen: their container loads right after.
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((m) => ({ default: m.Notifications })),
+);
+
 const queryClient = createQueryClient();
 const router = createRouter();
 
@@ -27,10 +30,10 @@ createRoot(document.getElementById('root')!).render(
     <MantineProvider theme={theme} defaultColorScheme="light">
       <DatesProvider settings={{ locale: 'es', firstDayOfWeek: 1 }}>
         <QueryClientProvider client={queryClient}>
-          <ModalsProvider labels={{ confirm: 'Confirmar', cancel: 'Cancelar' }}>
+          <Suspense>
             <Notifications position="top-right" />
-            <RouterProvider router={router} />
-          </ModalsProvider>
+          </Suspense>
+          <RouterProvider router={router} />
         </QueryClientProvider>
       </DatesProvider>
     </MantineProvider>

@@ -60,7 +60,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, public: route.config?.public === true });
+    for (const method of methods)
+      routes.push({ method, url: route.url, public: route.config?.public === true });
   });
   app.decorate('registeredRoutes', routes);
   app.setValidatorCompiler(validatorCompiler);
@@ -126,7 +127,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       index: false,
       setHeaders(res, path) {
         // Vite fingerprints everything under /assets: cache it for a year; never cache index.html.
-        res.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'Cache-Control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }

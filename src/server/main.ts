@@ -42,7 +42,9 @@ async function main() {
     process.exit(1);
   }
   const where = database.kind === 'pglite' ? `embedded database in ${env.DATA_DIR}` : 'PostgreSQL';
-  app.log.info(`Inmoflujo listening on http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT} (${where})`);
+  app.log.info(
+    `Inmoflujo listening on http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT} (${where})`,
+  );
 }
 
 main().catch((error) => {

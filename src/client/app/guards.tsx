@@ -25,8 +25,10 @@ export function RequireSession() {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <PageLoader />;
-  if (session.isError) return <SessionCheckFailed error={session.error} retry={() => void session.refetch()} />;
-  if (!session.data) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
+  if (session.isError)
+    return <SessionCheckFailed error={session.error} retry={() => void session.refetch()} />;
+  if (!session.data)
+    return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
   return <Outlet />;
 }
 

@@ -6,11 +6,15 @@ import { paths } from './paths';
 export function RouteError() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const chunkFailed = error instanceof Error && /dynamically imported module|Importing a module script/i.test(error.message);
+  const chunkFailed =
+    error instanceof Error && /dynamically imported module|Importing a module script/i.test(error.message);
   return (
     <Container size="sm" py="xl">
       <Stack>
-        <Alert color={notFound ? 'yellow' : 'red'} title={notFound ? 'Página no encontrada' : 'Ocurrió un error inesperado'}>
+        <Alert
+          color={notFound ? 'yellow' : 'red'}
+          title={notFound ? 'Página no encontrada' : 'Ocurrió un error inesperado'}
+        >
           {notFound
             ? 'La dirección no corresponde a ninguna sección de Inmoflujo.'
             : chunkFailed

@@ -84,7 +84,8 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   throw new ApiError(
     response.status,
     error?.code ?? 'HTTP_ERROR',
-    error?.message ?? (response.status >= 500 ? 'Ocurrió un error inesperado. Intente nuevamente.' : NETWORK_ERROR_MESSAGE),
+    error?.message ??
+      (response.status >= 500 ? 'Ocurrió un error inesperado. Intente nuevamente.' : NETWORK_ERROR_MESSAGE),
     error?.fields ?? {},
   );
 }

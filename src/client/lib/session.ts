@@ -17,7 +17,11 @@ async function fetchSessionUser(): Promise<SessionUser | null> {
 }
 
 export function useSession() {
-  return useQuery({ queryKey: sessionQueryKey, queryFn: fetchSessionUser, staleTime: Number.POSITIVE_INFINITY });
+  return useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: fetchSessionUser,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 /** The signed-in user inside the authenticated layout (which guarantees one). */

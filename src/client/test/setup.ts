@@ -1,3 +1,6 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
 // jsdom lacks a few browser APIs Mantine relies on.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
@@ -19,3 +22,6 @@ class ResizeObserverStub {
 }
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 Element.prototype.scrollIntoView ??= () => {};
+
+// Testing Library cleans up between tests only with Vitest globals; we register it ourselves.
+afterEach(() => cleanup());

@@ -101,7 +101,10 @@ export function pgliteHandle(client: PGlite, onClose: () => void = () => {}): Da
 }
 
 /** Opens PostgreSQL when a URL is given, otherwise the embedded database in `<dataDir>/db`. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) return postgresHandle(postgresPool(options.databaseUrl));
   const lock: DataDirLock = lockDataDir(options.dataDir);
   try {

@@ -6,8 +6,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/app';
 import { isoInstant, queryRows } from './client';
-import { projects, realEstateAgencies } from './schema';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock';
+import { projects, realEstateAgencies } from './schema';
 
 const SALE_TASKS = [
   ['Reserva', 'COF PENDIENTE GENERACIÓN'],
@@ -145,11 +145,23 @@ describe('types over the wire', () => {
   it('returns DATE columns as YYYY-MM-DD through typed Drizzle queries too', async () => {
     const [agency] = await ctx.db
       .insert(realEstateAgencies)
-      .values({ rut: '76086428-5', businessName: 'Inmobiliaria Andes', bank: 'BCI', accountType: 'Cuenta Corriente', accountNumber: '123' })
+      .values({
+        rut: '76086428-5',
+        businessName: 'Inmobiliaria Andes',
+        bank: 'BCI',
+        accountType: 'Cuenta Corriente',
+        accountNumber: '123',
+      })
       .returning();
     const [project] = await ctx.db
       .insert(projects)
-      .values({ name: 'Parque Sur', stage: 'Etapa 1', commune: 'Maipú', deadline: '2027-01-01', realEstateAgencyId: agency!.id })
+      .values({
+        name: 'Parque Sur',
+        stage: 'Etapa 1',
+        commune: 'Maipú',
+        deadline: '2027-01-01',
+        realEstateAgencyId: agency!.id,
+      })
       .returning({ deadline: projects.deadline });
     expect(project!.deadline).toBe('2027-01-01');
   });

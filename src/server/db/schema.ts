@@ -218,12 +218,8 @@ export const clients = pgTable(
   },
   (t) => [
     // A soft-deleted client frees its RUT; two live clients never share one.
-    uniqueIndex('clients_rut_key')
-      .on(t.rut)
-      .where(sql`${t.deletedAt} is null`),
-    index('clients_newest_idx')
-      .on(t.createdAt.desc(), t.id.desc())
-      .where(sql`${t.deletedAt} is null`),
+    uniqueIndex('clients_rut_key').on(t.rut).where(sql`${t.deletedAt} is null`),
+    index('clients_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
     index('clients_search_trgm_idx')
       .using('gin', sql`${t.searchText} gin_trgm_ops`)
       .where(sql`${t.deletedAt} is null`),
@@ -392,7 +388,10 @@ export const brokerCommissions = pgTable(
   (t) => [
     index('broker_commissions_broker_idx').on(t.brokerId),
     check('broker_commissions_amount_non_negative', sql`${t.commissionAmount} >= 0`),
-    check('broker_commissions_penalty_non_negative', sql`${t.penaltyAmount} is null or ${t.penaltyAmount} >= 0`),
+    check(
+      'broker_commissions_penalty_non_negative',
+      sql`${t.penaltyAmount} is null or ${t.penaltyAmount} >= 0`,
+    ),
     check('broker_commissions_number_of_payments', sql`${t.numberOfPayments} in (1, 2)`),
     check('broker_commissions_first_payment_percentage', sql`${t.firstPaymentPercentage} in (25, 50, 100)`),
   ],
@@ -593,7 +592,10 @@ export const taskCommentMentions = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.commentId, t.userId] }), index('task_comment_mentions_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.commentId, t.userId] }),
+    index('task_comment_mentions_user_idx').on(t.userId),
+  ],
 );
 
 /** The seller preselected on new reservations: at most one row. */

@@ -13,7 +13,8 @@ function send(reply: FastifyReply, code: ErrorCode, message?: string, fields?: R
 function fieldsOf(issues: readonly { instancePath?: string; message?: string; params?: unknown }[]) {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
-    const zodIssue = (issue.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)?.issue;
+    const zodIssue = (issue.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)
+      ?.issue;
     const path = zodIssue?.path?.length
       ? zodIssue.path.map(String).join('.')
       : (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
@@ -35,9 +36,16 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = fieldsOf(error.validation);
-      const unknownField = Object.entries(fields).find(([, message]) => /no reconocid|unrecognized/i.test(message));
+      const unknownField = Object.entries(fields).find(([, message]) =>
+        /no reconocid|unrecognized/i.test(message),
+      );
       const first = Object.values(fields)[0];
-      return send(reply, 'VALIDATION', unknownField ? `Campo no permitido: ${unknownField[0]}` : first, fields);
+      return send(
+        reply,
+        'VALIDATION',
+        unknownField ? `Campo no permitido: ${unknownField[0]}` : first,
+        fields,
+      );
     }
     if (error.statusCode === 429) {
       return send(reply, 'RATE_LIMITED');
@@ -49,7 +57,11 @@ export function registerErrorHandling(app: FastifyInstance) {
         return send(reply, 'VALIDATION', 'Ya existe un registro con estos datos.');
       }
       if (pgError.code === '23503') {
-        return send(reply, 'VALIDATION', 'El registro está relacionado con otros datos y no se puede modificar así.');
+        return send(
+          reply,
+          'VALIDATION',
+          'El registro está relacionado con otros datos y no se puede modificar así.',
+        );
       }
       if (pgError.code === '23514' || pgError.code === '22P02' || pgError.code === '22003') {
         return send(reply, 'VALIDATION');
@@ -58,12 +70,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       if (error.statusCode === 404) return send(reply, 'NOT_FOUND');
       if (error.statusCode === 413) {
-        return reply.status(413).send({ error: { code: 'VALIDATION', message: 'El contenido enviado es demasiado grande.' } });
+        return reply
+          .status(413)
+          .send({ error: { code: 'VALIDATION', message: 'El contenido enviado es demasiado grande.' } });
       }
       return send(reply, 'VALIDATION', 'La solicitud no es válida.');
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 'INTERNAL');
   });
-
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../shared/schemas/auth';
-import { type AuthSettings, resolveSession } from '../features/auth/auth.service';
 import type { Database } from '../db/client';
+import { type AuthSettings, resolveSession } from '../features/auth/auth.service';
 import { AppError } from './app-error';
 
 declare module 'fastify' {

@@ -58,7 +58,12 @@ export class Agent {
     readonly user?: TestUser,
   ) {}
 
-  async request(method: InjectOptions['method'], url: string, payload?: Body, headers: Record<string, string> = {}) {
+  async request(
+    method: InjectOptions['method'],
+    url: string,
+    payload?: Body,
+    headers: Record<string, string> = {},
+  ) {
     const response = await this.app.inject({
       method,
       url,
@@ -95,7 +100,13 @@ export class Agent {
 /** Creates a user (Administrador unless told otherwise) and signs in as them. */
 export async function loginAs(
   ctx: TestContext,
-  overrides: Partial<{ userType: UserType; email: string; firstName: string; lastName: string; isSeller: boolean }> = {},
+  overrides: Partial<{
+    userType: UserType;
+    email: string;
+    firstName: string;
+    lastName: string;
+    isSeller: boolean;
+  }> = {},
 ): Promise<Agent> {
   const user = await createUser(ctx.db, overrides);
   const agent = new Agent(ctx.app, user);
@@ -106,5 +117,6 @@ export async function loginAs(
 
 /** The parsed JSON error of a response: `{ code, message, fields }`. */
 export function errorOf(response: LightMyRequestResponse) {
-  return (response.json() as { error: { code: string; message: string; fields?: Record<string, string> } }).error;
+  return (response.json() as { error: { code: string; message: string; fields?: Record<string, string> } })
+    .error;
 }

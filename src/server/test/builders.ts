@@ -42,5 +42,11 @@ export async function createUser(
     passwordHash: await testPasswordHash,
   };
   const [row] = await db.insert(profiles).values(values).returning({ id: profiles.id });
-  return { id: row!.id, email: values.email, firstName: values.firstName, lastName: values.lastName, userType: values.userType };
+  return {
+    id: row!.id,
+    email: values.email,
+    firstName: values.firstName,
+    lastName: values.lastName,
+    userType: values.userType,
+  };
 }

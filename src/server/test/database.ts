@@ -100,7 +100,11 @@ export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
   await template.close();
   return {
     async create() {
-      const instance = await PGlite.create({ loadDataDir: dump, extensions: pgliteExtensions, parsers: pgliteParsers });
+      const instance = await PGlite.create({
+        loadDataDir: dump,
+        extensions: pgliteExtensions,
+        parsers: pgliteParsers,
+      });
       return pgliteHandle(instance);
     },
     async close() {},

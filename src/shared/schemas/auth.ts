@@ -12,9 +12,12 @@ const password = z
 
 export const loginBody = z.strictObject({
   email: requiredEmail('Ingrese un correo electrónico válido'),
-  password: z.string({ error: 'La contraseña es obligatoria' }).min(1, { error: 'La contraseña es obligatoria' }).max(PASSWORD_MAX, {
-    error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres`,
-  }),
+  password: z
+    .string({ error: 'La contraseña es obligatoria' })
+    .min(1, { error: 'La contraseña es obligatoria' })
+    .max(PASSWORD_MAX, {
+      error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres`,
+    }),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

@@ -1,10 +1,10 @@
 import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { errorMessage, onSessionLost } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
 import { sessionQueryKey, useCurrentUser, useSignOut } from '../../lib/session';
 import { ConnectionBanner } from './connection-banner';
 import { SideMenu } from './side-menu';
@@ -28,8 +28,7 @@ export function AppLayout() {
   // A 401 anywhere means the session ended: forget the user and the guard sends them to /login.
   useEffect(() => onSessionLost(() => queryClient.setQueryData(sessionQueryKey, null)), [queryClient]);
 
-  const handleSignOut = () =>
-    signOut().catch((error) => notifications.show({ color: 'red', message: errorMessage(error) }));
+  const handleSignOut = () => signOut().catch((error) => notifyError(errorMessage(error)));
 
   return (
     <AppShell

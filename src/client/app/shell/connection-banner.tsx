@@ -21,7 +21,10 @@ export function ConnectionBanner() {
     refetchInterval: (query) => (query.state.status === 'error' ? 3_000 : 60_000),
   });
 
-  useEffect(() => onConnectionLost(() => void queryClient.invalidateQueries({ queryKey: healthQueryKey })), [queryClient]);
+  useEffect(
+    () => onConnectionLost(() => void queryClient.invalidateQueries({ queryKey: healthQueryKey })),
+    [queryClient],
+  );
 
   const wasDown = useRef(false);
   useEffect(() => {

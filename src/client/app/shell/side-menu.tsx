@@ -79,6 +79,7 @@ export function SideMenu({
           entry.children ? (
             <NavLink
               key={entry.label}
+              data-menu-entry
               label={entry.label}
               leftSection={entry.icon}
               childrenOffset={28}
@@ -100,6 +101,7 @@ export function SideMenu({
           ) : (
             <NavLink
               key={entry.label}
+              data-menu-entry
               component={Link}
               to={entry.to}
               label={entry.label}
@@ -112,6 +114,7 @@ export function SideMenu({
         )}
         <Divider my="sm" />
         <NavLink
+          data-menu-entry
           component={Link}
           to={paths.settings}
           label="Configuración"
@@ -120,6 +123,7 @@ export function SideMenu({
           onClick={onNavigate}
         />
         <NavLink
+          data-menu-entry
           component="button"
           label="Cerrar Sesión"
           leftSection={<IconLogout {...ICON} />}

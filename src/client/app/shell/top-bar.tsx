@@ -1,4 +1,5 @@
-import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+// No Tooltip here: it would pull floating-ui into the initial bundle of every screen.
+import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconBell, IconHomeHeart } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -33,7 +34,13 @@ export function TopBar({
           size="sm"
           aria-label={menuOpened ? 'Cerrar menú' : 'Abrir menú'}
         />
-        <Anchor component={Link} to={paths.dashboard} underline="never" c="inherit" aria-label="Inmoflujo, ir al inicio">
+        <Anchor
+          component={Link}
+          to={paths.dashboard}
+          underline="never"
+          c="inherit"
+          aria-label="Inmoflujo, ir al inicio"
+        >
           <Group gap={8} wrap="nowrap">
             <IconHomeHeart size={28} color="var(--mantine-color-blue-6)" />
             <Stack gap={0}>
@@ -53,20 +60,19 @@ export function TopBar({
       </Box>
 
       <Group wrap="nowrap" gap="sm">
-        <Tooltip label="Mis tareas pendientes">
-          <ActionIcon
-            component={Link}
-            to={paths.notifications}
-            variant="subtle"
-            size="lg"
-            color="gray"
-            aria-label="Notificaciones"
-            pos="relative"
-          >
-            <IconBell size={22} />
-            {bellBadge}
-          </ActionIcon>
-        </Tooltip>
+        <ActionIcon
+          component={Link}
+          to={paths.notifications}
+          variant="subtle"
+          size="lg"
+          color="gray"
+          aria-label="Notificaciones"
+          title="Mis tareas pendientes"
+          pos="relative"
+        >
+          <IconBell size={22} />
+          {bellBadge}
+        </ActionIcon>
         <Stack gap={0} visibleFrom="sm" align="flex-end">
           <Text size="sm" fw={600} lh={1.2}>
             {fullName}
@@ -75,11 +81,9 @@ export function TopBar({
             {user.position}
           </Text>
         </Stack>
-        <Tooltip label="Cerrar sesión">
-          <UnstyledButton onClick={onSignOut} aria-label="Cerrar sesión">
-            <Avatar src={user.avatarUrl} alt={fullName} radius="xl" color="blue" />
-          </UnstyledButton>
-        </Tooltip>
+        <UnstyledButton onClick={onSignOut} aria-label="Cerrar sesión" title="Cerrar sesión">
+          <Avatar src={user.avatarUrl} alt={fullName} radius="xl" color="blue" />
+        </UnstyledButton>
       </Group>
     </Group>
   );

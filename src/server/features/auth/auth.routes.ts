@@ -20,10 +20,16 @@ export interface AuthRoutesOptions {
   login: { maxAttempts: number; windowMs: number };
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, settings, cookie, login }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { db, settings, cookie, login },
+) => {
   app.post(
     '/register',
-    { config: { public: true }, schema: { tags: ['auth'], body: registerBody, response: { 201: userResponse } } },
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], body: registerBody, response: { 201: userResponse } },
+    },
     async (request, reply) => {
       const user = await auth.register(db, settings, request.body);
       return reply.status(201).send({ user });
@@ -37,7 +43,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       max: login.maxAttempts,
       timeWindow: login.windowMs,
       keyGenerator: (request) =>
-        `login-email:${String((request.body as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
+        `login-email:${String((request.body as { email?: unknown })?.email ?? '')
+          .trim()
+          .toLowerCase()}`,
     }),
     app.createRateLimit({
       max: login.maxAttempts * 10,

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SessionUser } from '../../../shared/schemas/auth';
-import type { LoginBody, RegisterBody } from '../../../shared/schemas/auth';
+import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/schemas/auth';
 import type { Database } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './auth.queries';
@@ -43,7 +42,11 @@ const ADMIN_ROLE = { name: 'admin', description: 'Administrador del sistema con 
  * when the roles table is empty, the first registration creates the role `admin` and assigns it.
  * One transaction: a failure leaves no profile and no role behind.
  */
-export async function register(db: Database, settings: AuthSettings, body: RegisterBody): Promise<SessionUser> {
+export async function register(
+  db: Database,
+  settings: AuthSettings,
+  body: RegisterBody,
+): Promise<SessionUser> {
   if (settings.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
   if (await queries.emailExists(db, body.email)) {
     throw new AppError('EMAIL_TAKEN', { fields: { email: 'Este correo electrónico ya está registrado' } });
@@ -131,7 +134,8 @@ export async function resolveSession(
     await queries.deleteSession(db, sessionId);
     return null;
   }
-  if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await queries.touchSession(db, sessionId, new Date(now));
+  if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
+    await queries.touchSession(db, sessionId, new Date(now));
   return { sessionId, user: toSessionUser(row) };
 }
 

@@ -12,7 +12,10 @@ const newcomer = {
   password: 'una-clave-larga',
 };
 
-async function rowCount(ctx: { db: import('../../db/client').Database }, table: typeof profiles | typeof roles) {
+async function rowCount(
+  ctx: { db: import('../../db/client').Database },
+  table: typeof profiles | typeof roles,
+) {
   const [row] = await ctx.db.select({ n: count() }).from(table);
   return row!.n;
 }
@@ -25,7 +28,11 @@ describe('registration', () => {
     const first = await browser.post('/api/auth/register', newcomer);
     expect(first.statusCode).toBe(201);
     const user = first.json().user;
-    expect(user).toMatchObject({ email: 'carla.munoz@inmoflujo.test', userType: 'Administrador', isAdmin: true });
+    expect(user).toMatchObject({
+      email: 'carla.munoz@inmoflujo.test',
+      userType: 'Administrador',
+      isAdmin: true,
+    });
     expect(user).not.toHaveProperty('passwordHash');
 
     const second = await browser.post('/api/auth/register', { ...newcomer, email: 'otro@inmoflujo.test' });
@@ -50,7 +57,11 @@ describe('registration', () => {
     [{ ...newcomer, position: '' }, 'position', 'El cargo es obligatorio'],
     [{ ...newcomer, email: 'no-es-correo' }, 'email', 'Ingrese un correo electrónico válido'],
     [{ ...newcomer, password: 'corta' }, 'password', 'La contraseña debe tener al menos 8 caracteres'],
-    [{ ...newcomer, password: 'x'.repeat(129) }, 'password', 'La contraseña no puede superar los 128 caracteres'],
+    [
+      { ...newcomer, password: 'x'.repeat(129) },
+      'password',
+      'La contraseña no puede superar los 128 caracteres',
+    ],
   ])('refuses bad input with a Spanish message and creates nothing (%#)', async (body, field, message) => {
     const response = await new Agent(ctx.app).post('/api/auth/register', body);
     expect(response.statusCode).toBe(400);
@@ -102,7 +113,10 @@ describe('registration settings', () => {
     const ctx = useTestApp({ env: { REGISTRATION: 'first-user' } });
     it('lets only the very first user register', async () => {
       expect((await new Agent(ctx.app).post('/api/auth/register', newcomer)).statusCode).toBe(201);
-      const second = await new Agent(ctx.app).post('/api/auth/register', { ...newcomer, email: 'b@inmoflujo.test' });
+      const second = await new Agent(ctx.app).post('/api/auth/register', {
+        ...newcomer,
+        email: 'b@inmoflujo.test',
+      });
       expect(second.statusCode).toBe(403);
       expect(await rowCount(ctx, profiles)).toBe(1);
     });
@@ -115,7 +129,10 @@ describe('sign-in and sessions', () => {
   it('signs in, sets an HttpOnly SameSite=Lax cookie holding a token the database only knows hashed', async () => {
     const user = await createUser(ctx.db, { firstName: 'Pedro', lastName: 'Soto' });
     const browser = new Agent(ctx.app);
-    const response = await browser.post('/api/auth/login', { email: user.email.toUpperCase(), password: TEST_PASSWORD });
+    const response = await browser.post('/api/auth/login', {
+      email: user.email.toUpperCase(),
+      password: TEST_PASSWORD,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().user).toMatchObject({ id: user.id, firstName: 'Pedro', lastName: 'Soto' });
 
@@ -142,7 +159,10 @@ describe('sign-in and sessions', () => {
       email: 'nadie@inmoflujo.test',
       password: TEST_PASSWORD,
     });
-    const wrong = await new Agent(ctx.app).post('/api/auth/login', { email: user.email, password: 'otra-clave-123' });
+    const wrong = await new Agent(ctx.app).post('/api/auth/login', {
+      email: user.email,
+      password: 'otra-clave-123',
+    });
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.body).toBe(wrong.body);
@@ -165,7 +185,10 @@ describe('sign-in and sessions', () => {
     const user = await createUser(ctx.db);
     const browser = new Agent(ctx.app);
     for (let attempt = 1; attempt <= 10; attempt++) {
-      const response = await browser.post('/api/auth/login', { email: user.email, password: `mala-clave-${attempt}` });
+      const response = await browser.post('/api/auth/login', {
+        email: user.email,
+        password: `mala-clave-${attempt}`,
+      });
       expect(response.statusCode).toBe(401);
     }
     const eleventh = await browser.post('/api/auth/login', { email: user.email, password: TEST_PASSWORD });
@@ -174,7 +197,10 @@ describe('sign-in and sessions', () => {
     expect(errorOf(eleventh).message).toMatch(/Demasiados intentos/);
     // Another account from the same machine is not locked out by it.
     const other = await createUser(ctx.db);
-    const otherLogin = await new Agent(ctx.app).post('/api/auth/login', { email: other.email, password: TEST_PASSWORD });
+    const otherLogin = await new Agent(ctx.app).post('/api/auth/login', {
+      email: other.email,
+      password: TEST_PASSWORD,
+    });
     expect(otherLogin.statusCode).toBe(200);
   });
 
@@ -183,7 +209,11 @@ describe('sign-in and sessions', () => {
     const oldCookie = browser.cookie!;
     const logout = await browser.post('/api/auth/logout');
     expect(logout.statusCode).toBe(204);
-    const replay = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: oldCookie } });
+    const replay = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: oldCookie },
+    });
     expect(replay.statusCode).toBe(401);
     const [row] = await ctx.db.select({ n: count() }).from(sessions);
     expect(row!.n).toBe(0);
@@ -196,7 +226,11 @@ describe('sign-in and sessions', () => {
     const firstCookie = browser.cookie!;
     await browser.post('/api/auth/login', { email: user.email, password: TEST_PASSWORD });
     expect(browser.cookie).not.toBe(firstCookie);
-    const replay = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: firstCookie } });
+    const replay = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: firstCookie },
+    });
     expect(replay.statusCode).toBe(401);
     expect((await browser.get('/api/auth/me')).statusCode).toBe(200);
   });
@@ -233,8 +267,14 @@ describe('deny by default and origin check', () => {
       (route) => route.url.startsWith('/api/') && route.method !== 'HEAD' && route.method !== 'OPTIONS',
     );
     expect(apiRoutes.length).toBeGreaterThan(4);
-    const publicRoutes = apiRoutes.filter((route) => route.public).map((route) => `${route.method} ${route.url}`);
-    expect(publicRoutes.sort()).toEqual(['GET /api/health', 'POST /api/auth/login', 'POST /api/auth/register']);
+    const publicRoutes = apiRoutes
+      .filter((route) => route.public)
+      .map((route) => `${route.method} ${route.url}`);
+    expect(publicRoutes.sort()).toEqual([
+      'GET /api/health',
+      'POST /api/auth/login',
+      'POST /api/auth/register',
+    ]);
 
     for (const route of apiRoutes.filter((candidate) => !candidate.public)) {
       const url = route.url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace('*', 'x');

@@ -1,0 +1,164 @@
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, SIGNED_OUT, signIn, uniqueText } from './fixtures';
+
+test.use(SIGNED_OUT);
+
+test.describe('acceso', () => {
+  test('un recién llegado se registra, entra al dashboard, cierra sesión y vuelve a entrar', async ({
+    page,
+  }) => {
+    const email = `${uniqueText('nuevo').replace(/\W+/g, '.')}@inmoflujo.test`;
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByRole('link', { name: 'Registrarse' }).click();
+    await expect(page).toHaveURL(/\/register$/);
+
+    await page.getByLabel('Nombres').fill('Tomás');
+    await page.getByLabel('Apellidos').fill('Fuentes');
+    await page.getByLabel('Cargo').fill('Ejecutivo de Ventas');
+    await page.getByLabel('Correo Electrónico').fill(email);
+    await page.getByLabel('Contraseña').fill('una-clave-segura');
+    await page.getByRole('button', { name: 'Registrarse' }).click();
+
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText('Cuenta creada. Ya puede iniciar sesión.')).toBeVisible();
+    await signIn(page, { email, password: 'una-clave-segura' });
+
+    const header = page.getByRole('banner');
+    await expect(header.getByText('Tomás Fuentes')).toBeVisible();
+    await expect(header.getByText('Ejecutivo de Ventas')).toBeVisible();
+    await expect(header.getByText('Inmoflujo · Desarrollado por el equipo Inmoflujo')).toBeVisible();
+
+    await header.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+
+    await signIn(page, { email, password: 'una-clave-segura' });
+    await expect(header.getByText('Tomás Fuentes')).toBeVisible();
+    // Signed in, /login and /register send the user back to the dashboard.
+    await page.goto('/register');
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('el registro muestra el mensaje del servidor y no crea nada', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Nombres').fill('Otra');
+    await page.getByLabel('Apellidos').fill('Persona');
+    await page.getByLabel('Cargo').fill('Analista');
+    await page.getByLabel('Correo Electrónico').fill(ACCOUNTS.admin.email);
+    await page.getByLabel('Contraseña').fill('una-clave-segura');
+    await page.getByRole('button', { name: 'Registrarse' }).click();
+    await expect(
+      page.getByText('Este correo electrónico ya está registrado. Por favor, use un correo diferente.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/register$/);
+    // The form keeps what the user typed.
+    await expect(page.getByLabel('Nombres')).toHaveValue('Otra');
+  });
+
+  test('el registro valida los campos en español antes de enviar', async ({ page }) => {
+    await page.goto('/register');
+    await page.getByLabel('Correo Electrónico').fill('no-es-correo');
+    await page.getByLabel('Contraseña').fill('corta');
+    await page.getByRole('button', { name: 'Registrarse' }).click();
+    await expect(page.getByText('Los nombres son obligatorios')).toBeVisible();
+    await expect(page.getByText('Ingrese un correo electrónico válido')).toBeVisible();
+    await expect(page.getByText('La contraseña debe tener al menos 8 caracteres')).toBeVisible();
+  });
+
+  test('un inicio de sesión fallido muestra el mensaje del servidor sobre el formulario', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await page.getByLabel('Correo Electrónico').fill(ACCOUNTS.admin.email);
+    await page.getByLabel('Contraseña').fill('clave-equivocada');
+    await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Correo electrónico o contraseña incorrectos.' }),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
+test.describe('menú lateral', () => {
+  const ORDER = [
+    'Clientes',
+    'Reservas',
+    'Flujo Reservas',
+    'Seguimiento',
+    'Aprobaciones',
+    'Brokers',
+    'Pagos',
+    'Informes',
+  ];
+
+  test('el administrador ve todas las entradas en orden, con los submenús', async ({ page }) => {
+    await signIn(page, ACCOUNTS.admin);
+    const menu = page.getByRole('navigation', { name: 'Menú principal' });
+    const labels = await menu.locator('[data-menu-entry]').allInnerTexts();
+    expect(labels.slice(0, ORDER.length)).toEqual(ORDER);
+    expect(labels.slice(-2)).toEqual(['Configuración', 'Cerrar Sesión']);
+
+    await menu.getByText('Informes', { exact: true }).click();
+    for (const report of [
+      'Comisiones',
+      'Proyección Comisiones',
+      'Ventas',
+      'Pagos Brokers',
+      'Consolidado Brokers',
+    ]) {
+      await expect(menu.getByRole('link', { name: report, exact: true })).toBeVisible();
+    }
+    await menu.getByRole('link', { name: 'Proyección Comisiones' }).click();
+    await expect(page).toHaveURL(/\/informes\/proyeccion-comisiones$/);
+    await expect(page.getByRole('heading', { name: 'Proyección Comisiones' })).toBeVisible();
+    await expect(page.getByText('Esta sección aún no está disponible')).toBeVisible();
+
+    await menu.getByText('Aprobaciones', { exact: true }).click();
+    await menu.getByRole('link', { name: 'Liquidaciones' }).click();
+    await expect(page).toHaveURL(/\/informes\/aprobacion-liquidaciones$/);
+  });
+
+  test('un usuario que no es administrador no ve Seguimiento ni Aprobaciones', async ({ page }) => {
+    await signIn(page, ACCOUNTS.kam);
+    const menu = page.getByRole('navigation', { name: 'Menú principal' });
+    await expect(menu.getByRole('link', { name: 'Clientes' })).toBeVisible();
+    await expect(menu.getByText('Seguimiento')).toHaveCount(0);
+    await expect(menu.getByText('Aprobaciones')).toHaveCount(0);
+    const labels = await menu.locator('[data-menu-entry]').allInnerTexts();
+    expect(labels.slice(0, 6)).toEqual([
+      'Clientes',
+      'Reservas',
+      'Flujo Reservas',
+      'Brokers',
+      'Pagos',
+      'Informes',
+    ]);
+  });
+
+  test('en pantallas pequeñas el menú se abre y se cierra con el botón', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await signIn(page, ACCOUNTS.admin);
+    const menu = page.getByRole('navigation', { name: 'Menú principal' });
+    await expect(menu).not.toBeInViewport();
+    await page.getByRole('button', { name: 'Abrir menú' }).click();
+    await expect(menu).toBeInViewport();
+    await menu.getByRole('link', { name: 'Brokers' }).click();
+    await expect(page).toHaveURL(/\/brokers$/);
+    await expect(menu).not.toBeInViewport();
+  });
+});
+
+test('el banner rojo aparece sin conexión y desaparece al recuperarla', async ({ page }) => {
+  await signIn(page, ACCOUNTS.admin);
+  // The server stops answering: the layout's connectivity check fails.
+  await page.route('**/api/health', (route) => route.abort('connectionrefused'));
+  await page.reload();
+  const banner = page.getByTestId('connection-banner');
+  await expect(banner).toContainText('No se pudo conectar con el servidor.');
+  await expect(banner).toContainText('Intentando reconectar...');
+  // It answers again: the banner goes away on the next retry.
+  await page.unroute('**/api/health');
+  await expect(banner).toHaveCount(0, { timeout: 15_000 });
+});

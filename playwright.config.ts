@@ -1,0 +1,51 @@
+import { defineConfig, devices } from '@playwright/test';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${E2E_PORT}`;
+
+// The machine cannot download browsers: the system Chromium is driven instead.
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: '.tmp/playwright-results',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
+  globalSetup: './e2e/global-setup.ts',
+  use: {
+    baseURL,
+    // Signed in as the administrator (saved by e2e/global-setup.ts) unless a file says otherwise.
+    storageState: '.tmp/e2e-admin-state.json',
+    locale: 'es-CL',
+    timezoneId: 'America/Santiago',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: chromium,
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromium } }],
+  webServer: {
+    // The built production server on a fresh embedded database (scripts/e2e-server.mjs).
+    command: `node scripts/e2e-server.mjs`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { PORT: String(E2E_PORT) },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

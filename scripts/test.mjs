@@ -1,0 +1,91 @@
+// `npm test`: every check, in order — typecheck, lint, unit + client + API tests on PGlite, the API
+// tests again on PostgreSQL when TEST_DATABASE_URL is set, the production build, the Playwright
+// journeys. Every step runs even if an earlier one failed; the last line sums all runners:
+// 'N passed, N failed' (plus ', N skipped' when any).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+mkdirSync('.tmp', { recursive: true });
+
+function run(label, command, args, env = {}) {
+  console.log(`\n━━ ${label}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+/** A step that is one check (typecheck, lint, build): counts as one passed or failed. */
+function check(label, command, args, env) {
+  if (run(label, command, args, env)) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    failures.push(label);
+  }
+}
+
+function vitest(label, args, env, reportFile) {
+  rmSync(reportFile, { force: true });
+  const ok = run(
+    label,
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
+    env,
+  );
+  if (!existsSync(reportFile)) {
+    totals.failed += 1;
+    failures.push(`${label} (no report)`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  // A suite that failed to load (syntax error, failing hook) has no failed test but is a failure.
+  const brokenSuites = report.testResults.filter(
+    (suite) => suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed'),
+  );
+  totals.failed += brokenSuites.length;
+  if (!ok || report.numFailedTests > 0 || brokenSuites.length > 0) failures.push(label);
+}
+
+function playwright(reportFile) {
+  rmSync(reportFile, { force: true });
+  const ok = run('Playwright journeys', 'npx', ['playwright', 'test']);
+  if (!existsSync(reportFile)) {
+    totals.failed += 1;
+    failures.push('Playwright journeys (no report)');
+    return;
+  }
+  const { stats } = JSON.parse(readFileSync(reportFile, 'utf8'));
+  totals.passed += stats.expected + (stats.flaky ?? 0);
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+  if (!ok || stats.unexpected > 0) failures.push('Playwright journeys');
+}
+
+const { TEST_DATABASE_URL } = process.env;
+
+check('Typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+check('Lint', 'npx', ['biome', 'check', '.']);
+vitest('Unit, client and API tests (PGlite)', [], { TEST_DATABASE_URL: '' }, '.tmp/vitest-pglite.json');
+if (TEST_DATABASE_URL) {
+  vitest(
+    'API tests (PostgreSQL)',
+    ['--project', 'api-postgres'],
+    { TEST_DATABASE_URL },
+    '.tmp/vitest-postgres.json',
+  );
+} else {
+  console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on PGlite only.)');
+}
+check('Production build', 'node', [
+  '-e',
+  "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded({ force: true }))",
+]);
+playwright('.tmp/playwright.json');
+
+if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
+const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(totals.failed > 0 ? 1 : 0);
