@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { reservationFigures } from '../../shared/domain/pricing';
+import { rutCheckDigit } from '../../shared/domain/rut';
 import type { UserType } from '../../shared/permissions';
 import type { Database } from '../db/client';
-import { profiles } from '../db/schema';
+import { brokers, clients, profiles, projects, realEstateAgencies, reservations } from '../db/schema';
 import { hashPassword } from '../features/auth/passwords';
 
 export const TEST_PASSWORD = 'clave-segura-123';
@@ -49,4 +51,133 @@ export async function createUser(
     lastName: values.lastName,
     userType: values.userType,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Business data. Each builder inserts one valid row directly (fast, no API), with overridable
+// fields; derived figures are computed with the same shared math the server uses.
+
+let sequence = 0;
+function next(): number {
+  sequence += 1;
+  return sequence;
+}
+
+// RUT bodies count up from a random start: unique within a test file, different between runs.
+const rutBase = 20_000_000 + Math.floor(Math.random() * 8_000_000);
+
+/** A valid, unique RUT ('12345678-5'). */
+export function uniqueRut(): string {
+  const body = String(rutBase + next());
+  return `${body}-${rutCheckDigit(body)}`;
+}
+
+export async function createAgency(
+  db: Database,
+  overrides: Partial<typeof realEstateAgencies.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(realEstateAgencies)
+    .values({
+      rut: uniqueRut(),
+      businessName: `Inmobiliaria ${next()} SpA`,
+      bank: 'Banco de Chile',
+      accountType: 'Cuenta Corriente',
+      accountNumber: '000123456',
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
+
+export async function createProject(db: Database, overrides: Partial<typeof projects.$inferInsert> = {}) {
+  const agencyId = overrides.realEstateAgencyId ?? (await createAgency(db)).id;
+  const [row] = await db
+    .insert(projects)
+    .values({
+      name: `Proyecto ${next()}`,
+      stage: 'Etapa 1',
+      commune: 'Ñuñoa',
+      deadline: '2027-06-30',
+      totalUnits: 120,
+      ...overrides,
+      realEstateAgencyId: agencyId,
+    })
+    .returning();
+  return row!;
+}
+
+export async function createClient(db: Database, overrides: Partial<typeof clients.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(clients)
+    .values({
+      rut: uniqueRut(),
+      firstName: 'Juan',
+      lastName: `Pérez ${next()}`,
+      birthDate: '1985-04-12',
+      email: null,
+      phone: null,
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
+
+export async function createBroker(db: Database, overrides: Partial<typeof brokers.$inferInsert> = {}) {
+  const n = next();
+  const [row] = await db
+    .insert(brokers)
+    .values({
+      rut: uniqueRut(),
+      name: `Broker ${n}`,
+      businessName: `Corredora ${n} Limitada`,
+      legalRepresentative: 'María González',
+      legalRepresentativeRut: uniqueRut(),
+      commercialAddress: 'Av. Apoquindo 4500',
+      commercialAddressCommune: 'Las Condes',
+      commercialContactName: 'Pablo Díaz',
+      constitutionDate: '2015-03-10',
+      constitutionNotary: 'Notaría Pérez',
+      kamName: 'Karla Mendoza',
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
+
+type ReservationInsert = typeof reservations.$inferInsert;
+
+/**
+ * A reservation with its stored figures computed from its prices, discounts and payments.
+ * Creates a client and a project when none is given. No flow and no commission (see the
+ * reservations service for the real creation path).
+ */
+export async function createReservation(db: Database, overrides: Partial<ReservationInsert> = {}) {
+  const clientId = overrides.clientId ?? (await createClient(db)).id;
+  const projectId = overrides.projectId ?? (await createProject(db)).id;
+  const values = {
+    reservationNumber: `R-${next()}-${uniqueSuffix()}`,
+    reservationDate: '2026-10-15',
+    apartmentNumber: String(100 + next()),
+    apartmentPrice: '3000.00',
+    parkingPrice: '150.00',
+    storagePrice: '50.00',
+    columnDiscount: '0.050000',
+    additionalDiscount: '0',
+    otherDiscount: '0',
+    reservationPayment: '20.00',
+    promisePayment: '180.00',
+    downPayment: '300.00',
+    creditPayment: '2400.00',
+    subsidyPayment: '100.00',
+    ...overrides,
+    clientId,
+    projectId,
+  };
+  const figures = reservationFigures(values);
+  const [row] = await db
+    .insert(reservations)
+    .values({ ...values, ...figures })
+    .returning();
+  return row!;
 }
