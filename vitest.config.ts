@@ -9,6 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['src/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
         },
@@ -17,6 +18,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'client',
+          sequence: { groupOrder: 1 },
           include: ['src/client/**/*.test.tsx', 'src/client/**/*.test.ts'],
           environment: 'jsdom',
           setupFiles: ['src/client/test/setup.ts'],
@@ -26,6 +28,7 @@ export default defineConfig({
         test: {
           // The same suite runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
           name: apiProject,
+          sequence: { groupOrder: 2 },
           include: ['src/server/**/*.test.ts'],
           // The process-level test is about the embedded database; it does not depend on the engine.
           exclude: process.env.TEST_DATABASE_URL ? ['src/server/main.test.ts'] : [],

@@ -96,6 +96,7 @@ test.describe('menú lateral', () => {
   test('el administrador ve todas las entradas en orden, con los submenús', async ({ page }) => {
     await signIn(page, ACCOUNTS.admin);
     const menu = page.getByRole('navigation', { name: 'Menú principal' });
+    await expect(menu.getByRole('link', { name: 'Clientes' })).toBeVisible();
     const labels = await menu.locator('[data-menu-entry]').allInnerTexts();
     expect(labels.slice(0, ORDER.length)).toEqual(ORDER);
     expect(labels.slice(-2)).toEqual(['Configuración', 'Cerrar Sesión']);

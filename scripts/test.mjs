@@ -46,6 +46,8 @@ function vitest(label, args, env, reportFile) {
     (suite) => suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed'),
   );
   totals.failed += brokenSuites.length;
+  // A run that failed without failing any test (a configuration or unhandled error) is one failure.
+  if (!ok && report.numFailedTests === 0 && brokenSuites.length === 0) totals.failed += 1;
   if (!ok || report.numFailedTests > 0 || brokenSuites.length > 0) failures.push(label);
 }
 
@@ -61,6 +63,7 @@ function playwright(reportFile) {
   totals.passed += stats.expected + (stats.flaky ?? 0);
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
+  if (!ok && stats.unexpected === 0) totals.failed += 1;
   if (!ok || stats.unexpected > 0) failures.push('Playwright journeys');
 }
 

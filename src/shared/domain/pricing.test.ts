@@ -44,10 +44,12 @@ describe('reservation figures', () => {
   it('leaves the price whole with no discount and keeps only parking and storage with 100 %', () => {
     const base = { apartmentPrice: '2500.50', parkingPrice: '120', storagePrice: '30.25', ...zeroPayments };
     expect(
-      reservationFigures({ ...base, columnDiscount: '0', additionalDiscount: '0', otherDiscount: '0' }).minimumPrice,
+      reservationFigures({ ...base, columnDiscount: '0', additionalDiscount: '0', otherDiscount: '0' })
+        .minimumPrice,
     ).toBe('2650.75');
     expect(
-      reservationFigures({ ...base, columnDiscount: '1', additionalDiscount: '0', otherDiscount: '0.5' }).minimumPrice,
+      reservationFigures({ ...base, columnDiscount: '1', additionalDiscount: '0', otherDiscount: '0.5' })
+        .minimumPrice,
     ).toBe('150.25');
   });
 
@@ -70,24 +72,36 @@ describe('reservation figures', () => {
   });
 
   it('never exceeds the list price and never goes below parking plus storage (property)', () => {
-    const amount = fc.integer({ min: 0, max: 100_000_000 }).map((cents) => new Big(cents).div(100).toFixed(2));
-    const fraction = fc.integer({ min: 0, max: 1_000_000 }).map((millionths) => new Big(millionths).div(1_000_000).toFixed(6));
+    const amount = fc
+      .integer({ min: 0, max: 100_000_000 })
+      .map((cents) => new Big(cents).div(100).toFixed(2));
+    const fraction = fc
+      .integer({ min: 0, max: 1_000_000 })
+      .map((millionths) => new Big(millionths).div(1_000_000).toFixed(6));
     fc.assert(
-      fc.property(amount, amount, amount, fraction, fraction, fraction, (apartment, parking, storage, d1, d2, d3) => {
-        const figures = reservationFigures({
-          apartmentPrice: apartment,
-          parkingPrice: parking,
-          storagePrice: storage,
-          columnDiscount: d1,
-          additionalDiscount: d2,
-          otherDiscount: d3,
-          ...zeroPayments,
-        });
-        const minimum = new Big(figures.minimumPrice);
-        expect(minimum.lte(figures.totalPrice)).toBe(true);
-        expect(minimum.gte(new Big(parking).plus(storage))).toBe(true);
-        expect(figures.minimumPrice).toMatch(/^\d+\.\d{2}$/);
-      }),
+      fc.property(
+        amount,
+        amount,
+        amount,
+        fraction,
+        fraction,
+        fraction,
+        (apartment, parking, storage, d1, d2, d3) => {
+          const figures = reservationFigures({
+            apartmentPrice: apartment,
+            parkingPrice: parking,
+            storagePrice: storage,
+            columnDiscount: d1,
+            additionalDiscount: d2,
+            otherDiscount: d3,
+            ...zeroPayments,
+          });
+          const minimum = new Big(figures.minimumPrice);
+          expect(minimum.lte(figures.totalPrice)).toBe(true);
+          expect(minimum.gte(new Big(parking).plus(storage))).toBe(true);
+          expect(figures.minimumPrice).toMatch(/^\d+\.\d{2}$/);
+        },
+      ),
     );
   });
 
@@ -112,30 +126,58 @@ describe('reservation figures', () => {
 });
 
 describe('commission figures', () => {
-  const reservation = { minimumPrice: '3000.00', recoveryPayment: '3100.00', parkingPrice: '150', storagePrice: '50' };
+  const reservation = {
+    minimumPrice: '3000.00',
+    recoveryPayment: '3100.00',
+    parkingPrice: '150',
+    storagePrice: '50',
+  };
 
   it('nets out the 19 % tax when the commission includes it', () => {
     const withTax = commissionFigures(
-      { commissionAmount: '119', commissionIncludesTax: true, paysSecondary: false, numberOfPayments: 1, firstPaymentPercentage: 100 },
+      {
+        commissionAmount: '119',
+        commissionIncludesTax: true,
+        paysSecondary: false,
+        numberOfPayments: 1,
+        firstPaymentPercentage: 100,
+      },
       reservation,
     );
     expect(withTax.netCommission).toBe('100.00');
     const withoutTax = commissionFigures(
-      { commissionAmount: '119', commissionIncludesTax: false, paysSecondary: false, numberOfPayments: 1, firstPaymentPercentage: 100 },
+      {
+        commissionAmount: '119',
+        commissionIncludesTax: false,
+        paysSecondary: false,
+        numberOfPayments: 1,
+        firstPaymentPercentage: 100,
+      },
       reservation,
     );
     expect(withoutTax.netCommission).toBe('119.00');
     // 100 / 1.19 = 84.0336... -> 84.03
     expect(
       commissionFigures(
-        { commissionAmount: '100', commissionIncludesTax: true, paysSecondary: false, numberOfPayments: 1, firstPaymentPercentage: 100 },
+        {
+          commissionAmount: '100',
+          commissionIncludesTax: true,
+          paysSecondary: false,
+          numberOfPayments: 1,
+          firstPaymentPercentage: 100,
+        },
         reservation,
       ).netCommission,
     ).toBe('84.03');
   });
 
   it('takes parking and storage out of the base unless pays_secondary', () => {
-    const common = { commissionAmount: '56', commissionIncludesTax: true, numberOfPayments: 1 as const, firstPaymentPercentage: 100 as const };
+    const common = {
+      commissionAmount: '56',
+      commissionIncludesTax: true,
+      numberOfPayments: 1 as const,
+      firstPaymentPercentage: 100 as const,
+    };
     const apartmentOnly = commissionFigures({ ...common, paysSecondary: false }, reservation);
     expect(apartmentOnly.commissionBase).toBe('2800.00');
     expect(apartmentOnly.commissionPercentage).toBe('2.00');
@@ -146,27 +188,45 @@ describe('commission figures', () => {
 
   it('splits the commission into a first payment and the remainder', () => {
     const one = commissionFigures(
-      { commissionAmount: '90.01', commissionIncludesTax: true, paysSecondary: false, numberOfPayments: 1, firstPaymentPercentage: 100 },
+      {
+        commissionAmount: '90.01',
+        commissionIncludesTax: true,
+        paysSecondary: false,
+        numberOfPayments: 1,
+        firstPaymentPercentage: 100,
+      },
       reservation,
     );
-    expect([one.firstPaymentAmount, one.firstPaymentPercentage, one.secondPaymentAmount, one.secondPaymentPercentage]).toEqual([
-      '90.01',
-      '100',
-      '0.00',
-      '0',
-    ]);
+    expect([
+      one.firstPaymentAmount,
+      one.firstPaymentPercentage,
+      one.secondPaymentAmount,
+      one.secondPaymentPercentage,
+    ]).toEqual(['90.01', '100', '0.00', '0']);
     const quarter = commissionFigures(
-      { commissionAmount: '90.01', commissionIncludesTax: true, paysSecondary: false, numberOfPayments: 2, firstPaymentPercentage: 25 },
+      {
+        commissionAmount: '90.01',
+        commissionIncludesTax: true,
+        paysSecondary: false,
+        numberOfPayments: 2,
+        firstPaymentPercentage: 25,
+      },
       reservation,
     );
     // 90.01 × 25 % = 22.5025 -> 22.50; the remainder keeps every cent.
-    expect([quarter.firstPaymentAmount, quarter.secondPaymentAmount, quarter.secondPaymentPercentage]).toEqual([
-      '22.50',
-      '67.51',
-      '75',
-    ]);
+    expect([
+      quarter.firstPaymentAmount,
+      quarter.secondPaymentAmount,
+      quarter.secondPaymentPercentage,
+    ]).toEqual(['22.50', '67.51', '75']);
     const half = commissionFigures(
-      { commissionAmount: '100', commissionIncludesTax: true, paysSecondary: false, numberOfPayments: 2, firstPaymentPercentage: 50 },
+      {
+        commissionAmount: '100',
+        commissionIncludesTax: true,
+        paysSecondary: false,
+        numberOfPayments: 2,
+        firstPaymentPercentage: 50,
+      },
       reservation,
     );
     expect([half.firstPaymentAmount, half.secondPaymentAmount]).toEqual(['50.00', '50.00']);
@@ -174,7 +234,13 @@ describe('commission figures', () => {
 
   it('computes the difference as recovery minus minimum price minus commission (may be negative)', () => {
     const figures = commissionFigures(
-      { commissionAmount: '150', commissionIncludesTax: true, paysSecondary: false, numberOfPayments: 1, firstPaymentPercentage: 100 },
+      {
+        commissionAmount: '150',
+        commissionIncludesTax: true,
+        paysSecondary: false,
+        numberOfPayments: 1,
+        firstPaymentPercentage: 100,
+      },
       reservation,
     );
     expect(figures.difference).toBe('-50.00');
@@ -182,7 +248,13 @@ describe('commission figures', () => {
 
   it('gives 0 % when the base is 0', () => {
     const figures = commissionFigures(
-      { commissionAmount: '10', commissionIncludesTax: false, paysSecondary: false, numberOfPayments: 1, firstPaymentPercentage: 100 },
+      {
+        commissionAmount: '10',
+        commissionIncludesTax: false,
+        paysSecondary: false,
+        numberOfPayments: 1,
+        firstPaymentPercentage: 100,
+      },
       { minimumPrice: '200', recoveryPayment: '0', parkingPrice: '150', storagePrice: '50' },
     );
     expect(figures.commissionPercentage).toBe('0.00');
@@ -191,16 +263,29 @@ describe('commission figures', () => {
   it('always pays exactly the commission across both payments (property)', () => {
     const cents = fc.integer({ min: 0, max: 10_000_000 });
     fc.assert(
-      fc.property(cents, fc.constantFrom(25 as const, 50 as const, 100 as const), fc.constantFrom(1 as const, 2 as const), (amount, pct, payments) => {
-        const gross = new Big(amount).div(100).toFixed(2);
-        const figures = commissionFigures(
-          { commissionAmount: gross, commissionIncludesTax: true, paysSecondary: false, numberOfPayments: payments, firstPaymentPercentage: pct },
-          reservation,
-        );
-        expect(new Big(figures.firstPaymentAmount).plus(figures.secondPaymentAmount).toFixed(2)).toBe(gross);
-        expect(Number(figures.firstPaymentPercentage) + Number(figures.secondPaymentPercentage)).toBe(100);
-        expect(new Big(figures.netCommission).lte(gross)).toBe(true);
-      }),
+      fc.property(
+        cents,
+        fc.constantFrom(25 as const, 50 as const, 100 as const),
+        fc.constantFrom(1 as const, 2 as const),
+        (amount, pct, payments) => {
+          const gross = new Big(amount).div(100).toFixed(2);
+          const figures = commissionFigures(
+            {
+              commissionAmount: gross,
+              commissionIncludesTax: true,
+              paysSecondary: false,
+              numberOfPayments: payments,
+              firstPaymentPercentage: pct,
+            },
+            reservation,
+          );
+          expect(new Big(figures.firstPaymentAmount).plus(figures.secondPaymentAmount).toFixed(2)).toBe(
+            gross,
+          );
+          expect(Number(figures.firstPaymentPercentage) + Number(figures.secondPaymentPercentage)).toBe(100);
+          expect(new Big(figures.netCommission).lte(gross)).toBe(true);
+        },
+      ),
     );
   });
 });
