@@ -13,6 +13,7 @@ import { cookieSecure, type Env, loadEnv } from './env';
 import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
 import { healthRoutes } from './features/health/health.routes';
+import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { AppError } from './http/app-error';
 import { registerErrorHandling } from './http/error-handler';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         cookie,
         login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
       });
+      await api.register(reservationsRoutes, { prefix: '/reservations', db });
     },
     { prefix: '/api' },
   );

@@ -28,6 +28,31 @@ export const errorCatalog = {
     status: 403,
     message: 'El registro de nuevos usuarios está deshabilitado. Solicite una cuenta a un administrador.',
   },
+
+  // Reservations, commissions, promotions
+  RESERVATION_NOT_FOUND: { status: 404, message: 'No se encontró la reserva' },
+  RESERVATION_NUMBER_TAKEN: { status: 409, message: 'Ya existe una reserva con este número' },
+  RESERVATION_CREATE_FAILED: { status: 500, message: 'No se pudo crear la reserva' },
+  RESERVATION_RESCINDED: { status: 409, message: 'La reserva está resciliada y no se puede modificar' },
+  RESERVATION_HAS_PAYMENTS: {
+    status: 409,
+    message: 'No se puede eliminar la reserva: su comisión tiene pagos en proceso o completados',
+  },
+  COMMISSION_REQUIRED: {
+    status: 400,
+    message: 'Complete la comisión del broker para guardar una venta con broker',
+  },
+  COMMISSION_NOT_ALLOWED: { status: 400, message: 'Una reserva sin broker no lleva comisión de broker' },
+  COMMISSION_NOT_FOUND: { status: 404, message: 'No hay comisión de broker configurada para esta reserva' },
+  BROKER_CHANGE_LOCKED: {
+    status: 409,
+    message: 'No se puede cambiar ni quitar el broker: la comisión ya tiene pagos en proceso o completados',
+  },
+  PAYMENT_DATE_LOCKED: {
+    status: 409,
+    message: 'La fecha de pago la registra su flujo de pago y no se puede editar aquí',
+  },
+  PROMOTION_NOT_FOUND: { status: 404, message: 'No se encontró la promoción' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

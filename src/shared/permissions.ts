@@ -9,6 +9,7 @@ export type UserType = (typeof USER_TYPES)[number];
 export const ADMIN_ACTIONS = [
   'clients.delete',
   'reservations.delete',
+  'promotions.delete',
   'menu.followUp',
   'menu.approvals',
 ] as const;

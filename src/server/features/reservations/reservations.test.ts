@@ -1,0 +1,530 @@
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import { type Database, queryRows } from '../../db/client';
+import {
+  brokerCommissions,
+  commissionFlows,
+  defaultSeller,
+  defaultTaskAssignments,
+  paymentFlows,
+  promotions,
+  reservationFlows,
+  reservationFlowTasks,
+  reservations,
+  saleFlowTasks,
+  taskAssignments,
+} from '../../db/schema';
+import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
+import { createBroker, createClient, createProject, createUser } from '../../test/builders';
+
+async function tableCount(db: Database, table: PgTable) {
+  const [row] = await db.select({ n: count() }).from(table);
+  return row!.n;
+}
+
+async function fixtures(ctx: { db: Database }) {
+  const project = await createProject(ctx.db, { name: 'Parque Ñuñoa', stage: 'Etapa 2' });
+  const client = await createClient(ctx.db, { firstName: 'Juan', lastName: 'Pérez' });
+  const seller = await createUser(ctx.db, { firstName: 'Sergio', lastName: 'Vendedor', isSeller: true, userType: 'KAM' });
+  const broker = await createBroker(ctx.db, { name: 'Corredores Sur' });
+  return { project, client, seller, broker };
+}
+
+function reservationBody(f: Awaited<ReturnType<typeof fixtures>>, overrides: Record<string, unknown> = {}) {
+  return {
+    reservationNumber: 'R-1001',
+    clientId: f.client.id,
+    projectId: f.project.id,
+    sellerId: f.seller.id,
+    reservationDate: '2026-11-02',
+    apartmentNumber: '1204',
+    parkingNumber: 'E-45',
+    storageNumber: 'B-12',
+    apartmentPrice: '3000',
+    parkingPrice: '150',
+    storagePrice: '50',
+    columnDiscount: '0.05',
+    additionalDiscount: '0.02',
+    otherDiscount: '0.01',
+    reservationPayment: '20',
+    promisePayment: '180',
+    downPayment: '300',
+    creditPayment: '2400',
+    subsidyPayment: '100',
+    isWithBroker: false,
+    brokerId: null,
+    ...overrides,
+  };
+}
+
+const commission = {
+  commissionAmount: '59.50',
+  commissionIncludesTax: true,
+  commissionForDiscount: true,
+  paysSecondary: false,
+  numberOfPayments: 2,
+  firstPaymentPercentage: 50,
+  purchaseOrder: null,
+  invoice1: null,
+  invoice1Date: null,
+  payment1Date: null,
+  invoice2: null,
+  invoice2Date: null,
+  payment2Date: null,
+};
+
+async function assignmentsOf(db: Database, reservationId: string) {
+  return queryRows<{ task: string; userId: string }>(
+    db,
+    sql`select t.name as task, a.user_id as "userId" from ${taskAssignments} a
+        join ${reservationFlows} f on f.id = a.reservation_flow_id
+        join ${saleFlowTasks} t on t.id = a.task_id
+        where f.reservation_id = ${reservationId} order by t.name, a.user_id`,
+  );
+}
+
+describe('creating a reservation', () => {
+  const ctx = useTestApp();
+
+  it('writes one reservation with the computed figures, its flow with 25 tasks and the assignments, in one go', async () => {
+    const f = await fixtures(ctx);
+    const defaultAssignee = await createUser(ctx.db, { userType: 'Operaciones' });
+    const [promesa] = await ctx.db
+      .select({ id: saleFlowTasks.id })
+      .from(saleFlowTasks)
+      .where(eq(saleFlowTasks.name, 'PENDIENTE GENERACIÓN PROMESA'));
+    const [cofFirma] = await ctx.db
+      .select({ id: saleFlowTasks.id })
+      .from(saleFlowTasks)
+      .where(eq(saleFlowTasks.name, 'COF PENDIENTE FIRMA'));
+    await ctx.db.insert(defaultTaskAssignments).values([
+      { taskId: promesa!.id, userId: defaultAssignee.id },
+      // The seller is also a default assignee of a COF task: still one assignment.
+      { taskId: cofFirma!.id, userId: f.seller.id },
+    ]);
+    const admin = await loginAs(ctx);
+
+    const response = await admin.post('/api/reservations', reservationBody(f));
+    expect(response.statusCode).toBe(201);
+    const created = response.json().reservation;
+    // 3000 × 0.95 × 0.98 × 0.99 = 2765.07, + 150 + 50
+    expect(created).toMatchObject({
+      reservationNumber: 'R-1001',
+      totalPrice: '3200.00',
+      minimumPrice: '2965.07',
+      totalPayment: '3000.00',
+      recoveryPayment: '2900.00',
+      columnDiscount: '0.050000',
+      commission: null,
+      version: 1,
+    });
+    expect(created.reservationFlowId).toEqual(expect.any(String));
+
+    expect(await tableCount(ctx.db, reservations)).toBe(1);
+    const flows = await ctx.db.select().from(reservationFlows);
+    expect(flows).toHaveLength(1);
+    expect(flows[0]).toMatchObject({ status: 'in_progress', reservationId: created.id, createdBy: admin.user!.id });
+    expect(flows[0]!.startedAt).toBeInstanceOf(Date);
+
+    const tasks = await queryRows<{ stage: string; status: string; started: boolean }>(
+      ctx.db,
+      sql`select s.name as stage, t.status, t.started_at is not null as started
+          from ${reservationFlowTasks} t join sale_flow_tasks d on d.id = t.task_id
+          join sale_flow_stages s on s.id = d.stage_id order by s.sort_order, d.sort_order`,
+    );
+    expect(tasks).toHaveLength(25);
+    expect(tasks.every((task) => task.status === 'pending')).toBe(true);
+    // Only the current stage (Reserva) has started.
+    expect(tasks.filter((task) => task.started).map((task) => task.stage)).toEqual(['Reserva', 'Reserva', 'Reserva']);
+    const [currentStage] = await queryRows<{ name: string }>(
+      ctx.db,
+      sql`select s.name from sale_flow_stages s join ${reservationFlows} f on f.current_stage_id = s.id`,
+    );
+    expect(currentStage!.name).toBe('Reserva');
+
+    expect(await assignmentsOf(ctx.db, created.id)).toEqual(
+      [
+        { task: 'COF PENDIENTE FIRMA', userId: f.seller.id },
+        { task: 'COF PENDIENTE GENERACIÓN', userId: f.seller.id },
+        { task: 'PENDIENTE GENERACIÓN PROMESA', userId: defaultAssignee.id },
+        { task: 'SOLICITUD VB COF PENDIENTE', userId: f.seller.id },
+      ].sort((a, b) => a.task.localeCompare(b.task) || a.userId.localeCompare(b.userId)),
+    );
+    const [stored] = await ctx.db.select().from(reservations);
+    expect(stored).toMatchObject({ createdBy: admin.user!.id, updatedBy: admin.user!.id });
+  });
+
+  it('creates the commission with the reservation when sold with a broker, with its computed figures', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const response = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission }),
+    );
+    expect(response.statusCode).toBe(201);
+    expect(response.json().reservation.commission).toMatchObject({
+      brokerId: f.broker.id,
+      commissionAmount: '59.50',
+      netCommission: '50.00',
+      numberOfPayments: 2,
+      firstPaymentPercentage: 50,
+      // recovery 2900 − minimum 2965.07 − commission 59.50
+      difference: '-124.57',
+      hasFirstPaymentFlow: false,
+    });
+    expect(await tableCount(ctx.db, brokerCommissions)).toBe(1);
+  });
+
+  it('ignores computed values sent by the client and stores its own', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const response = await admin.post(
+      '/api/reservations',
+      reservationBody(f, {
+        minimumPrice: '1.00',
+        totalPrice: '2.00',
+        totalPayment: '3.00',
+        recoveryPayment: '4.00',
+        isWithBroker: true,
+        brokerId: f.broker.id,
+        commission: { ...commission, netCommission: '999.99', difference: '0' },
+      }),
+    );
+    expect(response.statusCode).toBe(201);
+    const [stored] = await ctx.db.select().from(reservations);
+    expect(stored).toMatchObject({
+      minimumPrice: '2965.07',
+      totalPrice: '3200.00',
+      totalPayment: '3000.00',
+      recoveryPayment: '2900.00',
+    });
+    const [storedCommission] = await ctx.db.select().from(brokerCommissions);
+    expect(storedCommission).toMatchObject({ netCommission: '50.00', difference: '-124.57' });
+  });
+
+  it('leaves no row anywhere when a step after the reservation insert fails', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    // Injected failure: the flow insert, which runs after the reservation and commission inserts, fails.
+    await ctx.db.execute(sql`create function inject_failure() returns trigger language plpgsql as
+      $$ begin raise exception 'injected failure'; end $$`);
+    await ctx.db.execute(sql`create trigger inject_failure before insert on reservation_flows
+      for each row execute function inject_failure()`);
+
+    const response = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission }),
+    );
+    expect(response.statusCode).toBe(500);
+    expect(errorOf(response).message).toBe('No se pudo crear la reserva');
+    for (const table of [reservations, brokerCommissions, reservationFlows, reservationFlowTasks, taskAssignments]) {
+      expect(await tableCount(ctx.db, table)).toBe(0);
+    }
+  });
+
+  it('refuses a broker sale without a broker, or without its commission, and creates nothing', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const noBroker = await admin.post('/api/reservations', reservationBody(f, { isWithBroker: true, brokerId: null, commission }));
+    expect(noBroker.statusCode).toBe(400);
+    expect(errorOf(noBroker).fields?.brokerId).toBe('Seleccione el broker de la venta');
+
+    // The commission popup was cancelled: the client never sends the reservation.
+    const noCommission = await admin.post('/api/reservations', reservationBody(f, { isWithBroker: true, brokerId: f.broker.id }));
+    expect(noCommission.statusCode).toBe(400);
+    expect(errorOf(noCommission).message).toBe('Complete la comisión del broker para guardar una venta con broker');
+
+    const strayBroker = await admin.post('/api/reservations', reservationBody(f, { isWithBroker: false, brokerId: f.broker.id }));
+    expect(strayBroker.statusCode).toBe(400);
+    const strayCommission = await admin.post('/api/reservations', reservationBody(f, { commission }));
+    expect(strayCommission.statusCode).toBe(400);
+    expect(await tableCount(ctx.db, reservations)).toBe(0);
+  });
+
+  it.each([
+    [{ reservationNumber: '   ' }, 'reservationNumber', 'El número de reserva es obligatorio'],
+    [{ reservationNumber: undefined }, 'reservationNumber', 'El número de reserva es obligatorio'],
+    [{ apartmentNumber: '' }, 'apartmentNumber', 'El número de departamento es obligatorio'],
+    [{ reservationDate: '2026-02-30' }, 'reservationDate', 'Ingrese la fecha de la reserva'],
+    [{ apartmentPrice: '-1' }, 'apartmentPrice', 'Ingrese el precio del departamento (mayor o igual a 0, con hasta 2 decimales)'],
+    [{ parkingPrice: '10.123' }, 'parkingPrice', 'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)'],
+    [{ creditPayment: '-0.01' }, 'creditPayment', 'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)'],
+    [{ columnDiscount: '1.5' }, 'columnDiscount', 'Ingrese un descuento válido entre 0 % y 100 %'],
+    [{ otherDiscount: '-0.1' }, 'otherDiscount', 'Ingrese un descuento válido entre 0 % y 100 %'],
+    [{ projectId: 'x' }, 'projectId', 'Seleccione un proyecto'],
+  ])('refuses bad input with its Spanish message and writes nothing (%#)', async (overrides, field, message) => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const response = await admin.post('/api/reservations', reservationBody(f, overrides));
+    expect(response.statusCode).toBe(400);
+    expect(errorOf(response).fields?.[field]).toBe(message);
+    expect(await tableCount(ctx.db, reservations)).toBe(0);
+  });
+
+  it('refuses unknown references, a duplicate number and bad commission splits', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const nonSeller = await createUser(ctx.db, { isSeller: false });
+    const missingProject = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { projectId: '00000000-0000-4000-8000-000000000000' }),
+    );
+    expect(errorOf(missingProject).fields?.projectId).toBe('El proyecto seleccionado no existe');
+    const notASeller = await admin.post('/api/reservations', reservationBody(f, { sellerId: nonSeller.id }));
+    expect(errorOf(notASeller).fields?.sellerId).toBe('El vendedor seleccionado no está disponible');
+
+    const oneHalf = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission: { ...commission, numberOfPayments: 1 } }),
+    );
+    expect(errorOf(oneHalf).fields?.['commission.firstPaymentPercentage']).toBe('Con un solo pago, el primer pago es el 100 % de la comisión');
+    const twoWhole = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission: { ...commission, firstPaymentPercentage: 100 } }),
+    );
+    expect(twoWhole.statusCode).toBe(400);
+    const thirty = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission: { ...commission, firstPaymentPercentage: 30 } }),
+    );
+    expect(errorOf(thirty).fields?.['commission.firstPaymentPercentage']).toBe('El porcentaje del primer pago debe ser 25, 50 o 100');
+    expect(await tableCount(ctx.db, reservations)).toBe(0);
+
+    expect((await admin.post('/api/reservations', reservationBody(f))).statusCode).toBe(201);
+    const duplicate = await admin.post('/api/reservations', reservationBody(f, { apartmentNumber: '1305' }));
+    expect(duplicate.statusCode).toBe(409);
+    expect(errorOf(duplicate).fields?.reservationNumber).toBe('Ya existe una reserva con este número');
+    expect(await tableCount(ctx.db, reservations)).toBe(1);
+  });
+
+  it('offers the projects, the sellers and the default seller to the form', async () => {
+    const f = await fixtures(ctx);
+    await ctx.db.insert(defaultSeller).values({ userId: f.seller.id });
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const response = await kam.get('/api/reservations/form-options');
+    expect(response.json()).toEqual({
+      projects: [{ id: f.project.id, name: 'Parque Ñuñoa', stage: 'Etapa 2' }],
+      sellers: [{ id: f.seller.id, firstName: 'Sergio', lastName: 'Vendedor' }],
+      defaultSellerId: f.seller.id,
+    });
+  });
+});
+
+describe('editing, reading and deleting a reservation', () => {
+  const ctx = useTestApp();
+
+  async function created(agent: Agent, f: Awaited<ReturnType<typeof fixtures>>, overrides = {}) {
+    const response = await agent.post('/api/reservations', reservationBody(f, overrides));
+    expect(response.statusCode).toBe(201);
+    return response.json().reservation;
+  }
+
+  it('updates with the version read, recomputes figures and answers 409 to a stale version', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const reservation = await created(admin, f, { isWithBroker: true, brokerId: f.broker.id, commission });
+    const base = reservationBody(f, { isWithBroker: true, brokerId: f.broker.id });
+
+    const edit = await admin.put(`/api/reservations/${reservation.id}`, {
+      ...base,
+      columnDiscount: '0',
+      additionalDiscount: '0',
+      otherDiscount: '0',
+      version: 1,
+    });
+    expect(edit.statusCode).toBe(200);
+    expect(edit.json().reservation).toMatchObject({ minimumPrice: '3200.00', version: 2 });
+    // The commission's difference follows the new minimum price: 2900 − 3200 − 59.50.
+    expect(edit.json().reservation.commission.difference).toBe('-359.50');
+
+    const stale = await admin.put(`/api/reservations/${reservation.id}`, { ...base, apartmentPrice: '1', version: 1 });
+    expect(stale.statusCode).toBe(409);
+    expect(errorOf(stale).message).toBe('El registro fue modificado por otro usuario. Recargue la página.');
+    const [stored] = await ctx.db.select().from(reservations);
+    expect(stored).toMatchObject({ apartmentPrice: '3000.00', version: 2 });
+  });
+
+  it('reads a reservation, and answers 404 with the spec message for an unknown one', async () => {
+    const f = await fixtures(ctx);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const reservation = await created(kam, f);
+    const read = await kam.get(`/api/reservations/${reservation.id}`);
+    expect(read.json().reservation).toMatchObject({
+      client: { id: f.client.id, firstName: 'Juan', lastName: 'Pérez' },
+      promotions: [],
+      broker: null,
+    });
+    const missing = await kam.get('/api/reservations/00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+    expect(errorOf(missing).message).toBe('No se encontró la reserva');
+  });
+
+  it('gives the open COF tasks to a new seller', async () => {
+    const f = await fixtures(ctx);
+    const other = await createUser(ctx.db, { isSeller: true });
+    const admin = await loginAs(ctx);
+    const reservation = await created(admin, f);
+    const base = reservationBody(f);
+    await admin.put(`/api/reservations/${reservation.id}`, { ...base, sellerId: other.id, version: 1 });
+    const assignments = await assignmentsOf(ctx.db, reservation.id);
+    expect(assignments.map((a) => a.userId)).toEqual([other.id, other.id, other.id]);
+  });
+
+  it('adds a broker with its commission on edit, and removes it while no payment has started', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const reservation = await created(admin, f);
+    const base = reservationBody(f);
+    const withoutCommission = await admin.put(`/api/reservations/${reservation.id}`, {
+      ...base,
+      isWithBroker: true,
+      brokerId: f.broker.id,
+      version: 1,
+    });
+    expect(withoutCommission.statusCode).toBe(400);
+    const added = await admin.put(`/api/reservations/${reservation.id}`, {
+      ...base,
+      isWithBroker: true,
+      brokerId: f.broker.id,
+      commission,
+      version: 1,
+    });
+    expect(added.json().reservation.commission.commissionAmount).toBe('59.50');
+    const removed = await admin.put(`/api/reservations/${reservation.id}`, { ...base, version: 2 });
+    expect(removed.json().reservation).toMatchObject({ isWithBroker: false, brokerId: null, commission: null });
+  });
+
+  it('lets only administrators delete; removes everything that hangs off the reservation', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const reservation = await created(admin, f, { isWithBroker: true, brokerId: f.broker.id, commission });
+    await admin.post(`/api/reservations/${reservation.id}/promotions`, {
+      amount: '10',
+      beneficiary: 'Juan Pérez',
+      rut: '12.345.678-5',
+      bank: 'BancoEstado',
+      accountType: 'Cuenta Vista',
+      accountNumber: '123',
+      email: 'juan@correo.cl',
+    });
+
+    const denied = await kam.delete(`/api/reservations/${reservation.id}`);
+    expect(denied.statusCode).toBe(403);
+    expect(await tableCount(ctx.db, reservations)).toBe(1);
+
+    expect((await admin.delete(`/api/reservations/${reservation.id}`)).statusCode).toBe(204);
+    for (const table of [reservations, brokerCommissions, promotions, reservationFlows, reservationFlowTasks, taskAssignments]) {
+      expect(await tableCount(ctx.db, table)).toBe(0);
+    }
+    expect((await admin.delete(`/api/reservations/${reservation.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses to delete a reservation whose commission payment flow is in progress', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const reservation = await created(admin, f, { isWithBroker: true, brokerId: f.broker.id, commission });
+    const [flow] = await ctx.db.select({ id: paymentFlows.id }).from(paymentFlows).where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
+    await ctx.db.insert(commissionFlows).values({
+      brokerCommissionId: reservation.commission.id,
+      flowId: flow!.id,
+      status: 'in_progress',
+      startedAt: new Date(),
+    });
+    const response = await admin.delete(`/api/reservations/${reservation.id}`);
+    expect(response.statusCode).toBe(409);
+    expect(errorOf(response).message).toBe(
+      'No se puede eliminar la reserva: su comisión tiene pagos en proceso o completados',
+    );
+    expect(await tableCount(ctx.db, reservations)).toBe(1);
+    // Nor can its broker be changed or removed.
+    const base = reservationBody(f);
+    const removeBroker = await admin.put(`/api/reservations/${reservation.id}`, { ...base, version: 1 });
+    expect(removeBroker.statusCode).toBe(409);
+  });
+});
+
+describe('commission and promotions of a reservation', () => {
+  const ctx = useTestApp();
+
+  it('edits the commission with its version and locks a payment date once its flow exists', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const reservation = (
+      await admin.post('/api/reservations', reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission }))
+    ).json().reservation;
+    const url = `/api/reservations/${reservation.id}/commission`;
+
+    const edited = await admin.put(url, { ...commission, commissionAmount: '119', numberOfPayments: 1, firstPaymentPercentage: 100, version: 1 });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().commission).toMatchObject({ netCommission: '100.00', numberOfPayments: 1, version: 2 });
+    const stale = await admin.put(url, { ...commission, version: 1 });
+    expect(stale.statusCode).toBe(409);
+
+    const [flow] = await ctx.db.select({ id: paymentFlows.id }).from(paymentFlows).where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
+    await ctx.db.insert(commissionFlows).values({ brokerCommissionId: reservation.commission.id, flowId: flow!.id });
+    const locked = await admin.put(url, {
+      ...commission,
+      numberOfPayments: 1,
+      firstPaymentPercentage: 100,
+      payment1Date: '2026-12-01',
+      version: 2,
+    });
+    expect(locked.statusCode).toBe(409);
+    expect(errorOf(locked).fields?.payment1Date).toBe('La fecha de pago 1 la registra el flujo del primer pago');
+    const [stored] = await ctx.db
+      .select({ payment1Date: brokerCommissions.payment1Date })
+      .from(brokerCommissions)
+      .where(and(eq(brokerCommissions.id, reservation.commission.id)));
+    expect(stored!.payment1Date).toBeNull();
+    const read = await admin.get(`/api/reservations/${reservation.id}`);
+    expect(read.json().reservation.commission.hasFirstPaymentFlow).toBe(true);
+  });
+
+  it('refuses a commission on a reservation without broker', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const reservation = (await admin.post('/api/reservations', reservationBody(f))).json().reservation;
+    const response = await admin.put(`/api/reservations/${reservation.id}/commission`, commission);
+    expect(response.statusCode).toBe(400);
+    expect(await tableCount(ctx.db, brokerCommissions)).toBe(0);
+  });
+
+  it('adds and edits promotions with their rules; only administrators delete them', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const reservation = (await admin.post('/api/reservations', reservationBody(f))).json().reservation;
+    const url = `/api/reservations/${reservation.id}/promotions`;
+    const promotion = {
+      amount: '25.5',
+      beneficiary: 'María Soto',
+      rut: '12345678-5',
+      bank: 'Banco Santander',
+      accountType: 'Cuenta Corriente',
+      accountNumber: '0-000-12345-6',
+      email: 'maria@correo.cl',
+      documentDate: '2026-11-10',
+    };
+    const badRut = await kam.post(url, { ...promotion, rut: '12.345.678-9' });
+    expect(errorOf(badRut).fields?.rut).toBe('El RUT del beneficiario no es válido (revise el dígito verificador)');
+    const badType = await kam.post(url, { ...promotion, accountType: 'Cuenta RUT' });
+    expect(errorOf(badType).fields?.accountType).toBe('Seleccione el tipo de cuenta');
+    const noEmail = await kam.post(url, { ...promotion, email: '' });
+    expect(errorOf(noEmail).fields?.email).toBe('Ingrese un correo electrónico válido');
+    expect(await tableCount(ctx.db, promotions)).toBe(0);
+
+    const created = await kam.post(url, promotion);
+    expect(created.statusCode).toBe(201);
+    expect(created.json().promotion).toMatchObject({ amount: '25.50', rut: '12345678-5', paymentDate: null, version: 1 });
+    const id = created.json().promotion.id;
+    const edited = await kam.put(`${url}/${id}`, { ...promotion, amount: '30', version: 1 });
+    expect(edited.json().promotion).toMatchObject({ amount: '30.00', version: 2 });
+    expect((await kam.put(`${url}/${id}`, { ...promotion, version: 1 })).statusCode).toBe(409);
+
+    expect((await kam.delete(`${url}/${id}`)).statusCode).toBe(403);
+    expect((await admin.delete(`${url}/${id}`)).statusCode).toBe(204);
+    expect(await tableCount(ctx.db, promotions)).toBe(0);
+  });
+});

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { ACCOUNT_TYPES } from '../domain/accounts';
+import {
+  amount,
+  isoDate,
+  optionalIsoDate,
+  optionalText,
+  pageOf,
+  requiredEmail,
+  requiredText,
+  rut,
+  uuid,
+} from './common';
+
+/** A discount fraction 0..1 with at most six decimals ("0.125"): the form edits it as a percent. */
+const discountFraction = z
+  .union([z.string(), z.number()], { error: 'Ingrese un descuento válido entre 0 % y 100 %' })
+  .transform((value) => String(value).trim())
+  .refine((value) => /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(value), {
+    error: 'Ingrese un descuento válido entre 0 % y 100 %',
+  });
+
+const optionalAmount = () =>
+  amount()
+    .optional()
+    .transform((value) => value ?? '0');
+
+// Figures the server always computes itself (spec §9). Some clients send them back; they are
+// accepted only to be ignored — the stored values are recomputed from the inputs.
+const computedReservationFigures = {
+  totalPrice: z.unknown().optional(),
+  minimumPrice: z.unknown().optional(),
+  totalPayment: z.unknown().optional(),
+  recoveryPayment: z.unknown().optional(),
+};
+const computedCommissionFigures = {
+  netCommission: z.unknown().optional(),
+  difference: z.unknown().optional(),
+};
+
+/** The fields of the reservation form (spec part 1 §2, §5). */
+export const reservationFields = z.strictObject({
+  reservationNumber: requiredText('El número de reserva es obligatorio', 50),
+  clientId: uuid('Seleccione un cliente'),
+  projectId: uuid('Seleccione un proyecto'),
+  sellerId: uuid('Seleccione un vendedor').nullable(),
+  reservationDate: isoDate('Ingrese la fecha de la reserva'),
+  apartmentNumber: requiredText('El número de departamento es obligatorio', 20),
+  parkingNumber: optionalText(50),
+  storageNumber: optionalText(50),
+  apartmentPrice: amount('Ingrese el precio del departamento (mayor o igual a 0, con hasta 2 decimales)'),
+  parkingPrice: optionalAmount(),
+  storagePrice: optionalAmount(),
+  columnDiscount: discountFraction,
+  additionalDiscount: discountFraction,
+  otherDiscount: discountFraction,
+  reservationPayment: optionalAmount(),
+  promisePayment: optionalAmount(),
+  downPayment: optionalAmount(),
+  creditPayment: optionalAmount(),
+  subsidyPayment: optionalAmount(),
+  isWithBroker: z.boolean(),
+  brokerId: uuid('Seleccione un broker').nullable(),
+  ...computedReservationFigures,
+});
+
+const commissionObject = z.strictObject({
+  commissionAmount: amount('Ingrese el monto de la comisión (mayor o igual a 0)'),
+  commissionIncludesTax: z.boolean(),
+  commissionForDiscount: z.boolean(),
+  paysSecondary: z.boolean(),
+  numberOfPayments: z.union([z.literal(1), z.literal(2)], { error: 'El número de pagos debe ser 1 o 2' }),
+  firstPaymentPercentage: z.union([z.literal(25), z.literal(50), z.literal(100)], {
+    error: 'El porcentaje del primer pago debe ser 25, 50 o 100',
+  }),
+  purchaseOrder: optionalText(50),
+  invoice1: optionalText(50),
+  invoice1Date: optionalIsoDate(),
+  payment1Date: optionalIsoDate(),
+  invoice2: optionalText(50),
+  invoice2Date: optionalIsoDate(),
+  payment2Date: optionalIsoDate(),
+  ...computedCommissionFigures,
+});
+
+/** One payment is the whole commission; two payments split it 25/75 or 50/50. */
+function paymentSplit(
+  value: { numberOfPayments: 1 | 2; firstPaymentPercentage: 25 | 50 | 100 },
+  ctx: z.RefinementCtx,
+) {
+  if (value.numberOfPayments === 1 && value.firstPaymentPercentage !== 100) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['firstPaymentPercentage'],
+      message: 'Con un solo pago, el primer pago es el 100 % de la comisión',
+    });
+  }
+  if (value.numberOfPayments === 2 && value.firstPaymentPercentage === 100) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['firstPaymentPercentage'],
+      message: 'Con dos pagos, el primer pago debe ser el 25 % o el 50 % de la comisión',
+    });
+  }
+}
+
+/** The broker commission popup (spec part 1 §5, part 2 "Commission edit"). */
+export const commissionFields = commissionObject.superRefine(paymentSplit);
+export type CommissionFields = z.infer<typeof commissionFields>;
+
+function brokerChoice(value: { isWithBroker: boolean; brokerId: string | null }, ctx: z.RefinementCtx) {
+  if (value.isWithBroker && !value.brokerId) {
+    ctx.addIssue({ code: 'custom', path: ['brokerId'], message: 'Seleccione el broker de la venta' });
+  }
+  if (!value.isWithBroker && value.brokerId) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['brokerId'],
+      message: 'Una reserva sin broker no puede tener un broker asignado',
+    });
+  }
+}
+
+/** POST /api/reservations: the reservation, and its commission when sold with a broker. */
+export const createReservationBody = reservationFields
+  .extend({ commission: commissionFields.optional() })
+  .superRefine(brokerChoice);
+export type CreateReservationBody = z.input<typeof createReservationBody>;
+
+/** PUT /api/reservations/:id. `commission` is needed only when a broker is added to a reservation without one. */
+export const updateReservationBody = reservationFields
+  .extend({ version: z.number().int().min(1), commission: commissionFields.optional() })
+  .superRefine(brokerChoice);
+export type UpdateReservationBody = z.input<typeof updateReservationBody>;
+
+/** PUT /api/reservations/:id/commission: creates (without version) or edits (with version) the commission. */
+export const saveCommissionBody = commissionObject
+  .extend({ version: z.number().int().min(1).optional() })
+  .superRefine(paymentSplit);
+export type SaveCommissionBody = z.input<typeof saveCommissionBody>;
+
+export const reservationListQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  search: z.string().trim().max(50).optional(),
+});
+
+export const reservationListRow = z.object({
+  id: z.uuid(),
+  reservationNumber: z.string(),
+  reservationDate: z.string(),
+  isRescinded: z.boolean(),
+  clientName: z.string(),
+  projectName: z.string(),
+  projectStage: z.string(),
+  apartmentNumber: z.string(),
+  totalPrice: z.string(),
+  minimumPrice: z.string(),
+  totalPayment: z.string(),
+  hasReservationFlow: z.boolean(),
+});
+export type ReservationListRow = z.infer<typeof reservationListRow>;
+export const reservationListResponse = pageOf(reservationListRow);
+
+export const commissionView = z.object({
+  id: z.uuid(),
+  brokerId: z.uuid(),
+  commissionAmount: z.string(),
+  commissionIncludesTax: z.boolean(),
+  netCommission: z.string(),
+  commissionForDiscount: z.boolean(),
+  paysSecondary: z.boolean(),
+  numberOfPayments: z.union([z.literal(1), z.literal(2)]),
+  firstPaymentPercentage: z.union([z.literal(25), z.literal(50), z.literal(100)]),
+  purchaseOrder: z.string().nullable(),
+  invoice1: z.string().nullable(),
+  invoice1Date: z.string().nullable(),
+  payment1Date: z.string().nullable(),
+  invoice2: z.string().nullable(),
+  invoice2Date: z.string().nullable(),
+  payment2Date: z.string().nullable(),
+  difference: z.string(),
+  atRisk: z.boolean(),
+  atRiskReason: z.string().nullable(),
+  penaltyAmount: z.string().nullable(),
+  version: z.number().int(),
+  /** Payment dates become read-only once the respective payment flow exists. */
+  hasFirstPaymentFlow: z.boolean(),
+  hasSecondPaymentFlow: z.boolean(),
+});
+export type CommissionView = z.infer<typeof commissionView>;
+
+export const promotionFields = z.strictObject({
+  amount: amount('Ingrese el monto de la promoción (mayor o igual a 0, con hasta 2 decimales)'),
+  beneficiary: requiredText('El beneficiario es obligatorio', 120),
+  rut: rut('El RUT del beneficiario no es válido (revise el dígito verificador)'),
+  bank: requiredText('El banco es obligatorio', 80),
+  accountType: z.enum(ACCOUNT_TYPES, { error: 'Seleccione el tipo de cuenta' }),
+  accountNumber: requiredText('El número de cuenta es obligatorio', 40),
+  email: requiredEmail('Ingrese un correo electrónico válido'),
+  purchaseOrder: optionalText(50),
+  documentNumber: optionalText(50),
+  documentDate: optionalIsoDate(),
+  paymentDate: optionalIsoDate(),
+});
+export type PromotionFields = z.input<typeof promotionFields>;
+export const updatePromotionBody = promotionFields.extend({ version: z.number().int().min(1) });
+
+export const promotionView = z.object({
+  id: z.uuid(),
+  amount: z.string(),
+  beneficiary: z.string(),
+  rut: z.string(),
+  bank: z.string(),
+  accountType: z.enum(ACCOUNT_TYPES),
+  accountNumber: z.string(),
+  email: z.string(),
+  purchaseOrder: z.string().nullable(),
+  documentNumber: z.string().nullable(),
+  documentDate: z.string().nullable(),
+  paymentDate: z.string().nullable(),
+  version: z.number().int(),
+});
+export type PromotionView = z.infer<typeof promotionView>;
+
+export const reservationView = z.object({
+  id: z.uuid(),
+  reservationNumber: z.string(),
+  clientId: z.uuid(),
+  projectId: z.uuid(),
+  sellerId: z.uuid().nullable(),
+  reservationDate: z.string(),
+  apartmentNumber: z.string(),
+  parkingNumber: z.string().nullable(),
+  storageNumber: z.string().nullable(),
+  apartmentPrice: z.string(),
+  parkingPrice: z.string(),
+  storagePrice: z.string(),
+  totalPrice: z.string(),
+  columnDiscount: z.string(),
+  additionalDiscount: z.string(),
+  otherDiscount: z.string(),
+  minimumPrice: z.string(),
+  reservationPayment: z.string(),
+  promisePayment: z.string(),
+  downPayment: z.string(),
+  creditPayment: z.string(),
+  subsidyPayment: z.string(),
+  totalPayment: z.string(),
+  recoveryPayment: z.string(),
+  isWithBroker: z.boolean(),
+  brokerId: z.uuid().nullable(),
+  isRescinded: z.boolean(),
+  version: z.number().int(),
+  /** The client as the form shows it; null when the client row is gone or deleted. */
+  client: z.object({ id: z.uuid(), rut: z.string(), firstName: z.string(), lastName: z.string() }).nullable(),
+  broker: z.object({ id: z.uuid(), name: z.string(), businessName: z.string() }).nullable(),
+  commission: commissionView.nullable(),
+  promotions: z.array(promotionView),
+  reservationFlowId: z.uuid().nullable(),
+});
+export type ReservationView = z.infer<typeof reservationView>;
+export const reservationResponse = z.object({ reservation: reservationView });
+
+export const reservationFormOptions = z.object({
+  projects: z.array(z.object({ id: z.uuid(), name: z.string(), stage: z.string() })),
+  sellers: z.array(z.object({ id: z.uuid(), firstName: z.string(), lastName: z.string() })),
+  defaultSellerId: z.uuid().nullable(),
+});
+export type ReservationFormOptions = z.infer<typeof reservationFormOptions>;
