@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseDisplayDate } from './date-field';
+import { paginationText } from './server-table';
+
+describe('paginationText', () => {
+  it('writes the range and total in Spanish with es-CL thousands', () => {
+    expect(paginationText(1, 25, 1234, false)).toBe('Mostrando 1–25 de 1.234');
+    expect(paginationText(26, 50, 10_000, true)).toBe('Mostrando 26–50 de más de 10.000');
+    expect(paginationText(0, 0, 0, false)).toBe('Sin resultados');
+  });
+});
+
+describe('parseDisplayDate', () => {
+  it('reads dd/mm/aaaa and aaaa-mm-dd as a calendar date, without a time zone', () => {
+    expect(parseDisplayDate('12/04/1985')).toBe('1985-04-12');
+    expect(parseDisplayDate('1/2/2001')).toBe('2001-02-01');
+    expect(parseDisplayDate('29-02-2024')).toBe('2024-02-29');
+    expect(parseDisplayDate('1985-04-12')).toBe('1985-04-12');
+  });
+
+  it('refuses what is not a real date', () => {
+    expect(parseDisplayDate('31/02/2024')).toBeNull();
+    expect(parseDisplayDate('29/02/2023')).toBeNull();
+    expect(parseDisplayDate('12/13/2020')).toBeNull();
+    expect(parseDisplayDate('abril')).toBeNull();
+    expect(parseDisplayDate('')).toBeNull();
+  });
+});

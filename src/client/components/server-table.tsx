@@ -1,0 +1,101 @@
+import 'mantine-datatable/styles.css';
+import { DataTable, type DataTableColumn, type DataTableRowClickHandler } from 'mantine-datatable';
+import { type CSSProperties, type Key, useEffect } from 'react';
+import { formatInteger } from '../../shared/format';
+
+export type { DataTableColumn } from 'mantine-datatable';
+
+export interface ServerTableProps<T> {
+  /** The current page's rows (undefined while the first page loads). */
+  records: T[] | undefined;
+  columns: DataTableColumn<T>[];
+  /** The list's total from the server (`{ total, totalIsCapped }` of `pageOf`). */
+  total: number | undefined;
+  totalIsCapped?: boolean;
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  /** Shows the loading overlay (pass the query's `isFetching`). */
+  fetching: boolean;
+  /** Defaults to `id`. */
+  idAccessor?: keyof T | ((record: T) => Key);
+  /** Empty state text; defaults to 'No se encontraron registros'. */
+  noRecordsText?: string;
+  rowStyle?: (record: T, index: number) => CSSProperties | undefined;
+  onRowClick?: DataTableRowClickHandler<T>;
+  'aria-label'?: string;
+}
+
+/** 'Mostrando 1–25 de 1.234' / 'Mostrando 1–25 de más de 10.000'. */
+export function paginationText(from: number, to: number, total: number, capped: boolean): string {
+  if (total === 0) return 'Sin resultados';
+  return `Mostrando ${formatInteger(from)}–${formatInteger(to)} de ${capped ? 'más de ' : ''}${formatInteger(total)}`;
+}
+
+const CONTROL_LABELS = {
+  first: 'Primera página',
+  previous: 'Página anterior',
+  next: 'Página siguiente',
+  last: 'Última página',
+} as const;
+
+/**
+ * A list paginated on the server (mantine-datatable underneath): Spanish pagination text and
+ * empty state, a loading overlay, and a page beyond the end (after a delete, or an old link)
+ * moved back to the last page.
+ *
+ *   const list = useListParams();
+ *   const query = useClients(list.query);   // useQuery with placeholderData: keepPreviousData
+ *   <ServerTable records={query.data?.rows} total={query.data?.total}
+ *     totalIsCapped={query.data?.totalIsCapped} page={list.page} pageSize={list.pageSize}
+ *     onPageChange={list.setPage} fetching={query.isFetching} columns={[...]} />
+ *
+ * Importing this module brings mantine-datatable's CSS: use it from lazy screens only.
+ */
+export function ServerTable<T>({
+  records,
+  columns,
+  total,
+  totalIsCapped = false,
+  page,
+  pageSize,
+  onPageChange,
+  fetching,
+  idAccessor,
+  noRecordsText = 'No se encontraron registros',
+  rowStyle,
+  onRowClick,
+  'aria-label': ariaLabel,
+}: ServerTableProps<T>) {
+  const lastPage = Math.max(1, Math.ceil((total ?? 0) / pageSize));
+  useEffect(() => {
+    if (!fetching && total !== undefined && page > lastPage) onPageChange(lastPage);
+  }, [fetching, total, page, lastPage, onPageChange]);
+
+  return (
+    <DataTable<T>
+      aria-label={ariaLabel}
+      withTableBorder
+      borderRadius="md"
+      highlightOnHover
+      verticalAlign="center"
+      minHeight={records && records.length > 0 ? undefined : 180}
+      records={records ?? []}
+      columns={columns}
+      idAccessor={(idAccessor ?? 'id') as keyof T}
+      fetching={fetching}
+      loadingText="Cargando..."
+      noRecordsText={noRecordsText}
+      page={page}
+      onPageChange={onPageChange}
+      totalRecords={total ?? 0}
+      recordsPerPage={pageSize}
+      paginationText={({ from, to, totalRecords }) => paginationText(from, to, totalRecords, totalIsCapped)}
+      paginationWrapBreakpoint="sm"
+      getPaginationControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+      getPaginationItemProps={(item) => ({ 'aria-label': `Página ${item}` })}
+      rowStyle={rowStyle}
+      onRowClick={onRowClick}
+    />
+  );
+}

@@ -1,0 +1,19 @@
+import { type AnyColumn, and, like, type SQL } from 'drizzle-orm';
+import { searchWords } from '../../shared/domain/search';
+
+/** Escapes LIKE's wildcards (`%`, `_`) and its escape character (`\`, PostgreSQL's default). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * The partial-match filter of decision 0006 over a generated `search_text` column: every word of
+ * the query must appear (`search_text LIKE '%word%'` for each), which a trigram GIN index serves.
+ * Undefined when the query has no words (no filter). Any user input is safe: it travels as a bound
+ * parameter with its wildcards escaped.
+ */
+export function matchesEveryWord(searchText: AnyColumn, query: string | null | undefined): SQL | undefined {
+  const words = searchWords(query);
+  if (words.length === 0) return undefined;
+  return and(...words.map((word) => like(searchText, `%${escapeLike(word)}%`)));
+}
