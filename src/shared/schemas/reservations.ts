@@ -157,7 +157,6 @@ export const reservationListRow = z.object({
   totalPrice: z.string(),
   minimumPrice: z.string(),
   totalPayment: z.string(),
-  hasReservationFlow: z.boolean(),
 });
 export type ReservationListRow = z.infer<typeof reservationListRow>;
 export const reservationListResponse = pageOf(reservationListRow);

@@ -51,7 +51,12 @@ export async function insertReservationFlow(
 
 export async function insertReservationFlowTasks(
   db: Executor,
-  rows: { reservationFlowId: string; taskId: string; startedAt: Date | null; daysToComplete: number | null }[],
+  rows: {
+    reservationFlowId: string;
+    taskId: string;
+    startedAt: Date | null;
+    daysToComplete: number | null;
+  }[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.insert(reservationFlowTasks).values(rows.map((row) => ({ ...row, status: 'pending' })));
@@ -91,7 +96,12 @@ export async function openTasksOf(db: Executor, reservationFlowId: string) {
     .select({ taskId: reservationFlowTasks.taskId, taskName: saleFlowTasks.name })
     .from(reservationFlowTasks)
     .innerJoin(saleFlowTasks, eq(saleFlowTasks.id, reservationFlowTasks.taskId))
-    .where(and(eq(reservationFlowTasks.reservationFlowId, reservationFlowId), ne(reservationFlowTasks.status, 'completed')));
+    .where(
+      and(
+        eq(reservationFlowTasks.reservationFlowId, reservationFlowId),
+        ne(reservationFlowTasks.status, 'completed'),
+      ),
+    );
 }
 
 export async function deleteTaskAssignments(

@@ -39,7 +39,9 @@ export async function startReservationFlow(
   );
 
   const sellerAssignments = input.sellerId
-    ? tasks.filter((task) => isSellerTask(task.taskName)).map((task) => ({ taskId: task.taskId, userId: input.sellerId! }))
+    ? tasks
+        .filter((task) => isSellerTask(task.taskName))
+        .map((task) => ({ taskId: task.taskId, userId: input.sellerId! }))
     : [];
   const defaults = await queries.defaultAssignmentsFor(tx, first.flowId);
   await queries.insertTaskAssignments(
@@ -64,13 +66,20 @@ export async function reassignSellerTasks(
 ): Promise<void> {
   const flowId = await queries.reservationFlowIdOf(tx, input.reservationId);
   if (!flowId) return;
-  const openSellerTasks = (await queries.openTasksOf(tx, flowId)).filter((task) => isSellerTask(task.taskName));
+  const openSellerTasks = (await queries.openTasksOf(tx, flowId)).filter((task) =>
+    isSellerTask(task.taskName),
+  );
   const taskIds = openSellerTasks.map((task) => task.taskId);
   if (input.fromUserId) await queries.deleteTaskAssignments(tx, flowId, taskIds, input.fromUserId);
   if (input.toUserId) {
     await queries.insertTaskAssignments(
       tx,
-      taskIds.map((taskId) => ({ reservationFlowId: flowId, taskId, userId: input.toUserId!, assignedBy: input.actorId })),
+      taskIds.map((taskId) => ({
+        reservationFlowId: flowId,
+        taskId,
+        userId: input.toUserId!,
+        assignedBy: input.actorId,
+      })),
     );
   }
 }

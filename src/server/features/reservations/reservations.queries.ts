@@ -1,5 +1,7 @@
 import { and, asc, eq, exists, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { ReservationListRow } from '../../../shared/schemas/reservations';
 import type { Executor } from '../../db/client';
+import { type PageSpec, selectPage } from '../../db/paging';
 import {
   brokerCommissions,
   brokers,
@@ -12,6 +14,7 @@ import {
   reservationFlows,
   reservations,
 } from '../../db/schema';
+import { escapeLike } from '../../db/search';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 export type ReservationValues = Omit<
@@ -57,7 +60,11 @@ export async function lockReservation(db: Executor, id: string): Promise<Reserva
   return row ?? null;
 }
 
-export async function reservationNumberTaken(db: Executor, number: string, exceptId?: string): Promise<boolean> {
+export async function reservationNumberTaken(
+  db: Executor,
+  number: string,
+  exceptId?: string,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: reservations.id })
     .from(reservations)
@@ -70,7 +77,11 @@ export async function reservationNumberTaken(db: Executor, number: string, excep
   return row !== undefined;
 }
 
-export async function insertReservation(db: Executor, values: ReservationValues, actorId: string): Promise<ReservationRow> {
+export async function insertReservation(
+  db: Executor,
+  values: ReservationValues,
+  actorId: string,
+): Promise<ReservationRow> {
   const [row] = await db
     .insert(reservations)
     .values({ ...values, createdBy: actorId, updatedBy: actorId })
@@ -185,7 +196,12 @@ export async function updateCommission(
 ): Promise<CommissionRow | null> {
   const [row] = await db
     .update(brokerCommissions)
-    .set({ ...values, updatedBy: actorId, updatedAt: sql`now()`, version: sql`${brokerCommissions.version} + 1` })
+    .set({
+      ...values,
+      updatedBy: actorId,
+      updatedAt: sql`now()`,
+      version: sql`${brokerCommissions.version} + 1`,
+    })
     .where(
       version === null
         ? eq(brokerCommissions.id, id)
@@ -209,7 +225,12 @@ export async function promotionsOf(db: Executor, reservationId: string) {
     .orderBy(asc(promotions.createdAt), asc(promotions.id));
 }
 
-export async function insertPromotion(db: Executor, reservationId: string, values: PromotionValues, actorId: string) {
+export async function insertPromotion(
+  db: Executor,
+  reservationId: string,
+  values: PromotionValues,
+  actorId: string,
+) {
   const [row] = await db
     .insert(promotions)
     .values({ ...values, reservationId, createdBy: actorId, updatedBy: actorId })
@@ -261,4 +282,42 @@ export async function formOptions(db: Executor) {
     db.select({ userId: defaultSeller.userId }).from(defaultSeller).limit(1),
   ]);
   return { projects: projectRows, sellers: sellerRows, defaultSellerId: defaultRow[0]?.userId ?? null };
+}
+
+// --- List ------------------------------------------------------------------------------------
+
+/** The reservation list's statement (exported so a test can EXPLAIN it): newest reservation date first. */
+export function reservationListSql(query: { page: number; pageSize: number; search?: string | undefined }) {
+  return {
+    columns: {
+      id: reservations.id,
+      reservationNumber: reservations.reservationNumber,
+      reservationDate: reservations.reservationDate,
+      isRescinded: reservations.isRescinded,
+      clientName: sql`${clients.firstName} || ' ' || ${clients.lastName}`,
+      projectName: projects.name,
+      projectStage: projects.stage,
+      apartmentNumber: reservations.apartmentNumber,
+      totalPrice: reservations.totalPrice,
+      minimumPrice: reservations.minimumPrice,
+      totalPayment: reservations.totalPayment,
+    },
+    from: sql`${reservations}
+      join ${clients} on ${clients.id} = ${reservations.clientId}
+      join ${projects} on ${projects.id} = ${reservations.projectId}`,
+    // Partial match on the number, served by the trigram index on lower(reservation_number).
+    where: query.search
+      ? sql`lower(${reservations.reservationNumber}) like ${`%${escapeLike(query.search.toLowerCase())}%`}`
+      : undefined,
+    orderBy: [sql`${reservations.reservationDate} desc`, sql`${reservations.id} desc`],
+    page: query.page,
+    pageSize: query.pageSize,
+  } satisfies PageSpec;
+}
+
+export function listReservations(
+  db: Executor,
+  query: { page: number; pageSize: number; search?: string | undefined },
+) {
+  return selectPage<ReservationListRow>(db, reservationListSql(query));
 }

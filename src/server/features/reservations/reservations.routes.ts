@@ -7,6 +7,8 @@ import {
   promotionFields,
   promotionView,
   reservationFormOptions,
+  reservationListQuery,
+  reservationListResponse,
   reservationResponse,
   saveCommissionBody,
   updatePromotionBody,
@@ -23,9 +25,13 @@ export const reservationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async
   const ctx = (request: Parameters<typeof currentUser>[0]) => ({ db, user: currentUser(request) });
 
   app.get(
-    '/form-options',
-    { schema: { tags, response: { 200: reservationFormOptions } } },
-    async (request) => service.formOptions(ctx(request)),
+    '/',
+    { schema: { tags, querystring: reservationListQuery, response: { 200: reservationListResponse } } },
+    async (request) => service.listReservations(ctx(request), request.query),
+  );
+
+  app.get('/form-options', { schema: { tags, response: { 200: reservationFormOptions } } }, async (request) =>
+    service.formOptions(ctx(request)),
   );
 
   app.get(
@@ -45,7 +51,9 @@ export const reservationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParams, body: updateReservationBody, response: { 200: reservationResponse } } },
+    {
+      schema: { tags, params: idParams, body: updateReservationBody, response: { 200: reservationResponse } },
+    },
     async (request) => ({
       reservation: await service.updateReservation(ctx(request), request.params.id, request.body),
     }),
@@ -78,7 +86,12 @@ export const reservationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async
   app.post(
     '/:id/promotions',
     {
-      schema: { tags, params: idParams, body: promotionFields, response: { 201: z.object({ promotion: promotionView }) } },
+      schema: {
+        tags,
+        params: idParams,
+        body: promotionFields,
+        response: { 201: z.object({ promotion: promotionView }) },
+      },
     },
     async (request, reply) => {
       const promotion = await service.addPromotion(ctx(request), request.params.id, request.body);

@@ -62,7 +62,10 @@ function reservationValues(input: ReservationInput): queries.ReservationValues {
 /** The stored commission columns: net commission and difference computed from the reservation. */
 function commissionValues(
   input: CommissionInput,
-  reservation: Pick<queries.ReservationRow, 'minimumPrice' | 'recoveryPayment' | 'parkingPrice' | 'storagePrice'>,
+  reservation: Pick<
+    queries.ReservationRow,
+    'minimumPrice' | 'recoveryPayment' | 'parkingPrice' | 'storagePrice'
+  >,
   brokerId: string,
 ): queries.CommissionValues {
   const figures = commissionFigures(input, reservation);
@@ -144,7 +147,11 @@ export async function createReservation(
           ctx.user.id,
         );
       }
-      await startReservationFlow(tx, { reservationId: reservation.id, sellerId: body.sellerId, actorId: ctx.user.id });
+      await startReservationFlow(tx, {
+        reservationId: reservation.id,
+        sellerId: body.sellerId,
+        actorId: ctx.user.id,
+      });
       return reservation.id;
     });
   } catch (error) {
@@ -183,12 +190,19 @@ export async function updateReservation(
       }
       if (!body.isWithBroker && body.commission) throw new AppError('COMMISSION_NOT_ALLOWED');
       if (body.isWithBroker && !existing && !body.commission) throw new AppError('COMMISSION_REQUIRED');
-      const brokerChanges = existing && (!body.isWithBroker || existing.commission.brokerId !== body.brokerId);
+      const brokerChanges =
+        existing && (!body.isWithBroker || existing.commission.brokerId !== body.brokerId);
       if (brokerChanges && (await queries.hasStartedPaymentFlow(tx, existing.commission.id))) {
         throw new AppError('BROKER_CHANGE_LOCKED');
       }
 
-      const updated = await queries.updateReservation(tx, id, body.version, reservationValues(body), ctx.user.id);
+      const updated = await queries.updateReservation(
+        tx,
+        id,
+        body.version,
+        reservationValues(body),
+        ctx.user.id,
+      );
       if (!updated) throw new AppError('STALE_VERSION');
 
       if (existing && !body.isWithBroker) {
@@ -210,7 +224,12 @@ export async function updateReservation(
           ctx.user.id,
         );
       } else if (body.commission && updated.brokerId) {
-        await queries.insertCommission(tx, id, commissionValues(body.commission, updated, updated.brokerId), ctx.user.id);
+        await queries.insertCommission(
+          tx,
+          id,
+          commissionValues(body.commission, updated, updated.brokerId),
+          ctx.user.id,
+        );
       }
 
       if (current.sellerId !== updated.sellerId) {
@@ -242,7 +261,9 @@ export async function deleteReservation(ctx: ServiceContext, id: string): Promis
   });
 }
 
-function toCommissionView(row: NonNullable<Awaited<ReturnType<typeof queries.commissionOf>>>): CommissionView {
+function toCommissionView(
+  row: NonNullable<Awaited<ReturnType<typeof queries.commissionOf>>>,
+): CommissionView {
   const { commission } = row;
   return {
     id: commission.id,
@@ -374,7 +395,13 @@ export async function saveCommission(
           fields: { payment2Date: 'La fecha de pago 2 la registra el flujo del segundo pago' },
         });
       }
-      const updated = await queries.updateCommission(tx, existing.commission.id, body.version, values, ctx.user.id);
+      const updated = await queries.updateCommission(
+        tx,
+        existing.commission.id,
+        body.version,
+        values,
+        ctx.user.id,
+      );
       if (!updated) throw new AppError('STALE_VERSION');
     });
   } catch (error) {
@@ -414,7 +441,8 @@ export async function updatePromotion(
   const { version, ...values } = body;
   const row = await ctx.db.transaction(async (tx) => {
     await requireOpenReservation(tx, reservationId);
-    if (!(await queries.findPromotion(tx, reservationId, promotionId))) throw new AppError('PROMOTION_NOT_FOUND');
+    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
+      throw new AppError('PROMOTION_NOT_FOUND');
     const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id);
     if (!updated) throw new AppError('STALE_VERSION');
     return updated;
@@ -422,12 +450,24 @@ export async function updatePromotion(
   return toPromotionView(row);
 }
 
-export async function deletePromotion(ctx: ServiceContext, reservationId: string, promotionId: string): Promise<void> {
+export async function deletePromotion(
+  ctx: ServiceContext,
+  reservationId: string,
+  promotionId: string,
+): Promise<void> {
   if (!can(ctx.user, 'promotions.delete')) throw new AppError('FORBIDDEN');
   await ctx.db.transaction(async (tx) => {
-    if (!(await queries.findPromotion(tx, reservationId, promotionId))) throw new AppError('PROMOTION_NOT_FOUND');
+    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
+      throw new AppError('PROMOTION_NOT_FOUND');
     await queries.deletePromotion(tx, promotionId);
   });
+}
+
+export function listReservations(
+  ctx: Pick<ServiceContext, 'db'>,
+  query: { page: number; pageSize: number; search?: string | undefined },
+) {
+  return queries.listReservations(ctx.db, { ...query, search: query.search?.trim() || undefined });
 }
 
 export function formOptions(ctx: Pick<ServiceContext, 'db'>) {

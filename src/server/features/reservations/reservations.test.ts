@@ -2,6 +2,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { type Database, queryRows } from '../../db/client';
+import { pageSql } from '../../db/paging';
 import {
   brokerCommissions,
   commissionFlows,
@@ -16,7 +17,14 @@ import {
   taskAssignments,
 } from '../../db/schema';
 import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
-import { createBroker, createClient, createProject, createUser } from '../../test/builders';
+import {
+  createBroker,
+  createClient,
+  createProject,
+  createReservation,
+  createUser,
+} from '../../test/builders';
+import { reservationListSql } from './reservations.queries';
 
 async function tableCount(db: Database, table: PgTable) {
   const [row] = await db.select({ n: count() }).from(table);
@@ -26,7 +34,12 @@ async function tableCount(db: Database, table: PgTable) {
 async function fixtures(ctx: { db: Database }) {
   const project = await createProject(ctx.db, { name: 'Parque Ñuñoa', stage: 'Etapa 2' });
   const client = await createClient(ctx.db, { firstName: 'Juan', lastName: 'Pérez' });
-  const seller = await createUser(ctx.db, { firstName: 'Sergio', lastName: 'Vendedor', isSeller: true, userType: 'KAM' });
+  const seller = await createUser(ctx.db, {
+    firstName: 'Sergio',
+    lastName: 'Vendedor',
+    isSeller: true,
+    userType: 'KAM',
+  });
   const broker = await createBroker(ctx.db, { name: 'Corredores Sur' });
   return { project, client, seller, broker };
 }
@@ -124,7 +137,11 @@ describe('creating a reservation', () => {
     expect(await tableCount(ctx.db, reservations)).toBe(1);
     const flows = await ctx.db.select().from(reservationFlows);
     expect(flows).toHaveLength(1);
-    expect(flows[0]).toMatchObject({ status: 'in_progress', reservationId: created.id, createdBy: admin.user!.id });
+    expect(flows[0]).toMatchObject({
+      status: 'in_progress',
+      reservationId: created.id,
+      createdBy: admin.user!.id,
+    });
     expect(flows[0]!.startedAt).toBeInstanceOf(Date);
 
     const tasks = await queryRows<{ stage: string; status: string; started: boolean }>(
@@ -136,7 +153,11 @@ describe('creating a reservation', () => {
     expect(tasks).toHaveLength(25);
     expect(tasks.every((task) => task.status === 'pending')).toBe(true);
     // Only the current stage (Reserva) has started.
-    expect(tasks.filter((task) => task.started).map((task) => task.stage)).toEqual(['Reserva', 'Reserva', 'Reserva']);
+    expect(tasks.filter((task) => task.started).map((task) => task.stage)).toEqual([
+      'Reserva',
+      'Reserva',
+      'Reserva',
+    ]);
     const [currentStage] = await queryRows<{ name: string }>(
       ctx.db,
       sql`select s.name from sale_flow_stages s join ${reservationFlows} f on f.current_stage_id = s.id`,
@@ -218,7 +239,13 @@ describe('creating a reservation', () => {
     );
     expect(response.statusCode).toBe(500);
     expect(errorOf(response).message).toBe('No se pudo crear la reserva');
-    for (const table of [reservations, brokerCommissions, reservationFlows, reservationFlowTasks, taskAssignments]) {
+    for (const table of [
+      reservations,
+      brokerCommissions,
+      reservationFlows,
+      reservationFlowTasks,
+      taskAssignments,
+    ]) {
       expect(await tableCount(ctx.db, table)).toBe(0);
     }
   });
@@ -226,16 +253,27 @@ describe('creating a reservation', () => {
   it('refuses a broker sale without a broker, or without its commission, and creates nothing', async () => {
     const f = await fixtures(ctx);
     const admin = await loginAs(ctx);
-    const noBroker = await admin.post('/api/reservations', reservationBody(f, { isWithBroker: true, brokerId: null, commission }));
+    const noBroker = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: null, commission }),
+    );
     expect(noBroker.statusCode).toBe(400);
     expect(errorOf(noBroker).fields?.brokerId).toBe('Seleccione el broker de la venta');
 
     // The commission popup was cancelled: the client never sends the reservation.
-    const noCommission = await admin.post('/api/reservations', reservationBody(f, { isWithBroker: true, brokerId: f.broker.id }));
+    const noCommission = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id }),
+    );
     expect(noCommission.statusCode).toBe(400);
-    expect(errorOf(noCommission).message).toBe('Complete la comisión del broker para guardar una venta con broker');
+    expect(errorOf(noCommission).message).toBe(
+      'Complete la comisión del broker para guardar una venta con broker',
+    );
 
-    const strayBroker = await admin.post('/api/reservations', reservationBody(f, { isWithBroker: false, brokerId: f.broker.id }));
+    const strayBroker = await admin.post(
+      '/api/reservations',
+      reservationBody(f, { isWithBroker: false, brokerId: f.broker.id }),
+    );
     expect(strayBroker.statusCode).toBe(400);
     const strayCommission = await admin.post('/api/reservations', reservationBody(f, { commission }));
     expect(strayCommission.statusCode).toBe(400);
@@ -247,20 +285,35 @@ describe('creating a reservation', () => {
     [{ reservationNumber: undefined }, 'reservationNumber', 'El número de reserva es obligatorio'],
     [{ apartmentNumber: '' }, 'apartmentNumber', 'El número de departamento es obligatorio'],
     [{ reservationDate: '2026-02-30' }, 'reservationDate', 'Ingrese la fecha de la reserva'],
-    [{ apartmentPrice: '-1' }, 'apartmentPrice', 'Ingrese el precio del departamento (mayor o igual a 0, con hasta 2 decimales)'],
-    [{ parkingPrice: '10.123' }, 'parkingPrice', 'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)'],
-    [{ creditPayment: '-0.01' }, 'creditPayment', 'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)'],
+    [
+      { apartmentPrice: '-1' },
+      'apartmentPrice',
+      'Ingrese el precio del departamento (mayor o igual a 0, con hasta 2 decimales)',
+    ],
+    [
+      { parkingPrice: '10.123' },
+      'parkingPrice',
+      'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)',
+    ],
+    [
+      { creditPayment: '-0.01' },
+      'creditPayment',
+      'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)',
+    ],
     [{ columnDiscount: '1.5' }, 'columnDiscount', 'Ingrese un descuento válido entre 0 % y 100 %'],
     [{ otherDiscount: '-0.1' }, 'otherDiscount', 'Ingrese un descuento válido entre 0 % y 100 %'],
     [{ projectId: 'x' }, 'projectId', 'Seleccione un proyecto'],
-  ])('refuses bad input with its Spanish message and writes nothing (%#)', async (overrides, field, message) => {
-    const f = await fixtures(ctx);
-    const admin = await loginAs(ctx);
-    const response = await admin.post('/api/reservations', reservationBody(f, overrides));
-    expect(response.statusCode).toBe(400);
-    expect(errorOf(response).fields?.[field]).toBe(message);
-    expect(await tableCount(ctx.db, reservations)).toBe(0);
-  });
+  ])(
+    'refuses bad input with its Spanish message and writes nothing (%#)',
+    async (overrides, field, message) => {
+      const f = await fixtures(ctx);
+      const admin = await loginAs(ctx);
+      const response = await admin.post('/api/reservations', reservationBody(f, overrides));
+      expect(response.statusCode).toBe(400);
+      expect(errorOf(response).fields?.[field]).toBe(message);
+      expect(await tableCount(ctx.db, reservations)).toBe(0);
+    },
+  );
 
   it('refuses unknown references, a duplicate number and bad commission splits', async () => {
     const f = await fixtures(ctx);
@@ -276,19 +329,35 @@ describe('creating a reservation', () => {
 
     const oneHalf = await admin.post(
       '/api/reservations',
-      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission: { ...commission, numberOfPayments: 1 } }),
+      reservationBody(f, {
+        isWithBroker: true,
+        brokerId: f.broker.id,
+        commission: { ...commission, numberOfPayments: 1 },
+      }),
     );
-    expect(errorOf(oneHalf).fields?.['commission.firstPaymentPercentage']).toBe('Con un solo pago, el primer pago es el 100 % de la comisión');
+    expect(errorOf(oneHalf).fields?.['commission.firstPaymentPercentage']).toBe(
+      'Con un solo pago, el primer pago es el 100 % de la comisión',
+    );
     const twoWhole = await admin.post(
       '/api/reservations',
-      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission: { ...commission, firstPaymentPercentage: 100 } }),
+      reservationBody(f, {
+        isWithBroker: true,
+        brokerId: f.broker.id,
+        commission: { ...commission, firstPaymentPercentage: 100 },
+      }),
     );
     expect(twoWhole.statusCode).toBe(400);
     const thirty = await admin.post(
       '/api/reservations',
-      reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission: { ...commission, firstPaymentPercentage: 30 } }),
+      reservationBody(f, {
+        isWithBroker: true,
+        brokerId: f.broker.id,
+        commission: { ...commission, firstPaymentPercentage: 30 },
+      }),
     );
-    expect(errorOf(thirty).fields?.['commission.firstPaymentPercentage']).toBe('El porcentaje del primer pago debe ser 25, 50 o 100');
+    expect(errorOf(thirty).fields?.['commission.firstPaymentPercentage']).toBe(
+      'El porcentaje del primer pago debe ser 25, 50 o 100',
+    );
     expect(await tableCount(ctx.db, reservations)).toBe(0);
 
     expect((await admin.post('/api/reservations', reservationBody(f))).statusCode).toBe(201);
@@ -338,7 +407,11 @@ describe('editing, reading and deleting a reservation', () => {
     // The commission's difference follows the new minimum price: 2900 − 3200 − 59.50.
     expect(edit.json().reservation.commission.difference).toBe('-359.50');
 
-    const stale = await admin.put(`/api/reservations/${reservation.id}`, { ...base, apartmentPrice: '1', version: 1 });
+    const stale = await admin.put(`/api/reservations/${reservation.id}`, {
+      ...base,
+      apartmentPrice: '1',
+      version: 1,
+    });
     expect(stale.statusCode).toBe(409);
     expect(errorOf(stale).message).toBe('El registro fue modificado por otro usuario. Recargue la página.');
     const [stored] = await ctx.db.select().from(reservations);
@@ -392,7 +465,11 @@ describe('editing, reading and deleting a reservation', () => {
     });
     expect(added.json().reservation.commission.commissionAmount).toBe('59.50');
     const removed = await admin.put(`/api/reservations/${reservation.id}`, { ...base, version: 2 });
-    expect(removed.json().reservation).toMatchObject({ isWithBroker: false, brokerId: null, commission: null });
+    expect(removed.json().reservation).toMatchObject({
+      isWithBroker: false,
+      brokerId: null,
+      commission: null,
+    });
   });
 
   it('lets only administrators delete; removes everything that hangs off the reservation', async () => {
@@ -415,7 +492,14 @@ describe('editing, reading and deleting a reservation', () => {
     expect(await tableCount(ctx.db, reservations)).toBe(1);
 
     expect((await admin.delete(`/api/reservations/${reservation.id}`)).statusCode).toBe(204);
-    for (const table of [reservations, brokerCommissions, promotions, reservationFlows, reservationFlowTasks, taskAssignments]) {
+    for (const table of [
+      reservations,
+      brokerCommissions,
+      promotions,
+      reservationFlows,
+      reservationFlowTasks,
+      taskAssignments,
+    ]) {
       expect(await tableCount(ctx.db, table)).toBe(0);
     }
     expect((await admin.delete(`/api/reservations/${reservation.id}`)).statusCode).toBe(404);
@@ -425,7 +509,10 @@ describe('editing, reading and deleting a reservation', () => {
     const f = await fixtures(ctx);
     const admin = await loginAs(ctx);
     const reservation = await created(admin, f, { isWithBroker: true, brokerId: f.broker.id, commission });
-    const [flow] = await ctx.db.select({ id: paymentFlows.id }).from(paymentFlows).where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
+    const [flow] = await ctx.db
+      .select({ id: paymentFlows.id })
+      .from(paymentFlows)
+      .where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
     await ctx.db.insert(commissionFlows).values({
       brokerCommissionId: reservation.commission.id,
       flowId: flow!.id,
@@ -452,18 +539,36 @@ describe('commission and promotions of a reservation', () => {
     const f = await fixtures(ctx);
     const admin = await loginAs(ctx);
     const reservation = (
-      await admin.post('/api/reservations', reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission }))
+      await admin.post(
+        '/api/reservations',
+        reservationBody(f, { isWithBroker: true, brokerId: f.broker.id, commission }),
+      )
     ).json().reservation;
     const url = `/api/reservations/${reservation.id}/commission`;
 
-    const edited = await admin.put(url, { ...commission, commissionAmount: '119', numberOfPayments: 1, firstPaymentPercentage: 100, version: 1 });
+    const edited = await admin.put(url, {
+      ...commission,
+      commissionAmount: '119',
+      numberOfPayments: 1,
+      firstPaymentPercentage: 100,
+      version: 1,
+    });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json().commission).toMatchObject({ netCommission: '100.00', numberOfPayments: 1, version: 2 });
+    expect(edited.json().commission).toMatchObject({
+      netCommission: '100.00',
+      numberOfPayments: 1,
+      version: 2,
+    });
     const stale = await admin.put(url, { ...commission, version: 1 });
     expect(stale.statusCode).toBe(409);
 
-    const [flow] = await ctx.db.select({ id: paymentFlows.id }).from(paymentFlows).where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
-    await ctx.db.insert(commissionFlows).values({ brokerCommissionId: reservation.commission.id, flowId: flow!.id });
+    const [flow] = await ctx.db
+      .select({ id: paymentFlows.id })
+      .from(paymentFlows)
+      .where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
+    await ctx.db
+      .insert(commissionFlows)
+      .values({ brokerCommissionId: reservation.commission.id, flowId: flow!.id });
     const locked = await admin.put(url, {
       ...commission,
       numberOfPayments: 1,
@@ -472,7 +577,9 @@ describe('commission and promotions of a reservation', () => {
       version: 2,
     });
     expect(locked.statusCode).toBe(409);
-    expect(errorOf(locked).fields?.payment1Date).toBe('La fecha de pago 1 la registra el flujo del primer pago');
+    expect(errorOf(locked).fields?.payment1Date).toBe(
+      'La fecha de pago 1 la registra el flujo del primer pago',
+    );
     const [stored] = await ctx.db
       .select({ payment1Date: brokerCommissions.payment1Date })
       .from(brokerCommissions)
@@ -508,7 +615,9 @@ describe('commission and promotions of a reservation', () => {
       documentDate: '2026-11-10',
     };
     const badRut = await kam.post(url, { ...promotion, rut: '12.345.678-9' });
-    expect(errorOf(badRut).fields?.rut).toBe('El RUT del beneficiario no es válido (revise el dígito verificador)');
+    expect(errorOf(badRut).fields?.rut).toBe(
+      'El RUT del beneficiario no es válido (revise el dígito verificador)',
+    );
     const badType = await kam.post(url, { ...promotion, accountType: 'Cuenta RUT' });
     expect(errorOf(badType).fields?.accountType).toBe('Seleccione el tipo de cuenta');
     const noEmail = await kam.post(url, { ...promotion, email: '' });
@@ -517,7 +626,12 @@ describe('commission and promotions of a reservation', () => {
 
     const created = await kam.post(url, promotion);
     expect(created.statusCode).toBe(201);
-    expect(created.json().promotion).toMatchObject({ amount: '25.50', rut: '12345678-5', paymentDate: null, version: 1 });
+    expect(created.json().promotion).toMatchObject({
+      amount: '25.50',
+      rut: '12345678-5',
+      paymentDate: null,
+      version: 1,
+    });
     const id = created.json().promotion.id;
     const edited = await kam.put(`${url}/${id}`, { ...promotion, amount: '30', version: 1 });
     expect(edited.json().promotion).toMatchObject({ amount: '30.00', version: 2 });
@@ -526,5 +640,76 @@ describe('commission and promotions of a reservation', () => {
     expect((await kam.delete(`${url}/${id}`)).statusCode).toBe(403);
     expect((await admin.delete(`${url}/${id}`)).statusCode).toBe(204);
     expect(await tableCount(ctx.db, promotions)).toBe(0);
+  });
+});
+
+describe('the reservation list', () => {
+  const ctx = useTestApp();
+
+  it('pages newest first with client and project, finds by partial number, marks rescinded ones', async () => {
+    const project = await createProject(ctx.db, { name: 'Vista Andes', stage: 'Etapa 3' });
+    const client = await createClient(ctx.db, { firstName: 'Ana', lastName: 'Muñoz' });
+    for (const [number, date] of [
+      ['A-100', '2026-09-01'],
+      ['A-101', '2026-10-01'],
+      ['B-200', '2026-11-01'],
+    ] as const) {
+      await createReservation(ctx.db, {
+        reservationNumber: number,
+        reservationDate: date,
+        projectId: project.id,
+        clientId: client.id,
+      });
+    }
+    await ctx.db
+      .update(reservations)
+      .set({ isRescinded: true })
+      .where(eq(reservations.reservationNumber, 'A-100'));
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+
+    const firstPage = (await kam.get('/api/reservations?page=1&pageSize=2')).json();
+    expect(firstPage).toMatchObject({ total: 3, totalIsCapped: false });
+    expect(firstPage.rows.map((row: { reservationNumber: string }) => row.reservationNumber)).toEqual([
+      'B-200',
+      'A-101',
+    ]);
+    expect(firstPage.rows[0]).toMatchObject({
+      clientName: 'Ana Muñoz',
+      projectName: 'Vista Andes',
+      projectStage: 'Etapa 3',
+      totalPrice: '3200.00',
+      minimumPrice: '3050.00',
+      totalPayment: '3000.00',
+      isRescinded: false,
+      reservationDate: '2026-11-01',
+    });
+    const secondPage = (await kam.get('/api/reservations?page=2&pageSize=2')).json();
+    expect(secondPage.rows).toEqual([
+      expect.objectContaining({ reservationNumber: 'A-100', isRescinded: true }),
+    ]);
+
+    const search = (await kam.get('/api/reservations?search=a-10')).json();
+    expect(search.rows.map((row: { reservationNumber: string }) => row.reservationNumber)).toEqual([
+      'A-101',
+      'A-100',
+    ]);
+    const wildcard = (await kam.get(`/api/reservations?search=${encodeURIComponent('%')}`)).json();
+    expect(wildcard.total).toBe(0);
+  });
+
+  it('answers a page in one indexed statement, even with many reservations', async () => {
+    const project = await createProject(ctx.db);
+    const client = await createClient(ctx.db);
+    await ctx.db.execute(sql`insert into reservations (reservation_number, client_id, project_id, reservation_date, apartment_number)
+      select 'N-' || g, ${client.id}, ${project.id}, date '2025-01-01' + (g % 600), (g % 2000)::text
+      from generate_series(1, 100000) g`);
+    await ctx.db.execute(sql`analyze reservations`);
+    const plan = await queryRows<Record<string, string>>(
+      ctx.db,
+      sql`explain ${pageSql(reservationListSql({ page: 1, pageSize: 25, search: 'n-1234' }))}`,
+    );
+    const text = plan.map((row) => Object.values(row)[0]).join('\n');
+    expect(text).toContain('reservations_number_trgm_idx');
+    expect(text).not.toMatch(/Seq Scan on reservations/);
   });
 });
