@@ -13,6 +13,17 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 700,
+    rollupOptions: {
+      output: {
+        // Left alone, the bundler hoists modules shared by several lazy screens (floating-ui for
+        // selects, popovers, date pickers) into the entry chunk that every screen loads first. They
+        // get their own chunk, fetched with the first screen that needs them (decision 0005).
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [{ name: 'floating-ui', test: /node_modules[\\/]@floating-ui[\\/]/ }],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

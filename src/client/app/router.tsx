@@ -40,9 +40,18 @@ export const routes: RouteObject[] = [
               { path: paths.clients, ...notYet('Clientes') },
               { path: paths.newClient, ...notYet('Nuevo Cliente') },
               { path: paths.editClient(':id'), ...notYet('Editar Cliente') },
-              { path: paths.reservations, ...notYet('Reservas') },
-              { path: paths.newReservation, ...notYet('Nueva Reserva') },
-              { path: paths.editReservation(':id'), ...notYet('Editar Reserva') },
+              {
+                path: paths.reservations,
+                ...page(() => import('../features/reservations/reservations-list-page')),
+              },
+              {
+                path: paths.newReservation,
+                ...page(() => import('../features/reservations/new-reservation-page')),
+              },
+              {
+                path: paths.editReservation(':id'),
+                ...page(() => import('../features/reservations/edit-reservation-page')),
+              },
               { path: paths.reservationFlows, ...notYet('Flujo de Reservas') },
               { path: paths.reservationFlow(':id'), ...notYet('Flujo de Reserva') },
               { path: paths.followUp, ...notYet('Mis Tareas Pendientes') },

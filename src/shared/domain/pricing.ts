@@ -9,20 +9,21 @@ import { type Big, type DecimalInput, dec, money, toFixed } from './decimal';
 
 export const TAX_RATE = '0.19';
 
+/** Missing amounts count as zero. */
 export interface ReservationPriceInput {
-  apartmentPrice: DecimalInput;
-  parkingPrice: DecimalInput;
-  storagePrice: DecimalInput;
+  apartmentPrice?: DecimalInput;
+  parkingPrice?: DecimalInput;
+  storagePrice?: DecimalInput;
   /** Fractions 0..1, applied one after the other to the apartment price. */
-  columnDiscount: DecimalInput;
-  additionalDiscount: DecimalInput;
-  otherDiscount: DecimalInput;
-  reservationPayment: DecimalInput;
-  promisePayment: DecimalInput;
-  downPayment: DecimalInput;
-  creditPayment: DecimalInput;
+  columnDiscount?: DecimalInput;
+  additionalDiscount?: DecimalInput;
+  otherDiscount?: DecimalInput;
+  reservationPayment?: DecimalInput;
+  promisePayment?: DecimalInput;
+  downPayment?: DecimalInput;
+  creditPayment?: DecimalInput;
   /** 'Bono Pie': part of the escrituración total that the developer does not recover. */
-  subsidyPayment: DecimalInput;
+  subsidyPayment?: DecimalInput;
 }
 
 export interface ReservationFigures {

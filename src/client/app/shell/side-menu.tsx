@@ -1,4 +1,4 @@
-import { Divider, NavLink, ScrollArea, Stack } from '@mantine/core';
+import { Box, Divider, NavLink, Stack } from '@mantine/core';
 import {
   IconBuildingSkyscraper,
   IconCash,
@@ -73,7 +73,8 @@ export function SideMenu({
   const { pathname } = useLocation();
   const entries = MENU.filter((entry) => !entry.adminOnly || user.isAdmin);
   return (
-    <ScrollArea component="nav" aria-label="Menú principal" style={{ flex: 1 }}>
+    // A plain scrolling box: Mantine's ScrollArea would bring floating-ui into every screen's first load.
+    <Box component="nav" aria-label="Menú principal" style={{ flex: 1, overflowY: 'auto' }}>
       <Stack gap={2} p="xs">
         {entries.map((entry) =>
           entry.children ? (
@@ -131,6 +132,6 @@ export function SideMenu({
           c="red.7"
         />
       </Stack>
-    </ScrollArea>
+    </Box>
   );
 }

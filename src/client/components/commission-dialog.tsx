@@ -1,0 +1,337 @@
+import {
+  Alert,
+  Button,
+  Divider,
+  Group,
+  Modal,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect } from 'react';
+import { commissionFigures } from '../../shared/domain/pricing';
+import { formatPercent, formatUF } from '../../shared/format';
+import {
+  type CommissionView,
+  type SaveCommissionBody,
+  saveCommissionBody,
+} from '../../shared/schemas/reservations';
+import { errorMessage } from '../lib/api';
+import { schemaErrors } from '../lib/forms';
+import { DateField } from './date-field';
+import { MoneyInput, toAmount } from './money-input';
+
+export interface CommissionFormValues {
+  commissionAmount: number | string;
+  commissionIncludesTax: boolean;
+  commissionForDiscount: boolean;
+  paysSecondary: boolean;
+  numberOfPayments: '1' | '2';
+  firstPaymentPercentage: '25' | '50' | '100';
+  purchaseOrder: string;
+  invoice1: string;
+  invoice1Date: string | null;
+  payment1Date: string | null;
+  invoice2: string;
+  invoice2Date: string | null;
+  payment2Date: string | null;
+}
+
+/** Defaults of a new commission (spec part 1 §4): includes tax, for discount, no secondary, one payment of 100 %. */
+const NEW_COMMISSION: CommissionFormValues = {
+  commissionAmount: '',
+  commissionIncludesTax: true,
+  commissionForDiscount: true,
+  paysSecondary: false,
+  numberOfPayments: '1',
+  firstPaymentPercentage: '100',
+  purchaseOrder: '',
+  invoice1: '',
+  invoice1Date: null,
+  payment1Date: null,
+  invoice2: '',
+  invoice2Date: null,
+  payment2Date: null,
+};
+
+function initialValues(commission: CommissionView | null | undefined): CommissionFormValues {
+  if (!commission) return NEW_COMMISSION;
+  return {
+    commissionAmount: Number(commission.commissionAmount),
+    commissionIncludesTax: commission.commissionIncludesTax,
+    commissionForDiscount: commission.commissionForDiscount,
+    paysSecondary: commission.paysSecondary,
+    numberOfPayments: String(commission.numberOfPayments) as '1' | '2',
+    firstPaymentPercentage: String(commission.firstPaymentPercentage) as '25' | '50' | '100',
+    purchaseOrder: commission.purchaseOrder ?? '',
+    invoice1: commission.invoice1 ?? '',
+    invoice1Date: commission.invoice1Date,
+    payment1Date: commission.payment1Date,
+    invoice2: commission.invoice2 ?? '',
+    invoice2Date: commission.invoice2Date,
+    payment2Date: commission.payment2Date,
+  };
+}
+
+/** The request body of the commission (the same shape on creation and on edit). */
+export function commissionBody(values: CommissionFormValues): SaveCommissionBody {
+  const twoPayments = values.numberOfPayments === '2';
+  return {
+    commissionAmount: toAmount(values.commissionAmount),
+    commissionIncludesTax: values.commissionIncludesTax,
+    commissionForDiscount: values.commissionForDiscount,
+    paysSecondary: values.paysSecondary,
+    numberOfPayments: twoPayments ? 2 : 1,
+    firstPaymentPercentage: Number(values.firstPaymentPercentage) as 25 | 50 | 100,
+    purchaseOrder: values.purchaseOrder || null,
+    invoice1: values.invoice1 || null,
+    invoice1Date: values.invoice1Date,
+    payment1Date: values.payment1Date,
+    invoice2: twoPayments ? values.invoice2 || null : null,
+    invoice2Date: twoPayments ? values.invoice2Date : null,
+    payment2Date: twoPayments ? values.payment2Date : null,
+  };
+}
+
+export interface CommissionDialogProps {
+  opened: boolean;
+  /** The commission being edited, or null/undefined for a new one (spec defaults). */
+  commission?: CommissionView | null;
+  /** The reservation figures the live preview is computed from. */
+  reservation: {
+    minimumPrice: string;
+    recoveryPayment: string;
+    parkingPrice: string | number;
+    storagePrice: string | number;
+  };
+  brokerName?: string | undefined;
+  saving: boolean;
+  /** A server refusal: its message shows inside the popup, field messages on the fields. */
+  error?: unknown;
+  confirmLabel?: string;
+  onConfirm: (body: SaveCommissionBody) => void;
+  onCancel: () => void;
+}
+
+/**
+ * The broker commission popup (spec part 1 §2, §5; part 2 'Commission edit'): amount, tax, discount
+ * and secondary flags, one or two payments, invoices and dates, with the derived figures shown
+ * live. Payment dates 1 and 2 are read-only once the respective payment flow exists.
+ */
+export function CommissionDialog({
+  opened,
+  commission,
+  reservation,
+  brokerName,
+  saving,
+  error,
+  confirmLabel = 'Confirmar',
+  onConfirm,
+  onCancel,
+}: CommissionDialogProps) {
+  const form = useForm<CommissionFormValues>({
+    mode: 'controlled',
+    initialValues: initialValues(commission),
+    validate: (values) => {
+      const errors = schemaErrors(saveCommissionBody, commissionBody(values));
+      if (toAmount(values.commissionAmount) === '') {
+        errors.commissionAmount = 'Ingrese el monto de la comisión (mayor o igual a 0)';
+      }
+      return errors;
+    },
+  });
+
+  // Each opening starts from the stored commission (or the defaults), never from a cancelled edit.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the popup opens.
+  useEffect(() => {
+    if (opened) {
+      form.setValues(initialValues(commission));
+      form.resetDirty();
+      form.clearErrors();
+    }
+  }, [opened]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: apply each new server error once.
+  useEffect(() => {
+    const fields = (error as { fields?: Record<string, string> } | undefined)?.fields;
+    if (fields) form.setErrors(fields);
+  }, [error]);
+
+  const values = form.getValues();
+  const twoPayments = values.numberOfPayments === '2';
+  const figures = (() => {
+    try {
+      const body = commissionBody(values);
+      return commissionFigures(
+        {
+          commissionAmount: body.commissionAmount || '0',
+          commissionIncludesTax: body.commissionIncludesTax,
+          paysSecondary: body.paysSecondary,
+          numberOfPayments: body.numberOfPayments,
+          firstPaymentPercentage: body.firstPaymentPercentage,
+        },
+        reservation,
+      );
+    } catch {
+      return null;
+    }
+  })();
+
+  const setPayments = (next: string) => {
+    form.setFieldValue('numberOfPayments', next as '1' | '2');
+    form.setFieldValue('firstPaymentPercentage', next === '1' ? '100' : '50');
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !saving && onCancel()}
+      title={<Text fw={700}>Comisión del Broker{brokerName ? ` · ${brokerName}` : ''}</Text>}
+      size="lg"
+      closeOnClickOutside={!saving}
+    >
+      <form onSubmit={form.onSubmit((submitted) => onConfirm(commissionBody(submitted)))} noValidate>
+        <Stack gap="sm">
+          {error ? (
+            <Alert color="red" role="alert">
+              {errorMessage(error)}
+            </Alert>
+          ) : null}
+          <MoneyInput
+            label="Monto de la comisión"
+            required
+            data-autofocus
+            {...form.getInputProps('commissionAmount')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Switch
+              label="Incluye IVA"
+              {...form.getInputProps('commissionIncludesTax', { type: 'checkbox' })}
+            />
+            <Switch
+              label="Para descuento"
+              {...form.getInputProps('commissionForDiscount', { type: 'checkbox' })}
+            />
+            <Switch label="Paga secundarios" {...form.getInputProps('paysSecondary', { type: 'checkbox' })} />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                Número de pagos
+              </Text>
+              <SegmentedControl
+                aria-label="Número de pagos"
+                data={[
+                  { value: '1', label: '1 pago' },
+                  { value: '2', label: '2 pagos' },
+                ]}
+                value={values.numberOfPayments}
+                onChange={setPayments}
+              />
+            </Stack>
+            <Stack gap={4}>
+              <Text size="sm" fw={500}>
+                Porcentaje del primer pago
+              </Text>
+              <SegmentedControl
+                aria-label="Porcentaje del primer pago"
+                data={[
+                  { value: '25', label: '25 %', disabled: !twoPayments },
+                  { value: '50', label: '50 %', disabled: !twoPayments },
+                  { value: '100', label: '100 %', disabled: twoPayments },
+                ]}
+                value={values.firstPaymentPercentage}
+                onChange={(next) => form.setFieldValue('firstPaymentPercentage', next as '25' | '50' | '100')}
+              />
+              {form.errors.firstPaymentPercentage ? (
+                <Text size="xs" c="red">
+                  {form.errors.firstPaymentPercentage}
+                </Text>
+              ) : null}
+            </Stack>
+          </SimpleGrid>
+
+          <Divider label="Documentos y fechas" labelPosition="left" />
+          <TextInput label="Orden de compra" {...form.getInputProps('purchaseOrder')} />
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput label="Factura 1" {...form.getInputProps('invoice1')} />
+            <DateField label="Fecha factura 1" clearable {...form.getInputProps('invoice1Date')} />
+            <DateField
+              label="Fecha de pago 1"
+              clearable
+              disabled={commission?.hasFirstPaymentFlow}
+              description={
+                commission?.hasFirstPaymentFlow ? 'La registra el flujo del primer pago' : undefined
+              }
+              {...form.getInputProps('payment1Date')}
+            />
+          </SimpleGrid>
+          {twoPayments ? (
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <TextInput label="Factura 2" {...form.getInputProps('invoice2')} />
+              <DateField label="Fecha factura 2" clearable {...form.getInputProps('invoice2Date')} />
+              <DateField
+                label="Fecha de pago 2"
+                clearable
+                disabled={commission?.hasSecondPaymentFlow}
+                description={
+                  commission?.hasSecondPaymentFlow ? 'La registra el flujo del segundo pago' : undefined
+                }
+                {...form.getInputProps('payment2Date')}
+              />
+            </SimpleGrid>
+          ) : null}
+
+          {figures ? (
+            <Table withTableBorder mt="xs" aria-label="Cálculo de la comisión">
+              <Table.Tbody>
+                <Table.Tr>
+                  <Table.Td>Comisión neta{values.commissionIncludesTax ? ' (sin IVA)' : ''}</Table.Td>
+                  <Table.Td ta="right">{formatUF(figures.netCommission)}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Base de comisión</Table.Td>
+                  <Table.Td ta="right">{formatUF(figures.commissionBase)}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Porcentaje de comisión</Table.Td>
+                  <Table.Td ta="right">{formatPercent(figures.commissionPercentage)}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Primer pago ({formatPercent(figures.firstPaymentPercentage)})</Table.Td>
+                  <Table.Td ta="right">{formatUF(figures.firstPaymentAmount)}</Table.Td>
+                </Table.Tr>
+                {twoPayments ? (
+                  <Table.Tr>
+                    <Table.Td>Segundo pago ({formatPercent(figures.secondPaymentPercentage)})</Table.Td>
+                    <Table.Td ta="right">{formatUF(figures.secondPaymentAmount)}</Table.Td>
+                  </Table.Tr>
+                ) : null}
+                <Table.Tr>
+                  <Table.Td>Diferencia</Table.Td>
+                  <Table.Td ta="right" c={figures.difference.startsWith('-') ? 'red' : undefined}>
+                    {formatUF(figures.difference)}
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+          ) : null}
+
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onCancel} disabled={saving}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? 'Guardando...' : confirmLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,250 @@
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { formatPercent, formatUF } from '../../../shared/format';
+import type {
+  CommissionView,
+  ReservationView,
+  UpdateReservationBody,
+} from '../../../shared/schemas/reservations';
+import { paths } from '../../app/paths';
+import { PageLoader } from '../../app/shell/app-layout';
+import { CommissionDialog } from '../../components/commission-dialog';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { ApiError } from '../../lib/api';
+import { notifySaved } from '../../lib/notify';
+import { useReservation, useReservationFormOptions, useSaveCommission, useUpdateReservation } from './api';
+import { ClientCard } from './client-card';
+import { ClientSearchStep } from './client-search-step';
+import type { ClientSummary } from './lookups';
+import { PromotionsSection } from './promotions-section';
+import { ReservationForm, reservationBody, reservationValuesOf } from './reservation-form';
+import { splitCommissionErrors } from './submit-errors';
+
+function CommissionSummary({
+  commission,
+  onEdit,
+  readOnly,
+}: {
+  commission: CommissionView;
+  onEdit: () => void;
+  readOnly: boolean;
+}) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Comisión del broker</Title>
+        {readOnly ? null : (
+          <Button size="xs" variant="light" leftSection={<IconPencil size={14} />} onClick={onEdit}>
+            Editar comisión
+          </Button>
+        )}
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <div>
+          <Text size="xs" c="dimmed">
+            Comisión
+          </Text>
+          <Text fw={600}>{formatUF(commission.commissionAmount)}</Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Neta
+          </Text>
+          <Text>{formatUF(commission.netCommission)}</Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Pagos
+          </Text>
+          <Text>
+            {commission.numberOfPayments === 1
+              ? '1 pago'
+              : `2 pagos (${formatPercent(commission.firstPaymentPercentage)} / ${formatPercent(100 - commission.firstPaymentPercentage)})`}
+          </Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Diferencia
+          </Text>
+          <Text c={commission.difference.startsWith('-') ? 'red' : undefined}>
+            {formatUF(commission.difference)}
+          </Text>
+        </div>
+      </SimpleGrid>
+    </Paper>
+  );
+}
+
+function EditReservation({ reservation }: { reservation: ReservationView & { client: ClientSummary } }) {
+  const navigate = useNavigate();
+  const options = useReservationFormOptions();
+  const update = useUpdateReservation(reservation.id);
+  const saveCommission = useSaveCommission(reservation.id);
+  const [client, setClient] = useState<ClientSummary>(reservation.client);
+  const [choosingClient, setChoosingClient] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [awaitingCommission, setAwaitingCommission] = useState<UpdateReservationBody | null>(null);
+  const [commissionError, setCommissionError] = useState<unknown>(null);
+  const [editingCommission, setEditingCommission] = useState(false);
+  const readOnly = reservation.isRescinded;
+
+  if (options.isPending) return <PageLoader />;
+  if (options.isError) return <ErrorAlert error={options.error} />;
+
+  const save = (body: UpdateReservationBody) => {
+    setFailure(null);
+    update.mutate(body, {
+      onSuccess: (saved) => {
+        setAwaitingCommission(null);
+        notifySaved(`Reserva ${saved.reservationNumber} actualizada`);
+        navigate(paths.reservations);
+      },
+      onError: (error) => {
+        const split = splitCommissionErrors(error);
+        if (awaitingCommission && split.forCommission) {
+          setCommissionError(split.commissionError);
+          return;
+        }
+        setAwaitingCommission(null);
+        setFieldErrors(split.formFields);
+        setFailure(split.message);
+      },
+    });
+  };
+
+  return (
+    <Stack gap="md">
+      {choosingClient ? (
+        <ClientSearchStep
+          onSelect={(chosen) => {
+            setClient(chosen);
+            setChoosingClient(false);
+          }}
+        />
+      ) : (
+        <ClientCard client={client} onChange={() => setChoosingClient(true)} disabled={readOnly} />
+      )}
+      <ReservationForm
+        key={reservation.version}
+        initialValues={reservationValuesOf(reservation)}
+        clientId={client.id}
+        options={options.data}
+        initialBroker={reservation.broker}
+        saving={update.isPending}
+        failure={failure}
+        fieldErrors={fieldErrors}
+        submitLabel="Guardar"
+        readOnly={readOnly}
+        onCancel={() => navigate(paths.reservations)}
+        onSubmit={(values) => {
+          const body = { ...reservationBody(values, client.id), version: reservation.version };
+          // Adding a broker to a reservation without commission: the popup first, then one save.
+          if (values.isWithBroker && !reservation.commission) {
+            setCommissionError(null);
+            setAwaitingCommission(body);
+          } else {
+            save(body);
+          }
+        }}
+      />
+      {reservation.commission ? (
+        <CommissionSummary
+          commission={reservation.commission}
+          readOnly={readOnly}
+          onEdit={() => {
+            saveCommission.reset();
+            setEditingCommission(true);
+          }}
+        />
+      ) : null}
+      <PromotionsSection
+        reservationId={reservation.id}
+        promotions={reservation.promotions}
+        readOnly={readOnly}
+      />
+
+      <CommissionDialog
+        opened={awaitingCommission !== null}
+        reservation={reservation}
+        brokerName={reservation.broker?.name}
+        saving={update.isPending}
+        error={commissionError}
+        confirmLabel="Confirmar y guardar"
+        onCancel={() => setAwaitingCommission(null)}
+        onConfirm={(commission) => {
+          const { version: _none, ...fields } = commission;
+          save({ ...awaitingCommission!, commission: fields });
+        }}
+      />
+      <CommissionDialog
+        opened={editingCommission}
+        commission={reservation.commission}
+        reservation={reservation}
+        brokerName={reservation.broker?.name}
+        saving={saveCommission.isPending}
+        error={saveCommission.error}
+        confirmLabel="Guardar"
+        onCancel={() => setEditingCommission(false)}
+        onConfirm={(commission) =>
+          saveCommission.mutate(
+            { ...commission, version: reservation.commission?.version },
+            {
+              onSuccess: () => {
+                setEditingCommission(false);
+                notifySaved('Comisión actualizada');
+              },
+            },
+          )
+        }
+      />
+    </Stack>
+  );
+}
+
+/** /reservas/editar/{id}: the same form as a new reservation, plus its commission and promotions. */
+export default function EditReservationPage() {
+  const { id } = useParams();
+  const reservation = useReservation(id);
+  const title = (
+    <PageHeader
+      title="Editar Reserva"
+      description={reservation.data ? `Reserva N° ${reservation.data.reservationNumber}` : undefined}
+      actions={reservation.data?.isRescinded ? <Badge color="red">Resciliada</Badge> : null}
+    />
+  );
+  if (reservation.isPending) return <PageLoader />;
+  if (reservation.isError) {
+    const notFound = reservation.error instanceof ApiError && reservation.error.status === 404;
+    return (
+      <>
+        {title}
+        <ErrorAlert
+          error={
+            notFound
+              ? 'No se encontró la reserva'
+              : `Error al cargar la reserva: ${reservation.error.message}`
+          }
+        />
+      </>
+    );
+  }
+  const { client } = reservation.data;
+  if (!client) {
+    return (
+      <>
+        {title}
+        <ErrorAlert error="No se encontró el cliente asociado a la reserva" />
+      </>
+    );
+  }
+  return (
+    <>
+      {title}
+      <EditReservation reservation={{ ...reservation.data, client }} />
+    </>
+  );
+}

@@ -1,0 +1,145 @@
+import { Alert } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { reservationFigures } from '../../../shared/domain/pricing';
+import { santiagoDateOf } from '../../../shared/format';
+import type { CreateReservationBody } from '../../../shared/schemas/reservations';
+import { paths } from '../../app/paths';
+import { PageLoader } from '../../app/shell/app-layout';
+import { CommissionDialog } from '../../components/commission-dialog';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { notifySaved } from '../../lib/notify';
+import { useCreateReservation, useReservationFormOptions } from './api';
+import { ClientCard } from './client-card';
+import { ClientSearchStep } from './client-search-step';
+import { useClientSummary } from './lookups';
+import { emptyReservationValues, ReservationForm, reservationBody } from './reservation-form';
+import { splitCommissionErrors } from './submit-errors';
+
+const CLIENT_PARAM = 'clienteId';
+
+/**
+ * /reservas/nueva: first the client (search, or create one and come back with it chosen), then the
+ * form. With a broker, the commission popup opens before anything is saved: confirming creates the
+ * reservation and its commission together; cancelling saves nothing and keeps the form as it was.
+ */
+export default function NewReservationPage() {
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const clientId = params.get(CLIENT_PARAM);
+  const client = useClientSummary(clientId);
+  const options = useReservationFormOptions();
+  const create = useCreateReservation();
+  const [awaitingCommission, setAwaitingCommission] = useState<CreateReservationBody | null>(null);
+  const [commissionError, setCommissionError] = useState<unknown>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const today = useMemo(() => santiagoDateOf(new Date()), []);
+
+  const save = (body: CreateReservationBody) => {
+    setFailure(null);
+    create.mutate(body, {
+      onSuccess: (reservation) => {
+        setAwaitingCommission(null);
+        notifySaved(`Reserva ${reservation.reservationNumber} creada`);
+        navigate(paths.reservations);
+      },
+      onError: (error) => {
+        const split = splitCommissionErrors(error);
+        if (awaitingCommission && split.forCommission) {
+          setCommissionError(split.commissionError);
+          return;
+        }
+        setAwaitingCommission(null);
+        setFieldErrors(split.formFields);
+        setFailure(split.message);
+      },
+    });
+  };
+
+  const header = <PageHeader title="Nueva Reserva" description="Registre la reserva de un departamento" />;
+
+  if (!clientId) {
+    return (
+      <>
+        {header}
+        <ClientSearchStep
+          returnTo={paths.newReservation}
+          onSelect={(chosen) => setParams({ [CLIENT_PARAM]: chosen.id })}
+        />
+      </>
+    );
+  }
+  if (client.isPending || options.isPending) return <PageLoader />;
+  if (client.isError)
+    return (
+      <>
+        {header}
+        <ErrorAlert error={`Error al cargar el cliente: ${client.error.message}`} />
+      </>
+    );
+  if (options.isError)
+    return (
+      <>
+        {header}
+        <ErrorAlert error={options.error} />
+      </>
+    );
+
+  // The popup's live figures come from the same shared math the server uses.
+  const pendingFigures = awaitingCommission
+    ? {
+        ...reservationFigures(awaitingCommission),
+        parkingPrice: awaitingCommission.parkingPrice ?? '0',
+        storagePrice: awaitingCommission.storagePrice ?? '0',
+      }
+    : null;
+
+  return (
+    <>
+      {header}
+      <ClientCard client={client.data} onChange={() => setParams({})} disabled={create.isPending} />
+      {options.data.projects.length === 0 ? (
+        <Alert color="yellow" mb="md">
+          Aún no hay proyectos registrados. Un administrador debe crearlos en Configuración antes de registrar
+          reservas.
+        </Alert>
+      ) : null}
+      <ReservationForm
+        initialValues={emptyReservationValues(options.data.defaultSellerId, today)}
+        clientId={client.data.id}
+        options={options.data}
+        initialBroker={null}
+        saving={create.isPending}
+        failure={failure}
+        fieldErrors={fieldErrors}
+        submitLabel="Crear Reserva"
+        onCancel={() => navigate(paths.reservations)}
+        onSubmit={(values) => {
+          const body = reservationBody(values, client.data.id);
+          if (values.isWithBroker) {
+            setCommissionError(null);
+            setAwaitingCommission(body);
+          } else {
+            save(body);
+          }
+        }}
+      />
+      {pendingFigures ? (
+        <CommissionDialog
+          opened
+          reservation={pendingFigures}
+          saving={create.isPending}
+          error={commissionError}
+          confirmLabel="Confirmar y crear reserva"
+          onCancel={() => setAwaitingCommission(null)}
+          onConfirm={(commission) => {
+            const { version: _none, ...fields } = commission;
+            save({ ...awaitingCommission!, commission: fields });
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,393 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import { fractionToPercent, percentToFraction, reservationFigures } from '../../../shared/domain/pricing';
+import { formatUF } from '../../../shared/format';
+import {
+  type CreateReservationBody,
+  createReservationBody,
+  type ReservationFormOptions,
+  type ReservationView,
+} from '../../../shared/schemas/reservations';
+import { DateField } from '../../components/date-field';
+import { MoneyInput, PercentInput, toAmount } from '../../components/money-input';
+import { schemaErrors } from '../../lib/forms';
+import { type BrokerOption, useBrokerSearch } from './lookups';
+
+export interface ReservationFormValues {
+  reservationNumber: string;
+  projectId: string | null;
+  sellerId: string | null;
+  reservationDate: string | null;
+  apartmentNumber: string;
+  parkingNumber: string;
+  storageNumber: string;
+  apartmentPrice: number | string;
+  parkingPrice: number | string;
+  storagePrice: number | string;
+  /** Discounts are edited as percent (0–100) and sent as fractions. */
+  columnDiscount: number | string;
+  additionalDiscount: number | string;
+  otherDiscount: number | string;
+  reservationPayment: number | string;
+  promisePayment: number | string;
+  downPayment: number | string;
+  creditPayment: number | string;
+  subsidyPayment: number | string;
+  isWithBroker: boolean;
+  brokerId: string | null;
+}
+
+const PRICE_FIELDS = [
+  ['apartmentPrice', 'Precio departamento'],
+  ['parkingPrice', 'Precio estacionamiento'],
+  ['storagePrice', 'Precio bodega'],
+] as const;
+const DISCOUNT_FIELDS = [
+  ['columnDiscount', 'Descuento columna'],
+  ['additionalDiscount', 'Descuento adicional'],
+  ['otherDiscount', 'Otro descuento'],
+] as const;
+const PAYMENT_FIELDS = [
+  ['reservationPayment', 'Reserva'],
+  ['promisePayment', 'Promesa'],
+  ['downPayment', 'Pie'],
+  ['creditPayment', 'Crédito hipotecario'],
+  ['subsidyPayment', 'Bono Pie'],
+] as const;
+
+export function emptyReservationValues(defaultSellerId: string | null, today: string): ReservationFormValues {
+  return {
+    reservationNumber: '',
+    projectId: null,
+    sellerId: defaultSellerId,
+    reservationDate: today,
+    apartmentNumber: '',
+    parkingNumber: '',
+    storageNumber: '',
+    apartmentPrice: '',
+    parkingPrice: 0,
+    storagePrice: 0,
+    columnDiscount: 0,
+    additionalDiscount: 0,
+    otherDiscount: 0,
+    reservationPayment: 0,
+    promisePayment: 0,
+    downPayment: 0,
+    creditPayment: 0,
+    subsidyPayment: 0,
+    isWithBroker: false,
+    brokerId: null,
+  };
+}
+
+export function reservationValuesOf(reservation: ReservationView): ReservationFormValues {
+  return {
+    reservationNumber: reservation.reservationNumber,
+    projectId: reservation.projectId,
+    sellerId: reservation.sellerId,
+    reservationDate: reservation.reservationDate,
+    apartmentNumber: reservation.apartmentNumber,
+    parkingNumber: reservation.parkingNumber ?? '',
+    storageNumber: reservation.storageNumber ?? '',
+    apartmentPrice: Number(reservation.apartmentPrice),
+    parkingPrice: Number(reservation.parkingPrice),
+    storagePrice: Number(reservation.storagePrice),
+    columnDiscount: fractionToPercent(reservation.columnDiscount),
+    additionalDiscount: fractionToPercent(reservation.additionalDiscount),
+    otherDiscount: fractionToPercent(reservation.otherDiscount),
+    reservationPayment: Number(reservation.reservationPayment),
+    promisePayment: Number(reservation.promisePayment),
+    downPayment: Number(reservation.downPayment),
+    creditPayment: Number(reservation.creditPayment),
+    subsidyPayment: Number(reservation.subsidyPayment),
+    isWithBroker: reservation.isWithBroker,
+    brokerId: reservation.brokerId,
+  };
+}
+
+/** The request body (without commission) for the values of the form and the chosen client. */
+export function reservationBody(values: ReservationFormValues, clientId: string): CreateReservationBody {
+  const zero = (value: number | string) => toAmount(value) || '0';
+  return {
+    reservationNumber: values.reservationNumber,
+    clientId,
+    projectId: values.projectId ?? '',
+    sellerId: values.sellerId,
+    reservationDate: values.reservationDate ?? '',
+    apartmentNumber: values.apartmentNumber,
+    parkingNumber: values.parkingNumber || null,
+    storageNumber: values.storageNumber || null,
+    apartmentPrice: toAmount(values.apartmentPrice),
+    parkingPrice: zero(values.parkingPrice),
+    storagePrice: zero(values.storagePrice),
+    columnDiscount: percentToFraction(values.columnDiscount === '' ? 0 : values.columnDiscount),
+    additionalDiscount: percentToFraction(values.additionalDiscount === '' ? 0 : values.additionalDiscount),
+    otherDiscount: percentToFraction(values.otherDiscount === '' ? 0 : values.otherDiscount),
+    reservationPayment: zero(values.reservationPayment),
+    promisePayment: zero(values.promisePayment),
+    downPayment: zero(values.downPayment),
+    creditPayment: zero(values.creditPayment),
+    subsidyPayment: zero(values.subsidyPayment),
+    isWithBroker: values.isWithBroker,
+    brokerId: values.isWithBroker ? values.brokerId : null,
+  };
+}
+
+/** The live preview of the figures the server will compute and store. */
+export function previewFigures(values: ReservationFormValues) {
+  try {
+    return reservationFigures(reservationBody(values, ''));
+  } catch {
+    return null;
+  }
+}
+
+function BrokerSelect({
+  initial,
+  ...props
+}: { initial: BrokerOption | null } & Omit<React.ComponentProps<typeof Select>, 'data'>) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const brokers = useBrokerSearch(debounced);
+  const options = [...(brokers.data ?? [])];
+  if (initial && !options.some((broker) => broker.id === initial.id)) options.unshift(initial);
+  return (
+    <Select
+      searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server already filtered by name, RUT or business name.
+      filter={({ options: all }) => all}
+      nothingFoundMessage={brokers.isFetching ? 'Buscando...' : 'No se encontraron brokers'}
+      data={options.map((broker) => ({ value: broker.id, label: `${broker.name} · ${broker.businessName}` }))}
+      {...props}
+    />
+  );
+}
+
+export interface ReservationFormProps {
+  initialValues: ReservationFormValues;
+  clientId: string;
+  options: ReservationFormOptions;
+  initialBroker: BrokerOption | null;
+  saving: boolean;
+  /** The general refusal message shown at the top; field messages are set with `fieldErrors`. */
+  failure: string | null;
+  fieldErrors: Record<string, string>;
+  submitLabel: string;
+  readOnly?: boolean;
+  onSubmit: (values: ReservationFormValues) => void;
+  onCancel: () => void;
+}
+
+/** The reservation form of spec part 1 §2: data, prices, discounts (as %), payments, broker; figures live. */
+export function ReservationForm({
+  initialValues,
+  clientId,
+  options,
+  initialBroker,
+  saving,
+  failure,
+  fieldErrors,
+  submitLabel,
+  readOnly = false,
+  onSubmit,
+  onCancel,
+}: ReservationFormProps) {
+  const form = useForm<ReservationFormValues>({
+    mode: 'controlled',
+    initialValues,
+    validate: (values) => {
+      const errors = schemaErrors(createReservationBody, reservationBody(values, clientId));
+      if (toAmount(values.apartmentPrice) === '') {
+        errors.apartmentPrice =
+          'Ingrese el precio del departamento (mayor o igual a 0, con hasta 2 decimales)';
+      }
+      return errors;
+    },
+  });
+  const [appliedErrors, setAppliedErrors] = useState(fieldErrors);
+  if (appliedErrors !== fieldErrors) {
+    setAppliedErrors(fieldErrors);
+    form.setErrors(fieldErrors);
+  }
+
+  const values = form.getValues();
+  const figures = previewFigures(values);
+  const projectData = options.projects.map((project) => ({
+    value: project.id,
+    label: `${project.name} · ${project.stage}`,
+  }));
+  const sellerData = options.sellers.map((seller) => ({
+    value: seller.id,
+    label: `${seller.firstName} ${seller.lastName}`,
+  }));
+
+  return (
+    <form onSubmit={form.onSubmit(onSubmit)} noValidate>
+      <fieldset disabled={readOnly || saving} style={{ border: 0, padding: 0, margin: 0 }}>
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, lg: 8 }}>
+            <Stack gap="md">
+              {failure ? (
+                <Alert color="red" role="alert">
+                  {failure}
+                </Alert>
+              ) : null}
+              <Paper withBorder p="md" radius="md">
+                <Title order={4} mb="sm">
+                  Datos de la reserva
+                </Title>
+                <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+                  <TextInput label="N° de reserva" required {...form.getInputProps('reservationNumber')} />
+                  <Select
+                    label="Proyecto"
+                    required
+                    searchable
+                    data={projectData}
+                    nothingFoundMessage="No hay proyectos"
+                    {...form.getInputProps('projectId')}
+                  />
+                  <Select
+                    label="Vendedor"
+                    searchable
+                    clearable
+                    data={sellerData}
+                    nothingFoundMessage="No hay vendedores"
+                    {...form.getInputProps('sellerId')}
+                  />
+                  <DateField label="Fecha de reserva" required {...form.getInputProps('reservationDate')} />
+                  <TextInput label="Departamento" required {...form.getInputProps('apartmentNumber')} />
+                  <TextInput label="Estacionamiento" {...form.getInputProps('parkingNumber')} />
+                  <TextInput label="Bodega" {...form.getInputProps('storageNumber')} />
+                </SimpleGrid>
+              </Paper>
+
+              <Paper withBorder p="md" radius="md">
+                <Title order={4} mb="sm">
+                  Precios y descuentos
+                </Title>
+                <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                  {PRICE_FIELDS.map(([field, label]) => (
+                    <MoneyInput
+                      key={field}
+                      label={label}
+                      required={field === 'apartmentPrice'}
+                      {...form.getInputProps(field)}
+                    />
+                  ))}
+                  {DISCOUNT_FIELDS.map(([field, label]) => (
+                    <PercentInput key={field} label={label} {...form.getInputProps(field)} />
+                  ))}
+                </SimpleGrid>
+              </Paper>
+
+              <Paper withBorder p="md" radius="md">
+                <Title order={4} mb="sm">
+                  Forma de pago
+                </Title>
+                <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                  {PAYMENT_FIELDS.map(([field, label]) => (
+                    <MoneyInput key={field} label={label} {...form.getInputProps(field)} />
+                  ))}
+                </SimpleGrid>
+              </Paper>
+
+              <Paper withBorder p="md" radius="md">
+                <Title order={4} mb="sm">
+                  Broker
+                </Title>
+                <Stack gap="sm">
+                  <Checkbox
+                    label="Venta con broker"
+                    {...form.getInputProps('isWithBroker', { type: 'checkbox' })}
+                    onChange={(event) => {
+                      const checked = event.currentTarget.checked;
+                      form.setFieldValue('isWithBroker', checked);
+                      // Unchecking clears the broker (spec part 1 §5).
+                      if (!checked) form.setFieldValue('brokerId', null);
+                    }}
+                  />
+                  {values.isWithBroker ? (
+                    <BrokerSelect
+                      label="Broker"
+                      required
+                      placeholder="Buscar por nombre, RUT o razón social"
+                      initial={initialBroker}
+                      {...form.getInputProps('brokerId')}
+                    />
+                  ) : null}
+                </Stack>
+              </Paper>
+            </Stack>
+          </Grid.Col>
+
+          <Grid.Col span={{ base: 12, lg: 4 }}>
+            <Paper withBorder p="md" radius="md" pos="sticky" top={80}>
+              <Title order={4} mb="sm">
+                Resumen
+              </Title>
+              <Table aria-label="Resumen de la reserva">
+                <Table.Tbody>
+                  <Table.Tr>
+                    <Table.Td>Precio lista</Table.Td>
+                    <Table.Td ta="right" data-testid="total-price">
+                      {figures ? formatUF(figures.totalPrice) : '—'}
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td fw={600}>Precio mínimo</Table.Td>
+                    <Table.Td ta="right" fw={600} data-testid="minimum-price">
+                      {figures ? formatUF(figures.minimumPrice) : '—'}
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>Total escrituración</Table.Td>
+                    <Table.Td ta="right" data-testid="total-payment">
+                      {figures ? formatUF(figures.totalPayment) : '—'}
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>Total recuperación</Table.Td>
+                    <Table.Td ta="right" data-testid="recovery-payment">
+                      {figures ? formatUF(figures.recoveryPayment) : '—'}
+                    </Table.Td>
+                  </Table.Tr>
+                </Table.Tbody>
+              </Table>
+              <Text size="xs" c="dimmed" mt="xs">
+                Precio mínimo: departamento con los tres descuentos sucesivos, más estacionamiento y bodega.
+              </Text>
+              {readOnly ? null : (
+                <Group mt="md" grow>
+                  <Button variant="default" onClick={onCancel} disabled={saving}>
+                    Cancelar
+                  </Button>
+                  <Button type="submit" disabled={saving}>
+                    {saving ? 'Guardando...' : submitLabel}
+                  </Button>
+                </Group>
+              )}
+            </Paper>
+          </Grid.Col>
+        </Grid>
+      </fieldset>
+    </form>
+  );
+}
