@@ -28,6 +28,10 @@ export const errorCatalog = {
     status: 403,
     message: 'El registro de nuevos usuarios está deshabilitado. Solicite una cuenta a un administrador.',
   },
+
+  // Clients and brokers
+  CLIENT_RUT_TAKEN: { status: 409, message: 'Ya existe un cliente con este RUT' },
+  BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;
