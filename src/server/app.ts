@@ -12,6 +12,8 @@ import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
 import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
+import { brokersRoutes } from './features/brokers/brokers.routes';
+import { clientsRoutes } from './features/clients/clients.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { AppError } from './http/app-error';
@@ -117,6 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
       });
       await api.register(reservationsRoutes, { prefix: '/reservations', db });
+      await api.register(clientsRoutes, { prefix: '/clients', db });
+      await api.register(brokersRoutes, { prefix: '/brokers', db });
     },
     { prefix: '/api' },
   );

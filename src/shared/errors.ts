@@ -53,6 +53,10 @@ export const errorCatalog = {
     message: 'La fecha de pago la registra su flujo de pago y no se puede editar aquí',
   },
   PROMOTION_NOT_FOUND: { status: 404, message: 'No se encontró la promoción' },
+
+  // Clients and brokers
+  CLIENT_RUT_TAKEN: { status: 409, message: 'Ya existe un cliente con este RUT' },
+  BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -1,0 +1,122 @@
+import { and, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import type { ClientRow, ClientValues } from '../../../shared/schemas/clients';
+import type { PageQuery } from '../../../shared/schemas/common';
+import { type Executor, isoInstant } from '../../db/client';
+import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
+import { clients } from '../../db/schema';
+import { matchesEveryWord } from '../../db/search';
+
+/** The columns a client answer carries (never search_text or the audit columns). */
+const rowColumns = {
+  id: clients.id,
+  rut: clients.rut,
+  firstName: clients.firstName,
+  lastName: clients.lastName,
+  birthDate: clients.birthDate,
+  phone: clients.phone,
+  email: clients.email,
+  createdAt: isoInstant(clients.createdAt),
+};
+
+const detailColumns = {
+  ...rowColumns,
+  updatedAt: isoInstant(clients.updatedAt),
+  version: clients.version,
+};
+
+export type ClientDetail = ClientRow & { updatedAt: string; version: number };
+
+const live = isNull(clients.deletedAt);
+
+/**
+ * The list of /clientes: live clients, newest first, filtered by every search word. `deleted_at is
+ * null` keeps both partial indexes usable (clients_newest_idx for the order, clients_search_trgm_idx
+ * for the search).
+ */
+function listSpec(query: PageQuery): PageSpec {
+  return {
+    columns: rowColumns,
+    from: clients,
+    where: and(live, matchesEveryWord(clients.searchText, query.search)),
+    orderBy: [desc(clients.createdAt), desc(clients.id)],
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** The exact SQL of a list request (the query-plan test EXPLAINs it). */
+export function listClientsSql(query: PageQuery): SQL {
+  return pageSql(listSpec(query));
+}
+
+export function listClients(db: Executor, query: PageQuery): Promise<Page<ClientRow>> {
+  return selectPage<ClientRow>(db, listSpec(query));
+}
+
+export async function findLiveClient(db: Executor, id: string): Promise<ClientDetail | null> {
+  const [row] = await db
+    .select(detailColumns)
+    .from(clients)
+    .where(and(eq(clients.id, id), live))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Whether a live client other than `exceptId` has this (normalised) RUT. */
+export async function rutTaken(db: Executor, rut: string, exceptId?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.rut, rut), live, exceptId ? ne(clients.id, exceptId) : undefined))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertClient(
+  db: Executor,
+  values: ClientValues,
+  userId: string,
+): Promise<ClientDetail> {
+  const [row] = await db
+    .insert(clients)
+    .values({ ...values, createdBy: userId, updatedBy: userId })
+    .returning(detailColumns);
+  return row!;
+}
+
+/** Optimistic update: changes the live row only when it still has `version`; null otherwise. */
+export async function updateClient(
+  db: Executor,
+  id: string,
+  version: number,
+  values: ClientValues,
+  userId: string,
+): Promise<ClientDetail | null> {
+  const [row] = await db
+    .update(clients)
+    .set({
+      ...values,
+      updatedBy: userId,
+      updatedAt: sql`now()`,
+      version: sql`${clients.version} + 1`,
+    })
+    .where(and(eq(clients.id, id), eq(clients.version, version), live))
+    .returning(detailColumns);
+  return row ?? null;
+}
+
+/** Soft delete: the row stays (reservations point at it) but is never listed again. */
+export async function softDeleteClient(db: Executor, id: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .update(clients)
+    .set({
+      deletedAt: sql`now()`,
+      deletedBy: userId,
+      updatedBy: userId,
+      updatedAt: sql`now()`,
+      version: sql`${clients.version} + 1`,
+    })
+    .where(and(eq(clients.id, id), live))
+    .returning({ id: clients.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,76 @@
+import { can } from '../../../shared/permissions';
+import type { SessionUser } from '../../../shared/schemas/auth';
+import type { ClientPage, ClientValues } from '../../../shared/schemas/clients';
+import type { PageQuery } from '../../../shared/schemas/common';
+import type { Database } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as queries from './clients.queries';
+
+const NOT_FOUND_MESSAGE = 'El cliente no existe o fue eliminado.';
+
+function notFound(): AppError {
+  return new AppError('NOT_FOUND', { message: NOT_FOUND_MESSAGE });
+}
+
+function rutTaken(cause?: unknown): AppError {
+  return new AppError('CLIENT_RUT_TAKEN', {
+    fields: { rut: 'Ya existe un cliente con este RUT' },
+    cause,
+  });
+}
+
+/** The live-RUT unique index is the last line of defence when two saves race. */
+async function guardRut<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, 'clients_rut_key')) throw rutTaken(error);
+    throw error;
+  }
+}
+
+export function list(db: Database, query: PageQuery): Promise<ClientPage> {
+  return queries.listClients(db, query);
+}
+
+export async function get(db: Database, id: string): Promise<queries.ClientDetail> {
+  const client = await queries.findLiveClient(db, id);
+  if (!client) throw notFound();
+  return client;
+}
+
+/** created_by / updated_by come from the session, never from the body. */
+export async function create(
+  db: Database,
+  user: SessionUser,
+  values: ClientValues,
+): Promise<queries.ClientDetail> {
+  if (await queries.rutTaken(db, values.rut)) throw rutTaken();
+  return guardRut(() => queries.insertClient(db, values, user.id));
+}
+
+/**
+ * Saves an edit read at `version`. Another live client with the same RUT refuses it (the client
+ * itself is excluded); a stale version answers 409 and changes nothing.
+ */
+export async function update(
+  db: Database,
+  user: SessionUser,
+  id: string,
+  { version, ...values }: ClientValues & { version: number },
+): Promise<queries.ClientDetail> {
+  if (await queries.rutTaken(db, values.rut, id)) {
+    if (!(await queries.findLiveClient(db, id))) throw notFound();
+    throw rutTaken();
+  }
+  const updated = await guardRut(() => queries.updateClient(db, id, version, values, user.id));
+  if (updated) return updated;
+  if (await queries.findLiveClient(db, id)) throw new AppError('STALE_VERSION');
+  throw notFound();
+}
+
+/** Soft delete, administrators only (shared/permissions: clients.delete). */
+export async function remove(db: Database, user: SessionUser, id: string): Promise<void> {
+  if (!can(user, 'clients.delete')) throw new AppError('FORBIDDEN');
+  if (!(await queries.softDeleteClient(db, id, user.id))) throw notFound();
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { optionalEmail, optionalText, pageOf, requiredText, versioned } from './common';
+import { requiredDate, requiredRut } from './fields';
+
+/** The broker fields of spec part 1 §3 and their rules (§5). Used by the API and by the form. */
+
+export const BROKER_MESSAGES = {
+  rutRequired: 'El RUT es obligatorio',
+  rutInvalid: 'El RUT no es válido (revise el dígito verificador)',
+  name: 'El nombre del broker es obligatorio',
+  businessName: 'La razón social es obligatoria',
+  constitutionDateRequired: 'La fecha de constitución es obligatoria',
+  constitutionDateInvalid: 'Ingrese una fecha de constitución válida',
+  constitutionNotary: 'La notaría de constitución es obligatoria',
+  legalRepresentative: 'El nombre del representante legal es obligatorio',
+  legalRepresentativeRutRequired: 'El RUT del representante legal es obligatorio',
+  legalRepresentativeRutInvalid: 'El RUT del representante legal no es válido (revise el dígito verificador)',
+  commercialAddress: 'La dirección comercial es obligatoria',
+  commercialAddressCommune: 'La comuna es obligatoria',
+  commercialContactName: 'El nombre del contacto comercial es obligatorio',
+  kamName: 'El nombre del KAM es obligatorio',
+  email: 'Ingrese un correo electrónico válido',
+} as const;
+
+const M = BROKER_MESSAGES;
+
+export const brokerBody = z.strictObject({
+  // Company
+  rut: requiredRut(M.rutRequired, M.rutInvalid),
+  name: requiredText(M.name),
+  businessName: requiredText(M.businessName),
+  constitutionDate: requiredDate(M.constitutionDateRequired, M.constitutionDateInvalid),
+  constitutionNotary: requiredText(M.constitutionNotary),
+  // Legal representative
+  legalRepresentative: requiredText(M.legalRepresentative),
+  legalRepresentativeRut: requiredRut(M.legalRepresentativeRutRequired, M.legalRepresentativeRutInvalid),
+  // Commercial
+  commercialAddress: requiredText(M.commercialAddress),
+  commercialAddressCommune: requiredText(M.commercialAddressCommune, 100),
+  commercialContactName: requiredText(M.commercialContactName),
+  commercialContactPhone: optionalText(30),
+  commercialContactEmail: optionalEmail(M.email),
+  // Operations
+  operationsContactName: optionalText(),
+  operationsContactPhone: optionalText(30),
+  operationsContactEmail: optionalEmail(M.email),
+  // Finance
+  financeContactName: optionalText(),
+  financeContactPhone: optionalText(30),
+  financeContactEmail: optionalEmail(M.email),
+  // KAM
+  kamName: requiredText(M.kamName),
+  kamPhone: optionalText(30),
+  kamEmail: optionalEmail(M.email),
+  kamReceivesCommission: z.boolean({ error: 'Indique si el KAM recibe comisión' }).default(false),
+});
+export type BrokerBody = z.input<typeof brokerBody>;
+export type BrokerValues = z.output<typeof brokerBody>;
+
+export const brokerUpdateBody = brokerBody.extend(versioned);
+export type BrokerUpdateBody = z.input<typeof brokerUpdateBody>;
+
+/** A row of /brokers (also the reservation screen's broker picker). */
+export const brokerRow = z.object({
+  id: z.uuid(),
+  rut: z.string(),
+  name: z.string(),
+  businessName: z.string(),
+  kamName: z.string(),
+  kamReceivesCommission: z.boolean(),
+});
+export type BrokerRow = z.infer<typeof brokerRow>;
+
+export const brokerPage = pageOf(brokerRow);
+export type BrokerPage = z.infer<typeof brokerPage>;
+
+/** One broker with every field, for the form: carries the `version` an edit must send back. */
+export const brokerResponse = z.object({
+  id: z.uuid(),
+  rut: z.string(),
+  name: z.string(),
+  businessName: z.string(),
+  constitutionDate: z.string(),
+  constitutionNotary: z.string(),
+  legalRepresentative: z.string(),
+  legalRepresentativeRut: z.string(),
+  commercialAddress: z.string(),
+  commercialAddressCommune: z.string(),
+  commercialContactName: z.string(),
+  commercialContactPhone: z.string().nullable(),
+  commercialContactEmail: z.string().nullable(),
+  operationsContactName: z.string().nullable(),
+  operationsContactPhone: z.string().nullable(),
+  operationsContactEmail: z.string().nullable(),
+  financeContactName: z.string().nullable(),
+  financeContactPhone: z.string().nullable(),
+  financeContactEmail: z.string().nullable(),
+  kamName: z.string(),
+  kamPhone: z.string().nullable(),
+  kamEmail: z.string().nullable(),
+  kamReceivesCommission: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  version: z.number().int(),
+});
+export type Broker = z.infer<typeof brokerResponse>;
