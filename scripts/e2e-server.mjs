@@ -1,5 +1,6 @@
 // The server the Playwright journeys drive: the production build on a fresh embedded database,
-// with the fixture accounts of e2e/fixtures.ts created through the user CLI before it starts.
+// with the fixture accounts of e2e/fixtures.ts created through the user CLI and the known projects of
+// scripts/e2e-fixtures.ts inserted before it starts.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { buildIfNeeded } from './build-if-needed.mjs';
@@ -53,5 +54,7 @@ for (const account of accounts) {
   );
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+const fixtures = spawnSync('npx', ['tsx', 'scripts/e2e-fixtures.ts'], { stdio: 'inherit', env });
+if (fixtures.status !== 0) process.exit(fixtures.status ?? 1);
 Object.assign(process.env, env);
 await import('../dist/server/main.js');

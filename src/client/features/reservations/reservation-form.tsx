@@ -273,9 +273,9 @@ export function ReservationForm({
                     {...form.getInputProps('sellerId')}
                   />
                   <DateField label="Fecha de reserva" required {...form.getInputProps('reservationDate')} />
-                  <TextInput label="Departamento" required {...form.getInputProps('apartmentNumber')} />
-                  <TextInput label="Estacionamiento" {...form.getInputProps('parkingNumber')} />
-                  <TextInput label="Bodega" {...form.getInputProps('storageNumber')} />
+                  <TextInput label="N° departamento" required {...form.getInputProps('apartmentNumber')} />
+                  <TextInput label="N° estacionamiento" {...form.getInputProps('parkingNumber')} />
+                  <TextInput label="N° bodega" {...form.getInputProps('storageNumber')} />
                 </SimpleGrid>
               </Paper>
 

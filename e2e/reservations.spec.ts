@@ -1,0 +1,180 @@
+import { expect, type Page, test } from '@playwright/test';
+import { uniqueRut, uniqueText } from './fixtures';
+
+/** Creates a client through the API (the journeys here are about reservations, not the client form). */
+async function apiClient(page: Page, firstName: string, lastName: string) {
+  const response = await page.request.post('/api/clients', {
+    headers: { origin: new URL(page.url() || 'http://127.0.0.1').origin },
+    data: { rut: uniqueRut(), firstName, lastName, birthDate: '1988-05-20', phone: null, email: null },
+  });
+  expect(response.status()).toBe(201);
+  return response.json() as Promise<{ id: string }>;
+}
+
+async function apiBroker(page: Page, name: string) {
+  const response = await page.request.post('/api/brokers', {
+    headers: { origin: new URL(page.url()).origin },
+    data: {
+      rut: uniqueRut(),
+      name,
+      businessName: `${name} Corredores SpA`,
+      legalRepresentative: 'Marta Lagos',
+      legalRepresentativeRut: uniqueRut(),
+      commercialAddress: 'Av. Apoquindo 3000',
+      commercialAddressCommune: 'Las Condes',
+      commercialContactName: 'Pablo Díaz',
+      constitutionDate: '2016-04-01',
+      constitutionNotary: 'Notaría Díaz',
+      kamName: 'Karla Mendoza',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Goes to /reservas/nueva, finds the client by name and chooses it. */
+async function startReservation(page: Page, clientName: string) {
+  await page.goto('/reservas/nueva');
+  await page.getByLabel('Buscar cliente').fill(clientName);
+  await page.getByRole('listitem').filter({ hasText: clientName }).click();
+  await expect(page.getByTestId('reservation-client')).toHaveText(clientName);
+}
+
+async function fillReservation(page: Page, number: string) {
+  await page.getByLabel('N° de reserva').fill(number);
+  await page.getByRole('combobox', { name: 'Proyecto' }).click();
+  await page.getByRole('option', { name: 'Edificio Los Aromos · Etapa 1' }).click();
+  await page.getByLabel('N° departamento').fill('1204');
+  await page.getByLabel('N° estacionamiento').fill('E-45');
+  await page.getByLabel('Precio departamento').fill('3000');
+  await page.getByLabel('Precio estacionamiento').fill('150');
+  await page.getByLabel('Precio bodega').fill('50');
+  await page.getByLabel('Descuento columna').fill('5');
+  await page.getByLabel('Descuento adicional').fill('2');
+  await page.getByLabel('Otro descuento').fill('1');
+  await page.getByLabel('Crédito hipotecario').fill('2900');
+  await page.getByLabel('Bono Pie').fill('100');
+}
+
+async function findInList(page: Page, number: string) {
+  await page.goto(`/reservas?q=${encodeURIComponent(number)}`);
+  return page.getByRole('row').filter({ hasText: number });
+}
+
+test.describe('reservas', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/reservas');
+  });
+
+  test('crea una reserva sin broker: el precio mínimo coincide con el cálculo a mano', async ({ page }) => {
+    const number = uniqueText('R').replace(' ', '-');
+    await apiClient(page, 'Rosa', 'Zúñiga Pino');
+    await startReservation(page, 'Rosa Zúñiga Pino');
+    // The default seller is preselected.
+    await expect(page.getByRole('combobox', { name: 'Vendedor' })).toHaveValue('Alicia Administradora');
+    await fillReservation(page, number);
+    // 3.000 × 0,95 × 0,98 × 0,99 = 2.765,07; + 150 + 50 = 2.965,07
+    await expect(page.getByTestId('minimum-price')).toHaveText('UF 2.965,07');
+    await expect(page.getByTestId('total-price')).toHaveText('UF 3.200,00');
+    await expect(page.getByTestId('total-payment')).toHaveText('UF 3.000,00');
+    await expect(page.getByTestId('recovery-payment')).toHaveText('UF 2.900,00');
+    await page.getByRole('button', { name: 'Crear Reserva' }).click();
+
+    await expect(page).toHaveURL(/\/reservas$/);
+    const row = await findInList(page, number);
+    await expect(row).toContainText('Rosa Zúñiga Pino');
+    await expect(row).toContainText('Edificio Los Aromos');
+    await expect(row).toContainText('UF 2.965,07');
+    await expect(row).toContainText('UF 3.200,00');
+  });
+
+  test('crea una reserva con broker y su comisión en el mismo paso', async ({ page }) => {
+    const number = uniqueText('RB').replace(' ', '-');
+    const brokerName = uniqueText('Broker Sur');
+    await apiBroker(page, brokerName);
+    await apiClient(page, 'Tomás', 'Valdés Araya');
+    await startReservation(page, 'Tomás Valdés Araya');
+    await fillReservation(page, number);
+    await page.getByLabel('Venta con broker').check();
+    await page.getByRole('combobox', { name: 'Broker' }).fill(brokerName);
+    await page.getByRole('option', { name: new RegExp(brokerName) }).click();
+    await page.getByRole('button', { name: 'Crear Reserva' }).click();
+
+    const popup = page.getByRole('dialog', { name: /Comisión del Broker/ });
+    await expect(popup).toBeVisible();
+    await popup.getByLabel('Monto de la comisión').fill('59,5');
+    await popup.getByText('2 pagos').click();
+    await expect(popup.getByRole('table', { name: 'Cálculo de la comisión' })).toContainText('UF 50,00');
+    await expect(popup.getByRole('table', { name: 'Cálculo de la comisión' })).toContainText('UF 29,75');
+    await popup.getByRole('button', { name: 'Confirmar y crear reserva' }).click();
+
+    await expect(page).toHaveURL(/\/reservas$/);
+    const row = await findInList(page, number);
+    await row.getByRole('link', { name: number, exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Comisión del broker' })).toBeVisible();
+    await expect(page.getByText('UF 59,50')).toBeVisible();
+    await expect(page.getByText('2 pagos (50,00 % / 50,00 %)')).toBeVisible();
+  });
+
+  test('cancelar la ventana de comisión no guarda nada', async ({ page }) => {
+    const number = uniqueText('RC').replace(' ', '-');
+    const brokerName = uniqueText('Broker Norte');
+    await apiBroker(page, brokerName);
+    await apiClient(page, 'Inés', 'Carrasco Leiva');
+    await startReservation(page, 'Inés Carrasco Leiva');
+    await fillReservation(page, number);
+    await page.getByLabel('Venta con broker').check();
+    await page.getByRole('combobox', { name: 'Broker' }).fill(brokerName);
+    await page.getByRole('option', { name: new RegExp(brokerName) }).click();
+    await page.getByRole('button', { name: 'Crear Reserva' }).click();
+    const popup = page.getByRole('dialog', { name: /Comisión del Broker/ });
+    await popup.getByRole('button', { name: 'Cancelar' }).click();
+    await expect(popup).toBeHidden();
+    // The form keeps what the user typed.
+    await expect(page.getByLabel('N° de reserva')).toHaveValue(number);
+
+    await page.goto(`/reservas?q=${encodeURIComponent(number)}`);
+    await expect(page.getByText('No hay reservas con ese número')).toBeVisible();
+  });
+
+  test('editar los descuentos actualiza las cifras al instante; un administrador elimina la reserva', async ({
+    page,
+  }) => {
+    const number = uniqueText('RE').replace(' ', '-');
+    await apiClient(page, 'Pedro', 'Ñancupil Rojas');
+    await startReservation(page, 'Pedro Ñancupil Rojas');
+    await fillReservation(page, number);
+    await page.getByRole('button', { name: 'Crear Reserva' }).click();
+    await expect(page).toHaveURL(/\/reservas$/);
+
+    const row = await findInList(page, number);
+    await row.getByRole('link', { name: `Editar reserva ${number}` }).click();
+    await expect(page.getByRole('heading', { name: 'Editar Reserva' })).toBeVisible();
+    await expect(page.getByLabel('Descuento columna')).toHaveValue('5');
+    await page.getByLabel('Descuento columna').fill('10');
+    // 3.000 × 0,90 × 0,98 × 0,99 = 2.619,54; + 200
+    await expect(page.getByTestId('minimum-price')).toHaveText('UF 2.819,54');
+    await page.getByLabel('Descuento adicional').fill('0');
+    await page.getByLabel('Otro descuento').fill('0');
+    await expect(page.getByTestId('minimum-price')).toHaveText('UF 2.900,00');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await expect(page).toHaveURL(/\/reservas$/);
+
+    const updated = await findInList(page, number);
+    await expect(updated).toContainText('UF 2.900,00');
+    await updated.getByRole('button', { name: `Eliminar reserva ${number}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Eliminar reserva' });
+    await dialog.getByRole('button', { name: 'Eliminar' }).click();
+    await expect(page.getByText('No hay reservas con ese número')).toBeVisible();
+  });
+
+  test('el formulario muestra los mensajes en español y conserva lo escrito', async ({ page }) => {
+    await apiClient(page, 'Olga', 'Sepúlveda Tapia');
+    await startReservation(page, 'Olga Sepúlveda Tapia');
+    await page.getByLabel('N° de reserva').fill('   ');
+    await page.getByLabel('N° departamento').fill('802');
+    await page.getByRole('button', { name: 'Crear Reserva' }).click();
+    await expect(page.getByText('El número de reserva es obligatorio')).toBeVisible();
+    await expect(page.getByText('Seleccione un proyecto')).toBeVisible();
+    await expect(page.getByLabel('N° departamento')).toHaveValue('802');
+  });
+});
