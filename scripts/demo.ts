@@ -40,7 +40,8 @@ buildIfNeeded();
 
 const width = Math.max(...logins.map((login) => login.email.length));
 console.log(`\nInmoflujo demo on http://localhost:${port}  (password for every user: ${DEMO_PASSWORD})\n`);
-for (const login of logins) console.log(`  ${login.email.padEnd(width)}  ${login.user_type.padEnd(16)}  ${login.name}`);
+for (const login of logins)
+  console.log(`  ${login.email.padEnd(width)}  ${login.user_type.padEnd(16)}  ${login.name}`);
 console.log('');
 
 Object.assign(process.env, { DATA_DIR, DATABASE_URL: '', PORT: port });

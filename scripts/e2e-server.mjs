@@ -1,5 +1,7 @@
 // The server the Playwright journeys drive: the production build on a fresh embedded database,
-// with the fixture accounts of e2e/fixtures.ts created through the user CLI before it starts.
+// with the fixture accounts of e2e/fixtures.ts created through the user CLI, then the small 'e2e'
+// dataset of scripts/demo-data.ts (projects, brokers, clients, reservations, flows in every state),
+// so that the journeys see a living app. The fixture accounts stay exactly as they are.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { buildIfNeeded } from './build-if-needed.mjs';
@@ -53,5 +55,10 @@ for (const account of accounts) {
   );
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+const dataset = spawnSync('npx', ['tsx', 'scripts/generate-data.ts', '--scale', 'e2e', '--quiet'], {
+  stdio: 'inherit',
+  env,
+});
+if (dataset.status !== 0) process.exit(dataset.status ?? 1);
 Object.assign(process.env, env);
 await import('../dist/server/main.js');
