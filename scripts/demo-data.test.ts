@@ -24,9 +24,21 @@ import {
 
 const NOW = new Date('2026-03-15T15:00:00.000Z');
 
+// One migrated template per file; each database is loaded from its dump (faster than migrating).
+let template: Promise<File | Blob> | undefined;
 async function freshDatabase(): Promise<DatabaseHandle> {
-  const client = await PGlite.create({ extensions: pgliteExtensions, parsers: pgliteParsers });
-  await migratePglite(client);
+  template ??= (async () => {
+    const client = await PGlite.create({ extensions: pgliteExtensions, parsers: pgliteParsers });
+    await migratePglite(client);
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    return dump;
+  })();
+  const client = await PGlite.create({
+    loadDataDir: await template,
+    extensions: pgliteExtensions,
+    parsers: pgliteParsers,
+  });
   return pgliteHandle(client);
 }
 
