@@ -1,6 +1,5 @@
-// The server the Playwright journeys drive: the production build on a fresh embedded database,
-// with the fixture accounts of e2e/fixtures.ts created through the user CLI and the known projects of
-// scripts/e2e-fixtures.ts inserted before it starts.
+// The server the Playwright journeys drive: the production build on a fresh embedded database filled
+// by scripts/e2e-setup.ts (fixture accounts, the small 'e2e' dataset and the rows the journeys name).
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { buildIfNeeded } from './build-if-needed.mjs';
@@ -16,45 +15,7 @@ const env = {
   LOG_LEVEL: 'warn',
   LOGIN_MAX_ATTEMPTS: '50',
 };
-const accounts = [
-  [
-    '--email',
-    'admin@inmoflujo.test',
-    '--first',
-    'Alicia',
-    '--last',
-    'Administradora',
-    '--position',
-    'Gerenta Comercial',
-    '--type',
-    'Administrador',
-    '--seller',
-  ],
-  [
-    '--email',
-    'kam@inmoflujo.test',
-    '--first',
-    'Karla',
-    '--last',
-    'Mendoza',
-    '--position',
-    'KAM',
-    '--type',
-    'KAM',
-  ],
-];
-for (const account of accounts) {
-  const result = spawnSync(
-    'npx',
-    ['tsx', 'scripts/create-user.ts', ...account, '--password', 'clave-e2e-segura'],
-    {
-      stdio: 'inherit',
-      env,
-    },
-  );
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-const fixtures = spawnSync('npx', ['tsx', 'scripts/e2e-fixtures.ts'], { stdio: 'inherit', env });
-if (fixtures.status !== 0) process.exit(fixtures.status ?? 1);
+const setup = spawnSync('npx', ['tsx', 'scripts/e2e-setup.ts'], { stdio: 'inherit', env });
+if (setup.status !== 0) process.exit(setup.status ?? 1);
 Object.assign(process.env, env);
 await import('../dist/server/main.js');

@@ -1,0 +1,514 @@
+// `npm run bench`: the production server against a large generated dataset, measured with autocannon.
+//
+// 1. Dataset: 100,000 reservations and clients with their flows (scripts/demo-data.ts, scale 'bench')
+//    on the embedded database in .tmp/bench-data, reused while its marker matches the generator's
+//    version, scale and seed; or on PostgreSQL when DATABASE_URL is set (generated there if empty).
+// 2. Builds if needed, starts `node dist/server/main.js` as a child process, signs in.
+// 3. Runs autocannon on each endpoint in turn (warm-up, then the measured run) and prints p50, p99,
+//    requests per second and their ratio to the /api/health baseline, against the targets of
+//    DESIGN.md §6; endpoints that answer 404 (not built yet) are reported as not available.
+// 4. Adds the initial JavaScript of the built client (gzip) and writes everything to
+//    bench/results/<timestamp>.json.
+//
+// Knobs (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10),
+// BENCH_SCALE (bench; 'demo' for a quick try), BENCH_SEED, BENCH_DATA_DIR (.tmp/bench-data),
+// BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
+import {
+  COMMON_APARTMENT,
+  COMMON_SURNAME,
+  DEMO_EMAIL_DOMAIN,
+  DEMO_PASSWORD,
+  GENERATOR_VERSION,
+  generateDataset,
+  isEmpty,
+  pendingTaskCounts,
+  SCALES,
+  type ScaleName,
+} from '../scripts/demo-data';
+import { openDatabase, queryRows } from '../src/server/db/client';
+
+const config = {
+  scale: (process.env.BENCH_SCALE ?? 'bench') as ScaleName,
+  seed: Number(process.env.BENCH_SEED ?? 20_260_101),
+  dataDir: process.env.BENCH_DATA_DIR ?? '.tmp/bench-data',
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  duration: Number(process.env.BENCH_DURATION ?? 10),
+  warmup: Number(process.env.BENCH_WARMUP ?? 2),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  regenerate: process.env.BENCH_REGENERATE === '1',
+};
+if (!(config.scale in SCALES))
+  throw new Error(`BENCH_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
+
+const ADMIN_EMAIL = `camila.fuentes@${DEMO_EMAIL_DOMAIN}`;
+const INITIAL_JS_BUDGET_KB = 200;
+
+interface DatasetInfo {
+  engine: 'pglite' | 'postgres';
+  reused: boolean;
+  generationSeconds: number | null;
+  rows: Record<string, number>;
+  badgeUser: { email: string; pendingTasks: number };
+  maxPendingTasksPerUser: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dataset
+
+interface Marker {
+  generatorVersion: number;
+  scale: ScaleName;
+  seed: number;
+  generatedAt?: string;
+  generationSeconds?: number;
+}
+
+function markerMatches(path: string): Marker | null {
+  if (!existsSync(path)) return null;
+  try {
+    const marker = JSON.parse(readFileSync(path, 'utf8')) as Marker;
+    const same =
+      marker.generatorVersion === GENERATOR_VERSION &&
+      marker.scale === config.scale &&
+      marker.seed === config.seed;
+    return same ? marker : null;
+  } catch {
+    return null;
+  }
+}
+
+async function prepareDataset(): Promise<DatasetInfo> {
+  const markerPath = join(config.dataDir, 'bench-dataset.json');
+  let reused = true;
+  let generationSeconds: number | null = null;
+  if (!config.databaseUrl) {
+    const marker = config.regenerate ? null : markerMatches(markerPath);
+    if (marker) {
+      console.log(
+        `Reusing the '${config.scale}' dataset in ${config.dataDir} (generated ${marker.generatedAt}).`,
+      );
+      generationSeconds = marker.generationSeconds ?? null;
+    } else {
+      rmSync(config.dataDir, { recursive: true, force: true });
+      reused = false;
+    }
+  }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await database.migrate();
+    if (!reused || (config.databaseUrl && (await isEmpty(database.db)))) {
+      reused = false;
+      console.log(
+        `Generating the '${config.scale}' dataset (seed ${config.seed}) on ${config.databaseUrl ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`}...`,
+      );
+      const summary = await generateDataset(database.db, {
+        scale: config.scale,
+        seed: config.seed,
+        log: console.log,
+      });
+      generationSeconds = Math.round(summary.millis / 100) / 10;
+      console.log(`Generated in ${generationSeconds} s.`);
+      if (!config.databaseUrl) {
+        const marker: Marker = {
+          generatorVersion: GENERATOR_VERSION,
+          scale: config.scale,
+          seed: config.seed,
+          generatedAt: new Date().toISOString(),
+          generationSeconds,
+        };
+        writeFileSync(markerPath, `${JSON.stringify({ ...marker, counts: summary.counts }, null, 2)}\n`);
+      }
+    } else if (config.databaseUrl) {
+      console.log('DATABASE_URL already holds data: benchmarking it as it is.');
+    }
+    const [rows] = await queryRows<Record<string, number>>(
+      database.db,
+      sql`select (select count(*) from reservations)::int as reservations,
+                 (select count(*) from clients)::int as clients,
+                 (select count(*) from brokers)::int as brokers,
+                 (select count(*) from broker_commissions)::int as commissions,
+                 (select count(*) from reservation_flow_tasks)::int as reservation_flow_tasks,
+                 (select count(*) from commission_flow_tasks)::int as commission_flow_tasks,
+                 (select count(*) from task_assignments)::int as task_assignments`,
+    );
+    const pending = await pendingTaskCounts(database.db);
+    const top = pending[0];
+    if (!top) throw new Error('No user has pending tasks: the badge cannot be measured');
+    return {
+      engine: database.kind,
+      reused,
+      generationSeconds,
+      rows: rows!,
+      badgeUser: { email: top.email, pendingTasks: top.count },
+      maxPendingTasksPerUser: top.count,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      DATA_DIR: config.dataDir,
+      DATABASE_URL: config.databaseUrl ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      NODE_ENV: 'production',
+      COOKIE_SECURE: 'false',
+      LOG_LEVEL: 'warn',
+      LOGIN_MAX_ATTEMPTS: '1000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`The server exited early (code ${code})`))),
+  );
+  const deadline = Date.now() + 180_000;
+  const ready = (async () => {
+    while (Date.now() < deadline) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error('The server did not answer /api/health within 180 s');
+  })();
+  await Promise.race([ready, exited]);
+  exited.catch(() => {});
+  return child;
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timeout);
+}
+
+async function login(origin: string, email: string): Promise<string> {
+  const response = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`Login as ${email} failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie().find((value) => value.includes('inmoflujo_session='));
+  if (!cookie) throw new Error('Login answered without a session cookie');
+  return cookie.split(';')[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+
+interface Endpoint {
+  key: string;
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  /** p99 target in ms (DESIGN.md §6), if any. */
+  target?: number;
+  as?: 'admin' | 'badge' | 'anonymous';
+  body?: string;
+}
+
+interface Measurement {
+  key: string;
+  label: string;
+  path: string;
+  status: 'ok' | 'not available' | 'error';
+  httpStatus: number;
+  p50?: number;
+  p99?: number;
+  requestsPerSecond?: number;
+  requests?: number;
+  non2xx?: number;
+  errors?: number;
+  target?: number;
+  met?: boolean;
+  p99Ratio?: number;
+  throughputRatio?: number;
+}
+
+function endpoints(badgeEmail: string): Endpoint[] {
+  return [
+    { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
+    {
+      key: 'login',
+      label: 'login',
+      method: 'POST',
+      path: '/api/auth/login',
+      as: 'anonymous',
+      body: JSON.stringify({ email: badgeEmail, password: DEMO_PASSWORD }),
+    },
+    {
+      key: 'clients',
+      label: 'client list',
+      method: 'GET',
+      path: '/api/clients?page=1&pageSize=25',
+      target: 25,
+    },
+    {
+      key: 'clientSearch',
+      label: 'client search',
+      method: 'GET',
+      path: `/api/clients?search=${encodeURIComponent(COMMON_SURNAME)}`,
+      target: 25,
+    },
+    {
+      key: 'reservations',
+      label: 'reservation list',
+      method: 'GET',
+      path: '/api/reservations?page=1&pageSize=25',
+      target: 25,
+    },
+    { key: 'dashboard', label: 'dashboard', method: 'GET', path: '/api/dashboard', target: 100 },
+    {
+      key: 'searchApartment',
+      label: 'global search (apartment)',
+      method: 'GET',
+      path: `/api/search?q=${COMMON_APARTMENT}`,
+      target: 25,
+    },
+    {
+      key: 'searchSurname',
+      label: 'global search (surname)',
+      method: 'GET',
+      path: `/api/search?q=${encodeURIComponent(COMMON_SURNAME)}`,
+      target: 25,
+    },
+    {
+      key: 'badge',
+      label: 'badge count',
+      method: 'GET',
+      path: '/api/notifications/count',
+      target: 15,
+      as: 'badge',
+    },
+  ];
+}
+
+async function measure(
+  origin: string,
+  endpoint: Endpoint,
+  cookies: Record<string, string>,
+): Promise<Measurement> {
+  const headers: Record<string, string> = { origin };
+  const as = endpoint.as ?? 'admin';
+  if (as !== 'anonymous') headers.cookie = cookies[as]!;
+  if (endpoint.body) headers['content-type'] = 'application/json';
+  const url = `${origin}${endpoint.path}`;
+  const base = { key: endpoint.key, label: endpoint.label, path: endpoint.path, target: endpoint.target };
+
+  const probe = await fetch(url, { method: endpoint.method, headers, body: endpoint.body });
+  await probe.arrayBuffer();
+  if (probe.status === 404) return { ...base, status: 'not available', httpStatus: 404 };
+  if (!probe.ok) return { ...base, status: 'error', httpStatus: probe.status };
+
+  const options = {
+    url,
+    method: endpoint.method,
+    headers,
+    body: endpoint.body,
+    connections: config.connections,
+  };
+  if (config.warmup > 0) await autocannon({ ...options, duration: config.warmup });
+  const result = await autocannon({ ...options, duration: config.duration });
+  return {
+    ...base,
+    status: 'ok',
+    httpStatus: probe.status,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requestsPerSecond: Math.round(result.requests.average * 10) / 10,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    met: endpoint.target === undefined ? undefined : result.latency.p99 <= endpoint.target,
+  };
+}
+
+/** The gzip size of the JavaScript the built index.html loads at once (entry + modulepreloads). */
+function initialJavaScript(): {
+  files: { file: string; bytes: number; gzipBytes: number }[];
+  gzipBytes: number;
+} {
+  const html = readFileSync('dist/client/index.html', 'utf8');
+  const paths = new Set<string>();
+  for (const match of html.matchAll(/<script[^>]*\bsrc="([^"]+\.js)"/g)) paths.add(match[1]!);
+  for (const match of html.matchAll(/<link[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+\.js)"/g))
+    paths.add(match[1]!);
+  for (const match of html.matchAll(/<link[^>]*\bhref="([^"]+\.js)"[^>]*\brel="modulepreload"/g))
+    paths.add(match[1]!);
+  const files = [...paths].map((path) => {
+    const content = readFileSync(join('dist/client', path.replace(/^\//, '')));
+    return { file: path, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
+  });
+  return { files, gzipBytes: files.reduce((sum, file) => sum + file.gzipBytes, 0) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function pad(text: string, width: number, right = false): string {
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+function printTable(results: Measurement[], initialJs: { gzipBytes: number }): void {
+  const rows = results.map((r) => {
+    if (r.status !== 'ok')
+      return [
+        r.label,
+        r.path,
+        '',
+        '',
+        '',
+        '',
+        '',
+        r.target ? `≤ ${r.target}` : '',
+        r.status === 'error' ? `error ${r.httpStatus}` : 'not available',
+      ];
+    const verdict = r.met === undefined ? '' : r.met ? 'met' : 'MISSED';
+    const flags = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
+    return [
+      r.label,
+      r.path,
+      String(r.p50),
+      String(r.p99),
+      String(r.requestsPerSecond),
+      r.p99Ratio === undefined ? '' : `${r.p99Ratio.toFixed(1)}×`,
+      r.throughputRatio === undefined ? '' : `${(r.throughputRatio * 100).toFixed(0)} %`,
+      r.target ? `≤ ${r.target}` : '',
+      verdict + flags,
+    ];
+  });
+  const header = [
+    'endpoint',
+    'path',
+    'p50 ms',
+    'p99 ms',
+    'req/s',
+    'p99 / base',
+    'req/s / base',
+    'p99 target',
+    'result',
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const numeric = new Set([2, 3, 4, 5, 6]);
+  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i]!, numeric.has(i))).join('  ');
+  console.log(`\n${line(header)}`);
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+  const kb = initialJs.gzipBytes / 1000;
+  console.log(
+    `\nInitial JavaScript (entry + modulepreloads, gzip -9): ${kb.toFixed(1)} KB (budget ${INITIAL_JS_BUDGET_KB} KB: ${kb <= INITIAL_JS_BUDGET_KB ? 'met' : 'MISSED'})`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const startedAt = new Date();
+  const dataset = await prepareDataset();
+  console.log(
+    `Dataset: ${JSON.stringify(dataset.rows)}; badge user ${dataset.badgeUser.email} with ${dataset.badgeUser.pendingTasks} pending tasks (the most of any user).`,
+  );
+  buildIfNeeded();
+  const initialJs = initialJavaScript();
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  console.log(`Starting the production server on ${origin}...`);
+  const serverStart = Date.now();
+  const server = await startServer(port);
+  const stop = () => void stopServer(server).then(() => process.exit(130));
+  process.once('SIGINT', stop);
+  const results: Measurement[] = [];
+  try {
+    console.log(`Server ready in ${((Date.now() - serverStart) / 1000).toFixed(1)} s.`);
+    const cookies = {
+      admin: await login(origin, ADMIN_EMAIL),
+      badge: await login(origin, dataset.badgeUser.email),
+    };
+    console.log(
+      `Measuring: ${config.warmup} s warm-up + ${config.duration} s per endpoint, ${config.connections} connections.`,
+    );
+    for (const endpoint of endpoints(dataset.badgeUser.email)) {
+      const result = await measure(origin, endpoint, cookies);
+      const shown =
+        result.status === 'ok'
+          ? `p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.requestsPerSecond} req/s`
+          : result.status;
+      console.log(`  ${endpoint.label}: ${shown}`);
+      results.push(result);
+    }
+  } finally {
+    process.removeListener('SIGINT', stop);
+    await stopServer(server);
+  }
+
+  const baseline = results.find((r) => r.key === 'health');
+  for (const r of results) {
+    if (r.status !== 'ok' || !baseline?.p99 || !baseline.requestsPerSecond) continue;
+    r.p99Ratio = r.p99! / baseline.p99;
+    r.throughputRatio = r.requestsPerSecond! / baseline.requestsPerSecond;
+  }
+  printTable(results, initialJs);
+
+  const report = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    config: { ...config, databaseUrl: config.databaseUrl ? '(set)' : undefined },
+    dataset,
+    initialJs: {
+      ...initialJs,
+      budgetKb: INITIAL_JS_BUDGET_KB,
+      met: initialJs.gzipBytes / 1000 <= INITIAL_JS_BUDGET_KB,
+    },
+    results,
+  };
+  mkdirSync('bench/results', { recursive: true });
+  const file = join('bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`Results written to ${file}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
