@@ -178,3 +178,22 @@ test.describe('reservas', () => {
     await expect(page.getByLabel('N° departamento')).toHaveValue('802');
   });
 });
+
+test('desde la búsqueda de cliente se crea uno nuevo y se vuelve a la reserva con él elegido', async ({
+  page,
+}) => {
+  await page.goto('/reservas/nueva');
+  await page.getByRole('link', { name: 'Nuevo Cliente' }).click();
+  await expect(page).toHaveURL(/\/clientes\/nuevo\?volver=/);
+  const lastName = uniqueText('Vergara');
+  await page.getByLabel('RUT').fill(uniqueRut());
+  await page.getByLabel('Nombres').fill('Camila');
+  await page.getByLabel('Apellidos').fill(lastName);
+  await page.getByLabel('Fecha de Nacimiento').fill('14/02/1991');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Guardar' }).click();
+
+  await expect(page).toHaveURL(/\/reservas\/nueva\?clienteId=/);
+  await expect(page.getByTestId('reservation-client')).toHaveText(`Camila ${lastName}`);
+  await expect(page.getByLabel('N° de reserva')).toBeVisible();
+});

@@ -42,7 +42,6 @@ export function RutInput({
     <TextInput
       inputMode="text"
       autoComplete="off"
-      placeholder="12.345.678-5"
       maxLength={12}
       {...props}
       value={text}

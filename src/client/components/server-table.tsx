@@ -1,4 +1,5 @@
 import 'mantine-datatable/styles.css';
+import { useMediaQuery } from '@mantine/hooks';
 import { DataTable, type DataTableColumn, type DataTableRowClickHandler } from 'mantine-datatable';
 import { type CSSProperties, type Key, useEffect } from 'react';
 import { formatInteger } from '../../shared/format';
@@ -67,6 +68,8 @@ export function ServerTable<T>({
   onRowClick,
   'aria-label': ariaLabel,
 }: ServerTableProps<T>) {
+  // Narrow screens: tighter cells, so a phone shows the key columns without scrolling sideways.
+  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
   const lastPage = Math.max(1, Math.ceil((total ?? 0) / pageSize));
   useEffect(() => {
     if (!fetching && total !== undefined && page > lastPage) onPageChange(lastPage);
@@ -79,6 +82,7 @@ export function ServerTable<T>({
       borderRadius="md"
       highlightOnHover
       verticalAlign="center"
+      horizontalSpacing={narrow ? 'xs' : 'sm'}
       minHeight={records && records.length > 0 ? undefined : 180}
       records={records ?? []}
       columns={columns}

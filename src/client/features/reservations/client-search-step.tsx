@@ -39,14 +39,19 @@ export function ClientSearchStep({
           autoFocus
         />
         {results.isError ? <Alert color="red">{errorMessage(results.error)}</Alert> : null}
-        {search && results.data ? (
-          results.data.length === 0 ? (
+        {results.data && !search && results.data.rows.length > 0 ? (
+          <Text size="xs" c="dimmed" mb={-8}>
+            Clientes recientes
+          </Text>
+        ) : null}
+        {results.data ? (
+          results.data.rows.length === 0 ? (
             <Text c="dimmed" size="sm">
-              No se encontraron clientes con «{search}».
+              {search ? `No se encontraron clientes con «${search}».` : 'Aún no hay clientes registrados.'}
             </Text>
           ) : (
-            <Stack gap={6} role="list" aria-label="Clientes encontrados">
-              {results.data.map((client) => (
+            <Stack gap={6} role="list" aria-label={search ? 'Clientes encontrados' : 'Clientes recientes'}>
+              {results.data.rows.map((client) => (
                 <UnstyledButton
                   key={client.id}
                   role="listitem"

@@ -165,7 +165,7 @@ function BrokerSelect({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const brokers = useBrokerSearch(debounced);
-  const options = [...(brokers.data ?? [])];
+  const options: BrokerOption[] = [...(brokers.data?.rows ?? [])];
   if (initial && !options.some((broker) => broker.id === initial.id)) options.unshift(initial);
   return (
     <Select

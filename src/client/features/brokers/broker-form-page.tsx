@@ -1,0 +1,241 @@
+import { Button, Fieldset, Group, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { schemaResolver, type UseFormReturnType, useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { formatRut } from '../../../shared/format';
+import { type Broker, brokerBody } from '../../../shared/schemas/brokers';
+import { paths } from '../../app/paths';
+import { PageLoader } from '../../app/shell/app-layout';
+import { DateField } from '../../components/date-field';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { RutInput } from '../../components/rut-input';
+import { errorMessage } from '../../lib/api';
+import { applyServerErrors } from '../../lib/forms';
+import { notifySaved } from '../../lib/notify';
+import { useBroker, useSaveBroker } from './api';
+
+const TEXT_FIELDS = [
+  'name',
+  'businessName',
+  'constitutionNotary',
+  'legalRepresentative',
+  'commercialAddress',
+  'commercialAddressCommune',
+  'commercialContactName',
+  'commercialContactPhone',
+  'commercialContactEmail',
+  'operationsContactName',
+  'operationsContactPhone',
+  'operationsContactEmail',
+  'financeContactName',
+  'financeContactPhone',
+  'financeContactEmail',
+  'kamName',
+  'kamPhone',
+  'kamEmail',
+] as const;
+
+type BrokerFormValues = Record<(typeof TEXT_FIELDS)[number], string> & {
+  rut: string;
+  legalRepresentativeRut: string;
+  constitutionDate: string | null;
+  kamReceivesCommission: boolean;
+};
+
+function valuesOf(broker: Broker | undefined): BrokerFormValues {
+  const text = Object.fromEntries(TEXT_FIELDS.map((field) => [field, broker?.[field] ?? ''])) as Record<
+    (typeof TEXT_FIELDS)[number],
+    string
+  >;
+  return {
+    ...text,
+    rut: broker ? formatRut(broker.rut) : '',
+    legalRepresentativeRut: broker ? formatRut(broker.legalRepresentativeRut) : '',
+    constitutionDate: broker?.constitutionDate ?? null,
+    kamReceivesCommission: broker?.kamReceivesCommission ?? false,
+  };
+}
+
+/** /brokers/nuevo and /brokers/editar/{id}. */
+export default function BrokerFormPage() {
+  const { id } = useParams();
+  const broker = useBroker(id);
+  const title = id ? 'Editar Broker' : 'Nuevo Broker';
+
+  if (id && broker.isPending) return <PageLoader />;
+  if (id && broker.isError) {
+    return (
+      <>
+        <PageHeader title={title} />
+        <ErrorAlert error={`Error al cargar el broker: ${errorMessage(broker.error)}`} />
+        <Button component={Link} to={paths.brokers} variant="default">
+          Volver a Brokers
+        </Button>
+      </>
+    );
+  }
+  return <BrokerForm key={id ?? 'new'} title={title} broker={broker.data} />;
+}
+
+type Form = UseFormReturnType<BrokerFormValues>;
+
+const LEGEND_STYLES = { legend: { fontWeight: 600 } };
+
+function Text({
+  form,
+  field,
+  label,
+  required,
+  type,
+}: {
+  form: Form;
+  field: (typeof TEXT_FIELDS)[number];
+  label: string;
+  required?: boolean;
+  type?: 'email' | 'tel';
+}) {
+  return (
+    <TextInput
+      label={label}
+      required={required}
+      type={type}
+      autoComplete="off"
+      key={form.key(field)}
+      {...form.getInputProps(field)}
+    />
+  );
+}
+
+/** Name, phone and e-mail of one contact (operations, finance, KAM, commercial). */
+function ContactFields({
+  form,
+  prefix,
+  nameLabel,
+  nameRequired,
+}: {
+  form: Form;
+  prefix: 'commercialContact' | 'operationsContact' | 'financeContact' | 'kam';
+  nameLabel: string;
+  nameRequired?: boolean;
+}) {
+  return (
+    <>
+      <Text form={form} field={`${prefix}Name`} label={nameLabel} required={nameRequired} />
+      <Text form={form} field={`${prefix}Phone`} label="Teléfono" type="tel" />
+      <Text form={form} field={`${prefix}Email`} label="Correo Electrónico" type="email" />
+    </>
+  );
+}
+
+function BrokerForm({ title, broker }: { title: string; broker: Broker | undefined }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const save = useSaveBroker(broker?.id);
+  const [failure, setFailure] = useState<unknown>(null);
+  const listUrl = paths.brokers + ((location.state as { from?: string } | null)?.from ?? '');
+
+  const form = useForm<BrokerFormValues>({
+    mode: 'controlled',
+    initialValues: valuesOf(broker),
+    validate: schemaResolver(brokerBody, { sync: true }),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = { ...values, constitutionDate: values.constitutionDate ?? '' };
+      await save.mutateAsync(broker ? { ...body, version: broker.version } : body);
+      notifySaved(broker ? 'Broker actualizado' : 'Broker creado');
+      navigate(listUrl);
+    } catch (error) {
+      setFailure(applyServerErrors(form, error));
+    }
+  });
+
+  const columns = { base: 1, sm: 2 } as const;
+  return (
+    <>
+      <PageHeader title={title} />
+      <form onSubmit={submit} noValidate>
+        <Stack maw={960}>
+          <ErrorAlert error={failure} />
+          <Fieldset legend="Empresa" radius="md" styles={LEGEND_STYLES}>
+            <SimpleGrid cols={columns}>
+              <RutInput label="RUT" required key={form.key('rut')} {...form.getInputProps('rut')} />
+              <Text form={form} field="name" label="Nombre" required />
+              <Text form={form} field="businessName" label="Razón Social" required />
+              <DateField
+                label="Fecha de Constitución"
+                required
+                maxDate={new Date()}
+                key={form.key('constitutionDate')}
+                {...form.getInputProps('constitutionDate')}
+              />
+              <Text form={form} field="constitutionNotary" label="Notaría de Constitución" required />
+            </SimpleGrid>
+          </Fieldset>
+
+          <Fieldset legend="Representante Legal" radius="md" styles={LEGEND_STYLES}>
+            <SimpleGrid cols={columns}>
+              <Text form={form} field="legalRepresentative" label="Nombre del Representante Legal" required />
+              <RutInput
+                label="RUT del Representante Legal"
+                required
+                key={form.key('legalRepresentativeRut')}
+                {...form.getInputProps('legalRepresentativeRut')}
+              />
+            </SimpleGrid>
+          </Fieldset>
+
+          <Fieldset legend="Comercial" radius="md" styles={LEGEND_STYLES}>
+            <SimpleGrid cols={columns}>
+              <Text form={form} field="commercialAddress" label="Dirección Comercial" required />
+              <Text form={form} field="commercialAddressCommune" label="Comuna" required />
+              <ContactFields
+                form={form}
+                prefix="commercialContact"
+                nameLabel="Nombre del Contacto Comercial"
+                nameRequired
+              />
+            </SimpleGrid>
+          </Fieldset>
+
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Fieldset legend="Contacto de Operaciones" radius="md" styles={LEGEND_STYLES}>
+              <Stack gap="sm">
+                <ContactFields form={form} prefix="operationsContact" nameLabel="Nombre" />
+              </Stack>
+            </Fieldset>
+            <Fieldset legend="Contacto de Finanzas" radius="md" styles={LEGEND_STYLES}>
+              <Stack gap="sm">
+                <ContactFields form={form} prefix="financeContact" nameLabel="Nombre" />
+              </Stack>
+            </Fieldset>
+          </SimpleGrid>
+
+          <Fieldset legend="KAM" radius="md" styles={LEGEND_STYLES}>
+            <SimpleGrid cols={columns}>
+              <ContactFields form={form} prefix="kam" nameLabel="Nombre del KAM" nameRequired />
+              <Switch
+                label="El KAM recibe comisión"
+                mt={{ base: 0, sm: 'xl' }}
+                key={form.key('kamReceivesCommission')}
+                {...form.getInputProps('kamReceivesCommission', { type: 'checkbox' })}
+              />
+            </SimpleGrid>
+          </Fieldset>
+
+          <Group justify="flex-end">
+            <Button component={Link} to={listUrl} variant="default">
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? 'Guardando...' : 'Guardar'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}

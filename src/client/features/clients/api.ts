@@ -1,0 +1,62 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Client, ClientBody, ClientPage, ClientUpdateBody } from '../../../shared/schemas/clients';
+import { api } from '../../lib/api';
+
+export interface ClientListQuery {
+  page?: number;
+  pageSize?: number;
+  search?: string;
+}
+
+export const clientKeys = {
+  all: ['clients'] as const,
+  list: (query: ClientListQuery) => ['clients', 'list', query] as const,
+  detail: (id: string) => ['clients', 'detail', id] as const,
+};
+
+/** GET /api/clients: live clients, newest first, searched by RUT, names or full name. */
+export function fetchClients(query: ClientListQuery, signal?: AbortSignal): Promise<ClientPage> {
+  return api<ClientPage>('/api/clients', { query: { ...query }, signal });
+}
+
+export function fetchClient(id: string, signal?: AbortSignal): Promise<Client> {
+  return api<Client>(`/api/clients/${id}`, { signal });
+}
+
+/** One page of clients; the previous page stays on screen while the next one loads. */
+export function useClients(query: ClientListQuery) {
+  return useQuery({
+    queryKey: clientKeys.list(query),
+    queryFn: ({ signal }) => fetchClients(query, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useClient(id: string | undefined) {
+  return useQuery({
+    queryKey: clientKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => fetchClient(id!, signal),
+    enabled: Boolean(id),
+    staleTime: 0,
+  });
+}
+
+export function useSaveClient(id: string | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ClientBody & { version?: number }) =>
+      id
+        ? api<Client>(`/api/clients/${id}`, { method: 'PUT', body: body as ClientUpdateBody })
+        : api<Client>('/api/clients', { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.all }),
+  });
+}
+
+/** Soft delete (administrators only; the server checks). */
+export function useDeleteClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/api/clients/${id}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.all }),
+  });
+}

@@ -1,0 +1,154 @@
+import { Button, Group, Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { formatRut } from '../../../shared/format';
+import { type Client, clientBody } from '../../../shared/schemas/clients';
+import { paths } from '../../app/paths';
+import { PageLoader } from '../../app/shell/app-layout';
+import { DateField } from '../../components/date-field';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { RutInput } from '../../components/rut-input';
+import { errorMessage } from '../../lib/api';
+import { applyServerErrors } from '../../lib/forms';
+import { notifySaved } from '../../lib/notify';
+import { useClient, useSaveClient } from './api';
+
+interface ClientFormValues {
+  rut: string;
+  firstName: string;
+  lastName: string;
+  birthDate: string | null;
+  phone: string;
+  email: string;
+}
+
+function valuesOf(client: Client | undefined): ClientFormValues {
+  return {
+    rut: client ? formatRut(client.rut) : '',
+    firstName: client?.firstName ?? '',
+    lastName: client?.lastName ?? '',
+    birthDate: client?.birthDate ?? null,
+    phone: client?.phone ?? '',
+    email: client?.email ?? '',
+  };
+}
+
+/** /clientes/nuevo and /clientes/editar/{id}. */
+export default function ClientFormPage() {
+  const { id } = useParams();
+  const client = useClient(id);
+  const title = id ? 'Editar Cliente' : 'Nuevo Cliente';
+
+  if (id && client.isPending) return <PageLoader />;
+  if (id && client.isError) {
+    return (
+      <>
+        <PageHeader title={title} />
+        <ErrorAlert error={`Error al cargar el cliente: ${errorMessage(client.error)}`} />
+        <Button component={Link} to={paths.clients} variant="default">
+          Volver a Clientes
+        </Button>
+      </>
+    );
+  }
+  return <ClientForm key={id ?? 'new'} title={title} client={client.data} />;
+}
+
+/** A return path from the query string, only when it stays inside the app ('/x', never '//host'). */
+export function safeReturnPath(value: string | null): string | null {
+  return value && /^\/(?!\/)[\w\-/]*$/.test(value) ? value : null;
+}
+
+function ClientForm({ title, client }: { title: string; client: Client | undefined }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const save = useSaveClient(client?.id);
+  const [failure, setFailure] = useState<unknown>(null);
+  // A new client started from another screen (the reservation's client step) goes back there with
+  // the client chosen: ?volver=/reservas/nueva. Only paths inside the app are followed.
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath(params.get('volver'));
+  const listUrl = returnTo ?? paths.clients + ((location.state as { from?: string } | null)?.from ?? '');
+
+  const form = useForm<ClientFormValues>({
+    mode: 'controlled',
+    initialValues: valuesOf(client),
+    validate: schemaResolver(clientBody, { sync: true }),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = { ...values, birthDate: values.birthDate ?? '' };
+      const saved = await save.mutateAsync(client ? { ...body, version: client.version } : body);
+      notifySaved(client ? 'Cliente actualizado' : 'Cliente creado');
+      navigate(returnTo ? `${returnTo}?clienteId=${saved.id}` : listUrl);
+    } catch (error) {
+      // The input stays as typed; field messages go on their fields, the message on top.
+      setFailure(applyServerErrors(form, error));
+    }
+  });
+
+  return (
+    <>
+      <PageHeader title={title} />
+      <form onSubmit={submit} noValidate>
+        <Stack maw={760}>
+          <ErrorAlert error={failure} />
+          <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <RutInput label="RUT" required key={form.key('rut')} {...form.getInputProps('rut')} />
+              <DateField
+                label="Fecha de Nacimiento"
+                required
+                maxDate={new Date()}
+                defaultLevel={client ? 'month' : 'decade'}
+                key={form.key('birthDate')}
+                {...form.getInputProps('birthDate')}
+              />
+              <TextInput
+                label="Nombres"
+                required
+                autoComplete="off"
+                key={form.key('firstName')}
+                {...form.getInputProps('firstName')}
+              />
+              <TextInput
+                label="Apellidos"
+                required
+                autoComplete="off"
+                key={form.key('lastName')}
+                {...form.getInputProps('lastName')}
+              />
+              <TextInput
+                label="Teléfono"
+                type="tel"
+                autoComplete="off"
+                placeholder="+56 9 1234 5678"
+                key={form.key('phone')}
+                {...form.getInputProps('phone')}
+              />
+              <TextInput
+                label="Correo Electrónico"
+                type="email"
+                autoComplete="off"
+                key={form.key('email')}
+                {...form.getInputProps('email')}
+              />
+            </SimpleGrid>
+          </Paper>
+          <Group justify="flex-end">
+            <Button component={Link} to={listUrl} variant="default">
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? 'Guardando...' : 'Guardar'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}
