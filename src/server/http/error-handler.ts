@@ -9,17 +9,28 @@ function send(reply: FastifyReply, code: ErrorCode, message?: string, fields?: R
   return reply.status(errorCatalog[code].status).send(body);
 }
 
-/** Zod issues as { 'field.path': 'Spanish message' } (the first message per field). */
-function fieldsOf(issues: readonly { instancePath?: string; message?: string; params?: unknown }[]) {
+interface ValidationIssue {
+  keyword?: string;
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Zod issues (as fastify-type-provider-zod reports them) as { 'field.path': 'Spanish message' },
+ * the first message per field. An unknown field is named: 'Campo no permitido: x'.
+ */
+function fieldsOf(issues: readonly ValidationIssue[]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
-    const zodIssue = (issue.params as { issue?: { path?: PropertyKey[]; message?: string } } | undefined)
-      ?.issue;
-    const path = zodIssue?.path?.length
-      ? zodIssue.path.map(String).join('.')
-      : (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-    const key = path || '_';
-    fields[key] ??= zodIssue?.message ?? issue.message ?? errorCatalog.VALIDATION.message;
+    const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    if (issue.keyword === 'unrecognized_keys') {
+      for (const key of (issue.params?.keys as string[] | undefined) ?? []) {
+        fields[path ? `${path}.${key}` : key] ??= `Campo no permitido: ${key}`;
+      }
+      continue;
+    }
+    fields[path || '_'] ??= issue.message ?? errorCatalog.VALIDATION.message;
   }
   return fields;
 }

@@ -79,6 +79,8 @@ describe('registration', () => {
 
     const extra = await new Agent(ctx.app).post('/api/auth/register', { ...newcomer, userType: 'KAM' });
     expect(extra.statusCode).toBe(400);
+    expect(errorOf(extra).message).toBe('Campo no permitido: userType');
+    expect(errorOf(extra).fields).toEqual({ userType: 'Campo no permitido: userType' });
     expect(await rowCount(ctx, profiles)).toBe(0);
   });
 
