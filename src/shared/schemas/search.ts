@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { SEARCH_MAX_LENGTH } from '../domain/global-search';
 
 /**
  * GET /api/search?q= — the global search of the top bar (spec part 1 §2, decision 0006).
  * Fewer than three characters (trimmed) answer three empty lists. Each item carries the
  * reservation flow to open, when there is one.
  */
-export const SEARCH_MAX_LENGTH = 100;
-
 export const searchQuery = z.strictObject({
   q: z
     .string()

@@ -5,10 +5,11 @@ import { useClickOutside, useDebouncedValue, useHotkeys, useOs } from '@mantine/
 import { IconBuilding, IconFileText, IconSearch, IconUser } from '@tabler/icons-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { isSearchable } from '../../../shared/domain/global-search';
-import { formatRut } from '../../../shared/format';
+import { isSearchable, SEARCH_MAX_LENGTH } from '../../../shared/domain/global-search';
+// Straight from the domain modules: shared/format would pull big.js and shared/schemas zod into
+// the initial bundle.
+import { formatRut } from '../../../shared/domain/rut';
 import type { ClientHit, ReservationHit, SearchResults } from '../../../shared/schemas/search';
-import { SEARCH_MAX_LENGTH } from '../../../shared/schemas/search';
 import { paths } from '../../app/paths';
 import { useGlobalSearch } from './api';
 
