@@ -2,6 +2,7 @@
 import { Box, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatShortMonth } from '../../../shared/format';
+import classes from './charts.module.css';
 
 export function Panel({
   title,
@@ -59,6 +60,7 @@ export function MonthlyBars({
   return (
     <Box
       component="ul"
+      className={classes.bars}
       m={0}
       p={0}
       style={{ listStyle: 'none', display: 'flex', alignItems: 'flex-end', gap: 8 }}
@@ -66,6 +68,8 @@ export function MonthlyBars({
     >
       {months.map((m) => {
         const percent = max > 0 ? (m.value / max) * 100 : 0;
+        // 'sept 2026' on two lines: six labels fit a phone's width.
+        const [monthName, year] = formatShortMonth(m.month).split(' ');
         return (
           <Box
             component="li"
@@ -74,7 +78,14 @@ export function MonthlyBars({
             aria-label={`${formatShortMonth(m.month)}: ${m.label} ${unit}`}
             data-month={m.month}
           >
-            <Text size="xs" fw={600} ta="center" style={{ whiteSpace: 'nowrap' }} aria-hidden>
+            <Text
+              size="xs"
+              fw={600}
+              ta="center"
+              className={classes.value}
+              data-long={m.label.length > 7 || undefined}
+              aria-hidden
+            >
               {m.label}
             </Text>
             <Box
@@ -97,8 +108,10 @@ export function MonthlyBars({
                 }}
               />
             </Box>
-            <Text size="xs" c="dimmed" mt={4} tt="capitalize" aria-hidden style={{ whiteSpace: 'nowrap' }}>
-              {formatShortMonth(m.month)}
+            <Text size="xs" c="dimmed" mt={4} ta="center" lh={1.25} aria-hidden>
+              {monthName}
+              <br />
+              {year}
             </Text>
           </Box>
         );

@@ -250,64 +250,110 @@ function TopBrokers({ brokers }: { brokers: DashboardData['brokerStats'] }) {
 
 function RecentReservations({ reservations }: { reservations: DashboardData['recentReservations'] }) {
   if (reservations.length === 0) return <EmptyNote>Aún no hay reservas</EmptyNote>;
+  const target = (reservation: DashboardData['recentReservations'][number]) =>
+    reservation.reservationFlowId
+      ? paths.reservationFlow(reservation.reservationFlowId)
+      : paths.editReservation(reservation.id);
   return (
-    <Table.ScrollContainer minWidth={880}>
-      <Table verticalSpacing="xs" highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>N° Reserva</Table.Th>
-            <Table.Th>Proyecto</Table.Th>
-            <Table.Th>Depto.</Table.Th>
-            <Table.Th>Cliente</Table.Th>
-            <Table.Th>Vendedor</Table.Th>
-            <Table.Th>Broker</Table.Th>
-            <Table.Th ta="right">Precio Total</Table.Th>
-            <Table.Th>Fecha</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {reservations.map((reservation) => (
-            <Table.Tr key={reservation.id} bg={reservation.isRescinded ? 'red.0' : undefined}>
-              <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  <Anchor
-                    component={Link}
-                    to={
-                      reservation.reservationFlowId
-                        ? paths.reservationFlow(reservation.reservationFlowId)
-                        : paths.editReservation(reservation.id)
-                    }
-                    fw={600}
-                    size="sm"
-                  >
-                    {reservation.reservationNumber}
-                  </Anchor>
-                  {reservation.isRescinded ? (
-                    <Badge color="red" size="xs" variant="light">
-                      Resciliada
-                    </Badge>
-                  ) : null}
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{reservation.projectName}</Text>
-                <Text size="xs" c="dimmed">
-                  {reservation.projectStage}
-                </Text>
-              </Table.Td>
-              <Table.Td>{reservation.apartmentNumber}</Table.Td>
-              <Table.Td>{reservation.clientName}</Table.Td>
-              <Table.Td>{reservation.sellerName ?? '—'}</Table.Td>
-              <Table.Td>{reservation.brokerName ?? '—'}</Table.Td>
-              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+    <>
+      {/* Phones: one card per reservation instead of a table to scroll sideways. */}
+      <Stack hiddenFrom="sm" gap={0}>
+        {reservations.map((reservation) => (
+          <MobileItem key={reservation.id}>
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Group gap={6} wrap="nowrap">
+                <Anchor component={Link} to={target(reservation)} fw={700} size="sm">
+                  {reservation.reservationNumber}
+                </Anchor>
+                {reservation.isRescinded ? (
+                  <Badge color="red" size="xs" variant="light">
+                    Resciliada
+                  </Badge>
+                ) : null}
+              </Group>
+              <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
                 {formatUF(reservation.totalPrice)}
-              </Table.Td>
-              <Table.Td>{formatDate(reservation.reservationDate)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+              </Text>
+            </Group>
+            <Text size="sm">
+              {reservation.projectName} {reservation.projectStage} · Depto. {reservation.apartmentNumber}
+            </Text>
+            <Text size="sm">
+              {reservation.clientName} · {formatDate(reservation.reservationDate)}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Vendedor: {reservation.sellerName ?? '—'} · Broker: {reservation.brokerName ?? '—'}
+            </Text>
+          </MobileItem>
+        ))}
+      </Stack>
+      <Box visibleFrom="sm">
+        <Table.ScrollContainer minWidth={880}>
+          <Table verticalSpacing="xs" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>N° Reserva</Table.Th>
+                <Table.Th>Proyecto</Table.Th>
+                <Table.Th>Depto.</Table.Th>
+                <Table.Th>Cliente</Table.Th>
+                <Table.Th>Vendedor</Table.Th>
+                <Table.Th>Broker</Table.Th>
+                <Table.Th ta="right">Precio Total</Table.Th>
+                <Table.Th>Fecha</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {reservations.map((reservation) => (
+                <Table.Tr key={reservation.id} bg={reservation.isRescinded ? 'red.0' : undefined}>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Anchor component={Link} to={target(reservation)} fw={600} size="sm">
+                        {reservation.reservationNumber}
+                      </Anchor>
+                      {reservation.isRescinded ? (
+                        <Badge color="red" size="xs" variant="light">
+                          Resciliada
+                        </Badge>
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{reservation.projectName}</Text>
+                    <Text size="xs" c="dimmed">
+                      {reservation.projectStage}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{reservation.apartmentNumber}</Table.Td>
+                  <Table.Td>{reservation.clientName}</Table.Td>
+                  <Table.Td>{reservation.sellerName ?? '—'}</Table.Td>
+                  <Table.Td>{reservation.brokerName ?? '—'}</Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {formatUF(reservation.totalPrice)}
+                  </Table.Td>
+                  <Table.Td>{formatDate(reservation.reservationDate)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Box>
+    </>
+  );
+}
+
+function MobileItem({ children, onClick }: { children: ReactNode; onClick?: () => void }) {
+  return (
+    <Stack
+      gap={2}
+      py="sm"
+      style={{
+        borderBottom: '1px solid var(--mantine-color-default-border)',
+        cursor: onClick ? 'pointer' : undefined,
+      }}
+      onClick={onClick}
+    >
+      {children}
+    </Stack>
   );
 }
 
@@ -332,96 +378,148 @@ function RecentPayments({ payments }: { payments: DashboardData['recentPayments'
   const navigate = useNavigate();
   if (payments.length === 0) return <EmptyNote>Aún no hay pagos de comisiones</EmptyNote>;
   return (
-    <Table.ScrollContainer minWidth={880}>
-      <Table verticalSpacing="xs" highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Broker</Table.Th>
-            <Table.Th>N° Reserva</Table.Th>
-            <Table.Th>Estado</Table.Th>
-            <Table.Th ta="right">Días de atraso</Table.Th>
-            <Table.Th>Responsable</Table.Th>
-            <Table.Th ta="right">Monto</Table.Th>
-            <Table.Th>Fecha de pago</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {payments.map((payment) => {
-            const status = paymentStatus(payment);
-            const to = paths.paymentFlow(payment.id);
-            return (
-              <Table.Tr
-                key={payment.id}
-                onClick={() => navigate(to)}
-                style={{ cursor: 'pointer' }}
-                data-testid="recent-payment"
-              >
-                <Table.Td>
-                  <Anchor
-                    component={Link}
-                    to={to}
-                    fw={600}
-                    size="sm"
-                    onClick={(event) => event.stopPropagation()}
-                  >
-                    {payment.brokerName}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{payment.reservationNumber}</Text>
-                  {payment.isSecondPayment ? (
-                    <Text size="xs" c="dimmed">
-                      Segundo Pago
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td>
-                  <Badge
-                    color={status.color}
-                    variant="light"
-                    tt="none"
-                    maw={240}
-                    title={status.label}
-                    data-testid="payment-status"
-                  >
-                    {status.label}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right">
-                  {payment.daysOverdue === null ? (
-                    <Text span c="dimmed" size="sm">
-                      —
-                    </Text>
-                  ) : (
-                    <Text
-                      span
-                      size="sm"
-                      fw={payment.daysOverdue > 0 ? 700 : 400}
-                      c={payment.daysOverdue > 0 ? 'red.7' : undefined}
-                    >
-                      {formatInteger(payment.daysOverdue)}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {payment.assigneeName ??
-                    (payment.currentTaskName ? (
-                      <Text span c="dimmed" size="sm">
-                        Sin asignar
-                      </Text>
-                    ) : (
-                      '—'
-                    ))}
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+    <>
+      <Stack hiddenFrom="sm" gap={0}>
+        {payments.map((payment) => {
+          const status = paymentStatus(payment);
+          const to = paths.paymentFlow(payment.id);
+          return (
+            <MobileItem key={payment.id} onClick={() => navigate(to)}>
+              <Group justify="space-between" wrap="nowrap" gap="xs">
+                <Anchor
+                  component={Link}
+                  to={to}
+                  fw={700}
+                  size="sm"
+                  onClick={(event) => event.stopPropagation()}
+                >
+                  {payment.brokerName}
+                </Anchor>
+                <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
                   {formatUF(payment.amount)}
-                </Table.Td>
-                <Table.Td>{payment.paymentDate ? formatDate(payment.paymentDate) : '—'}</Table.Td>
+                </Text>
+              </Group>
+              <Group gap="xs" wrap="nowrap">
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  Reserva {payment.reservationNumber}
+                  {payment.isSecondPayment ? ' · Segundo Pago' : ''}
+                </Text>
+                <Badge color={status.color} variant="light" tt="none" maw={200} title={status.label}>
+                  {status.label}
+                </Badge>
+              </Group>
+              <Text size="xs" c="dimmed">
+                Días de atraso:{' '}
+                <Text
+                  span
+                  inherit
+                  fw={payment.daysOverdue ? 700 : undefined}
+                  c={payment.daysOverdue ? 'red.7' : undefined}
+                >
+                  {payment.daysOverdue === null ? '—' : formatInteger(payment.daysOverdue)}
+                </Text>
+                {' · '}
+                {payment.assigneeName ?? (payment.currentTaskName ? 'Sin asignar' : '—')}
+                {' · '}
+                Fecha de pago: {payment.paymentDate ? formatDate(payment.paymentDate) : '—'}
+              </Text>
+            </MobileItem>
+          );
+        })}
+      </Stack>
+      <Box visibleFrom="sm">
+        <Table.ScrollContainer minWidth={880}>
+          <Table verticalSpacing="xs" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Broker</Table.Th>
+                <Table.Th>N° Reserva</Table.Th>
+                <Table.Th>Estado</Table.Th>
+                <Table.Th ta="right">Días de atraso</Table.Th>
+                <Table.Th>Responsable</Table.Th>
+                <Table.Th ta="right">Monto</Table.Th>
+                <Table.Th>Fecha de pago</Table.Th>
               </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+            </Table.Thead>
+            <Table.Tbody>
+              {payments.map((payment) => {
+                const status = paymentStatus(payment);
+                const to = paths.paymentFlow(payment.id);
+                return (
+                  <Table.Tr
+                    key={payment.id}
+                    onClick={() => navigate(to)}
+                    style={{ cursor: 'pointer' }}
+                    data-testid="recent-payment"
+                  >
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={to}
+                        fw={600}
+                        size="sm"
+                        onClick={(event) => event.stopPropagation()}
+                      >
+                        {payment.brokerName}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{payment.reservationNumber}</Text>
+                      {payment.isSecondPayment ? (
+                        <Text size="xs" c="dimmed">
+                          Segundo Pago
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge
+                        color={status.color}
+                        variant="light"
+                        tt="none"
+                        maw={240}
+                        title={status.label}
+                        data-testid="payment-status"
+                      >
+                        {status.label}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {payment.daysOverdue === null ? (
+                        <Text span c="dimmed" size="sm">
+                          —
+                        </Text>
+                      ) : (
+                        <Text
+                          span
+                          size="sm"
+                          fw={payment.daysOverdue > 0 ? 700 : 400}
+                          c={payment.daysOverdue > 0 ? 'red.7' : undefined}
+                        >
+                          {formatInteger(payment.daysOverdue)}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {payment.assigneeName ??
+                        (payment.currentTaskName ? (
+                          <Text span c="dimmed" size="sm">
+                            Sin asignar
+                          </Text>
+                        ) : (
+                          '—'
+                        ))}
+                    </Table.Td>
+                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                      {formatUF(payment.amount)}
+                    </Table.Td>
+                    <Table.Td>{payment.paymentDate ? formatDate(payment.paymentDate) : '—'}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Box>
+    </>
   );
 }

@@ -26,21 +26,22 @@ export function BellBadgeView({ count }: { count: number }) {
       component="span"
       data-testid="bell-badge"
       title={`${count} tareas pendientes`}
+      // Inside the bell button's box: the button clips what overflows it.
       style={{
         position: 'absolute',
-        top: -3,
-        right: -5,
-        minWidth: 18,
-        height: 18,
-        padding: '0 5px',
-        borderRadius: 9,
+        top: 1,
+        right: 1,
+        minWidth: 16,
+        height: 16,
+        padding: '0 4px',
+        borderRadius: 8,
         background: 'var(--mantine-color-red-filled)',
         color: 'var(--mantine-color-white)',
-        fontSize: 11,
+        fontSize: 10,
         fontWeight: 700,
-        lineHeight: '18px',
+        lineHeight: '16px',
         textAlign: 'center',
-        boxShadow: '0 0 0 2px var(--mantine-color-body)',
+        boxShadow: '0 0 0 1.5px var(--mantine-color-body)',
         pointerEvents: 'none',
       }}
     >
