@@ -47,6 +47,7 @@ export async function clientAndBrokerCounts(db: Executor): Promise<{ clients: nu
 }
 
 export interface MonthRow {
+  /** The first day of the month, 'YYYY-MM-01'. */
   month: string;
   count: number;
   amount: string;
@@ -54,17 +55,18 @@ export interface MonthRow {
 
 /**
  * Reservations (not rescinded) and their commissions per month of `reservation_date`, for dates in
- * [from, to): a range scan on reservations_date_idx. Months without reservations are absent.
+ * [from, to): an index-only range scan on reservations_live_date_idx, with the commissions of the
+ * reservations that have a broker. Months without reservations are absent.
  */
 export async function monthlyFigures(db: Executor, from: string, to: string): Promise<MonthRow[]> {
   return queryRows<MonthRow>(
     db,
     sql`
-      select to_char(r.reservation_date, 'YYYY-MM') as month,
+      select date_trunc('month', r.reservation_date)::date as month,
              count(*)::int as count,
              coalesce(sum(bc.commission_amount), 0)::text as amount
         from reservations r
-        left join broker_commissions bc on bc.reservation_id = r.id
+        left join broker_commissions bc on bc.reservation_id = r.id and r.broker_id is not null
        where r.reservation_date >= ${from}::date and r.reservation_date < ${to}::date
          and not r.is_rescinded
        group by 1
@@ -80,25 +82,58 @@ export interface BrokerRow {
 }
 
 /**
- * The brokers with the most commission (UF) over their reservations that are not rescinded, with
- * how many such reservations they have.
+ * The brokers with the most commission (UF) on reservations not rescinded (ties by name), with
+ * how many such reservations each has. The sums read broker_commissions_amount_idx with the few
+ * rescinded reservations left out; reservations are counted for the chosen brokers only.
  */
-export async function topBrokers(db: Executor, limit: number): Promise<BrokerRow[]> {
+export async function topBrokersByCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
   return queryRows<BrokerRow>(
     db,
     sql`
-      select b.id, b.name, t.reservations, t.commissions::text as commissions
+      select top.id, top.name, top.commissions::text as commissions,
+             (select count(*)::int from reservations r
+               where r.broker_id = top.id and not r.is_rescinded) as reservations
         from (
-          select r.broker_id,
-                 count(*)::int as reservations,
-                 coalesce(sum(bc.commission_amount), 0) as commissions
-            from reservations r
-            left join broker_commissions bc on bc.reservation_id = r.id
-           where r.broker_id is not null and not r.is_rescinded
-           group by r.broker_id
-        ) t
-        join brokers b on b.id = t.broker_id
-       order by t.commissions desc, t.reservations desc, b.name, b.id
+          select b.id, b.name, s.commissions
+            from (
+              select bc.broker_id, sum(bc.commission_amount) as commissions
+                from broker_commissions bc
+               where not exists (
+                       select 1 from reservations r where r.id = bc.reservation_id and r.is_rescinded)
+               group by bc.broker_id
+            ) s
+            join brokers b on b.id = s.broker_id
+           order by s.commissions desc, b.name, b.id
+           limit ${limit}
+        ) top
+       order by top.commissions desc, top.name, top.id`,
+  );
+}
+
+/**
+ * Brokers with reservations (not rescinded) but no commission yet, by number of reservations: they
+ * complete the Top Brokers while fewer brokers than that have commissions (a young database).
+ */
+export async function brokersWithoutCommission(
+  db: Executor,
+  exclude: string[],
+  limit: number,
+): Promise<BrokerRow[]> {
+  const excluded = exclude.length
+    ? sql`and r.broker_id not in (${sql.join(
+        exclude.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
+  return queryRows<BrokerRow>(
+    db,
+    sql`
+      select b.id, b.name, count(*)::int as reservations, '0' as commissions
+        from reservations r
+        join brokers b on b.id = r.broker_id
+       where r.broker_id is not null and not r.is_rescinded ${excluded}
+       group by b.id, b.name
+       order by reservations desc, b.name, b.id
        limit ${limit}`,
   );
 }
@@ -132,41 +167,31 @@ export async function recentReservations(db: Executor, limit: number): Promise<R
              r.total_price as "totalPrice", r.reservation_date as "reservationDate",
              r.is_rescinded as "isRescinded", rf.id as "reservationFlowId"
         from (
-          select * from reservations order by created_at desc, id desc limit ${limit}
+          -- "nulls last" as in reservations_newest_idx, so the index gives the order.
+          select * from reservations order by created_at desc nulls last, id desc nulls last limit ${limit}
         ) r
         join projects p on p.id = r.project_id
         join clients c on c.id = r.client_id
         left join profiles s on s.id = r.seller_id
         left join brokers b on b.id = r.broker_id
         left join reservation_flows rf on rf.reservation_id = r.id
-       order by r.created_at desc, r.id desc`,
+       order by r.created_at desc nulls last, r.id desc nulls last`,
   );
 }
 
 /**
- * The ids of the latest commission flows: ordered by started_at desc nulls last, then created_at
- * desc. Started flows come from commission_flows_started_idx; only when there are fewer than
- * `limit` of them are the not-yet-started ones looked at (a small table then).
+ * The ids of the latest commission flows: started_at desc nulls last (commission_flows_started_idx
+ * is exactly that order), then created_at desc.
  */
 export async function latestCommissionFlowIds(db: Executor, limit: number): Promise<string[]> {
-  const started = await queryRows<{ id: string }>(
+  const rows = await queryRows<{ id: string }>(
     db,
     sql`
       select id from commission_flows
-       where started_at is not null
-       order by started_at desc, created_at desc, id desc
+       order by started_at desc nulls last, created_at desc, id desc
        limit ${limit}`,
   );
-  if (started.length >= limit) return started.map((row) => row.id);
-  const notStarted = await queryRows<{ id: string }>(
-    db,
-    sql`
-      select id from commission_flows
-       where started_at is null
-       order by created_at desc, id desc
-       limit ${limit - started.length}`,
-  );
-  return [...started, ...notStarted].map((row) => row.id);
+  return rows.map((row) => row.id);
 }
 
 export interface PaymentRow {

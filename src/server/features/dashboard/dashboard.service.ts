@@ -27,12 +27,20 @@ export async function getDashboard(db: Database, now: Date = new Date()): Promis
   const projects = await queries.projectReservations(db);
   const counts = await queries.clientAndBrokerCounts(db);
   const monthRows = await queries.monthlyFigures(db, from, to);
-  const brokers = await queries.topBrokers(db, DASHBOARD_RECENT_ITEMS);
+  const brokers = await queries.topBrokersByCommission(db, DASHBOARD_RECENT_ITEMS);
+  if (brokers.length < DASHBOARD_RECENT_ITEMS) {
+    const more = await queries.brokersWithoutCommission(
+      db,
+      brokers.map((broker) => broker.id),
+      DASHBOARD_RECENT_ITEMS - brokers.length,
+    );
+    brokers.push(...more);
+  }
   const reservations = await queries.recentReservations(db, DASHBOARD_RECENT_ITEMS);
   const paymentIds = await queries.latestCommissionFlowIds(db, DASHBOARD_RECENT_ITEMS);
   const paymentRows = await queries.paymentsByIds(db, paymentIds);
 
-  const byMonth = new Map(monthRows.map((row) => [row.month, row]));
+  const byMonth = new Map(monthRows.map((row) => [row.month.slice(0, 7), row]));
   const monthlyReservations = months.map((month) => ({ month, count: byMonth.get(month)?.count ?? 0 }));
   const monthlyCommissions = months.map((month) => ({
     month,

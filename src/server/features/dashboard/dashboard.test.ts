@@ -335,7 +335,8 @@ describe('GET /api/dashboard', () => {
   it('answers an empty database with zeros and empty lists, and needs a session', async () => {
     clock.now = new Date('2026-03-15T15:00:00Z');
     expect((await new Agent(ctx.app).get('/api/dashboard')).statusCode).toBe(401);
-    const data = (await (await loginAs(ctx)).get('/api/dashboard')).json();
+    const admin = await loginAs(ctx);
+    const data = (await admin.get('/api/dashboard')).json();
     expect(data.totals).toEqual({ reservations: 0, clients: 0, projects: 0, brokers: 0 });
     expect(data.monthlyStats).toEqual({
       month: '2026-03',
@@ -351,5 +352,13 @@ describe('GET /api/dashboard', () => {
     expect(data.brokerStats).toEqual([]);
     expect(data.recentReservations).toEqual([]);
     expect(data.recentPayments).toEqual([]);
+
+    // While fewer than five brokers have commissions, brokers with reservations still show, at 0 UF.
+    const broker = await createBroker(ctx.db, { name: 'Broker Nuevo' });
+    await createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });
+    await createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });
+    expect((await admin.get('/api/dashboard')).json().brokerStats).toEqual([
+      { id: broker.id, name: 'Broker Nuevo', reservations: 2, commissions: '0.00' },
+    ]);
   });
 });

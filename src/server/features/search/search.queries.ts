@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { ClientHit, ReservationHit } from '../../../shared/schemas/search';
 import { type Executor, queryRows } from '../../db/client';
 import { escapeLike } from '../../db/search';
@@ -40,16 +40,31 @@ export async function findClients(db: Executor, words: string[], limit: number):
   );
 }
 
-const reservationColumns = sql`
-  r.id, r.reservation_number as "reservationNumber", r.apartment_number as "apartmentNumber",
-  p.name as "projectName", p.stage as "projectStage",
-  c.first_name || ' ' || c.last_name as "clientName", r.is_rescinded as "isRescinded",
-  rf.id as "reservationFlowId"`;
-
-const reservationJoins = sql`
-  join projects p on p.id = r.project_id
-  join clients c on c.id = r.client_id
-  left join reservation_flows rf on rf.reservation_id = r.id`;
+/**
+ * The matching reservations are chosen and ordered on `reservations` alone (its trigram index), then
+ * only those few are joined to what the result shows: a search matching thousands of apartments
+ * never joins thousands of rows. `where` and `orderBy` speak of `r`.
+ */
+async function findReservations(
+  db: Executor,
+  where: SQL,
+  orderBy: SQL,
+  limit: number,
+): Promise<ReservationHit[]> {
+  return queryRows<ReservationHit>(
+    db,
+    sql`
+      select r.id, r.reservation_number as "reservationNumber", r.apartment_number as "apartmentNumber",
+             p.name as "projectName", p.stage as "projectStage",
+             c.first_name || ' ' || c.last_name as "clientName", r.is_rescinded as "isRescinded",
+             rf.id as "reservationFlowId"
+        from (select r.* from reservations r where ${where} order by ${orderBy} limit ${limit}) r
+        join projects p on p.id = r.project_id
+        join clients c on c.id = r.client_id
+        left join reservation_flows rf on rf.reservation_id = r.id
+       order by ${orderBy}`,
+  );
+}
 
 /** Reservations whose number contains the text (reservations_number_trgm_idx); exact match first. */
 export async function findReservationsByNumber(
@@ -58,20 +73,17 @@ export async function findReservationsByNumber(
   limit: number,
 ): Promise<ReservationHit[]> {
   const lowered = text.toLowerCase();
-  return queryRows<ReservationHit>(
+  return findReservations(
     db,
-    sql`
-      select ${reservationColumns}
-        from reservations r ${reservationJoins}
-       where lower(r.reservation_number) like ${containsPattern(lowered)} escape '\\'
-       order by lower(r.reservation_number) = ${lowered} desc, r.reservation_number, r.id
-       limit ${limit}`,
+    sql`lower(r.reservation_number) like ${containsPattern(lowered)} escape '\\'`,
+    sql`lower(r.reservation_number) = ${lowered} desc, r.reservation_number, r.id`,
+    limit,
   );
 }
 
 /**
- * Reservations whose apartment number contains the text (reservations_apartment_trgm_idx);
- * exact match first, then the most recent.
+ * Reservations whose apartment number contains the text (reservations_apartment_trgm_idx); exact
+ * match first, then the most recent.
  */
 export async function findReservationsByApartment(
   db: Executor,
@@ -79,13 +91,10 @@ export async function findReservationsByApartment(
   limit: number,
 ): Promise<ReservationHit[]> {
   const lowered = text.toLowerCase();
-  return queryRows<ReservationHit>(
+  return findReservations(
     db,
-    sql`
-      select ${reservationColumns}
-        from reservations r ${reservationJoins}
-       where lower(r.apartment_number) like ${containsPattern(lowered)} escape '\\'
-       order by lower(r.apartment_number) = ${lowered} desc, r.reservation_date desc, r.id desc
-       limit ${limit}`,
+    sql`lower(r.apartment_number) like ${containsPattern(lowered)} escape '\\'`,
+    sql`lower(r.apartment_number) = ${lowered} desc, r.reservation_date desc, r.id desc`,
+    limit,
   );
 }
