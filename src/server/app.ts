@@ -22,6 +22,7 @@ import { searchRoutes } from './features/search/search.routes';
 import { AppError } from './http/app-error';
 import { registerErrorHandling } from './http/error-handler';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
+import { registerWriteTracker } from './http/write-tracker';
 import { clientDistFolder } from './paths';
 
 export interface AppOptions {
@@ -31,6 +32,11 @@ export interface AppOptions {
   serveClient?: boolean;
   /** The clock of time-dependent figures (tests fix it); the system clock by default. */
   now?: () => Date;
+  /**
+   * This process is the database's only writer (the embedded database, locked to one process):
+   * expensive read-only figures may be memoised between the API's writes (decision 0008).
+   */
+  singleWriter?: boolean;
 }
 
 const HOUR_MS = 3_600_000;
@@ -75,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  const writes = registerWriteTracker(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -126,7 +133,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reservationsRoutes, { prefix: '/reservations', db });
       await api.register(clientsRoutes, { prefix: '/clients', db });
       await api.register(brokersRoutes, { prefix: '/brokers', db });
-      await api.register(dashboardRoutes, { prefix: '/dashboard', db, now: options.now });
+      await api.register(dashboardRoutes, {
+        prefix: '/dashboard',
+        db,
+        now: options.now,
+        writes: options.singleWriter ? writes : null,
+      });
       await api.register(searchRoutes, { prefix: '/search', db });
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
     },

@@ -11,18 +11,21 @@ import { daysLate } from '../../../shared/domain/workflow-days';
 import { santiagoDateOf } from '../../../shared/format';
 import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
 import type { Database } from '../../db/client';
+import type { WriteTracker } from '../../http/write-tracker';
 import * as queries from './dashboard.queries';
 
-/**
- * The dashboard (spec part 1 §2; decision 0008). `now` decides the current month (on the
- * America/Santiago calendar) and the days late of the payments' current tasks; tests pass it.
- */
-export async function getDashboard(db: Database, now: Date = new Date()): Promise<DashboardData> {
-  const currentMonth = santiagoDateOf(now).slice(0, 7);
-  const months = monthsEndingWith(currentMonth, DASHBOARD_MONTHS);
-  const from = `${months[0]}-01`;
-  const to = `${addMonths(currentMonth, 1)}-01`;
+interface DashboardRows {
+  projects: queries.ProjectReservedRow[];
+  counts: { clients: number; brokers: number };
+  monthRows: queries.MonthRow[];
+  brokers: queries.BrokerRow[];
+  reservations: queries.RecentReservationRow[];
+  /** The latest commission flows, in order. */
+  payments: queries.PaymentRow[];
+}
 
+/** Every figure of the dashboard, for reservation dates in [from, to). */
+async function loadRows(db: Database, from: string, to: string): Promise<DashboardRows> {
   // Sequential on purpose: the embedded database runs one statement at a time.
   const projects = await queries.projectReservations(db);
   const counts = await queries.clientAndBrokerCounts(db);
@@ -38,7 +41,54 @@ export async function getDashboard(db: Database, now: Date = new Date()): Promis
   }
   const reservations = await queries.recentReservations(db, DASHBOARD_RECENT_ITEMS);
   const paymentIds = await queries.latestCommissionFlowIds(db, DASHBOARD_RECENT_ITEMS);
-  const paymentRows = await queries.paymentsByIds(db, paymentIds);
+  const paymentRows = new Map((await queries.paymentsByIds(db, paymentIds)).map((row) => [row.id, row]));
+  const payments = paymentIds
+    .map((id) => paymentRows.get(id))
+    .filter((row): row is queries.PaymentRow => row !== undefined);
+  return { projects, counts, monthRows, brokers, reservations, payments };
+}
+
+/**
+ * Memoises the dashboard's rows between writes, for a server that is its database's only writer
+ * (the embedded database; decision 0008). A result is reused only while `WriteTracker.stamp()` is
+ * the one read before it was computed: no write has started or ended since, so the database still
+ * holds exactly what it was computed from. Concurrent requests share one computation. Only what
+ * depends on the clock (the month window, days late) is keyed or computed per request.
+ */
+export class DashboardMemo {
+  private entry: { stamp: number; from: string; rows: Promise<DashboardRows> } | undefined;
+
+  constructor(private readonly writes: WriteTracker) {}
+
+  rows(db: Database, from: string, to: string): Promise<DashboardRows> {
+    const stamp = this.writes.stamp();
+    if (stamp === null) return loadRows(db, from, to);
+    if (this.entry && this.entry.stamp === stamp && this.entry.from === from) return this.entry.rows;
+    const entry = { stamp, from, rows: loadRows(db, from, to) };
+    this.entry = entry;
+    entry.rows.catch(() => {
+      if (this.entry === entry) this.entry = undefined;
+    });
+    return entry.rows;
+  }
+}
+
+/**
+ * The dashboard (spec part 1 §2; decision 0008). `now` decides the current month (on the
+ * America/Santiago calendar) and the days late of the payments' current tasks; tests pass it.
+ */
+export async function getDashboard(
+  db: Database,
+  now: Date = new Date(),
+  memo?: DashboardMemo,
+): Promise<DashboardData> {
+  const currentMonth = santiagoDateOf(now).slice(0, 7);
+  const months = monthsEndingWith(currentMonth, DASHBOARD_MONTHS);
+  const from = `${months[0]}-01`;
+  const to = `${addMonths(currentMonth, 1)}-01`;
+  const { projects, counts, monthRows, brokers, reservations, payments } = memo
+    ? await memo.rows(db, from, to)
+    : await loadRows(db, from, to);
 
   const byMonth = new Map(monthRows.map((row) => [row.month.slice(0, 7), row]));
   const monthlyReservations = months.map((month) => ({ month, count: byMonth.get(month)?.count ?? 0 }));
@@ -48,12 +98,6 @@ export async function getDashboard(db: Database, now: Date = new Date()): Promis
   }));
   const current = byMonth.get(currentMonth);
   const previous = byMonth.get(addMonths(currentMonth, -1));
-
-  const paymentsById = new Map(paymentRows.map((row) => [row.id, row]));
-  const recentPayments = paymentIds
-    .map((id) => paymentsById.get(id))
-    .filter((row): row is queries.PaymentRow => row !== undefined)
-    .map((row) => toRecentPayment(row, now));
 
   return {
     totals: {
@@ -82,7 +126,7 @@ export async function getDashboard(db: Database, now: Date = new Date()): Promis
     })),
     brokerStats: brokers.map((broker) => ({ ...broker, commissions: money(dec(broker.commissions)) })),
     recentReservations: reservations,
-    recentPayments,
+    recentPayments: payments.map((row) => toRecentPayment(row, now)),
   };
 }
 

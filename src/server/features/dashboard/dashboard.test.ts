@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { clients } from '../../db/schema';
+import { clients, reservations } from '../../db/schema';
+import { WriteTracker } from '../../http/write-tracker';
 import { Agent, loginAs, useTestApp } from '../../test/app';
 import {
   createBroker,
@@ -10,6 +11,7 @@ import {
   createUser,
 } from '../../test/builders';
 import { createCommission, createCommissionFlow, createSaleFlow } from '../../test/flow-builders';
+import { DashboardMemo, getDashboard } from './dashboard.service';
 
 // The clock of the app under test: each test sets it before asking.
 const clock = { now: new Date('2026-03-15T15:00:00Z') };
@@ -360,5 +362,52 @@ describe('GET /api/dashboard', () => {
     expect((await admin.get('/api/dashboard')).json().brokerStats).toEqual([
       { id: broker.id, name: 'Broker Nuevo', reservations: 2, commissions: '0.00' },
     ]);
+  });
+});
+
+describe("dashboard memo (a server that is its database's only writer)", () => {
+  const ctx = useTestApp({ now: () => clock.now, singleWriter: true });
+
+  it('reuses the figures until the API writes, and recomputes after any write', async () => {
+    clock.now = new Date('2026-03-15T15:00:00Z');
+    const admin = await loginAs(ctx);
+    const project = await createProject(ctx.db);
+    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-02' });
+    const total = async () => (await admin.get('/api/dashboard')).json().totals.reservations;
+    expect(await total()).toBe(1);
+
+    // A row written behind the server's back (impossible on the locked embedded database) is not
+    // seen: the figures come from the memo.
+    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-03' });
+    expect(await total()).toBe(1);
+
+    // Any write through the API, even a refused one, ends the memo.
+    expect((await admin.post('/api/auth/login', {})).statusCode).toBe(400);
+    expect(await total()).toBe(2);
+
+    // Another month is another window: computed afresh.
+    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-04-02' });
+    clock.now = new Date('2026-04-15T15:00:00Z');
+    const april = (await admin.get('/api/dashboard')).json();
+    expect(april.totals.reservations).toBe(3);
+    expect(april.monthlyStats).toMatchObject({ month: '2026-04', reservations: 1, previousReservations: 2 });
+  });
+
+  it('never serves a memo while a write is in flight, and shares one computation meanwhile', async () => {
+    const writes = new WriteTracker();
+    const memo = new DashboardMemo(writes);
+    const now = new Date('2026-03-15T15:00:00Z');
+    const project = await createProject(ctx.db);
+    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-02' });
+
+    const first = memo.rows(ctx.db, '2025-10-01', '2026-04-01');
+    expect(memo.rows(ctx.db, '2025-10-01', '2026-04-01')).toBe(first); // concurrent callers share it
+    expect((await getDashboard(ctx.db, now, memo)).totals.reservations).toBe(1);
+
+    writes.begin();
+    await ctx.db.update(reservations).set({ isRescinded: true });
+    expect((await getDashboard(ctx.db, now, memo)).totals.reservations).toBe(0);
+    writes.end();
+    expect((await getDashboard(ctx.db, now, memo)).totals.reservations).toBe(0);
   });
 });
