@@ -57,10 +57,14 @@ export function MonthlyBars({
   unit: string;
 }) {
   const max = Math.max(0, ...months.map((m) => m.value));
+  // Labels up to 7 characters always fit six columns; longer ones may have to turn upright.
+  const longest = Math.max(0, ...months.map((m) => m.label.length));
+  const chars = longest > 7 ? String(Math.min(longest, 12)) : undefined;
   return (
     <Box
       component="ul"
       className={classes.bars}
+      data-chars={chars}
       m={0}
       p={0}
       style={{ listStyle: 'none', display: 'flex', alignItems: 'flex-end', gap: 8 }}
@@ -78,14 +82,7 @@ export function MonthlyBars({
             aria-label={`${formatShortMonth(m.month)}: ${m.label} ${unit}`}
             data-month={m.month}
           >
-            <Text
-              size="xs"
-              fw={600}
-              ta="center"
-              className={classes.value}
-              data-long={m.label.length > 7 || undefined}
-              aria-hidden
-            >
+            <Text size="xs" fw={600} ta="center" className={classes.value} aria-hidden>
               {m.label}
             </Text>
             <Box
