@@ -90,4 +90,22 @@ test.describe('dashboard', () => {
     await expect(page).toHaveURL(new RegExp(`/flujo-reservas/${target.reservationFlowId}$`));
     await expect(search).toHaveValue('');
   });
+
+  test('un error al cargar el dashboard se muestra en un recuadro rojo arriba', async ({ page }) => {
+    await page.route('**/api/dashboard', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: { code: 'INTERNAL', message: 'Ocurrió un error inesperado. Intente nuevamente.' },
+        }),
+      }),
+    );
+    await page.goto('/dashboard');
+    const alert = page.getByRole('alert').filter({ hasText: 'No se pudo cargar el dashboard' });
+    await expect(alert).toContainText('Ocurrió un error inesperado. Intente nuevamente.', {
+      timeout: 15_000,
+    });
+    await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  });
 });
