@@ -34,7 +34,7 @@ export interface AppOptions {
   now?: () => Date;
   /**
    * This process is the database's only writer (the embedded database, locked to one process):
-   * expensive read-only figures may be memoised between the API's writes (decision 0008).
+   * expensive read-only figures may be memoised between the API's writes (decision 0011).
    */
   singleWriter?: boolean;
 }

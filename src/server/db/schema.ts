@@ -293,7 +293,7 @@ export const reservations = pgTable(
     index('reservations_number_trgm_idx').using('gin', sql`lower(${t.reservationNumber}) gin_trgm_ops`),
     index('reservations_apartment_trgm_idx').using('gin', sql`lower(${t.apartmentNumber}) gin_trgm_ops`),
     index('reservations_payment_month_idx').on(t.commissionPaymentMonth),
-    // Dashboard (decision 0008): narrow partial indexes over the reservations that are not rescinded,
+    // Dashboard (decision 0011): narrow partial indexes over the reservations that are not rescinded,
     // so its aggregates are index-only scans instead of passes over the wide table. Per-project
     // counts (and the total); the six months' counts with what the commission join needs.
     index('reservations_live_project_idx').on(t.projectId).where(sql`not ${t.isRescinded}`),
@@ -396,7 +396,7 @@ export const brokerCommissions = pgTable(
   },
   (t) => [
     index('broker_commissions_broker_idx').on(t.brokerId),
-    // Dashboard (decision 0008): commission sums per broker and per month read this narrow index
+    // Dashboard (decision 0011): commission sums per broker and per month read this narrow index
     // (index-only) rather than the wide commission rows.
     index('broker_commissions_amount_idx').on(t.brokerId, t.reservationId, t.commissionAmount),
     check('broker_commissions_amount_non_negative', sql`${t.commissionAmount} >= 0`),

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  *
  * On the embedded database this process is the only writer (the data-directory lock), so a result
  * computed under a stamp stays true for as long as `stamp()` returns that same value: expensive
- * read-only figures may be memoised on it (decision 0008). Nothing else may rely on it.
+ * read-only figures may be memoised on it (decision 0011). Nothing else may rely on it.
  */
 export class WriteTracker {
   private generation = 0;

@@ -1,5 +1,5 @@
 /**
- * Dashboard arithmetic (decision 0008): calendar months and the change versus the previous month.
+ * Dashboard arithmetic (decision 0011): calendar months and the change versus the previous month.
  * Months are 'YYYY-MM' strings of the America/Santiago calendar.
  */
 

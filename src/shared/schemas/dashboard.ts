@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * GET /api/dashboard (spec part 1 §2 "Dashboard", §3 "Dashboard data"; decision 0008).
+ * GET /api/dashboard (spec part 1 §2 "Dashboard", §3 "Dashboard data"; decision 0011).
  * Every figure is aggregated by the server; amounts are UF decimal strings ("1234.56"),
  * months 'YYYY-MM' (America/Santiago calendar), dates 'YYYY-MM-DD'.
  */

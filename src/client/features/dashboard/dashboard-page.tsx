@@ -23,7 +23,7 @@ import { PageHeader } from '../../components/page-header';
 import { useDashboard } from './api';
 import { EmptyNote, LabelledBar, MonthlyBars, Panel } from './charts';
 
-/** The summary screen shown after login (spec part 1 §2 "Dashboard"; decision 0008). */
+/** The summary screen shown after login (spec part 1 §2 "Dashboard"; decision 0011). */
 export default function DashboardPage() {
   const { data, error, isPending } = useDashboard();
   return (

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 
 /**
- * The dashboard's figures, aggregated in SQL (DESIGN §6, decision 0008): a handful of statements,
+ * The dashboard's figures, aggregated in SQL (DESIGN §6, decision 0011): a handful of statements,
  * each a range scan on an index or one pass over a table, never rows shipped to be summed.
  * Rescinded reservations are left out of every count and sum.
  */

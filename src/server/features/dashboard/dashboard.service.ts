@@ -50,7 +50,7 @@ async function loadRows(db: Database, from: string, to: string): Promise<Dashboa
 
 /**
  * Memoises the dashboard's rows between writes, for a server that is its database's only writer
- * (the embedded database; decision 0008). A result is reused only while `WriteTracker.stamp()` is
+ * (the embedded database; decision 0011). A result is reused only while `WriteTracker.stamp()` is
  * the one read before it was computed: no write has started or ended since, so the database still
  * holds exactly what it was computed from. Concurrent requests share one computation. Only what
  * depends on the clock (the month window, days late) is keyed or computed per request.
@@ -74,7 +74,7 @@ export class DashboardMemo {
 }
 
 /**
- * The dashboard (spec part 1 §2; decision 0008). `now` decides the current month (on the
+ * The dashboard (spec part 1 §2; decision 0011). `now` decides the current month (on the
  * America/Santiago calendar) and the days late of the payments' current tasks; tests pass it.
  */
 export async function getDashboard(
