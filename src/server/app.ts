@@ -14,11 +14,15 @@ import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
 import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
+import { searchRoutes } from './features/search/search.routes';
 import { AppError } from './http/app-error';
 import { registerErrorHandling } from './http/error-handler';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
+import { registerWriteTracker } from './http/write-tracker';
 import { clientDistFolder } from './paths';
 
 export interface AppOptions {
@@ -26,6 +30,13 @@ export interface AppOptions {
   env?: Partial<Env>;
   /** Serve the built client from dist/client (off in API tests). */
   serveClient?: boolean;
+  /** The clock of time-dependent figures (tests fix it); the system clock by default. */
+  now?: () => Date;
+  /**
+   * This process is the database's only writer (the embedded database, locked to one process):
+   * expensive read-only figures may be memoised between the API's writes (decision 0011).
+   */
+  singleWriter?: boolean;
 }
 
 const HOUR_MS = 3_600_000;
@@ -70,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  const writes = registerWriteTracker(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -121,6 +133,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reservationsRoutes, { prefix: '/reservations', db });
       await api.register(clientsRoutes, { prefix: '/clients', db });
       await api.register(brokersRoutes, { prefix: '/brokers', db });
+      await api.register(dashboardRoutes, {
+        prefix: '/dashboard',
+        db,
+        now: options.now,
+        writes: options.singleWriter ? writes : null,
+      });
+      await api.register(searchRoutes, { prefix: '/search', db });
+      await api.register(notificationsRoutes, { prefix: '/notifications', db });
     },
     { prefix: '/api' },
   );

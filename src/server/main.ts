@@ -17,7 +17,8 @@ async function main() {
     throw error;
   }
   await database.migrate();
-  const app = await buildApp({ db: database.db, env });
+  // The embedded database is locked to this process: it is the only writer.
+  const app = await buildApp({ db: database.db, env, singleWriter: database.kind === 'pglite' });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -35,7 +35,7 @@ export const routes: RouteObject[] = [
             errorElement: <RouteError />,
             children: [
               { index: true, element: <Navigate to={paths.dashboard} replace /> },
-              { path: paths.dashboard, ...notYet('Dashboard') },
+              { path: paths.dashboard, ...page(() => import('../features/dashboard/dashboard-page')) },
               { path: paths.notifications, ...notYet('Mis Tareas Pendientes') },
               {
                 path: paths.reservations,

@@ -293,6 +293,15 @@ export const reservations = pgTable(
     index('reservations_number_trgm_idx').using('gin', sql`lower(${t.reservationNumber}) gin_trgm_ops`),
     index('reservations_apartment_trgm_idx').using('gin', sql`lower(${t.apartmentNumber}) gin_trgm_ops`),
     index('reservations_payment_month_idx').on(t.commissionPaymentMonth),
+    // Dashboard (decision 0011): narrow partial indexes over the reservations that are not rescinded,
+    // so its aggregates are index-only scans instead of passes over the wide table. Per-project
+    // counts (and the total); the six months' counts with what the commission join needs.
+    index('reservations_live_project_idx').on(t.projectId).where(sql`not ${t.isRescinded}`),
+    index('reservations_live_date_idx')
+      .on(t.reservationDate, t.id, t.brokerId)
+      .where(sql`not ${t.isRescinded}`),
+    // The few rescinded reservations: commissions are summed with these left out.
+    index('reservations_rescinded_idx').on(t.id).where(sql`${t.isRescinded}`),
     index('reservations_projection_month_idx').on(t.commissionProjectionMonth),
     check('reservations_number_not_blank', sql`btrim(${t.reservationNumber}) <> ''`),
     check(
@@ -387,6 +396,9 @@ export const brokerCommissions = pgTable(
   },
   (t) => [
     index('broker_commissions_broker_idx').on(t.brokerId),
+    // Dashboard (decision 0011): commission sums per broker and per month read this narrow index
+    // (index-only) rather than the wide commission rows.
+    index('broker_commissions_amount_idx').on(t.brokerId, t.reservationId, t.commissionAmount),
     check('broker_commissions_amount_non_negative', sql`${t.commissionAmount} >= 0`),
     check(
       'broker_commissions_penalty_non_negative',

@@ -3,6 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
+import { BellBadge } from '../../features/notifications/bell-badge';
+import { GlobalSearch } from '../../features/search/global-search';
 import { errorMessage, onSessionLost } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { sessionQueryKey, useCurrentUser, useSignOut } from '../../lib/session';
@@ -37,7 +39,14 @@ export function AppLayout() {
       padding="md"
     >
       <AppShell.Header>
-        <TopBar user={user} menuOpened={menuOpened} onToggleMenu={menu.toggle} onSignOut={handleSignOut} />
+        <TopBar
+          user={user}
+          menuOpened={menuOpened}
+          onToggleMenu={menu.toggle}
+          onSignOut={handleSignOut}
+          search={<GlobalSearch />}
+          bellBadge={<BellBadge />}
+        />
       </AppShell.Header>
       <AppShell.Navbar>
         <SideMenu user={user} onNavigate={menu.close} onSignOut={handleSignOut} />

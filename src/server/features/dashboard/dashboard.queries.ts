@@ -1,0 +1,257 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
+
+/**
+ * The dashboard's figures, aggregated in SQL (DESIGN §6, decision 0011): a handful of statements,
+ * each a range scan on an index or one pass over a table, never rows shipped to be summed.
+ * Rescinded reservations are left out of every count and sum.
+ */
+
+export interface ProjectReservedRow {
+  id: string;
+  name: string;
+  stage: string;
+  totalUnits: number | null;
+  reserved: number;
+}
+
+/**
+ * Every project with its reservations that are not rescinded (one pass over reservations, grouped
+ * by project). Their sum is also the dashboard's total of reservations.
+ */
+export async function projectReservations(db: Executor): Promise<ProjectReservedRow[]> {
+  return queryRows<ProjectReservedRow>(
+    db,
+    sql`
+      select p.id, p.name, p.stage, p.total_units as "totalUnits", coalesce(r.reserved, 0)::int as reserved
+        from projects p
+        left join (
+          select project_id, count(*) as reserved
+            from reservations
+           where not is_rescinded
+           group by project_id
+        ) r on r.project_id = p.id
+       order by p.name, p.stage, p.id`,
+  );
+}
+
+/** Live (not deleted) clients and registered brokers. */
+export async function clientAndBrokerCounts(db: Executor): Promise<{ clients: number; brokers: number }> {
+  const [row] = await queryRows<{ clients: number; brokers: number }>(
+    db,
+    sql`
+      select (select count(*) from clients where deleted_at is null)::int as clients,
+             (select count(*) from brokers)::int as brokers`,
+  );
+  return row ?? { clients: 0, brokers: 0 };
+}
+
+export interface MonthRow {
+  /** The first day of the month, 'YYYY-MM-01'. */
+  month: string;
+  count: number;
+  amount: string;
+}
+
+/**
+ * Reservations (not rescinded) and their commissions per month of `reservation_date`, for dates in
+ * [from, to): an index-only range scan on reservations_live_date_idx, with the commissions of the
+ * reservations that have a broker. Months without reservations are absent.
+ */
+export async function monthlyFigures(db: Executor, from: string, to: string): Promise<MonthRow[]> {
+  return queryRows<MonthRow>(
+    db,
+    sql`
+      select date_trunc('month', r.reservation_date)::date as month,
+             count(*)::int as count,
+             coalesce(sum(bc.commission_amount), 0)::text as amount
+        from reservations r
+        left join broker_commissions bc on bc.reservation_id = r.id and r.broker_id is not null
+       where r.reservation_date >= ${from}::date and r.reservation_date < ${to}::date
+         and not r.is_rescinded
+       group by 1
+       order by 1`,
+  );
+}
+
+export interface BrokerRow {
+  id: string;
+  name: string;
+  reservations: number;
+  commissions: string;
+}
+
+/**
+ * The brokers with the most commission (UF) on reservations not rescinded (ties by name), with
+ * how many such reservations each has. The sums read broker_commissions_amount_idx with the few
+ * rescinded reservations left out; reservations are counted for the chosen brokers only.
+ */
+export async function topBrokersByCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
+  return queryRows<BrokerRow>(
+    db,
+    sql`
+      select top.id, top.name, top.commissions::text as commissions,
+             (select count(*)::int from reservations r
+               where r.broker_id = top.id and not r.is_rescinded) as reservations
+        from (
+          select b.id, b.name, s.commissions
+            from (
+              select bc.broker_id, sum(bc.commission_amount) as commissions
+                from broker_commissions bc
+               where not exists (
+                       select 1 from reservations r where r.id = bc.reservation_id and r.is_rescinded)
+               group by bc.broker_id
+            ) s
+            join brokers b on b.id = s.broker_id
+           order by s.commissions desc, b.name, b.id
+           limit ${limit}
+        ) top
+       order by top.commissions desc, top.name, top.id`,
+  );
+}
+
+/**
+ * Brokers with reservations (not rescinded) but no commission yet, by number of reservations: they
+ * complete the Top Brokers while fewer brokers than that have commissions (a young database).
+ */
+export async function brokersWithoutCommission(
+  db: Executor,
+  exclude: string[],
+  limit: number,
+): Promise<BrokerRow[]> {
+  const excluded = exclude.length
+    ? sql`and r.broker_id not in (${sql.join(
+        exclude.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
+  return queryRows<BrokerRow>(
+    db,
+    sql`
+      select b.id, b.name, count(*)::int as reservations, '0' as commissions
+        from reservations r
+        join brokers b on b.id = r.broker_id
+       where r.broker_id is not null and not r.is_rescinded ${excluded}
+       group by b.id, b.name
+       order by reservations desc, b.name, b.id
+       limit ${limit}`,
+  );
+}
+
+export interface RecentReservationRow {
+  id: string;
+  reservationNumber: string;
+  projectName: string;
+  projectStage: string;
+  apartmentNumber: string;
+  clientName: string;
+  sellerName: string | null;
+  brokerName: string | null;
+  totalPrice: string;
+  reservationDate: string;
+  isRescinded: boolean;
+  reservationFlowId: string | null;
+}
+
+/** The latest reservations entered (reservations_newest_idx), with what the dashboard shows. */
+export async function recentReservations(db: Executor, limit: number): Promise<RecentReservationRow[]> {
+  return queryRows<RecentReservationRow>(
+    db,
+    sql`
+      select r.id, r.reservation_number as "reservationNumber",
+             p.name as "projectName", p.stage as "projectStage",
+             r.apartment_number as "apartmentNumber",
+             c.first_name || ' ' || c.last_name as "clientName",
+             case when s.id is null then null else s.first_name || ' ' || s.last_name end as "sellerName",
+             b.name as "brokerName",
+             r.total_price as "totalPrice", r.reservation_date as "reservationDate",
+             r.is_rescinded as "isRescinded", rf.id as "reservationFlowId"
+        from (
+          -- "nulls last" as in reservations_newest_idx, so the index gives the order.
+          select * from reservations order by created_at desc nulls last, id desc nulls last limit ${limit}
+        ) r
+        join projects p on p.id = r.project_id
+        join clients c on c.id = r.client_id
+        left join profiles s on s.id = r.seller_id
+        left join brokers b on b.id = r.broker_id
+        left join reservation_flows rf on rf.reservation_id = r.id
+       order by r.created_at desc nulls last, r.id desc nulls last`,
+  );
+}
+
+/**
+ * The ids of the latest commission flows: started_at desc nulls last (commission_flows_started_idx
+ * is exactly that order), then created_at desc.
+ */
+export async function latestCommissionFlowIds(db: Executor, limit: number): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+      select id from commission_flows
+       order by started_at desc nulls last, created_at desc, id desc
+       limit ${limit}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+export interface PaymentRow {
+  id: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled';
+  isSecondPayment: boolean;
+  brokerName: string;
+  reservationId: string;
+  reservationNumber: string;
+  commissionAmount: string;
+  numberOfPayments: number;
+  firstPaymentPercentage: number;
+  payment1Date: string | null;
+  payment2Date: string | null;
+  taskName: string | null;
+  taskStartedAt: string | null;
+  taskCompletedAt: string | null;
+  taskDaysToComplete: number | null;
+  assigneeName: string | null;
+}
+
+/**
+ * The given commission flows with their commission, broker and reservation, and — for a flow in
+ * progress — its current task: the oldest pending or in-progress one (by start, then flow order).
+ */
+export async function paymentsByIds(db: Executor, ids: string[]): Promise<PaymentRow[]> {
+  if (ids.length === 0) return [];
+  const idList = sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  return queryRows<PaymentRow>(
+    db,
+    sql`
+      select cf.id, cf.status, cf.is_second_payment as "isSecondPayment",
+             b.name as "brokerName", r.id as "reservationId", r.reservation_number as "reservationNumber",
+             bc.commission_amount as "commissionAmount", bc.number_of_payments::int as "numberOfPayments",
+             bc.first_payment_percentage::int as "firstPaymentPercentage",
+             bc.payment_1_date as "payment1Date", bc.payment_2_date as "payment2Date",
+             cur.name as "taskName",
+             ${isoInstant(sql`cur.started_at`)} as "taskStartedAt",
+             ${isoInstant(sql`cur.completed_at`)} as "taskCompletedAt",
+             cur.days_to_complete as "taskDaysToComplete",
+             case when a.id is null then null else a.first_name || ' ' || a.last_name end as "assigneeName"
+        from commission_flows cf
+        join broker_commissions bc on bc.id = cf.broker_commission_id
+        join reservations r on r.id = bc.reservation_id
+        join brokers b on b.id = bc.broker_id
+        left join lateral (
+          select pft.name, cft.started_at, cft.completed_at, pft.days_to_complete, cft.assignee_id
+            from commission_flow_tasks cft
+            join payment_flow_tasks pft on pft.id = cft.task_id
+            join payment_flow_stages pfs on pfs.id = pft.stage_id
+           where cft.commission_flow_id = cf.id
+             and cft.status in ('pending', 'in_progress')
+             and cf.status = 'in_progress'
+           order by cft.started_at asc nulls last, pfs.sort_order, pft.sort_order
+           limit 1
+        ) cur on true
+        left join profiles a on a.id = cur.assignee_id
+       where cf.id in (${idList})`,
+  );
+}

@@ -1,0 +1,169 @@
+import {
+  addMonths,
+  DASHBOARD_MONTHS,
+  DASHBOARD_RECENT_ITEMS,
+  monthsEndingWith,
+  percentChange,
+} from '../../../shared/domain/dashboard';
+import { dec, money } from '../../../shared/domain/decimal';
+import { commissionFigures } from '../../../shared/domain/pricing';
+import { daysLate } from '../../../shared/domain/workflow-days';
+import { santiagoDateOf } from '../../../shared/format';
+import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
+import type { Database } from '../../db/client';
+import type { WriteTracker } from '../../http/write-tracker';
+import * as queries from './dashboard.queries';
+
+interface DashboardRows {
+  projects: queries.ProjectReservedRow[];
+  counts: { clients: number; brokers: number };
+  monthRows: queries.MonthRow[];
+  brokers: queries.BrokerRow[];
+  reservations: queries.RecentReservationRow[];
+  /** The latest commission flows, in order. */
+  payments: queries.PaymentRow[];
+}
+
+/** Every figure of the dashboard, for reservation dates in [from, to). */
+async function loadRows(db: Database, from: string, to: string): Promise<DashboardRows> {
+  // Sequential on purpose: the embedded database runs one statement at a time.
+  const projects = await queries.projectReservations(db);
+  const counts = await queries.clientAndBrokerCounts(db);
+  const monthRows = await queries.monthlyFigures(db, from, to);
+  const brokers = await queries.topBrokersByCommission(db, DASHBOARD_RECENT_ITEMS);
+  if (brokers.length < DASHBOARD_RECENT_ITEMS) {
+    const more = await queries.brokersWithoutCommission(
+      db,
+      brokers.map((broker) => broker.id),
+      DASHBOARD_RECENT_ITEMS - brokers.length,
+    );
+    brokers.push(...more);
+  }
+  const reservations = await queries.recentReservations(db, DASHBOARD_RECENT_ITEMS);
+  const paymentIds = await queries.latestCommissionFlowIds(db, DASHBOARD_RECENT_ITEMS);
+  const paymentRows = new Map((await queries.paymentsByIds(db, paymentIds)).map((row) => [row.id, row]));
+  const payments = paymentIds
+    .map((id) => paymentRows.get(id))
+    .filter((row): row is queries.PaymentRow => row !== undefined);
+  return { projects, counts, monthRows, brokers, reservations, payments };
+}
+
+/**
+ * Memoises the dashboard's rows between writes, for a server that is its database's only writer
+ * (the embedded database; decision 0011). A result is reused only while `WriteTracker.stamp()` is
+ * the one read before it was computed: no write has started or ended since, so the database still
+ * holds exactly what it was computed from. Concurrent requests share one computation. Only what
+ * depends on the clock (the month window, days late) is keyed or computed per request.
+ */
+export class DashboardMemo {
+  private entry: { stamp: number; from: string; rows: Promise<DashboardRows> } | undefined;
+
+  constructor(private readonly writes: WriteTracker) {}
+
+  rows(db: Database, from: string, to: string): Promise<DashboardRows> {
+    const stamp = this.writes.stamp();
+    if (stamp === null) return loadRows(db, from, to);
+    if (this.entry && this.entry.stamp === stamp && this.entry.from === from) return this.entry.rows;
+    const entry = { stamp, from, rows: loadRows(db, from, to) };
+    this.entry = entry;
+    entry.rows.catch(() => {
+      if (this.entry === entry) this.entry = undefined;
+    });
+    return entry.rows;
+  }
+}
+
+/**
+ * The dashboard (spec part 1 §2; decision 0011). `now` decides the current month (on the
+ * America/Santiago calendar) and the days late of the payments' current tasks; tests pass it.
+ */
+export async function getDashboard(
+  db: Database,
+  now: Date = new Date(),
+  memo?: DashboardMemo,
+): Promise<DashboardData> {
+  const currentMonth = santiagoDateOf(now).slice(0, 7);
+  const months = monthsEndingWith(currentMonth, DASHBOARD_MONTHS);
+  const from = `${months[0]}-01`;
+  const to = `${addMonths(currentMonth, 1)}-01`;
+  const { projects, counts, monthRows, brokers, reservations, payments } = memo
+    ? await memo.rows(db, from, to)
+    : await loadRows(db, from, to);
+
+  const byMonth = new Map(monthRows.map((row) => [row.month.slice(0, 7), row]));
+  const monthlyReservations = months.map((month) => ({ month, count: byMonth.get(month)?.count ?? 0 }));
+  const monthlyCommissions = months.map((month) => ({
+    month,
+    amount: money(dec(byMonth.get(month)?.amount ?? '0')),
+  }));
+  const current = byMonth.get(currentMonth);
+  const previous = byMonth.get(addMonths(currentMonth, -1));
+
+  return {
+    totals: {
+      reservations: projects.reduce((sum, project) => sum + project.reserved, 0),
+      clients: counts.clients,
+      projects: projects.length,
+      brokers: counts.brokers,
+    },
+    monthlyStats: {
+      month: currentMonth,
+      reservations: current?.count ?? 0,
+      previousReservations: previous?.count ?? 0,
+      reservationsChange: percentChange(current?.count ?? 0, previous?.count ?? 0),
+      commissions: money(dec(current?.amount ?? '0')),
+      previousCommissions: money(dec(previous?.amount ?? '0')),
+    },
+    monthlyReservations,
+    monthlyCommissions,
+    projectStats: projects.map((project) => ({
+      id: project.id,
+      name: project.name,
+      stage: project.stage,
+      reserved: project.reserved,
+      total: project.totalUnits,
+      available: project.totalUnits === null ? null : Math.max(0, project.totalUnits - project.reserved),
+    })),
+    brokerStats: brokers.map((broker) => ({ ...broker, commissions: money(dec(broker.commissions)) })),
+    recentReservations: reservations,
+    recentPayments: payments.map((row) => toRecentPayment(row, now)),
+  };
+}
+
+function toRecentPayment(row: queries.PaymentRow, now: Date): RecentPayment {
+  // The flow's share of the commission, with the shared commission math (the reservation's prices
+  // do not enter the payment split).
+  const figures = commissionFigures(
+    {
+      commissionAmount: row.commissionAmount,
+      commissionIncludesTax: false,
+      paysSecondary: true,
+      numberOfPayments: row.numberOfPayments === 2 ? 2 : 1,
+      firstPaymentPercentage: row.firstPaymentPercentage as 25 | 50 | 100,
+    },
+    { minimumPrice: '0', recoveryPayment: '0', parkingPrice: '0', storagePrice: '0' },
+  );
+  const hasTask = row.taskName !== null;
+  return {
+    id: row.id,
+    brokerName: row.brokerName,
+    reservationId: row.reservationId,
+    reservationNumber: row.reservationNumber,
+    isSecondPayment: row.isSecondPayment,
+    status: row.status,
+    currentTaskName: row.taskName,
+    daysOverdue: hasTask
+      ? daysLate(
+          {
+            startedAt: row.taskStartedAt,
+            completedAt: row.taskCompletedAt,
+            daysToComplete: row.taskDaysToComplete,
+          },
+          now,
+        )
+      : null,
+    assigneeName: hasTask ? row.assigneeName : null,
+    amount: row.isSecondPayment ? figures.secondPaymentAmount : figures.firstPaymentAmount,
+    paymentDate: row.isSecondPayment ? row.payment2Date : row.payment1Date,
+  };
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { SEARCH_MAX_LENGTH } from '../domain/global-search';
+
+/**
+ * GET /api/search?q= — the global search of the top bar (spec part 1 §2, decision 0006).
+ * Fewer than three characters (trimmed) answer three empty lists. Each item carries the
+ * reservation flow to open, when there is one.
+ */
+export const searchQuery = z.strictObject({
+  q: z
+    .string()
+    .max(SEARCH_MAX_LENGTH, { error: `Máximo ${SEARCH_MAX_LENGTH} caracteres` })
+    .default(''),
+});
+export type SearchQuery = z.infer<typeof searchQuery>;
+
+const reservationHit = z.object({
+  id: z.uuid(),
+  reservationNumber: z.string(),
+  apartmentNumber: z.string(),
+  projectName: z.string(),
+  projectStage: z.string(),
+  clientName: z.string(),
+  isRescinded: z.boolean(),
+  reservationFlowId: z.uuid().nullable(),
+});
+export type ReservationHit = z.infer<typeof reservationHit>;
+
+const clientHit = z.object({
+  id: z.uuid(),
+  rut: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  /** The flow of the client's most recent reservation that has one. */
+  reservationFlowId: z.uuid().nullable(),
+});
+export type ClientHit = z.infer<typeof clientHit>;
+
+export const searchResponse = z.object({
+  clients: z.array(clientHit),
+  reservationsByNumber: z.array(reservationHit),
+  reservationsByApartment: z.array(reservationHit),
+});
+export type SearchResults = z.infer<typeof searchResponse>;
