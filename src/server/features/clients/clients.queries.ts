@@ -1,7 +1,8 @@
-import { and, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { ClientRow, ClientValues } from '../../../shared/schemas/clients';
 import type { PageQuery } from '../../../shared/schemas/common';
 import { type Executor, isoInstant } from '../../db/client';
+import { descending } from '../../db/order';
 import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
 import { clients } from '../../db/schema';
 import { matchesEveryWord } from '../../db/search';
@@ -38,7 +39,7 @@ function listSpec(query: PageQuery): PageSpec {
     columns: rowColumns,
     from: clients,
     where: and(live, matchesEveryWord(clients.searchText, query.search)),
-    orderBy: [desc(clients.createdAt), desc(clients.id)],
+    orderBy: [descending(clients.createdAt), descending(clients.id)],
     page: query.page,
     pageSize: query.pageSize,
   };

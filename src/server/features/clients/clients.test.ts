@@ -420,5 +420,12 @@ describe('clients: search on 100,000 clients', () => {
       expect(text, search).toContain('clients_search_trgm_idx');
       expect(text, search).not.toContain('Seq Scan on clients');
     }
+    // Without a search, the newest page comes off the newest-first index, not a sort of every client.
+    const plan = await queryRows<Record<string, string>>(
+      ctx.db,
+      sql`explain ${listClientsSql({ page: 1, pageSize: 25 })}`,
+    );
+    const text = plan.map((row) => Object.values(row)[0]).join('\n');
+    expect(text).toContain('clients_newest_idx');
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { and, asc, eq, exists, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { ReservationListRow } from '../../../shared/schemas/reservations';
 import type { Executor } from '../../db/client';
+import { descending } from '../../db/order';
 import { type PageSpec, selectPage } from '../../db/paging';
 import {
   brokerCommissions,
@@ -309,7 +310,7 @@ export function reservationListSql(query: { page: number; pageSize: number; sear
     where: query.search
       ? sql`lower(${reservations.reservationNumber}) like ${`%${escapeLike(query.search.toLowerCase())}%`}`
       : undefined,
-    orderBy: [sql`${reservations.reservationDate} desc`, sql`${reservations.id} desc`],
+    orderBy: [descending(reservations.reservationDate), descending(reservations.id)],
     page: query.page,
     pageSize: query.pageSize,
   } satisfies PageSpec;

@@ -711,5 +711,14 @@ describe('the reservation list', () => {
     const text = plan.map((row) => Object.values(row)[0]).join('\n');
     expect(text).toContain('reservations_number_trgm_idx');
     expect(text).not.toMatch(/Seq Scan on reservations/);
+
+    // The first page without a search reads the newest rows off the date index, without sorting them all.
+    const firstPage = await queryRows<Record<string, string>>(
+      ctx.db,
+      sql`explain ${pageSql(reservationListSql({ page: 1, pageSize: 25 }))}`,
+    );
+    const firstPageText = firstPage.map((row) => Object.values(row)[0]).join('\n');
+    expect(firstPageText).toContain('reservations_date_idx');
+    expect(firstPageText).not.toMatch(/Seq Scan on reservations reservations_1/);
   });
 });
