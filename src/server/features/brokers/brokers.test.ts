@@ -152,7 +152,7 @@ describe('brokers: create and read', () => {
       [{ financeContactEmail: 'a b@c.cl' }, 'financeContactEmail', 'Ingrese un correo electrónico válido'],
       [{ kamEmail: 'kam@andinas' }, 'kamEmail', 'Ingrese un correo electrónico válido'],
       [{ kamReceivesCommission: 'si' }, 'kamReceivesCommission', 'Indique si el KAM recibe comisión'],
-      [{ createdBy: '00000000-0000-4000-8000-000000000000' }, '_', 'createdBy'],
+      [{ createdBy: '00000000-0000-4000-8000-000000000000' }, 'createdBy', 'Campo no permitido: createdBy'],
     ];
     for (const [change, field, message] of cases) {
       const response = await agent.post('/api/brokers', { ...valid, ...change });
