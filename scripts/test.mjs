@@ -70,7 +70,7 @@ function playwright(reportFile) {
 const { TEST_DATABASE_URL } = process.env;
 
 check('Typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-check('Lint', 'npx', ['biome', 'check', '.']);
+check('Lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
 vitest('Unit, client and API tests (PGlite)', [], { TEST_DATABASE_URL: '' }, '.tmp/vitest-pglite.json');
 if (TEST_DATABASE_URL) {
   vitest(

@@ -22,7 +22,7 @@ import {
   saveCommissionBody,
 } from '../../shared/schemas/reservations';
 import { errorMessage } from '../lib/api';
-import { schemaErrors } from '../lib/forms';
+import { schemaErrors, useServerFieldErrors } from '../lib/forms';
 import { DateField } from './date-field';
 import { MoneyInput, toAmount } from './money-input';
 
@@ -156,11 +156,7 @@ export function CommissionDialog({
     }
   }, [opened]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: apply each new server error once.
-  useEffect(() => {
-    const fields = (error as { fields?: Record<string, string> } | undefined)?.fields;
-    if (fields) form.setErrors(fields);
-  }, [error]);
+  useServerFieldErrors(form, error);
 
   const values = form.getValues();
   const twoPayments = values.numberOfPayments === '2';

@@ -1,5 +1,6 @@
 import type { UseFormReturnType } from '@mantine/form';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { useEffect } from 'react';
 import { ApiError } from './api';
 
 /** Puts the server's per-field messages on the form fields; returns the general message to show. */
@@ -26,4 +27,13 @@ export function schemaErrors(schema: StandardSchemaV1, body: unknown): Record<st
     errors[path || '_'] ??= issue.message;
   }
   return errors;
+}
+
+/** Puts each new server refusal's per-field messages on the form (popups that stay open on error). */
+export function useServerFieldErrors<T>(form: UseFormReturnType<T>, error: unknown): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: apply each new server error once.
+  useEffect(() => {
+    const fields = (error as { fields?: Record<string, string> } | null | undefined)?.fields;
+    if (fields) form.setErrors(fields);
+  }, [error]);
 }

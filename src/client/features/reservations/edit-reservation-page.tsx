@@ -3,11 +3,7 @@ import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatPercent, formatUF } from '../../../shared/format';
-import type {
-  CommissionView,
-  ReservationView,
-  UpdateReservationBody,
-} from '../../../shared/schemas/reservations';
+import type { CommissionView, ReservationView } from '../../../shared/schemas/reservations';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { CommissionDialog } from '../../components/commission-dialog';
@@ -21,7 +17,7 @@ import { ClientSearchStep } from './client-search-step';
 import type { ClientSummary } from './lookups';
 import { PromotionsSection } from './promotions-section';
 import { ReservationForm, reservationBody, reservationValuesOf } from './reservation-form';
-import { splitCommissionErrors } from './submit-errors';
+import { useReservationSave } from './use-reservation-save';
 
 function CommissionSummary({
   commission,
@@ -85,36 +81,15 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
   const saveCommission = useSaveCommission(reservation.id);
   const [client, setClient] = useState<ClientSummary>(reservation.client);
   const [choosingClient, setChoosingClient] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [awaitingCommission, setAwaitingCommission] = useState<UpdateReservationBody | null>(null);
-  const [commissionError, setCommissionError] = useState<unknown>(null);
+  const submission = useReservationSave(update, (saved) => {
+    notifySaved(`Reserva ${saved.reservationNumber} actualizada`);
+    navigate(paths.reservations);
+  });
   const [editingCommission, setEditingCommission] = useState(false);
   const readOnly = reservation.isRescinded;
 
   if (options.isPending) return <PageLoader />;
   if (options.isError) return <ErrorAlert error={options.error} />;
-
-  const save = (body: UpdateReservationBody) => {
-    setFailure(null);
-    update.mutate(body, {
-      onSuccess: (saved) => {
-        setAwaitingCommission(null);
-        notifySaved(`Reserva ${saved.reservationNumber} actualizada`);
-        navigate(paths.reservations);
-      },
-      onError: (error) => {
-        const split = splitCommissionErrors(error);
-        if (awaitingCommission && split.forCommission) {
-          setCommissionError(split.commissionError);
-          return;
-        }
-        setAwaitingCommission(null);
-        setFieldErrors(split.formFields);
-        setFailure(split.message);
-      },
-    });
-  };
 
   return (
     <Stack gap="md">
@@ -134,21 +109,17 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
         clientId={client.id}
         options={options.data}
         initialBroker={reservation.broker}
-        saving={update.isPending}
-        failure={failure}
-        fieldErrors={fieldErrors}
+        saving={submission.saving}
+        failure={submission.failure}
+        fieldErrors={submission.fieldErrors}
         submitLabel="Guardar"
         readOnly={readOnly}
         onCancel={() => navigate(paths.reservations)}
         onSubmit={(values) => {
           const body = { ...reservationBody(values, client.id), version: reservation.version };
           // Adding a broker to a reservation without commission: the popup first, then one save.
-          if (values.isWithBroker && !reservation.commission) {
-            setCommissionError(null);
-            setAwaitingCommission(body);
-          } else {
-            save(body);
-          }
+          if (values.isWithBroker && !reservation.commission) submission.askCommission(body);
+          else submission.save(body);
         }}
       />
       {reservation.commission ? (
@@ -168,16 +139,16 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
       />
 
       <CommissionDialog
-        opened={awaitingCommission !== null}
+        opened={submission.awaitingCommission !== null}
         reservation={reservation}
         brokerName={reservation.broker?.name}
-        saving={update.isPending}
-        error={commissionError}
+        saving={submission.saving}
+        error={submission.commissionError}
         confirmLabel="Confirmar y guardar"
-        onCancel={() => setAwaitingCommission(null)}
+        onCancel={submission.cancelCommission}
         onConfirm={(commission) => {
           const { version: _none, ...fields } = commission;
-          save({ ...awaitingCommission!, commission: fields });
+          submission.save({ ...submission.awaitingCommission!, commission: fields });
         }}
       />
       <CommissionDialog

@@ -1,9 +1,8 @@
 import { Alert } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { reservationFigures } from '../../../shared/domain/pricing';
 import { santiagoDateOf } from '../../../shared/format';
-import type { CreateReservationBody } from '../../../shared/schemas/reservations';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { CommissionDialog } from '../../components/commission-dialog';
@@ -15,7 +14,7 @@ import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
 import { useClientSummary } from './lookups';
 import { emptyReservationValues, ReservationForm, reservationBody } from './reservation-form';
-import { splitCommissionErrors } from './submit-errors';
+import { useReservationSave } from './use-reservation-save';
 
 const CLIENT_PARAM = 'clienteId';
 
@@ -31,32 +30,12 @@ export default function NewReservationPage() {
   const client = useClientSummary(clientId);
   const options = useReservationFormOptions();
   const create = useCreateReservation();
-  const [awaitingCommission, setAwaitingCommission] = useState<CreateReservationBody | null>(null);
-  const [commissionError, setCommissionError] = useState<unknown>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const today = useMemo(() => santiagoDateOf(new Date()), []);
-
-  const save = (body: CreateReservationBody) => {
-    setFailure(null);
-    create.mutate(body, {
-      onSuccess: (reservation) => {
-        setAwaitingCommission(null);
-        notifySaved(`Reserva ${reservation.reservationNumber} creada`);
-        navigate(paths.reservations);
-      },
-      onError: (error) => {
-        const split = splitCommissionErrors(error);
-        if (awaitingCommission && split.forCommission) {
-          setCommissionError(split.commissionError);
-          return;
-        }
-        setAwaitingCommission(null);
-        setFieldErrors(split.formFields);
-        setFailure(split.message);
-      },
-    });
-  };
+  const submission = useReservationSave(create, (reservation) => {
+    notifySaved(`Reserva ${reservation.reservationNumber} creada`);
+    navigate(paths.reservations);
+  });
+  const { awaitingCommission } = submission;
 
   const header = <PageHeader title="Nueva Reserva" description="Registre la reserva de un departamento" />;
 
@@ -99,7 +78,7 @@ export default function NewReservationPage() {
   return (
     <>
       {header}
-      <ClientCard client={client.data} onChange={() => setParams({})} disabled={create.isPending} />
+      <ClientCard client={client.data} onChange={() => setParams({})} disabled={submission.saving} />
       {options.data.projects.length === 0 ? (
         <Alert color="yellow" mb="md">
           Aún no hay proyectos registrados. Un administrador debe crearlos en Configuración antes de registrar
@@ -111,32 +90,28 @@ export default function NewReservationPage() {
         clientId={client.data.id}
         options={options.data}
         initialBroker={null}
-        saving={create.isPending}
-        failure={failure}
-        fieldErrors={fieldErrors}
+        saving={submission.saving}
+        failure={submission.failure}
+        fieldErrors={submission.fieldErrors}
         submitLabel="Crear Reserva"
         onCancel={() => navigate(paths.reservations)}
         onSubmit={(values) => {
           const body = reservationBody(values, client.data.id);
-          if (values.isWithBroker) {
-            setCommissionError(null);
-            setAwaitingCommission(body);
-          } else {
-            save(body);
-          }
+          if (values.isWithBroker) submission.askCommission(body);
+          else submission.save(body);
         }}
       />
       {pendingFigures ? (
         <CommissionDialog
           opened
           reservation={pendingFigures}
-          saving={create.isPending}
-          error={commissionError}
+          saving={submission.saving}
+          error={submission.commissionError}
           confirmLabel="Confirmar y crear reserva"
-          onCancel={() => setAwaitingCommission(null)}
+          onCancel={submission.cancelCommission}
           onConfirm={(commission) => {
             const { version: _none, ...fields } = commission;
-            save({ ...awaitingCommission!, commission: fields });
+            submission.save({ ...awaitingCommission!, commission: fields });
           }}
         />
       ) : null}

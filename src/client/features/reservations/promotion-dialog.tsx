@@ -12,7 +12,7 @@ import { DateField } from '../../components/date-field';
 import { MoneyInput, toAmount } from '../../components/money-input';
 import { RutInput } from '../../components/rut-input';
 import { errorMessage } from '../../lib/api';
-import { schemaErrors } from '../../lib/forms';
+import { schemaErrors, useServerFieldErrors } from '../../lib/forms';
 
 interface PromotionFormValues {
   amount: number | string;
@@ -113,11 +113,7 @@ export function PromotionDialog({
     }
   }, [opened, promotion]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: apply each new server error once.
-  useEffect(() => {
-    const fields = (error as { fields?: Record<string, string> } | undefined)?.fields;
-    if (fields) form.setErrors(fields);
-  }, [error]);
+  useServerFieldErrors(form, error);
 
   return (
     <Modal
