@@ -27,7 +27,7 @@ export interface ServerTableProps<T> {
   'aria-label'?: string;
 }
 
-/** 'Mostrando 1–25 de 1.234' / 'Mostrando 1–25 de más de 10.000'. */
+/** 'Mostrando 1–25 de 734' / 'Mostrando 1–25 de más de 1.000'. */
 export function paginationText(from: number, to: number, total: number, capped: boolean): string {
   if (total === 0) return 'Sin resultados';
   return `Mostrando ${formatInteger(from)}–${formatInteger(to)} de ${capped ? 'más de ' : ''}${formatInteger(total)}`;

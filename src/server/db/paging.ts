@@ -20,6 +20,12 @@ export interface PageSpec {
   from: Table | SQL;
   /** The filter shared by the page and the count (undefined: every row). */
   where?: SQL | undefined;
+  /**
+   * What the count reads when `from` has joins that can never drop or repeat a row (inner joins on
+   * a NOT NULL foreign key): the base table alone, so counting does not pay for the joins. `where`
+   * must then speak only of this table.
+   */
+  countFrom?: Table | SQL;
   /** The order of the page; end with a unique column so pages never overlap. */
   orderBy: SQL[];
   page: number;
@@ -54,7 +60,7 @@ export function pageSql(spec: PageSpec): SQL {
   );
   const offset = (spec.page - 1) * spec.pageSize;
   return sql`select counted.${sql.identifier(TOTAL_ALIAS)}, page.*
-from (select count(*) as ${sql.identifier(TOTAL_ALIAS)} from (select 1 from ${spec.from}${where} limit ${cap + 1}) as capped) as counted
+from (select count(*) as ${sql.identifier(TOTAL_ALIAS)} from (select 1 from ${spec.countFrom ?? spec.from}${where} limit ${cap + 1}) as capped) as counted
 left join lateral (
   select ${columns}, row_number() over (order by ${orderBy}) as ${sql.identifier(NUMBER_ALIAS)}
   from ${spec.from}${where}

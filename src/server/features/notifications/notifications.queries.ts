@@ -19,27 +19,41 @@ import { type Executor, queryRows } from '../../db/client';
  */
 export function pendingTasksOf(userId: string): SQL {
   return sql`
-    select 'sale' as kind, rft.id as task_row_id, rf.id as flow_id, rf.reservation_id,
-           sft.name as task_name, sfs.name as stage_name, sfs.sort_order as stage_order,
-           sft.sort_order as task_order, rft.status, rft.started_at, rft.days_to_complete
+    select p.kind, p.task_row_id, p.flow_id, p.reservation_id,
+           coalesce(sft.name, pft.name) as task_name, coalesce(sfs.name, pfs.name) as stage_name,
+           coalesce(sfs.sort_order, pfs.sort_order) as stage_order,
+           coalesce(sft.sort_order, pft.sort_order) as task_order,
+           p.status, p.started_at, coalesce(p.days_to_complete, pft.days_to_complete) as days_to_complete
+      from (${pendingTaskRowsOf(userId)}) as p
+      left join sale_flow_tasks sft on p.kind = 'sale' and sft.id = p.task_id
+      left join sale_flow_stages sfs on sfs.id = sft.stage_id
+      left join payment_flow_tasks pft on p.kind = 'payment' and pft.id = p.task_id
+      left join payment_flow_stages pfs on pfs.id = pft.stage_id
+  `;
+}
+
+/**
+ * The rows of the pending-task set and nothing else: which task rows are pending for the user. The
+ * filter of workflows.md §6 lives here only; `pendingTasksOf` adds what a list shows, and the badge
+ * counts these rows directly (planning the display joins cost more than counting).
+ */
+function pendingTaskRowsOf(userId: string): SQL {
+  return sql`
+    select 'sale' as kind, rft.id as task_row_id, rft.task_id, rf.id as flow_id, rf.reservation_id,
+           rft.status, rft.started_at, rft.days_to_complete
       from task_assignments ta
       join reservation_flow_tasks rft
         on rft.reservation_flow_id = ta.reservation_flow_id and rft.task_id = ta.task_id
       join reservation_flows rf on rf.id = ta.reservation_flow_id
-      join sale_flow_tasks sft on sft.id = rft.task_id
-      join sale_flow_stages sfs on sfs.id = sft.stage_id
      where ta.user_id = ${userId}
        and rft.status in ('pending', 'in_progress')
        and rf.status = 'in_progress'
     union all
-    select 'payment' as kind, cft.id as task_row_id, cf.id as flow_id, bc.reservation_id,
-           pft.name as task_name, pfs.name as stage_name, pfs.sort_order as stage_order,
-           pft.sort_order as task_order, cft.status, cft.started_at, pft.days_to_complete
+    select 'payment' as kind, cft.id as task_row_id, cft.task_id, cf.id as flow_id, bc.reservation_id,
+           cft.status, cft.started_at, null::int as days_to_complete
       from commission_flow_tasks cft
       join commission_flows cf on cf.id = cft.commission_flow_id
       join broker_commissions bc on bc.id = cf.broker_commission_id
-      join payment_flow_tasks pft on pft.id = cft.task_id
-      join payment_flow_stages pfs on pfs.id = pft.stage_id
      where cft.assignee_id = ${userId}
        and cft.status in ('pending', 'in_progress')
        and cf.status = 'in_progress'
@@ -50,7 +64,7 @@ export function pendingTasksOf(userId: string): SQL {
 export async function countPendingTasks(db: Executor, userId: string): Promise<number> {
   const [row] = await queryRows<{ count: number }>(
     db,
-    sql`select count(*)::int as count from (${pendingTasksOf(userId)}) as pending`,
+    sql`select count(*)::int as count from (${pendingTaskRowsOf(userId)}) as pending`,
   );
   return row?.count ?? 0;
 }

@@ -1,7 +1,10 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
 import { Agent, loginAs, useTestApp } from '../../test/app';
 import { createBroker, createReservation } from '../../test/builders';
 import { createCommission, createCommissionFlow, createSaleFlow } from '../../test/flow-builders';
+import { pendingTasksOf } from './notifications.queries';
 
 describe('GET /api/notifications/count (the bell badge)', () => {
   const ctx = useTestApp();
@@ -74,6 +77,15 @@ describe('GET /api/notifications/count (the bell badge)', () => {
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual({ count: 4 });
     expect((await otro.get('/api/notifications/count')).json()).toEqual({ count: 2 });
+
+    // The list the notifications screen will show has exactly the tasks the badge counts.
+    const list = await queryRows<{ kind: string; task_name: string; stage_name: string }>(
+      ctx.db,
+      sql`select * from (${pendingTasksOf(me)}) as pending order by kind, stage_order, task_order`,
+    );
+    expect(list).toHaveLength(4);
+    expect(list.every((row) => row.task_name && row.stage_name)).toBe(true);
+    expect(new Set(list.map((row) => row.kind))).toEqual(new Set(['sale', 'payment']));
   });
 
   it('needs a session', async () => {

@@ -306,6 +306,8 @@ export function reservationListSql(query: { page: number; pageSize: number; sear
     from: sql`${reservations}
       join ${clients} on ${clients.id} = ${reservations.clientId}
       join ${projects} on ${projects.id} = ${reservations.projectId}`,
+    // client_id and project_id are NOT NULL foreign keys: the joins never change the count.
+    countFrom: reservations,
     // Partial match on the number, served by the trigram index on lower(reservation_number).
     where: query.search
       ? sql`lower(${reservations.reservationNumber}) like ${`%${escapeLike(query.search.toLowerCase())}%`}`

@@ -13,9 +13,9 @@ const containsPattern = (text: string) => `%${escapeLike(text)}%`;
  */
 
 /**
- * Live clients whose `search_text` contains every word (already folded by `searchWords`), through
- * the partial trigram index clients_search_trgm_idx. Each with the flow of its most recent
- * reservation that has one (reservations_client_idx).
+ * Live clients whose `search_text` contains every word (already folded by `searchWords`), newest
+ * first, through clients_newest_idx or the partial trigram index clients_search_trgm_idx.
+ * Each with the flow of its most recent reservation that has one (reservations_client_idx).
  */
 export async function findClients(db: Executor, words: string[], limit: number): Promise<ClientHit[]> {
   if (words.length === 0) return [];
@@ -35,7 +35,9 @@ export async function findClients(db: Executor, words: string[], limit: number):
                limit 1) as "reservationFlowId"
         from clients c
        where c.deleted_at is null and ${everyWord}
-       order by c.first_name, c.last_name, c.id
+       -- Newest first, as the client list: a common surname then stops after the first few matches
+       -- along clients_newest_idx instead of fetching and sorting every match.
+       order by c.created_at desc nulls last, c.id desc nulls last
        limit ${limit}`,
   );
 }
