@@ -63,6 +63,12 @@ const DISCOUNT_FIELDS = [
   ['additionalDiscount', 'Descuento adicional'],
   ['otherDiscount', 'Otro descuento'],
 ] as const;
+const SUMMARY_ROWS = [
+  ['totalPrice', 'Precio lista', 'total-price'],
+  ['minimumPrice', 'Precio mínimo', 'minimum-price'],
+  ['totalPayment', 'Total escrituración', 'total-payment'],
+  ['recoveryPayment', 'Total recuperación', 'recovery-payment'],
+] as const;
 const PAYMENT_FIELDS = [
   ['reservationPayment', 'Reserva'],
   ['promisePayment', 'Promesa'],
@@ -345,30 +351,18 @@ export function ReservationForm({
               </Title>
               <Table aria-label="Resumen de la reserva">
                 <Table.Tbody>
-                  <Table.Tr>
-                    <Table.Td>Precio lista</Table.Td>
-                    <Table.Td ta="right" data-testid="total-price">
-                      {figures ? formatUF(figures.totalPrice) : '—'}
-                    </Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td fw={600}>Precio mínimo</Table.Td>
-                    <Table.Td ta="right" fw={600} data-testid="minimum-price">
-                      {figures ? formatUF(figures.minimumPrice) : '—'}
-                    </Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>Total escrituración</Table.Td>
-                    <Table.Td ta="right" data-testid="total-payment">
-                      {figures ? formatUF(figures.totalPayment) : '—'}
-                    </Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>Total recuperación</Table.Td>
-                    <Table.Td ta="right" data-testid="recovery-payment">
-                      {figures ? formatUF(figures.recoveryPayment) : '—'}
-                    </Table.Td>
-                  </Table.Tr>
+                  {SUMMARY_ROWS.map(([field, label, testId]) => (
+                    <Table.Tr key={field}>
+                      <Table.Td fw={field === 'minimumPrice' ? 600 : undefined}>{label}</Table.Td>
+                      <Table.Td
+                        ta="right"
+                        fw={field === 'minimumPrice' ? 600 : undefined}
+                        data-testid={testId}
+                      >
+                        {figures ? formatUF(figures[field]) : '—'}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
                 </Table.Tbody>
               </Table>
               <Text size="xs" c="dimmed" mt="xs">
