@@ -1,5 +1,16 @@
 // No Tooltip here: it would pull floating-ui into the initial bundle of every screen.
-import { ActionIcon, Anchor, Avatar, Box, Burger, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Avatar,
+  Box,
+  Burger,
+  Group,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconBell, IconHomeHeart } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -66,11 +77,12 @@ export function TopBar({
           variant="subtle"
           size="lg"
           color="gray"
-          aria-label="Notificaciones"
           title="Mis tareas pendientes"
           pos="relative"
         >
-          <IconBell size={22} />
+          <IconBell size={22} aria-hidden />
+          {/* The accessible name reads "Notificaciones" plus what the badge says about the count. */}
+          <VisuallyHidden>Notificaciones</VisuallyHidden>
           {bellBadge}
         </ActionIcon>
         <Stack gap={0} visibleFrom="sm" align="flex-end">

@@ -20,6 +20,9 @@ describe('bell badge', () => {
     renderWithProviders(<BellBadgeView count={150} />);
     expect(screen.getByTestId('bell-badge').textContent).toBe('99+');
     expect(screen.getByTestId('bell-badge').getAttribute('title')).toBe('150 tareas pendientes');
+    // Screen readers hear the exact count (the visible '99+' is hidden from them).
+    expect(screen.getByText(', 150 tareas pendientes')).toBeTruthy();
+    expect(screen.getByTestId('bell-badge').getAttribute('aria-hidden')).toBe('true');
   });
 
   it('asks the server for the signed-in user’s count', async () => {

@@ -1,4 +1,4 @@
-import { Box } from '@mantine/core';
+import { Box, VisuallyHidden } from '@mantine/core';
 import { useEffect } from 'react';
 import { usePendingTaskCount } from './api';
 
@@ -22,30 +22,34 @@ export function BellBadge() {
 export function BellBadgeView({ count }: { count: number }) {
   if (count <= 0) return null;
   return (
-    <Box
-      component="span"
-      data-testid="bell-badge"
-      title={`${count} tareas pendientes`}
-      // Inside the bell button's box: the button clips what overflows it.
-      style={{
-        position: 'absolute',
-        top: 1,
-        right: 1,
-        minWidth: 16,
-        height: 16,
-        padding: '0 4px',
-        borderRadius: 8,
-        background: 'var(--mantine-color-red-filled)',
-        color: 'var(--mantine-color-white)',
-        fontSize: 10,
-        fontWeight: 700,
-        lineHeight: '16px',
-        textAlign: 'center',
-        boxShadow: '0 0 0 1.5px var(--mantine-color-body)',
-        pointerEvents: 'none',
-      }}
-    >
-      {formatBadgeCount(count)}
-    </Box>
+    <>
+      <VisuallyHidden>{`, ${count} ${count === 1 ? 'tarea pendiente' : 'tareas pendientes'}`}</VisuallyHidden>
+      <Box
+        aria-hidden
+        component="span"
+        data-testid="bell-badge"
+        title={`${count} tareas pendientes`}
+        // Inside the bell button's box: the button clips what overflows it.
+        style={{
+          position: 'absolute',
+          top: 1,
+          right: 1,
+          minWidth: 16,
+          height: 16,
+          padding: '0 4px',
+          borderRadius: 8,
+          background: 'var(--mantine-color-red-filled)',
+          color: 'var(--mantine-color-white)',
+          fontSize: 10,
+          fontWeight: 700,
+          lineHeight: '16px',
+          textAlign: 'center',
+          boxShadow: '0 0 0 1.5px var(--mantine-color-body)',
+          pointerEvents: 'none',
+        }}
+      >
+        {formatBadgeCount(count)}
+      </Box>
+    </>
   );
 }
