@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { RutInput } from '../../components/rut-input';
 import { errorMessage } from '../../lib/api';
@@ -66,13 +67,12 @@ export default function BrokerFormPage() {
   if (id && broker.isPending) return <PageLoader />;
   if (id && broker.isError) {
     return (
-      <>
-        <PageHeader title={title} />
-        <ErrorAlert error={`Error al cargar el broker: ${errorMessage(broker.error)}`} />
-        <Button component={Link} to={paths.brokers} variant="default">
-          Volver a Brokers
-        </Button>
-      </>
+      <LoadFailed
+        title={title}
+        message={`Error al cargar el broker: ${errorMessage(broker.error)}`}
+        backTo={paths.brokers}
+        backLabel="Volver a Brokers"
+      />
     );
   }
   return <BrokerForm key={id ?? 'new'} title={title} broker={broker.data} />;

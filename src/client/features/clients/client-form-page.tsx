@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { RutInput } from '../../components/rut-input';
 import { errorMessage } from '../../lib/api';
@@ -44,13 +45,12 @@ export default function ClientFormPage() {
   if (id && client.isPending) return <PageLoader />;
   if (id && client.isError) {
     return (
-      <>
-        <PageHeader title={title} />
-        <ErrorAlert error={`Error al cargar el cliente: ${errorMessage(client.error)}`} />
-        <Button component={Link} to={paths.clients} variant="default">
-          Volver a Clientes
-        </Button>
-      </>
+      <LoadFailed
+        title={title}
+        message={`Error al cargar el cliente: ${errorMessage(client.error)}`}
+        backTo={paths.clients}
+        backLabel="Volver a Clientes"
+      />
     );
   }
   return <ClientForm key={id ?? 'new'} title={title} client={client.data} />;

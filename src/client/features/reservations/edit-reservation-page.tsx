@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { CommissionDialog } from '../../components/commission-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
@@ -206,10 +207,12 @@ export default function EditReservationPage() {
   const { client } = reservation.data;
   if (!client) {
     return (
-      <>
-        {title}
-        <ErrorAlert error="No se encontró el cliente asociado a la reserva" />
-      </>
+      <LoadFailed
+        title="Editar Reserva"
+        message="No se encontró el cliente asociado a la reserva"
+        backTo={paths.reservations}
+        backLabel="Volver a Reservas"
+      />
     );
   }
   return (
