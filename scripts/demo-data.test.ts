@@ -1,12 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createPglite,
   type DatabaseHandle,
   migratePglite,
-  pgliteExtensions,
   pgliteHandle,
-  pgliteParsers,
   queryRows,
 } from '../src/server/db/client';
 import { commissionFigures, reservationFigures } from '../src/shared/domain/pricing';
@@ -28,17 +26,13 @@ const NOW = new Date('2026-03-15T15:00:00.000Z');
 let template: Promise<File | Blob> | undefined;
 async function freshDatabase(): Promise<DatabaseHandle> {
   template ??= (async () => {
-    const client = await PGlite.create({ extensions: pgliteExtensions, parsers: pgliteParsers });
+    const client = await createPglite();
     await migratePglite(client);
     const dump = await client.dumpDataDir('none');
     await client.close();
     return dump;
   })();
-  const client = await PGlite.create({
-    loadDataDir: await template,
-    extensions: pgliteExtensions,
-    parsers: pgliteParsers,
-  });
+  const client = await createPglite({ loadDataDir: await template });
   return pgliteHandle(client);
 }
 

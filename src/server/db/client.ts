@@ -37,16 +37,36 @@ export interface DatabaseHandle {
 const identity = (value: string) => value;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-export const pgliteParsers = {
+const pgliteParsers = {
   [pgliteTypes.DATE]: identity,
   [pgliteTypes.NUMERIC]: identity,
   [pgliteTypes.INT8]: (value: string) => Number(value),
 };
 
-export const pgliteExtensions = { pg_trgm };
+const pgliteExtensions = { pg_trgm };
+
+/**
+ * Planner settings for every session on both engines. The default random_page_cost (4) models
+ * spinning disks; our data is in memory (PGlite) or on SSD (production PostgreSQL), where random and
+ * sequential reads cost about the same. With the default, a LIMITed count over a partial match looked
+ * cheaper as a full-table scan than through its trigram index (decision 0006).
+ */
+const SESSION_SETTINGS = { random_page_cost: '1.1' } as const;
 
 export function postgresPool(connectionString: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString, max });
+  const options = Object.entries(SESSION_SETTINGS)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  return new pg.Pool({ connectionString, max, options });
+}
+
+/** An embedded database with our extensions, type parsers and session settings. */
+export async function createPglite(
+  options: { dataDir?: string; loadDataDir?: Blob | File } = {},
+): Promise<PGlite> {
+  const client = await PGlite.create({ ...options, extensions: pgliteExtensions, parsers: pgliteParsers });
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.exec(`set ${name} = ${value}`);
+  return client;
 }
 
 export function drizzleFor(client: PGlite | pg.Pool | pg.PoolClient): Database {
@@ -108,11 +128,7 @@ export async function openDatabase(options: {
   if (options.databaseUrl) return postgresHandle(postgresPool(options.databaseUrl));
   const lock: DataDirLock = lockDataDir(options.dataDir);
   try {
-    const client = await PGlite.create({
-      dataDir: join(options.dataDir, 'db'),
-      extensions: pgliteExtensions,
-      parsers: pgliteParsers,
-    });
+    const client = await createPglite({ dataDir: join(options.dataDir, 'db') });
     return pgliteHandle(client, () => lock.release());
   } catch (error) {
     lock.release();

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import {
+  createPglite,
   type DatabaseHandle,
   migratePglite,
   migratePostgres,
-  pgliteExtensions,
   pgliteHandle,
-  pgliteParsers,
   postgresHandle,
   postgresPool,
 } from '../db/client';
@@ -94,17 +92,13 @@ export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
   }
   // PGlite's own clone() forgets the type parsers, so each test's instance is created from one
   // dump of the migrated template, with the same options as the server's.
-  const template = await PGlite.create({ extensions: pgliteExtensions, parsers: pgliteParsers });
+  const template = await createPglite();
   await migratePglite(template);
   const dump = await template.dumpDataDir('none');
   await template.close();
   return {
     async create() {
-      const instance = await PGlite.create({
-        loadDataDir: dump,
-        extensions: pgliteExtensions,
-        parsers: pgliteParsers,
-      });
+      const instance = await createPglite({ loadDataDir: dump });
       return pgliteHandle(instance);
     },
     async close() {},
