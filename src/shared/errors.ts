@@ -43,7 +43,6 @@ export const errorCatalog = {
     message: 'Complete la comisión del broker para guardar una venta con broker',
   },
   COMMISSION_NOT_ALLOWED: { status: 400, message: 'Una reserva sin broker no lleva comisión de broker' },
-  COMMISSION_NOT_FOUND: { status: 404, message: 'No hay comisión de broker configurada para esta reserva' },
   BROKER_CHANGE_LOCKED: {
     status: 409,
     message: 'No se puede cambiar ni quitar el broker: la comisión ya tiene pagos en proceso o completados',

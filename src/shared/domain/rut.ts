@@ -48,11 +48,3 @@ export function formatRut(input: string): string {
   const body = match[1]!.replace(/^0+/, '') || '0';
   return `${body.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}-${match[2]}`;
 }
-
-/**
- * The search form of a partial RUT typed by a user: dots removed, K upper-cased
- * ('12.345' -> '12345'), so it matches the normalised stored form.
- */
-export function rutSearchFragment(input: string): string {
-  return compact(input);
-}

@@ -107,5 +107,3 @@ export const LIST_COUNT_CAP = 1_000;
 
 /** Carries the version the user read; a stale one is refused with 409. */
 export const versioned = { version: z.number().int().min(1) };
-
-export const isoDateTime = z.string();

@@ -14,6 +14,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { type Action, can } from '../../../shared/permissions';
 import type { SessionUser } from '../../../shared/schemas/auth';
 import { paths } from '../paths';
 
@@ -21,7 +22,8 @@ interface MenuEntry {
   label: string;
   to: string;
   icon: ReactNode;
-  adminOnly?: boolean;
+  /** Shown only to users who may take this action (shared/permissions.ts). */
+  requires?: Action;
   children?: { label: string; to: string }[];
 }
 
@@ -32,12 +34,12 @@ export const MENU: MenuEntry[] = [
   { label: 'Clientes', to: paths.clients, icon: <IconUsers {...ICON} /> },
   { label: 'Reservas', to: paths.reservations, icon: <IconBuildingSkyscraper {...ICON} /> },
   { label: 'Flujo Reservas', to: paths.reservationFlows, icon: <IconGitBranch {...ICON} /> },
-  { label: 'Seguimiento', to: paths.followUp, icon: <IconChecklist {...ICON} />, adminOnly: true },
+  { label: 'Seguimiento', to: paths.followUp, icon: <IconChecklist {...ICON} />, requires: 'menu.followUp' },
   {
     label: 'Aprobaciones',
     to: paths.approvals,
     icon: <IconThumbUp {...ICON} />,
-    adminOnly: true,
+    requires: 'menu.approvals',
     children: [{ label: 'Liquidaciones', to: paths.settlementApprovals }],
   },
   { label: 'Brokers', to: paths.brokers, icon: <IconUserDollar {...ICON} /> },
@@ -71,7 +73,7 @@ export function SideMenu({
   onSignOut: () => void;
 }) {
   const { pathname } = useLocation();
-  const entries = MENU.filter((entry) => !entry.adminOnly || user.isAdmin);
+  const entries = MENU.filter((entry) => !entry.requires || can(user, entry.requires));
   return (
     // A plain scrolling box: Mantine's ScrollArea would bring floating-ui into every screen's first load.
     <Box component="nav" aria-label="Menú principal" style={{ flex: 1, overflowY: 'auto' }}>

@@ -1,4 +1,4 @@
-import { and, count, eq, lt, or, sql } from 'drizzle-orm';
+import { count, eq, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { profiles, roles, sessions, userRoles } from '../../db/schema';
 
@@ -116,8 +116,4 @@ export async function touchSession(db: Executor, id: string, now: Date): Promise
 /** Removes sessions past their absolute or idle limit (housekeeping; never needed for correctness). */
 export async function deleteExpiredSessions(db: Executor, now: Date, idleSince: Date): Promise<void> {
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, idleSince)));
-}
-
-export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId)));
 }

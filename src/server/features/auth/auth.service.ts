@@ -138,8 +138,3 @@ export async function resolveSession(
     await queries.touchSession(db, sessionId, new Date(now));
   return { sessionId, user: toSessionUser(row) };
 }
-
-/** Ends every session of a user (password change, deactivation). */
-export async function endUserSessions(db: Database, userId: string): Promise<void> {
-  await queries.deleteUserSessions(db, userId);
-}
