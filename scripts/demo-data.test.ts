@@ -7,8 +7,10 @@ import {
   pgliteHandle,
   queryRows,
 } from '../src/server/db/client';
+import { readFlow } from '../src/server/features/workflows/workflows.service';
 import { commissionFigures, reservationFigures } from '../src/shared/domain/pricing';
 import { normalizeRut } from '../src/shared/domain/rut';
+import { flowViolations } from '../src/shared/domain/workflow/invariants';
 import { USER_TYPES } from '../src/shared/permissions';
 import {
   COMMON_APARTMENT,
@@ -154,151 +156,99 @@ describe('the demo dataset (demo scale)', () => {
     expect(apartments!.n).toBeGreaterThan(0);
   });
 
-  it('gives every reservation exactly one sale flow with one row per definition task', async () => {
-    const [check] = await rows<{ reservations: number; flows: number; bad: number; tasks: number }>(sql`select
-      (select count(*) from reservations)::int as reservations,
-      (select count(*) from reservation_flows)::int as flows,
-      (select count(*) from reservations r where (select count(*) from reservation_flows f where f.reservation_id = r.id) <> 1)::int as bad,
-      (select count(*) from sale_flow_tasks)::int as tasks`);
-    expect(check!.tasks).toBe(25);
-    expect(check!.flows).toBe(check!.reservations);
-    expect(check!.bad).toBe(0);
-    const [taskRows] = await rows<{
-      wrong: number;
-    }>(sql`select count(*)::int as wrong from reservation_flows f
-      where (select count(distinct t.task_id) from reservation_flow_tasks t where t.reservation_flow_id = f.id) <> 25
-         or (select count(*) from reservation_flow_tasks t where t.reservation_flow_id = f.id) <> 25`);
-    expect(taskRows!.wrong).toBe(0);
-  });
-
-  it('keeps sale flows consistent with the workflow rules', async () => {
-    const statuses = await rows<{ status: string; n: number }>(
-      sql`select status, count(*)::int as n from reservation_flows group by status`,
-    );
-    const byStatus = Object.fromEntries(statuses.map((s) => [s.status, s.n]));
-    expect(byStatus.in_progress).toBeGreaterThan(0);
-    expect(byStatus.completed).toBeGreaterThan(0);
-    expect(byStatus.cancelled).toBeGreaterThan(0);
-    // Current stage = first stage with a task not completed; none when every task is completed.
-    const [wrongStage] = await rows<{ n: number }>(sql`select count(*)::int as n from reservation_flows f
-      where f.current_stage_id is distinct from (
-        select st.id from reservation_flow_tasks t join sale_flow_tasks d on d.id = t.task_id
-        join sale_flow_stages st on st.id = d.stage_id
-        where t.reservation_flow_id = f.id and t.status <> 'completed' order by st.sort_order limit 1)`);
-    expect(wrongStage!.n).toBe(0);
-    const [problems] = await rows<Record<string, number>>(sql`select
-      (select count(*) from reservation_flows f where f.status = 'completed' and (f.completed_at is null or exists (
-         select 1 from reservation_flow_tasks t where t.reservation_flow_id = f.id and t.status <> 'completed')))::int as open_in_completed,
-      (select count(*) from reservation_flows f where f.status = 'completed' and f.completed_at <> (
-         select max(t.completed_at) from reservation_flow_tasks t where t.reservation_flow_id = f.id))::int as completion_time,
-      (select count(*) from reservation_flows f where f.status <> 'completed' and f.completed_at is not null)::int as completed_at_when_open,
-      (select count(*) from reservation_flow_tasks t where (t.status = 'completed') <> (t.completed_at is not null))::int as completed_at,
-      (select count(*) from reservation_flow_tasks t where t.completed_at < t.started_at or t.completed_at > ${NOW.toISOString()}::timestamptz)::int as times,
-      (select count(*) from reservation_flow_tasks t join sale_flow_tasks d on d.id = t.task_id join sale_flow_stages st on st.id = d.stage_id
-         join reservation_flows f on f.id = t.reservation_flow_id left join sale_flow_stages cur on cur.id = f.current_stage_id
-         where (cur.id is null or st.sort_order <= cur.sort_order) <> (t.started_at is not null))::int as started,
-      (select count(*) from reservation_flows f join reservations r on r.id = f.reservation_id
-         where (f.status = 'cancelled') <> (r.is_rescinded and f.status <> 'completed'))::int as cancelled,
-      (select count(*) from reservations r where r.is_rescinded and (r.rescinded_at is null or r.rescinded_reason is null or r.rescinded_by is null))::int as rescinded_fields`);
-    expect(problems).toEqual({
-      open_in_completed: 0,
-      completion_time: 0,
-      completed_at_when_open: 0,
-      completed_at: 0,
-      times: 0,
-      started: 0,
-      cancelled: 0,
-      rescinded_fields: 0,
-    });
-  });
-
-  it('assigns only open sale tasks, the COF ones to the seller', async () => {
+  it('gives every reservation exactly one sale flow, and only commissions payment flows', async () => {
     const [check] = await rows<Record<string, number>>(sql`select
-      (select count(*) from task_assignments a join reservation_flow_tasks t
-         on t.reservation_flow_id = a.reservation_flow_id and t.task_id = a.task_id where t.status = 'completed')::int as on_completed,
-      (select count(*) from reservation_flow_tasks t join sale_flow_tasks d on d.id = t.task_id
-         join reservation_flows f on f.id = t.reservation_flow_id join reservations r on r.id = f.reservation_id
-         where d.name like '%COF%' and t.status <> 'completed' and not exists (select 1 from task_assignments a
-           where a.reservation_flow_id = t.reservation_flow_id and a.task_id = t.task_id and a.user_id = r.seller_id))::int as cof_unassigned,
-      (select count(*) from task_assignments)::int as total`);
+      (select count(*) from reservations)::int as reservations,
+      (select count(*) from flows where kind = 'sale')::int as sale_flows,
+      (select count(*) from reservations r where (select count(*) from flows f
+         where f.reservation_id = r.id and f.kind = 'sale') <> 1)::int as without_one,
+      (select count(*) from flows f where f.kind = 'payment' and not exists (select 1 from broker_commissions c
+         where c.id = f.broker_commission_id and c.reservation_id = f.reservation_id))::int as payment_orphans`);
+    expect(check!.sale_flows).toBe(check!.reservations);
+    expect(check!.without_one).toBe(0);
+    expect(check!.payment_orphans).toBe(0);
+  });
+
+  it('leaves every flow as the workflow engine would (every invariant, strictly)', async () => {
+    const flows = await rows<{ id: string }>(sql`select id from flows order by id`);
+    const violations: string[] = [];
+    for (const { id } of flows) {
+      const { definition, state } = await readFlow(handle.db, id);
+      violations.push(...flowViolations(definition, state, { strict: true }));
+    }
+    expect(violations).toEqual([]);
+    const states = await rows<{ kind: string; second: boolean; status: string }>(
+      sql`select distinct kind, is_second_payment as second, status from flows`,
+    );
+    const of = (kind: string, second: boolean) =>
+      new Set(states.filter((s) => s.kind === kind && s.second === second).map((s) => s.status));
+    expect([...of('sale', false)].sort()).toEqual(['cancelled', 'completed', 'in_progress']);
+    expect([...of('payment', false)].sort()).toEqual(['cancelled', 'completed', 'in_progress', 'pending']);
+    expect(of('payment', true).size).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('cancels exactly the flows of rescinded reservations that had not completed', async () => {
+    const [check] = await rows<Record<string, number>>(sql`select
+      (select count(*) from flows f join reservations r on r.id = f.reservation_id
+         where (f.status = 'cancelled') <> (r.is_rescinded and f.status <> 'completed'))::int as cancelled,
+      (select count(*) from reservations r where r.is_rescinded
+         and (r.rescinded_at is null or r.rescinded_reason is null or r.rescinded_by is null))::int as rescinded_fields,
+      (select count(*) from flow_tasks t where t.completed_at > ${NOW.toISOString()}::timestamptz
+         or t.started_at > ${NOW.toISOString()}::timestamptz)::int as future`);
+    expect(check).toEqual({ cancelled: 0, rescinded_fields: 0, future: 0 });
+  });
+
+  it('assigns COF tasks still open to the seller, and nobody to completed tasks', async () => {
+    const [check] = await rows<Record<string, number>>(sql`select
+      (select count(*) from flow_task_assignees a join flow_tasks t on t.id = a.flow_task_id
+         where t.status = 'completed')::int as on_completed,
+      (select count(*) from flow_tasks t join workflow_tasks d on d.id = t.task_id and d.assign_to_seller
+         join flows f on f.id = t.flow_id join reservations r on r.id = f.reservation_id
+         where t.status <> 'completed' and not exists (select 1 from flow_task_assignees a
+           where a.flow_task_id = t.id and a.user_id = r.seller_id))::int as cof_unassigned,
+      (select count(*) from flow_task_assignees)::int as total`);
     expect(check!.on_completed).toBe(0);
     expect(check!.cof_unassigned).toBe(0);
     expect(check!.total).toBeGreaterThan(0);
   });
 
-  it('keeps payment flows consistent with prerequisites, states and payment dates', async () => {
-    const states = await rows<{ second: boolean; status: string; n: number }>(
-      sql`select is_second_payment as second, status, count(*)::int as n from commission_flows group by 1, 2`,
-    );
-    const firstStates = new Set(states.filter((s) => !s.second).map((s) => s.status));
-    for (const status of ['pending', 'in_progress', 'completed', 'cancelled'])
-      expect(firstStates).toContain(status);
-    expect(states.some((s) => s.second)).toBe(true);
-
+  it('dates each payment on the Santiago day its flow completed, and only then', async () => {
     const [problems] = await rows<Record<string, number>>(sql`select
-      (select count(*) from commission_flows f join commission_flow_tasks t on t.commission_flow_id = f.id
-         where f.status = 'pending' and (f.started_at is not null or t.status <> 'blocked' or t.started_at is not null))::int as pending,
-      (select count(*) from commission_flows f where f.status in ('in_progress', 'completed') and f.started_at is null)::int as not_started,
-      (select count(*) from commission_flow_tasks t join commission_flows f on f.id = t.commission_flow_id
-         where f.started_at is not null and (
-           (t.status in ('pending', 'in_progress', 'completed')) <> not exists (
-             select 1 from payment_flow_task_prerequisites p join commission_flow_tasks pt
-               on pt.commission_flow_id = t.commission_flow_id and pt.task_id = p.prerequisite_task_id
-             where p.task_id = t.task_id and pt.status <> 'completed')))::int as prerequisites,
-      (select count(*) from commission_flow_tasks t where (t.status = 'completed') <> (t.completed_at is not null)
-         or (t.status = 'blocked') <> (t.started_at is null))::int as task_dates,
-      (select count(*) from commission_flow_tasks t join commission_flows f on f.id = t.commission_flow_id
-         where t.started_at is not null and t.started_at <> coalesce((select max(pt.completed_at)
-           from payment_flow_task_prerequisites p join commission_flow_tasks pt
-             on pt.commission_flow_id = t.commission_flow_id and pt.task_id = p.prerequisite_task_id
-           where p.task_id = t.task_id), f.started_at))::int as opened_at,
-      (select count(*) from commission_flows f where f.status = 'completed' and (f.completed_at is distinct from (
-         select max(t.completed_at) from commission_flow_tasks t where t.commission_flow_id = f.id) or exists (
-         select 1 from commission_flow_tasks t where t.commission_flow_id = f.id and t.status <> 'completed')))::int as completed,
-      (select count(*) from commission_flows f join broker_commissions c on c.id = f.broker_commission_id
+      (select count(*) from flows f join broker_commissions c on c.id = f.broker_commission_id
          where f.status = 'completed' and not f.is_second_payment
            and c.payment_1_date is distinct from (f.completed_at at time zone 'America/Santiago')::date)::int as payment_1_date,
-      (select count(*) from commission_flows f join broker_commissions c on c.id = f.broker_commission_id
+      (select count(*) from flows f join broker_commissions c on c.id = f.broker_commission_id
          where f.status = 'completed' and f.is_second_payment
            and c.payment_2_date is distinct from (f.completed_at at time zone 'America/Santiago')::date)::int as payment_2_date,
-      (select count(*) from broker_commissions c where c.payment_1_date is not null and not exists (select 1 from commission_flows f
+      (select count(*) from broker_commissions c where c.payment_1_date is not null and not exists (select 1 from flows f
          where f.broker_commission_id = c.id and not f.is_second_payment and f.status = 'completed'))::int as paid_without_flow,
-      (select count(*) from commission_flows s join broker_commissions c on c.id = s.broker_commission_id
-         where s.is_second_payment and (c.number_of_payments <> 2 or not exists (select 1 from commission_flows f
+      (select count(*) from flows s join broker_commissions c on c.id = s.broker_commission_id
+         where s.is_second_payment and (c.number_of_payments <> 2 or not exists (select 1 from flows f
            where f.broker_commission_id = c.id and not f.is_second_payment and f.status = 'completed')))::int as second_not_allowed,
-      (select count(*) from commission_flows f join broker_commissions c on c.id = f.broker_commission_id
-         join reservations r on r.id = c.reservation_id
-         where (f.status = 'cancelled') <> (r.is_rescinded and f.status <> 'completed'))::int as cancelled,
-      (select count(*) from commission_flows f join commission_flow_tasks t on t.commission_flow_id = f.id
-         where (t.assignee_id is null) <> (t.assigned_at is null))::int as assigned_at,
       (select count(*) from broker_commissions c join reservations r on r.id = c.reservation_id
          where c.at_risk and (r.is_rescinded or c.at_risk_reason is null))::int as at_risk`);
     expect(problems).toEqual({
-      pending: 0,
-      not_started: 0,
-      prerequisites: 0,
-      task_dates: 0,
-      opened_at: 0,
-      completed: 0,
       payment_1_date: 0,
       payment_2_date: 0,
       paid_without_flow: 0,
       second_not_allowed: 0,
-      cancelled: 0,
-      assigned_at: 0,
       at_risk: 0,
     });
-    // Current stage of a payment flow: the lowest-order stage with a task not completed.
-    const [wrongStage] = await rows<{ n: number }>(sql`select count(*)::int as n from commission_flows f
-      where f.current_stage_id is distinct from (
-        select st.id from commission_flow_tasks t join payment_flow_tasks d on d.id = t.task_id
-        join payment_flow_stages st on st.id = d.stage_id
-        where t.commission_flow_id = f.id and t.status <> 'completed' order by st.sort_order limit 1)`);
-    expect(wrongStage!.n).toBe(0);
     const [risk] = await rows<{ n: number }>(
       sql`select count(*)::int as n from broker_commissions where at_risk`,
     );
     expect(risk!.n).toBeGreaterThan(0);
+  });
+
+  it('never books a unit to two live reservations', async () => {
+    const [check] = await rows<Record<string, number>>(sql`select
+      (select count(*) from (select project_id, apartment_number from reservations where not is_rescinded
+         group by 1, 2 having count(*) > 1) x)::int as apartments,
+      (select count(*) from (select project_id, parking_number from reservations where not is_rescinded and parking_number is not null
+         group by 1, 2 having count(*) > 1) x)::int as parking,
+      (select count(*) from (select project_id, storage_number from reservations where not is_rescinded and storage_number is not null
+         group by 1, 2 having count(*) > 1) x)::int as storage`);
+    expect(check).toEqual({ apartments: 0, parking: 0, storage: 0 });
   });
 
   it('has users of every type, admins with the admin role, a default seller and default assignees', async () => {
@@ -309,12 +259,14 @@ describe('the demo dataset (demo scale)', () => {
          join roles r on r.id = ur.role_id where ur.user_id = profiles.id and r.name = 'admin'))::int as admins_without_role,
       (select count(*) from profiles where is_seller)::int as sellers,
       (select count(*) from default_seller d join profiles p on p.id = d.user_id where p.is_seller)::int as default_seller,
-      (select count(*) from default_task_assignments)::int as default_tasks,
-      (select count(*) from payment_flow_tasks where default_assignee_id is not null)::int as payment_defaults`);
+      (select count(*) from workflow_task_default_assignees d join workflow_tasks t on t.id = d.task_id
+         join workflow_stages s on s.id = t.stage_id join workflows w on w.id = s.workflow_id where w.kind = 'sale')::int as sale_defaults,
+      (select count(*) from workflow_task_default_assignees d join workflow_tasks t on t.id = d.task_id
+         join workflow_stages s on s.id = t.stage_id join workflows w on w.id = s.workflow_id where w.kind = 'payment')::int as payment_defaults`);
     expect(check!.admins_without_role).toBe(0);
     expect(check!.sellers).toBeGreaterThanOrEqual(5);
     expect(check!.default_seller).toBe(1);
-    expect(check!.default_tasks).toBeGreaterThan(0);
+    expect(check!.sale_defaults).toBeGreaterThan(0);
     expect(check!.payment_defaults).toBeGreaterThan(0);
     expect(summary.users.map((u) => u.userType)).toEqual(expect.arrayContaining([...USER_TYPES]));
   });
@@ -332,11 +284,11 @@ describe('the generator', () => {
     queryRows<{ hash: string }>(
       handle.db,
       sql`select md5(string_agg(concat_ws('|', r.reservation_number, r.reservation_date, r.apartment_number, r.minimum_price,
-            c.rut, f.status, (select string_agg(t.status, ',' order by st.sort_order, d.sort_order) from reservation_flow_tasks t
-              join sale_flow_tasks d on d.id = t.task_id join sale_flow_stages st on st.id = d.stage_id
-              where t.reservation_flow_id = f.id)),
+            c.rut, f.status, (select string_agg(t.status, ',' order by st.sort_order, d.sort_order) from flow_tasks t
+              join workflow_tasks d on d.id = t.task_id join workflow_stages st on st.id = d.stage_id
+              where t.flow_id = f.id)),
             ';' order by r.reservation_number)) as hash
-          from reservations r join clients c on c.id = r.client_id join reservation_flows f on f.reservation_id = r.id`,
+          from reservations r join clients c on c.id = r.client_id join flows f on f.reservation_id = r.id and f.kind = 'sale'`,
     );
 
   it('is deterministic for a seed and a date, and differs with the seed', async () => {
@@ -361,17 +313,17 @@ describe('the generator', () => {
       const [orphans] = await queryRows<Record<string, number>>(
         handle.db,
         sql`select
-          (select count(*) from reservation_flow_tasks t where not exists (select 1 from reservation_flows f where f.id = t.reservation_flow_id)
-             or not exists (select 1 from sale_flow_tasks d where d.id = t.task_id))::int as sale_tasks,
-          (select count(*) from commission_flow_tasks t where not exists (select 1 from commission_flows f where f.id = t.commission_flow_id)
-             or not exists (select 1 from payment_flow_tasks d where d.id = t.task_id))::int as payment_tasks,
+          (select count(*) from flow_tasks t where not exists (select 1 from flows f where f.id = t.flow_id)
+             or not exists (select 1 from workflow_tasks d where d.id = t.task_id))::int as tasks,
+          (select count(*) from flows f where not exists (select 1 from reservations r where r.id = f.reservation_id)
+             or (f.broker_commission_id is not null
+                 and not exists (select 1 from broker_commissions c where c.id = f.broker_commission_id)))::int as flows,
           (select count(*) from reservations r where not exists (select 1 from clients c where c.id = r.client_id)
              or not exists (select 1 from projects p where p.id = r.project_id))::int as reservations,
-          (select count(*) from commission_flows f where not exists (select 1 from broker_commissions c where c.id = f.broker_commission_id))::int as flows,
-          (select count(*) from task_assignments a where not exists (select 1 from reservation_flow_tasks t
-             where t.reservation_flow_id = a.reservation_flow_id and t.task_id = a.task_id))::int as assignments`,
+          (select count(*) from flow_task_assignees a where not exists (select 1 from flow_tasks t where t.id = a.flow_task_id))::int as assignees,
+          (select count(*) from flow_task_comments c where not exists (select 1 from flow_tasks t where t.id = c.flow_task_id))::int as comments`,
       );
-      expect(orphans).toEqual({ sale_tasks: 0, payment_tasks: 0, reservations: 0, flows: 0, assignments: 0 });
+      expect(orphans).toEqual({ tasks: 0, flows: 0, reservations: 0, assignees: 0, comments: 0 });
     } finally {
       await handle.close();
     }

@@ -7,24 +7,29 @@
  * - Entity rows (clients, reservations, commissions, flows) are generated here with a seeded PRNG and
  *   inserted in batches through `json_to_recordset`. Every stored figure comes from the shared math
  *   (`reservationFigures`, `commissionFigures`), so it is the server's own arithmetic by construction.
- * - Task rows (25 per sale flow, 18 or 6 per payment flow: millions at bench scale) are expanded by
- *   the database, set-based, from a few numbers per flow: its stage boundaries (sale) or its start and
- *   span (payment) and how many tasks, in flow order, were completed at the cutoff (now, or the
- *   rescission). Completed tasks always form a prefix of the flow order; for payment flows that order
- *   is topological, so the prefix respects the prerequisites, and exactly the tasks whose
- *   prerequisites are all in the prefix are open (the rest blocked), as the engine would leave them.
- * - Only the open work that lands in someone's inbox is decided here, one row at a time, and kept
- *   small (tens per user): COF tasks of the few reservations still in 'Reserva' go to their seller,
- *   the default sale assignees were configured recently (only the newest flows carry them), payment
- *   default assignees apply to tasks opened after they were configured, and a bounded number of older
- *   open tasks were assigned by hand.
+ * - Flows are moved by the server's own workflow engine (`scripts/demo-flows.ts`): each is
+ *   instantiated and given the commands its story implies (start, completions in flow order at their
+ *   instants, some tasks marked in progress, assignments, cancellation on rescission), so every flow
+ *   is one the engine could have left; then flows, task rows and assignees are written in batches,
+ *   task rows compactly (a status letter and three arrays per flow), expanded by the database.
+ * - Only the open work that lands in someone's inbox is decided here, and kept small (tens per
+ *   user): COF tasks go to the seller (the definition says so), the default sale assignees were
+ *   configured recently (only the newest flows carry them), payment default assignees apply to tasks
+ *   opened after they were configured, and a bounded number of older open tasks were assigned by hand.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type Database, type Executor, queryRows } from '../src/server/db/client';
 import { hashPassword } from '../src/server/features/auth/passwords';
+import { definitionNamed } from '../src/server/features/workflows/workflows.service';
 import { dec, money } from '../src/shared/domain/decimal';
 import { commissionFigures, reservationFigures } from '../src/shared/domain/pricing';
 import { rutCheckDigit } from '../src/shared/domain/rut';
+import {
+  FIRST_PAYMENT_WORKFLOW,
+  SALE_WORKFLOW,
+  SECOND_PAYMENT_WORKFLOW,
+} from '../src/shared/domain/workflow/names';
+import type { WorkflowDefinition } from '../src/shared/domain/workflow/types';
 import type { UserType } from '../src/shared/permissions';
 import {
   ACCOUNT_TYPES,
@@ -43,9 +48,21 @@ import {
   STREETS,
   SURNAMES,
 } from './demo-data-names';
+import {
+  flowTaskRowId,
+  type PaymentModel,
+  paymentDone,
+  paymentModelOf,
+  paymentTime,
+  SimulatedFlow,
+  saleDone,
+  saleModelOf,
+  saleTaskTime,
+  writeFlows,
+} from './demo-flows';
 
 /** Bump when the generated data changes shape: a reused benchmark dataset is then regenerated. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 /** The password of every generated user. */
 export const DEMO_PASSWORD = 'demo-inmoflujo';
 export const DEMO_EMAIL_DOMAIN = 'demo.inmoflujo.cl';
@@ -406,183 +423,13 @@ async function insertRows(
   }
 }
 
-async function expandInBatches(
-  tx: Executor,
-  rows: readonly Row[],
-  batchSize: number,
-  statement: (json: string) => SQL,
-  progress?: (done: number) => void,
-): Promise<void> {
-  for (let start = 0; start < rows.length; start += batchSize) {
-    await tx.execute(statement(JSON.stringify(rows.slice(start, start + batchSize))));
-    progress?.(Math.min(rows.length, start + batchSize));
-  }
-}
-
-/**
- * A task row's id derived from its flow and task (v4-shaped, so it passes strict UUID checks).
- * gen_random_uuid() costs more than the rest of the row on the embedded database.
- */
-function rowId(flowId: SQL, taskId: SQL): SQL {
-  return sql`overlay(overlay(md5(${flowId}::text || ${taskId}::text) placing '4' from 13) placing '8' from 17)::uuid`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Workflow definitions, read from the seeded tables (never hard-coded)
-
-interface SaleTaskDef {
-  taskId: string;
-  name: string;
-  ord: number;
-  stageNo: number;
-  stageId: string;
-  k: number;
-  n: number;
-  isCof: boolean;
-}
-interface SaleFlowDef {
-  id: string;
-  stageIds: string[];
-  tasks: SaleTaskDef[];
-}
-interface PaymentTaskDef {
-  taskId: string;
-  name: string;
-  ord: number;
-  stageId: string;
-  days: number;
-  cum: number;
-  prereqOrd: number;
-  prereqCum: number;
-  defaultAssignee: string | null;
-}
-interface PaymentFlowDef {
-  id: string;
-  name: string;
-  tasks: PaymentTaskDef[];
-  total: number;
-}
-
-async function loadSaleFlow(tx: Executor): Promise<SaleFlowDef> {
-  const rows = await queryRows<{
-    flow_id: string;
-    stage_id: string;
-    stage_order: number;
-    task_id: string;
-    name: string;
-    task_order: number;
-  }>(
-    tx,
-    sql`select f.id as flow_id, st.id as stage_id, st.sort_order as stage_order, t.id as task_id, t.name, t.sort_order as task_order
-        from sale_flows f join sale_flow_stages st on st.flow_id = f.id join sale_flow_tasks t on t.stage_id = st.id
-        where f.name = 'Flujo de Venta Regular' order by st.sort_order, t.sort_order`,
-  );
-  if (rows.length === 0) throw new Error("The sale flow 'Flujo de Venta Regular' is not seeded");
-  const stageIds: string[] = [];
-  for (const row of rows) if (!stageIds.includes(row.stage_id)) stageIds.push(row.stage_id);
-  const tasks = rows.map((row, index) => ({
-    taskId: row.task_id,
-    name: row.name,
-    ord: index + 1,
-    stageNo: stageIds.indexOf(row.stage_id) + 1,
-    stageId: row.stage_id,
-    k: 0,
-    n: 0,
-    isCof: row.name.includes('COF'),
-  }));
-  for (const task of tasks) {
-    const inStage = tasks.filter((other) => other.stageNo === task.stageNo);
-    task.n = inStage.length;
-    task.k = inStage.indexOf(task) + 1;
-  }
-  return { id: rows[0]!.flow_id, stageIds, tasks };
-}
-
-async function loadPaymentFlow(tx: Executor, name: string): Promise<PaymentFlowDef> {
-  const rows = await queryRows<{
-    flow_id: string;
-    stage_id: string;
-    task_id: string;
-    name: string;
-    days: number | null;
-  }>(
-    tx,
-    sql`select f.id as flow_id, st.id as stage_id, t.id as task_id, t.name, t.days_to_complete as days
-        from payment_flows f join payment_flow_stages st on st.flow_id = f.id join payment_flow_tasks t on t.stage_id = st.id
-        where f.name = ${name} order by st.sort_order, t.sort_order`,
-  );
-  if (rows.length === 0) throw new Error(`The payment flow '${name}' is not seeded`);
-  const prerequisites = await queryRows<{ task_id: string; prerequisite_task_id: string }>(
-    tx,
-    sql`select p.task_id, p.prerequisite_task_id from payment_flow_task_prerequisites p
-        join payment_flow_tasks t on t.id = p.task_id join payment_flow_stages st on st.id = t.stage_id
-        join payment_flows f on f.id = st.flow_id where f.name = ${name}`,
-  );
-  const ordOf = new Map(rows.map((row, index) => [row.task_id, index + 1]));
-  let cum = 0;
-  const tasks: PaymentTaskDef[] = rows.map((row, index) => {
-    const days = Math.max(1, row.days ?? 1);
-    cum += days;
-    return {
-      taskId: row.task_id,
-      name: row.name,
-      ord: index + 1,
-      stageId: row.stage_id,
-      days,
-      cum,
-      prereqOrd: 0,
-      prereqCum: 0,
-      defaultAssignee: null,
-    };
-  });
-  for (const task of tasks) {
-    const prereqOrds = prerequisites
-      .filter((p) => p.task_id === task.taskId)
-      .map((p) => ordOf.get(p.prerequisite_task_id)!);
-    task.prereqOrd = prereqOrds.length > 0 ? Math.max(...prereqOrds) : 0;
-    // The prefix model needs the flow order to be topological: every prerequisite comes earlier.
-    if (task.prereqOrd >= task.ord)
-      throw new Error(`Prerequisite of '${task.name}' comes after it in '${name}'`);
-    task.prereqCum = task.prereqOrd === 0 ? 0 : tasks[task.prereqOrd - 1]!.cum;
-  }
-  return { id: rows[0]!.flow_id, name, tasks, total: cum };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Flow timelines
-
-/** Completion instant of a sale task: stages run between boundaries b[s-1]..b[s], tasks evenly. */
-function saleTaskTime(b: readonly number[], task: SaleTaskDef): number {
-  const lo = b[task.stageNo - 1]!;
-  const hi = b[task.stageNo]!;
-  return lo + Math.floor(((hi - lo) * task.k) / task.n);
-}
-function saleDone(flow: SaleFlowDef, b: readonly number[], cutoff: number): number {
-  let done = 0;
-  for (const task of flow.tasks) {
-    if (saleTaskTime(b, task) > cutoff) break;
-    done += 1;
-  }
-  return done;
-}
-/** Completion instant of a payment task; a task opens at the completion of its latest prerequisite. */
-function paymentTime(start: number, span: number, total: number, cum: number): number {
-  return start + Math.floor((span * cum) / total);
-}
-function paymentDone(flow: PaymentFlowDef, start: number, span: number, cutoff: number): number {
-  let done = 0;
-  for (const task of flow.tasks) {
-    if (paymentTime(start, span, flow.total, task.cum) > cutoff) break;
-    done += 1;
-  }
-  return done;
-}
-
 type FlowStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
 
 interface PaymentFlowPlan {
   id: string;
-  def: PaymentFlowDef;
+  model: PaymentModel;
+  isSecond: boolean;
+  reservationId: string;
   commissionId: string;
   createdAt: number;
   start: number;
@@ -597,7 +444,9 @@ interface PaymentFlowPlan {
 /** Plans a payment flow created at `createdAt` and looked at on `cutoff` (null: not created yet). */
 function planPaymentFlow(
   rng: Random,
-  def: PaymentFlowDef,
+  model: PaymentModel,
+  isSecond: boolean,
+  reservationId: string,
   commissionId: string,
   createdAt: number,
   cutoff: number,
@@ -608,7 +457,7 @@ function planPaymentFlow(
   // 'Proceder con Pago' usually follows within days; some flows wait weeks for it.
   const start = atOfficeHour(createdAt + (rng.chance(0.75) ? rng.int(1, 6) : rng.int(7, 35)) * DAY, rng);
   const end = atOfficeHour(
-    start + Math.max(def.tasks.length, Math.round(def.total * (0.6 + rng.next() * 1.4))) * DAY,
+    start + Math.max(model.tasks.length, Math.round(model.total * (0.6 + rng.next() * 1.4))) * DAY,
     rng,
   );
   const span = end - start;
@@ -618,16 +467,18 @@ function planPaymentFlow(
     done = -1;
     status = 'pending';
   } else if (cutoff < end) {
-    done = paymentDone(def, start, span, cutoff);
+    done = paymentDone(model, start, span, cutoff);
     status = 'in_progress';
   } else {
-    done = def.tasks.length;
+    done = model.tasks.length;
     status = 'completed';
   }
   if (cancelled && status !== 'completed') status = 'cancelled';
   return {
     id: rng.uuid(),
-    def,
+    model,
+    isSecond,
+    reservationId,
     commissionId,
     createdAt,
     start,
@@ -643,9 +494,9 @@ function paymentFlowEnd(plan: PaymentFlowPlan): number {
   return plan.start + plan.span;
 }
 function paymentTaskDoneAt(plan: PaymentFlowPlan, taskName: string): number | null {
-  const task = plan.def.tasks.find((t) => t.name === taskName);
-  if (!task || plan.done < task.ord) return null;
-  return paymentTime(plan.start, plan.span, plan.def.total, task.cum);
+  const ord = plan.model.definition.tasks.findIndex((t) => t.name === taskName) + 1;
+  if (ord === 0 || plan.done < ord) return null;
+  return paymentTime(plan.model, plan.start, plan.span, plan.model.tasks[ord - 1]!.cum);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,9 +534,13 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
       if (role?.superuser === 'on') await tx.execute(sql`set local session_replication_role = replica`);
       else log('  (not a superuser: foreign keys are checked row by row, which is slower)');
     }
-    const saleFlow = await loadSaleFlow(tx);
-    const mainFlow = await loadPaymentFlow(tx, 'Flujo de Pago Principal');
-    const secondFlow = await loadPaymentFlow(tx, 'Flujo de Segundo Pago');
+    // The seeded definitions, loaded as the server loads them (no default assignees yet).
+    const saleDefinition = await definitionNamed(tx, SALE_WORKFLOW);
+    const mainDefinition = await definitionNamed(tx, FIRST_PAYMENT_WORKFLOW);
+    const secondDefinition = await definitionNamed(tx, SECOND_PAYMENT_WORKFLOW);
+    const saleModel = saleModelOf(saleDefinition);
+    const mainModel = paymentModelOf(mainDefinition);
+    const secondModel = paymentModelOf(secondDefinition);
     const counts: Record<string, number> = {};
 
     // --- Users -----------------------------------------------------------------------------
@@ -1123,7 +978,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
       // Sale flow timeline: Reserva in days, Promesa in weeks, Escrituración waits for the
       // project's delivery, Reparos a few days.
       const b = [created];
-      for (let s = 1; s <= saleFlow.stageIds.length; s++) {
+      for (let s = 1; s <= saleModel.stageCount; s++) {
         const prev = b[s - 1]!;
         let days: number;
         if (s === 1) days = rng.int(1, 7);
@@ -1144,9 +999,9 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
         rescindedAt = created + 3 * DAY + Math.floor(rng.next() * (latest - created - 3 * DAY));
       }
       const cutoff = rescindedAt ?? now;
-      const done = saleDone(saleFlow, b, cutoff);
+      const done = saleDone(saleModel, b, cutoff);
       const saleStatus: FlowStatus =
-        done === saleFlow.tasks.length ? 'completed' : rescindedAt !== null ? 'cancelled' : 'in_progress';
+        done === saleModel.tasks.length ? 'completed' : rescindedAt !== null ? 'cancelled' : 'in_progress';
       const id = rng.uuid();
       const createdBy = rng.chance(0.85) ? sellerId : admins[0]!;
       const plan: ReservationPlan = {
@@ -1167,7 +1022,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
       };
       plans.push(plan);
 
-      const inEscrituracion = done >= saleFlow.tasks.filter((t) => t.stageNo <= 2).length;
+      const inEscrituracion = done >= saleModel.tasks.filter((t) => t.stageNo <= 2).length;
       const bank = inEscrituracion ? rng.pick(BANKS) : null;
       const executive = bank
         ? `${rng.pick(rng.chance(0.5) ? FEMALE_NAMES : MALE_NAMES)} ${rng.pick(SURNAMES)}`
@@ -1265,7 +1120,9 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
         const cancelled = rescindedAt !== null;
         const first = planPaymentFlow(
           rng,
-          mainFlow,
+          mainModel,
+          false,
+          id,
           commissionId,
           atOfficeHour(promiseAt + rng.int(1, 20) * DAY, rng),
           cutoff,
@@ -1276,7 +1133,9 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
         if (first?.status === 'completed' && commission.numberOfPayments === 2) {
           second = planPaymentFlow(
             rng,
-            secondFlow,
+            secondModel,
+            true,
+            id,
             commissionId,
             atOfficeHour(Math.max(paymentFlowEnd(first), deedAt) + rng.int(1, 20) * DAY, rng),
             cutoff,
@@ -1315,10 +1174,10 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
           purchase_order: ocAt !== null ? `OC-${rng.int(100_000, 999_999)}` : null,
           invoice_1: invoice1At !== null ? String(rng.int(1_000, 99_999)) : null,
           invoice_1_date: invoice1At !== null ? santiagoDate(invoice1At) : null,
-          payment_1_date: paid1 !== null ? dateOf(paid1) : null,
+          payment_1_date: paid1 !== null ? santiagoDate(paid1) : null,
           invoice_2: invoice2At !== null ? String(rng.int(1_000, 99_999)) : null,
           invoice_2_date: invoice2At !== null ? santiagoDate(invoice2At) : null,
-          payment_2_date: paid2 !== null ? dateOf(paid2) : null,
+          payment_2_date: paid2 !== null ? santiagoDate(paid2) : null,
           difference: cf.difference,
           at_risk: atRisk,
           at_risk_reason: atRisk ? rng.pick(AT_RISK_REASONS) : null,
@@ -1329,7 +1188,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
           updated_at: iso(rescindedAt ?? created + HOUR),
         });
         reservationRow.commission_projection_month = monthOf(dateOf(promiseAt + 40 * DAY));
-        reservationRow.commission_payment_month = paid1 !== null ? monthOf(dateOf(paid1)) : null;
+        reservationRow.commission_payment_month = paid1 !== null ? monthOf(santiagoDate(paid1)) : null;
       }
     }
     step(`planned ${plans.length} reservations`);
@@ -1498,346 +1357,295 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
     counts.commissions = commissionRows.length;
     step(`${commissionRows.length} commissions, ${promotionRows.length} promotions`);
 
-    // --- Sale flows and their 25 task rows each -------------------------------------------
-    // Current stage: the stage of the first task not completed (none once every task is completed).
-    const currentStage = (tasks: readonly { stageId: string }[], done: number) =>
-      done >= tasks.length ? null : tasks[Math.max(0, done)]!.stageId;
-    const saleFlowRows: Row[] = plans.map((plan) => ({
-      id: plan.saleFlowId,
-      reservation_id: plan.id,
-      flow_id: saleFlow.id,
-      current_stage_id: currentStage(saleFlow.tasks, plan.saleDone),
-      status: plan.saleStatus,
-      started_at: iso(plan.created),
-      completed_at: plan.saleStatus === 'completed' ? iso(plan.b[plan.b.length - 1]!) : null,
-      created_by: plan.createdBy,
-      updated_by: plan.createdBy,
-      created_at: iso(plan.created),
-      updated_at: iso(
-        plan.saleStatus === 'completed' ? plan.b[plan.b.length - 1]! : (plan.rescindedAt ?? plan.created),
-      ),
-    }));
-    await insertRows(
-      tx,
-      'reservation_flows',
-      {
-        id: 'uuid',
-        reservation_id: 'uuid',
-        flow_id: 'uuid',
-        current_stage_id: 'uuid',
-        status: 'text',
-        started_at: 'timestamptz',
-        completed_at: 'timestamptz',
-        created_by: 'uuid',
-        updated_by: 'uuid',
-        created_at: 'timestamptz',
-        updated_at: 'timestamptz',
-      },
-      saleFlowRows,
-      scale.batchSize,
-    );
-    counts.reservationFlows = saleFlowRows.length;
+    // --- Flows, moved by the workflow engine ----------------------------------------------
+    // Every flow is instantiated and driven by the server's own engine with the commands its story
+    // implies, at their instants; a refusal would stop the generator. Then the states are written.
+    const adminIds = new Set(admins);
+    const actorOf = (userId: string) => ({ id: userId, isAdmin: adminIds.has(userId) });
+    const userOf = (key: string) => byKey.get(key)!;
+    const withDefaults = (definition: WorkflowDefinition, defaults: (name: string) => string[]) => ({
+      ...definition,
+      tasks: definition.tasks.map((task) => ({ ...task, defaultAssigneeIds: defaults(task.name) })),
+    });
+    const saleDefaultsOf = (name: string) =>
+      SALE_DEFAULTS.filter(([task]) => task === name).map(([, user]) => userOf(user));
+    const paymentDefaultOf = (name: string) =>
+      PAYMENT_DEFAULTS[name] ? [userOf(PAYMENT_DEFAULTS[name]!)] : [];
+    const saleWithDefaults = withDefaults(saleDefinition, saleDefaultsOf);
+    const mainWithDefaults = withDefaults(mainDefinition, paymentDefaultOf);
+    const secondWithDefaults = withDefaults(secondDefinition, paymentDefaultOf);
+    const baseDefinitions = [saleDefinition, mainDefinition, secondDefinition];
+    const flowBatch = Math.max(1000, Math.floor(scale.batchSize / 2));
 
-    const saleDefsJson = JSON.stringify(
-      saleFlow.tasks.map((t) => ({ task_id: t.taskId, ord: t.ord, stage_no: t.stageNo, k: t.k, n: t.n })),
-    );
-    const saleParams = plans.map((plan) => ({
-      flow_id: plan.saleFlowId,
-      b: `{${plan.b.join(',')}}`,
-      done: plan.saleDone,
-      stage_no:
-        plan.saleDone >= saleFlow.tasks.length
-          ? saleFlow.stageIds.length + 1
-          : saleFlow.tasks[plan.saleDone]!.stageNo,
-      salt: plan.created % 997,
-      created: plan.created,
-    }));
-    // Completed tasks: started when their stage became current, completed at their instant.
-    // Open tasks of the current stage: started, some in progress. Later stages: pending, not started.
-    await expandInBatches(
-      tx,
-      saleParams,
-      Math.max(1000, Math.floor(scale.batchSize / 2)),
-      (json) => sql`
-        insert into reservation_flow_tasks (id, reservation_flow_id, task_id, status, started_at, completed_at, created_at, updated_at)
-        select ${rowId(sql`x.flow_id`, sql`x.task_id`)}, x.flow_id, x.task_id, x.status, x.started_at, x.completed_at, x.created_at,
-               coalesce(x.completed_at, x.started_at, x.created_at)
-        from (
-          select p.flow_id, d.task_id,
-                 case when d.ord <= p.done then 'completed'
-                      when d.stage_no = p.stage_no and (p.salt + d.ord) % 3 = 0 then 'in_progress'
-                      else 'pending' end as status,
-                 case when d.stage_no <= p.stage_no then to_timestamp(p.b[d.stage_no] / 1000.0) end as started_at,
-                 case when d.ord <= p.done
-                      then to_timestamp((p.b[d.stage_no] + ((p.b[d.stage_no + 1] - p.b[d.stage_no]) * d.k) / d.n) / 1000.0)
-                 end as completed_at,
-                 to_timestamp(p.created / 1000.0) as created_at
-          from json_to_recordset(${json}::json) as p(flow_id uuid, b bigint[], done int, stage_no int, salt int, created bigint)
-          cross join json_to_recordset(${saleDefsJson}::json) as d(task_id uuid, ord int, stage_no int, k int, n int)
-        ) x`,
-      (n) => n % 20_000 === 0 && step(`sale flow tasks for ${n}/${saleParams.length} flows`),
-    );
-    counts.reservationFlowTasks = saleParams.length * saleFlow.tasks.length;
-    step(`${saleFlowRows.length} sale flows, ${counts.reservationFlowTasks} sale tasks`);
-
-    // --- Sale task assignments (only open work; completing a task removes its assignees) ---
-    const assignmentRows: Row[] = [];
-    const cofTasks = saleFlow.tasks.filter((t) => t.isCof);
-    const saleDefaults = SALE_DEFAULTS.map(([task, user]) => ({
-      task: saleFlow.tasks.find((t) => t.name === task),
-      userId: byKey.get(user)!,
-    })).filter((d): d is { task: SaleTaskDef; userId: string } => d.task !== undefined);
+    // The default sale assignees (Configuración Flujo Venta) were configured before the newest flows.
     const newest = [...plans].sort((a, b) => b.created - a.created);
     const defaultsConfiguredAt =
       newest.length > scale.flowsWithDefaultAssignees
         ? newest[scale.flowsWithDefaultAssignees]!.created + 1
         : (newest[newest.length - 1]?.created ?? now);
-    for (const plan of plans) {
-      if (plan.saleStatus === 'completed') continue;
-      const taken = new Set<string>();
-      const assign = (task: SaleTaskDef, userId: string, assignedBy: string, at: number) => {
-        if (task.ord <= plan.saleDone || taken.has(`${task.taskId}:${userId}`)) return;
-        taken.add(`${task.taskId}:${userId}`);
-        assignmentRows.push({
-          reservation_flow_id: plan.saleFlowId,
-          task_id: task.taskId,
-          user_id: userId,
-          assigned_by: assignedBy,
-          created_at: iso(at),
-        });
-      };
-      for (const task of cofTasks) assign(task, plan.sellerId, plan.createdBy, plan.created);
-      if (plan.created >= defaultsConfiguredAt)
-        for (const d of saleDefaults) assign(d.task, d.userId, plan.createdBy, plan.created);
-    }
-    // A bounded number of open tasks of the current stage were assigned by hand by an admin.
+    // A bounded number of open sale tasks of the current stage were assigned by hand by an admin.
     const openSaleFlows = plans.filter((p) => p.saleStatus === 'in_progress');
+    const manualSale = new Map<string, { userId: string; by: string }[]>();
     for (let i = 0; i < scale.manualSaleAssignments && openSaleFlows.length > 0; i++) {
       const plan = rng.pick(openSaleFlows);
-      const task = saleFlow.tasks[plan.saleDone]!;
-      const stageStart = plan.b[task.stageNo - 1]!;
-      const userId = rng.pick(backOffice);
-      if (
-        assignmentRows.some(
-          (r) =>
-            r.reservation_flow_id === plan.saleFlowId && r.task_id === task.taskId && r.user_id === userId,
-        )
-      )
-        continue;
-      assignmentRows.push({
-        reservation_flow_id: plan.saleFlowId,
-        task_id: task.taskId,
-        user_id: userId,
-        assigned_by: rng.pick(admins),
-        created_at: iso(Math.min(now, stageStart + rng.int(1, 48) * HOUR)),
-      });
+      const list = manualSale.get(plan.id) ?? [];
+      list.push({ userId: rng.pick(backOffice), by: rng.pick(admins) });
+      manualSale.set(plan.id, list);
     }
-    await insertRows(
-      tx,
-      'task_assignments',
-      {
-        reservation_flow_id: 'uuid',
-        task_id: 'uuid',
-        user_id: 'uuid',
-        assigned_by: 'uuid',
-        created_at: 'timestamptz',
-      },
-      assignmentRows,
-      scale.batchSize,
-    );
-    counts.taskAssignments = assignmentRows.length;
-    step(`${assignmentRows.length} sale task assignments`);
 
-    // --- Payment flows and their tasks ----------------------------------------------------
-    const commissionFlowRows: Row[] = paymentPlans.map((plan) => {
-      const end = plan.status === 'completed' ? paymentFlowEnd(plan) : null;
-      return {
-        id: plan.id,
-        broker_commission_id: plan.commissionId,
-        flow_id: plan.def.id,
-        current_stage_id: currentStage(plan.def.tasks, plan.done),
-        status: plan.status,
-        started_at: plan.done >= 0 ? iso(plan.start) : null,
-        completed_at: end !== null ? iso(end) : null,
-        is_second_payment: plan.def === secondFlow,
-        created_by: plan.createdBy,
-        updated_by: plan.createdBy,
-        created_at: iso(plan.createdAt),
-        updated_at: iso(end ?? (plan.done >= 0 ? plan.start : plan.createdAt)),
-      };
-    });
-    await insertRows(
-      tx,
-      'commission_flows',
-      {
-        id: 'uuid',
-        broker_commission_id: 'uuid',
-        flow_id: 'uuid',
-        current_stage_id: 'uuid',
-        status: 'text',
-        started_at: 'timestamptz',
-        completed_at: 'timestamptz',
-        is_second_payment: 'boolean',
-        created_by: 'uuid',
-        updated_by: 'uuid',
-        created_at: 'timestamptz',
-        updated_at: 'timestamptz',
-      },
-      commissionFlowRows,
-      scale.batchSize,
-    );
-    counts.commissionFlows = commissionFlowRows.length;
+    let saleFlows = 0;
+    let saleTasks = 0;
+    let assignees = 0;
+    for (let from = 0; from < plans.length; from += flowBatch) {
+      const batch = plans.slice(from, from + flowBatch).map((plan) => {
+        const definition = plan.created >= defaultsConfiguredAt ? saleWithDefaults : saleDefinition;
+        const flow = new SimulatedFlow(
+          definition,
+          {
+            workflowId: saleDefinition.id,
+            kind: 'sale',
+            reservationId: plan.id,
+            brokerCommissionId: null,
+            isSecondPayment: false,
+            createdAt: plan.created,
+            createdBy: plan.createdBy,
+          },
+          plan.saleFlowId,
+          plan.sellerId,
+        );
+        const seller = actorOf(plan.sellerId);
+        for (let ord = 1; ord <= plan.saleDone; ord++) {
+          const at = saleTaskTime(saleModel, plan.b, ord);
+          flow.run({ type: 'setStatus', taskRowId: flow.taskRowId(ord), status: 'completed' }, seller, at);
+        }
+        if (plan.saleDone < saleModel.tasks.length) {
+          // Some open tasks of the current stage are being worked on.
+          const stageNo = saleModel.tasks[plan.saleDone]!.stageNo;
+          const stageStart = plan.b[stageNo - 1]!;
+          for (let ord = plan.saleDone + 1; ord <= saleModel.tasks.length; ord++) {
+            if (saleModel.tasks[ord - 1]!.stageNo !== stageNo || (plan.created + ord) % 3 !== 0) continue;
+            const at = Math.min(plan.cutoff, stageStart + 2 * HOUR);
+            flow.run(
+              { type: 'setStatus', taskRowId: flow.taskRowId(ord), status: 'in_progress' },
+              seller,
+              at,
+            );
+          }
+          for (const manual of manualSale.get(plan.id) ?? []) {
+            const at = Math.min(now, stageStart + 24 * HOUR);
+            flow.run(
+              { type: 'assign', taskRowId: flow.taskRowId(plan.saleDone + 1), userId: manual.userId },
+              actorOf(manual.by),
+              at,
+            );
+          }
+        }
+        if (plan.rescindedAt !== null && flow.state.status !== 'completed') {
+          flow.run({ type: 'cancel' }, actorOf(admins[0]!), plan.rescindedAt);
+        }
+        if (flow.state.status !== plan.saleStatus) {
+          throw new Error(
+            `Sale flow of ${plan.number} ended ${flow.state.status}, planned ${plan.saleStatus}`,
+          );
+        }
+        return flow;
+      });
+      const written = await writeFlows(tx, batch, baseDefinitions, batch.length);
+      saleFlows += written.flows;
+      saleTasks += written.tasks;
+      assignees += written.assignees;
+      if ((from + flowBatch) % 20_000 === 0) step(`sale flows ${from + flowBatch}/${plans.length}`);
+    }
+    counts.saleFlows = saleFlows;
+    counts.saleFlowTasks = saleTasks;
+    step(`${saleFlows} sale flows, ${saleTasks} sale tasks`);
 
-    // Payment defaults were configured (Configuración Flujo Pago) just before the newest open tasks
-    // opened: tasks that opened since then carry their default assignee.
-    const openPaymentTasks: { plan: PaymentFlowPlan; task: PaymentTaskDef; openedAt: number }[] = [];
+    // Payment flows. Open tasks now (in flow order, completed tasks are a prefix, so a task is open
+    // when its latest prerequisite is done): the newest of them opened after the payment defaults
+    // (Configuración Flujo Pago) were configured and carry them; a bounded number of older ones were
+    // assigned by hand.
+    const openedAtOf = (plan: PaymentFlowPlan, ord: number) =>
+      paymentTime(plan.model, plan.start, plan.span, plan.model.tasks[ord - 1]!.prereqCum);
+    const openPaymentTasks: { plan: PaymentFlowPlan; ord: number; openedAt: number }[] = [];
     for (const plan of paymentPlans) {
       if (plan.status !== 'in_progress') continue;
-      for (const task of plan.def.tasks)
-        if (task.ord > plan.done && task.prereqOrd <= plan.done)
-          openPaymentTasks.push({
-            plan,
-            task,
-            openedAt: paymentTime(plan.start, plan.span, plan.def.total, task.prereqCum),
-          });
+      plan.model.tasks.forEach((task, index) => {
+        const ord = index + 1;
+        if (ord > plan.done && task.prereqOrd <= plan.done)
+          openPaymentTasks.push({ plan, ord, openedAt: openedAtOf(plan, ord) });
+      });
     }
     openPaymentTasks.sort((a, b) => b.openedAt - a.openedAt);
     const paymentDefaultsFrom =
       openPaymentTasks.length > scale.openPaymentTasksWithDefault
         ? openPaymentTasks[scale.openPaymentTasksWithDefault]!.openedAt + 1
         : 0;
-
-    const defaultAssigneeOf = (name: string) =>
-      PAYMENT_DEFAULTS[name] ? byKey.get(PAYMENT_DEFAULTS[name]!)! : null;
-    const paymentDefsJson = JSON.stringify(
-      [mainFlow, secondFlow].flatMap((def) =>
-        def.tasks.map((t) => ({
-          flow_def_id: def.id,
-          task_id: t.taskId,
-          ord: t.ord,
-          cum: t.cum,
-          prereq_ord: t.prereqOrd,
-          prereq_cum: t.prereqCum,
-          default_assignee: defaultAssigneeOf(t.name),
-        })),
-      ),
-    );
-    const paymentParams = paymentPlans.map((plan) => ({
-      flow_id: plan.id,
-      flow_def_id: plan.def.id,
-      start_ms: plan.start,
-      span_ms: plan.span,
-      total: plan.def.total,
-      done: plan.done,
-      salt: plan.salt,
-      created: plan.createdAt,
-    }));
-    await expandInBatches(
-      tx,
-      paymentParams,
-      Math.max(1000, Math.floor(scale.batchSize / 2)),
-      (json) => sql`
-        insert into commission_flow_tasks (id, commission_flow_id, task_id, status, started_at, completed_at, assignee_id, assigned_at, created_at, updated_at)
-        select ${rowId(sql`x.flow_id`, sql`x.task_id`)}, x.flow_id, x.task_id, x.status, to_timestamp(x.started_ms / 1000.0), to_timestamp(x.completed_ms / 1000.0),
-               case when x.status <> 'blocked' and x.started_ms >= ${paymentDefaultsFrom} then x.default_assignee end,
-               case when x.status <> 'blocked' and x.started_ms >= ${paymentDefaultsFrom} and x.default_assignee is not null
-                    then to_timestamp(x.started_ms / 1000.0) end,
-               to_timestamp(x.created / 1000.0),
-               to_timestamp(coalesce(x.completed_ms, x.started_ms, x.created) / 1000.0)
-        from (
-          select p.flow_id, d.task_id, d.default_assignee, p.created,
-                 case when p.done < 0 then 'blocked'
-                      when d.ord <= p.done then 'completed'
-                      when d.prereq_ord <= p.done then case when (p.salt + d.ord) % 3 = 0 then 'in_progress' else 'pending' end
-                      else 'blocked' end as status,
-                 case when p.done >= 0 and d.prereq_ord <= p.done
-                      then p.start_ms + (p.span_ms * d.prereq_cum) / p.total end as started_ms,
-                 case when p.done >= 0 and d.ord <= p.done
-                      then p.start_ms + (p.span_ms * d.cum) / p.total end as completed_ms
-          from json_to_recordset(${json}::json) as p(flow_id uuid, flow_def_id uuid, start_ms bigint, span_ms bigint, total int, done int, salt int, created bigint)
-          join json_to_recordset(${paymentDefsJson}::json) as d(flow_def_id uuid, task_id uuid, ord int, cum int, prereq_ord int, prereq_cum int, default_assignee uuid)
-            on d.flow_def_id = p.flow_def_id
-        ) x`,
-      (n) => n % 20_000 === 0 && step(`payment flow tasks for ${n}/${paymentParams.length} flows`),
-    );
-    counts.commissionFlowTasks = paymentPlans.reduce((sum, plan) => sum + plan.def.tasks.length, 0);
-
-    // Older open payment tasks: a bounded number were assigned by hand to back-office users.
     const olderOpen = openPaymentTasks.filter((t) => t.openedAt < paymentDefaultsFrom);
     rng.shuffle(olderOpen);
-    const manualPayment = olderOpen.slice(0, scale.manualPaymentAssignments).map((t) => ({
-      flow_id: t.plan.id,
-      task_id: t.task.taskId,
-      assignee_id: rng.pick(backOffice),
-      assigned_at: iso(Math.min(now, t.openedAt + rng.int(1, 72) * HOUR)),
-    }));
-    if (manualPayment.length > 0)
-      await tx.execute(sql`
-        update commission_flow_tasks t set assignee_id = m.assignee_id, assigned_at = m.assigned_at
-        from json_to_recordset(${JSON.stringify(manualPayment)}::json) as m(flow_id uuid, task_id uuid, assignee_id uuid, assigned_at timestamptz)
-        where t.commission_flow_id = m.flow_id and t.task_id = m.task_id`);
-    step(`${commissionFlowRows.length} payment flows, ${counts.commissionFlowTasks} payment tasks`);
+    const manualPayment = new Map<string, { ord: number; userId: string; at: number }[]>();
+    for (const t of olderOpen.slice(0, scale.manualPaymentAssignments)) {
+      const list = manualPayment.get(t.plan.id) ?? [];
+      list.push({
+        ord: t.ord,
+        userId: rng.pick(backOffice),
+        at: Math.min(now, t.openedAt + rng.int(1, 72) * HOUR),
+      });
+      manualPayment.set(t.plan.id, list);
+    }
 
-    // --- Settings: default seller, default sale assignees, payment default assignees --------
+    const paymentDefinitionAt = (plan: PaymentFlowPlan, at: number) =>
+      at >= paymentDefaultsFrom
+        ? plan.isSecond
+          ? secondWithDefaults
+          : mainWithDefaults
+        : plan.isSecond
+          ? secondDefinition
+          : mainDefinition;
+    let paymentFlows = 0;
+    let paymentTasks = 0;
+    for (let from = 0; from < paymentPlans.length; from += flowBatch) {
+      const batch = paymentPlans.slice(from, from + flowBatch).map((plan) => {
+        const flow = new SimulatedFlow(
+          paymentDefinitionAt(plan, plan.createdAt),
+          {
+            workflowId: plan.model.definition.id,
+            kind: 'payment',
+            reservationId: plan.reservationId,
+            brokerCommissionId: plan.commissionId,
+            isSecondPayment: plan.isSecond,
+            createdAt: plan.createdAt,
+            createdBy: plan.createdBy,
+          },
+          plan.id,
+          null,
+        );
+        if (plan.done >= 0) {
+          // 'Proceder con Pago', then each task completed by its responsible in flow order.
+          flow
+            .withDefinition(paymentDefinitionAt(plan, plan.start))
+            .run({ type: 'start' }, actorOf(plan.createdBy), plan.start);
+          for (let ord = 1; ord <= plan.done; ord++) {
+            const at = paymentTime(plan.model, plan.start, plan.span, plan.model.tasks[ord - 1]!.cum);
+            const responsible =
+              paymentDefaultOf(plan.model.definition.tasks[ord - 1]!.name)[0] ?? plan.createdBy;
+            flow
+              .withDefinition(paymentDefinitionAt(plan, at))
+              .run(
+                { type: 'setStatus', taskRowId: flow.taskRowId(ord), status: 'completed' },
+                actorOf(responsible),
+                at,
+              );
+          }
+          for (
+            let ord = plan.done + 1;
+            ord <= plan.model.tasks.length && plan.status === 'in_progress';
+            ord++
+          ) {
+            if (flow.task(ord).status !== 'pending' || (plan.salt + ord) % 3 !== 0) continue;
+            const at = Math.min(now, openedAtOf(plan, ord) + HOUR);
+            flow.run(
+              { type: 'setStatus', taskRowId: flow.taskRowId(ord), status: 'in_progress' },
+              actorOf(plan.createdBy),
+              at,
+            );
+          }
+          for (const manual of manualPayment.get(plan.id) ?? []) {
+            flow.run(
+              { type: 'assign', taskRowId: flow.taskRowId(manual.ord), userId: manual.userId },
+              actorOf(admins[0]!),
+              manual.at,
+            );
+          }
+        }
+        if (plan.status === 'cancelled') {
+          const reservation = plans.find((p) => p.id === plan.reservationId)!;
+          flow.run({ type: 'cancel' }, actorOf(admins[0]!), reservation.cutoff);
+        }
+        if (flow.state.status !== plan.status) {
+          throw new Error(`Payment flow ${plan.id} ended ${flow.state.status}, planned ${plan.status}`);
+        }
+        const completedAt = flow.state.completedAt?.getTime() ?? null;
+        if (plan.status === 'completed' && completedAt !== paymentFlowEnd(plan)) {
+          throw new Error(
+            `Payment flow ${plan.id} completed at ${completedAt}, planned ${paymentFlowEnd(plan)}`,
+          );
+        }
+        return flow;
+      });
+      const written = await writeFlows(tx, batch, baseDefinitions, batch.length);
+      paymentFlows += written.flows;
+      paymentTasks += written.tasks;
+      assignees += written.assignees;
+      if ((from + flowBatch) % 20_000 === 0) step(`payment flows ${from + flowBatch}/${paymentPlans.length}`);
+    }
+    counts.paymentFlows = paymentFlows;
+    counts.paymentFlowTasks = paymentTasks;
+    counts.taskAssignees = assignees;
+    step(`${paymentFlows} payment flows, ${paymentTasks} payment tasks, ${assignees} assignees`);
+
+    // --- Settings: default seller, default sale and payment assignees -------------------------
     await tx.execute(sql`insert into default_seller (user_id, updated_by) values (${sellerIds[1] ?? sellerIds[0]!}, ${admins[0]!})
       on conflict (singleton) do nothing`);
-    const defaultRows = saleDefaults.map((d) => ({
-      task_id: d.task.taskId,
-      user_id: d.userId,
+    const defaultRows = [
+      ...saleWithDefaults.tasks.flatMap((task) =>
+        task.defaultAssigneeIds.map((userId) => ({
+          task_id: task.id,
+          user_id: userId,
+          at: defaultsConfiguredAt,
+        })),
+      ),
+      ...[mainWithDefaults, secondWithDefaults].flatMap((definition) =>
+        definition.tasks.flatMap((task) =>
+          task.defaultAssigneeIds.map((userId) => ({
+            task_id: task.id,
+            user_id: userId,
+            at: paymentDefaultsFrom > 0 ? paymentDefaultsFrom : now - 500 * DAY,
+          })),
+        ),
+      ),
+    ].map((row) => ({
+      task_id: row.task_id,
+      user_id: row.user_id,
       created_by: admins[0],
-      updated_by: admins[0],
-      created_at: iso(defaultsConfiguredAt),
+      created_at: iso(Math.min(now, row.at)),
     }));
     await insertRows(
       tx,
-      'default_task_assignments',
-      { task_id: 'uuid', user_id: 'uuid', created_by: 'uuid', updated_by: 'uuid', created_at: 'timestamptz' },
+      'workflow_task_default_assignees',
+      { task_id: 'uuid', user_id: 'uuid', created_by: 'uuid', created_at: 'timestamptz' },
       defaultRows,
       scale.batchSize,
     );
-    const paymentDefaults = [mainFlow, secondFlow].flatMap((def) =>
-      def.tasks
-        .filter((t) => defaultAssigneeOf(t.name))
-        .map((t) => ({ task_id: t.taskId, user_id: defaultAssigneeOf(t.name) })),
-    );
-    await tx.execute(sql`
-      update payment_flow_tasks t set default_assignee_id = d.user_id
-      from json_to_recordset(${JSON.stringify(paymentDefaults)}::json) as d(task_id uuid, user_id uuid)
-      where t.id = d.task_id`);
 
     // --- Comments on open tasks ------------------------------------------------------------
-    const saleComments: Row[] = [];
+    const commentRows: Row[] = [];
     for (let i = 0; i < Math.ceil(scale.comments / 2) && openSaleFlows.length > 0; i++) {
       const plan = rng.pick(openSaleFlows);
-      const task = saleFlow.tasks[Math.max(0, plan.saleDone - rng.int(0, 1))]!;
-      saleComments.push({
-        flow_id: plan.saleFlowId,
-        task_id: task.taskId,
+      const ord = Math.max(1, plan.saleDone + 1 - rng.int(0, 1));
+      const stageNo = saleModel.tasks[ord - 1]!.stageNo;
+      commentRows.push({
+        flow_task_id: flowTaskRowId(plan.saleFlowId, saleDefinition.tasks[ord - 1]!.id),
         user_id: rng.chance(0.5) ? plan.sellerId : rng.pick(backOffice),
         content: rng.pick(SALE_COMMENTS),
-        created_at: iso(Math.min(now, plan.b[task.stageNo - 1]! + rng.int(1, 72) * HOUR)),
+        created_at: iso(Math.min(now, plan.b[stageNo - 1]! + rng.int(1, 72) * HOUR)),
       });
     }
-    if (saleComments.length > 0)
-      await tx.execute(sql`
-        insert into task_comments (reservation_flow_task_id, user_id, content, created_at)
-        select t.id, c.user_id, c.content, c.created_at
-        from json_to_recordset(${JSON.stringify(saleComments)}::json) as c(flow_id uuid, task_id uuid, user_id uuid, content text, created_at timestamptz)
-        join reservation_flow_tasks t on t.reservation_flow_id = c.flow_id and t.task_id = c.task_id`);
-    const paymentComments = openPaymentTasks.slice(0, Math.floor(scale.comments / 2)).map((t) => ({
-      flow_id: t.plan.id,
-      task_id: t.task.taskId,
-      user_id: rng.pick(backOffice),
-      content: rng.pick(PAYMENT_COMMENTS),
-      created_at: iso(Math.min(now, t.openedAt + rng.int(1, 48) * HOUR)),
-    }));
-    if (paymentComments.length > 0)
-      await tx.execute(sql`
-        insert into commission_task_comments (commission_flow_task_id, user_id, content, created_at)
-        select t.id, c.user_id, c.content, c.created_at
-        from json_to_recordset(${JSON.stringify(paymentComments)}::json) as c(flow_id uuid, task_id uuid, user_id uuid, content text, created_at timestamptz)
-        join commission_flow_tasks t on t.commission_flow_id = c.flow_id and t.task_id = c.task_id`);
-    counts.comments = saleComments.length + paymentComments.length;
+    for (const t of openPaymentTasks.slice(0, Math.floor(scale.comments / 2))) {
+      commentRows.push({
+        flow_task_id: flowTaskRowId(t.plan.id, t.plan.model.definition.tasks[t.ord - 1]!.id),
+        user_id: rng.pick(backOffice),
+        content: rng.pick(PAYMENT_COMMENTS),
+        created_at: iso(Math.min(now, t.openedAt + rng.int(1, 48) * HOUR)),
+      });
+    }
+    await insertRows(
+      tx,
+      'flow_task_comments',
+      { flow_task_id: 'uuid', user_id: 'uuid', content: 'text', created_at: 'timestamptz' },
+      commentRows,
+      scale.batchSize,
+    );
+    counts.comments = commentRows.length;
     step('settings and comments');
 
     return { counts, users: logins };
@@ -1858,26 +1666,20 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
 }
 
 /**
- * Each user's pending tasks, as the bell badge counts them (workflows.md §6): sale tasks assigned
- * through task_assignments and payment tasks assigned through assignee_id, not completed and not
- * blocked, of flows in progress. Largest first.
+ * Each user's pending tasks, as the bell badge counts them (workflows.md §6: assigned, not completed
+ * and not blocked, of flows in progress; the server's `pendingTaskRowsOf` for every user). Largest first.
  */
 export async function pendingTaskCounts(
   db: Executor,
 ): Promise<{ userId: string; email: string; userType: string; count: number }[]> {
   const rows = await queryRows<{ user_id: string; email: string; user_type: string; count: number }>(
     db,
-    sql`select p.id as user_id, p.email, p.user_type, count(*)::int as count from (
-          select a.user_id from task_assignments a
-          join reservation_flows f on f.id = a.reservation_flow_id and f.status = 'in_progress'
-          join reservation_flow_tasks t on t.reservation_flow_id = a.reservation_flow_id and t.task_id = a.task_id
-          where t.status in ('pending', 'in_progress')
-          union all
-          select t.assignee_id from commission_flow_tasks t
-          join commission_flows f on f.id = t.commission_flow_id and f.status = 'in_progress'
-          where t.status in ('pending', 'in_progress') and t.assignee_id is not null
-        ) x join profiles p on p.id = x.user_id
-        group by p.id, p.email, p.user_type order by count(*) desc, p.email`,
+    sql`select p.id as user_id, p.email, p.user_type, count(*)::int as count
+          from flow_task_assignees a
+          join flow_tasks ft on ft.id = a.flow_task_id and ft.status in ('pending', 'in_progress')
+          join flows f on f.id = ft.flow_id and f.status = 'in_progress'
+          join profiles p on p.id = a.user_id
+         group by p.id, p.email, p.user_type order by count(*) desc, p.email`,
   );
   return rows.map((row) => ({
     userId: row.user_id,

@@ -10,16 +10,22 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
+import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
 import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
+import { commissionsRoutes } from './features/commissions/commissions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { searchRoutes } from './features/search/search.routes';
+import { usersRoutes } from './features/users/users.routes';
+import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
+import { registerDependencies } from './http/context';
 import { registerErrorHandling } from './http/error-handler';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
 import { registerWriteTracker } from './http/write-tracker';
@@ -37,6 +43,8 @@ export interface AppOptions {
    * expensive read-only figures may be memoised between the API's writes (decision 0011).
    */
   singleWriter?: boolean;
+  /** Where live updates go (in-process by default). */
+  events?: EventBus;
 }
 
 const HOUR_MS = 3_600_000;
@@ -78,6 +86,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       routes.push({ method, url: route.url, public: route.config?.public === true });
   });
   app.decorate('registeredRoutes', routes);
+  registerDependencies(app, {
+    db,
+    now: options.now ?? (() => new Date()),
+    events: options.events ?? inProcessEventBus(),
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -130,7 +143,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         cookie,
         login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
       });
-      await api.register(reservationsRoutes, { prefix: '/reservations', db });
+      await api.register(reservationsRoutes, { prefix: '/reservations' });
+      await api.register(commissionsRoutes, { prefix: '/reservations' });
+      await api.register(promotionsRoutes, { prefix: '/reservations' });
       await api.register(clientsRoutes, { prefix: '/clients', db });
       await api.register(brokersRoutes, { prefix: '/brokers', db });
       await api.register(dashboardRoutes, {
@@ -139,8 +154,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         now: options.now,
         writes: options.singleWriter ? writes : null,
       });
+      await api.register(usersRoutes, { prefix: '/users' });
+      await api.register(flowTaskRoutes('sale'), { prefix: '/sale-flows' });
+      await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
       await api.register(searchRoutes, { prefix: '/search', db });
-      await api.register(notificationsRoutes, { prefix: '/notifications', db });
+      await api.register(notificationsRoutes, { prefix: '/notifications' });
     },
     { prefix: '/api' },
   );

@@ -1,7 +1,9 @@
 /**
- * Every error the API can answer, with its HTTP status and the Spanish message the user sees.
- * Services throw `AppError(code)`; the HTTP layer turns it into `{ error: { code, message } }`.
- * Messages quoted by the spec are used exactly.
+ * Every error the API can answer, with its HTTP status and the Spanish message the user sees — the
+ * only place Spanish messages of the server live (input validation words its own in the schemas).
+ * Services throw `AppError(code, { params })`; the HTTP layer turns it into
+ * `{ error: { code, message, fields? } }`. A `field` entry puts the message on that form field;
+ * `{name}` in a message is filled from `params`. Messages quoted by the spec are used exactly.
  */
 export const errorCatalog = {
   // Generic
@@ -31,8 +33,48 @@ export const errorCatalog = {
 
   // Reservations, commissions, promotions
   RESERVATION_NOT_FOUND: { status: 404, message: 'No se encontró la reserva' },
-  RESERVATION_NUMBER_TAKEN: { status: 409, message: 'Ya existe una reserva con este número' },
+  RESERVATION_NUMBER_TAKEN: {
+    status: 409,
+    message: 'Ya existe una reserva con este número',
+    field: 'reservationNumber',
+  },
+  RESERVATION_CLIENT_UNAVAILABLE: {
+    status: 400,
+    message: 'El cliente seleccionado no existe o fue eliminado',
+    field: 'clientId',
+  },
+  RESERVATION_PROJECT_UNKNOWN: {
+    status: 400,
+    message: 'El proyecto seleccionado no existe',
+    field: 'projectId',
+  },
+  RESERVATION_SELLER_UNAVAILABLE: {
+    status: 400,
+    message: 'El vendedor seleccionado no está disponible',
+    field: 'sellerId',
+  },
+  RESERVATION_BROKER_UNKNOWN: { status: 400, message: 'El broker seleccionado no existe', field: 'brokerId' },
+  COMMISSION_EXISTS: {
+    status: 400,
+    message: 'La reserva ya tiene una comisión de broker: edítela con «Editar comisión»',
+  },
+  APARTMENT_TAKEN: {
+    status: 409,
+    message: 'El departamento {number} ya está reservado en este proyecto (reserva {reservation})',
+    field: 'apartmentNumber',
+  },
+  PARKING_TAKEN: {
+    status: 409,
+    message: 'El estacionamiento {number} ya está reservado en este proyecto (reserva {reservation})',
+    field: 'parkingNumber',
+  },
+  STORAGE_TAKEN: {
+    status: 409,
+    message: 'La bodega {number} ya está reservada en este proyecto (reserva {reservation})',
+    field: 'storageNumber',
+  },
   RESERVATION_CREATE_FAILED: { status: 500, message: 'No se pudo crear la reserva' },
+  UNIT_TAKEN: { status: 409, message: 'La unidad ya está reservada en este proyecto' },
   RESERVATION_RESCINDED: { status: 409, message: 'La reserva está resciliada y no se puede modificar' },
   RESERVATION_HAS_PAYMENTS: {
     status: 409,
@@ -51,14 +93,73 @@ export const errorCatalog = {
     status: 409,
     message: 'La fecha de pago la registra su flujo de pago y no se puede editar aquí',
   },
+  PAYMENT_1_DATE_LOCKED: {
+    status: 409,
+    message: 'La fecha de pago 1 la registra el flujo del primer pago',
+    field: 'payment1Date',
+  },
+  PAYMENT_2_DATE_LOCKED: {
+    status: 409,
+    message: 'La fecha de pago 2 la registra el flujo del segundo pago',
+    field: 'payment2Date',
+  },
   PROMOTION_NOT_FOUND: { status: 404, message: 'No se encontró la promoción' },
+
+  // Workflows (the engine's refusals, workflows.md §2-§6)
+  FLOW_NOT_FOUND: { status: 404, message: 'Flujo no encontrado' },
+  TASK_NOT_FOUND: { status: 404, message: 'Tarea no encontrada' },
+  COMMENT_NOT_FOUND: { status: 404, message: 'Comentario no encontrado' },
+  FLOW_NOT_STARTED: {
+    status: 409,
+    message:
+      'El flujo de pago está pendiente: sus tareas no se pueden modificar, asignar ni comentar hasta «Proceder con Pago»',
+  },
+  FLOW_ALREADY_STARTED: { status: 409, message: 'El flujo ya fue iniciado' },
+  FLOW_CANCELLED: {
+    status: 409,
+    message: 'El flujo está cancelado (la reserva fue resciliada) y no se puede modificar',
+  },
+  TASK_COMPLETED_ADMIN_ONLY: {
+    status: 403,
+    message: 'Solo los administradores pueden modificar tareas completadas',
+  },
+  ASSIGN_COMPLETED_ADMIN_ONLY: { status: 403, message: 'No se pueden asignar usuarios a tareas completadas' },
+  TASK_BLOCKED: {
+    status: 409,
+    message: 'No se puede modificar esta tarea hasta que se complete la tarea anterior',
+  },
+  INVALID_TASK_DATES: {
+    status: 400,
+    message: 'Las fechas no son válidas: la fecha de término no puede ser anterior a la de inicio',
+  },
+  USER_NOT_IDENTIFIED: { status: 401, message: 'No se ha podido identificar al usuario' },
+  USER_NOT_AVAILABLE: { status: 400, message: 'El usuario seleccionado no existe o está desactivado' },
 
   // Clients and brokers
   CLIENT_RUT_TAKEN: { status: 409, message: 'Ya existe un cliente con este RUT' },
   BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT' },
-} as const satisfies Record<string, { status: number; message: string }>;
+} as const satisfies Record<string, ErrorEntry>;
+
+interface ErrorEntry {
+  status: number;
+  message: string;
+  /** The form field the message belongs to. */
+  field?: string;
+}
 
 export type ErrorCode = keyof typeof errorCatalog;
+
+/** The message of a code with its `{name}` placeholders filled. */
+export function errorMessage(code: ErrorCode, params: Record<string, string | number> = {}): string {
+  return errorCatalog[code].message.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/** The field a code's message belongs to, if any. */
+export function errorField(code: ErrorCode): string | undefined {
+  return (errorCatalog[code] as ErrorEntry).field;
+}
 
 /** The JSON body of every error answer. `fields` maps a field path to its Spanish message. */
 export interface ApiErrorBody {

@@ -74,12 +74,44 @@ describe('seeded workflow definitions (workflows.md §1)', () => {
     const rows = await queryRows<{ stage: string; task: string; days: number | null }>(
       ctx.db,
       sql`select s.name as stage, t.name as task, t.days_to_complete as days
-          from sale_flow_tasks t join sale_flow_stages s on s.id = t.stage_id
-          join sale_flows f on f.id = s.flow_id
+          from workflow_tasks t join workflow_stages s on s.id = t.stage_id
+          join workflows f on f.id = s.workflow_id
           where f.name = 'Flujo de Venta Regular' order by s.sort_order, t.sort_order`,
     );
     expect(rows.map((row) => [row.stage, row.task])).toEqual(SALE_TASKS);
     expect(rows.every((row) => row.days === null)).toBe(true);
+  });
+
+  it('says by data how each workflow runs: its kind, how tasks open, the seller and approval flags', async () => {
+    const workflows = await queryRows<{ name: string; kind: string; opening: string; single: boolean }>(
+      ctx.db,
+      sql`select name, kind, task_opening as opening, single_assignee as single from workflows order by name`,
+    );
+    expect(workflows).toEqual([
+      { name: 'Flujo de Pago Principal', kind: 'payment', opening: 'prerequisites', single: true },
+      { name: 'Flujo de Segundo Pago', kind: 'payment', opening: 'prerequisites', single: true },
+      { name: 'Flujo de Venta Regular', kind: 'sale', opening: 'stage', single: false },
+    ]);
+    const flagged = await queryRows<{ name: string; seller: boolean; approval: boolean }>(
+      ctx.db,
+      sql`select name, assign_to_seller as seller, is_approval as approval from workflow_tasks
+          where assign_to_seller or is_approval order by name`,
+    );
+    expect(flagged.filter((task) => task.seller).map((task) => task.name)).toEqual([
+      'COF PENDIENTE FIRMA',
+      'COF PENDIENTE GENERACIÓN',
+      'SOLICITUD VB COF PENDIENTE',
+    ]);
+    expect(flagged.filter((task) => task.approval).map((task) => task.name)).toEqual([
+      'Aprobación de Entrada',
+      'Aprobación de Entrada 2',
+      'VB Control de Gestión',
+      'VB Gerente Comercial',
+      'VB Jefe Inversiones',
+      'VB OC Gerencia Comercial',
+      'VB OC Gerencia General',
+      'VB Operaciones',
+    ]);
   });
 
   it.each([
@@ -89,8 +121,8 @@ describe('seeded workflow definitions (workflows.md §1)', () => {
     const rows = await queryRows<{ stage: string; task: string; days: number }>(
       ctx.db,
       sql`select s.name as stage, t.name as task, t.days_to_complete as days
-          from payment_flow_tasks t join payment_flow_stages s on s.id = t.stage_id
-          join payment_flows f on f.id = s.flow_id
+          from workflow_tasks t join workflow_stages s on s.id = t.stage_id
+          join workflows f on f.id = s.workflow_id
           where f.name = ${flow} order by s.sort_order, t.sort_order`,
     );
     expect(rows.map((row) => [row.stage, row.task, row.days])).toEqual(expected);
@@ -101,11 +133,11 @@ describe('seeded workflow definitions (workflows.md §1)', () => {
       ctx.db,
       sql`select f.name as flow, t.name as task,
                  coalesce(array_agg(p.name order by p.name) filter (where p.id is not null), '{}') as prerequisites
-          from payment_flow_tasks t
-          join payment_flow_stages s on s.id = t.stage_id
-          join payment_flows f on f.id = s.flow_id
-          left join payment_flow_task_prerequisites x on x.task_id = t.id
-          left join payment_flow_tasks p on p.id = x.prerequisite_task_id
+          from workflow_tasks t
+          join workflow_stages s on s.id = t.stage_id
+          join workflows f on f.id = s.workflow_id and f.kind = 'payment'
+          left join workflow_task_prerequisites x on x.task_id = t.id
+          left join workflow_tasks p on p.id = x.prerequisite_task_id
           group by f.name, t.name, s.sort_order, t.sort_order
           order by f.name, s.sort_order, t.sort_order`,
     );

@@ -303,6 +303,16 @@ export const reservations = pgTable(
     // The few rescinded reservations: commissions are summed with these left out.
     index('reservations_rescinded_idx').on(t.id).where(sql`${t.isRescinded}`),
     index('reservations_projection_month_idx').on(t.commissionProjectionMonth),
+    // No apartment, parking or storage is sold twice: one live (not rescinded) reservation each per project.
+    uniqueIndex('reservations_live_apartment_key')
+      .on(t.projectId, sql`lower(${t.apartmentNumber})`)
+      .where(sql`not ${t.isRescinded}`),
+    uniqueIndex('reservations_live_parking_key')
+      .on(t.projectId, sql`lower(${t.parkingNumber})`)
+      .where(sql`not ${t.isRescinded} and ${t.parkingNumber} is not null`),
+    uniqueIndex('reservations_live_storage_key')
+      .on(t.projectId, sql`lower(${t.storageNumber})`)
+      .where(sql`not ${t.isRescinded} and ${t.storageNumber} is not null`),
     check('reservations_number_not_blank', sql`btrim(${t.reservationNumber}) <> ''`),
     check(
       'reservations_amounts_non_negative',
@@ -410,111 +420,122 @@ export const brokerCommissions = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Workflow definitions (seeded data; a flow is re-shaped by editing rows, never code)
+// Workflows (DESIGN §10, decision 0013). One family of tables for the sale flow and both payment
+// flows: definitions are rows (a flow is re-shaped by editing rows, never code), and flows are their
+// instances. Only src/server/features/workflows writes the instance tables.
 
-export const saleFlows = pgTable('sale_flows', {
-  id: id(),
-  name: text('name').notNull().unique(),
-  createdAt: createdAt(),
-});
+const WORKFLOW_KINDS_SQL = `'sale', 'payment'`;
 
-export const saleFlowStages = pgTable(
-  'sale_flow_stages',
+export const workflows = pgTable(
+  'workflows',
   {
     id: id(),
-    flowId: uuid('flow_id')
-      .notNull()
-      .references(() => saleFlows.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    sortOrder: integer('sort_order').notNull(),
+    name: text('name').notNull().unique(),
+    /** 'sale' flows belong to a reservation; 'payment' flows to its broker commission. */
+    kind: text('kind').notNull(),
+    /** 'stage': tasks start when their stage becomes current; 'prerequisites': when their prerequisites complete. */
+    taskOpening: text('task_opening').notNull(),
+    /** One responsible per task (payments) or several (sale). */
+    singleAssignee: boolean('single_assignee').notNull().default(false),
+    createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('sale_flow_stages_order_key').on(t.flowId, t.sortOrder)],
-);
-
-export const saleFlowTasks = pgTable(
-  'sale_flow_tasks',
-  {
-    id: id(),
-    stageId: uuid('stage_id')
-      .notNull()
-      .references(() => saleFlowStages.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    sortOrder: integer('sort_order').notNull(),
-    daysToComplete: integer('days_to_complete'),
-  },
-  (t) => [uniqueIndex('sale_flow_tasks_order_key').on(t.stageId, t.sortOrder)],
-);
-
-export const paymentFlows = pgTable('payment_flows', {
-  id: id(),
-  name: text('name').notNull().unique(),
-  createdAt: createdAt(),
-});
-
-export const paymentFlowStages = pgTable(
-  'payment_flow_stages',
-  {
-    id: id(),
-    flowId: uuid('flow_id')
-      .notNull()
-      .references(() => paymentFlows.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    sortOrder: integer('sort_order').notNull(),
-  },
-  (t) => [uniqueIndex('payment_flow_stages_order_key').on(t.flowId, t.sortOrder)],
-);
-
-export const paymentFlowTasks = pgTable(
-  'payment_flow_tasks',
-  {
-    id: id(),
-    stageId: uuid('stage_id')
-      .notNull()
-      .references(() => paymentFlowStages.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
-    sortOrder: integer('sort_order').notNull(),
-    daysToComplete: integer('days_to_complete'),
-    defaultAssigneeId: uuid('default_assignee_id').references(() => profiles.id, { onDelete: 'set null' }),
-  },
-  (t) => [
-    uniqueIndex('payment_flow_tasks_order_key').on(t.stageId, t.sortOrder),
-    index('payment_flow_tasks_name_idx').on(t.name),
+  () => [
+    check('workflows_kind_check', sql.raw(`kind in (${WORKFLOW_KINDS_SQL})`)),
+    check('workflows_task_opening_check', sql`task_opening in ('stage', 'prerequisites')`),
   ],
 );
 
-/** A payment task opens only when every one of its prerequisite tasks is completed. */
-export const paymentFlowTaskPrerequisites = pgTable(
-  'payment_flow_task_prerequisites',
+export const workflowStages = pgTable(
+  'workflow_stages',
+  {
+    id: id(),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [uniqueIndex('workflow_stages_order_key').on(t.workflowId, t.sortOrder)],
+);
+
+export const workflowTasks = pgTable(
+  'workflow_tasks',
+  {
+    id: id(),
+    stageId: uuid('stage_id')
+      .notNull()
+      .references(() => workflowStages.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+    /** Deadline in days (payment tasks); empty for the sale tasks. */
+    daysToComplete: integer('days_to_complete'),
+    /** Given to the reservation's seller when the flow is created (the three COF tasks). */
+    assignToSeller: boolean('assign_to_seller').notNull().default(false),
+    /** An approval ('VB …', 'Aprobación de Entrada …'): listed in the approvals inbox. */
+    isApproval: boolean('is_approval').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('workflow_tasks_order_key').on(t.stageId, t.sortOrder),
+    index('workflow_tasks_name_idx').on(t.name),
+    check('workflow_tasks_days_check', sql`${t.daysToComplete} is null or ${t.daysToComplete} >= 0`),
+  ],
+);
+
+/** A task opens only when every one of its prerequisite tasks is completed (prerequisite-opened flows). */
+export const workflowTaskPrerequisites = pgTable(
+  'workflow_task_prerequisites',
   {
     taskId: uuid('task_id')
       .notNull()
-      .references(() => paymentFlowTasks.id, { onDelete: 'cascade' }),
+      .references(() => workflowTasks.id, { onDelete: 'cascade' }),
     prerequisiteTaskId: uuid('prerequisite_task_id')
       .notNull()
-      .references(() => paymentFlowTasks.id, { onDelete: 'cascade' }),
+      .references(() => workflowTasks.id, { onDelete: 'cascade' }),
   },
   (t) => [
     primaryKey({ columns: [t.taskId, t.prerequisiteTaskId] }),
-    check('payment_flow_task_prerequisites_not_self', sql`${t.taskId} <> ${t.prerequisiteTaskId}`),
+    check('workflow_task_prerequisites_not_self', sql`${t.taskId} <> ${t.prerequisiteTaskId}`),
   ],
 );
 
-// ---------------------------------------------------------------------------------------------
-// Sale (reservation) flows
+/** Default assignees of a task (Configuración Flujo Venta: several; Flujo Pago: one). */
+export const workflowTaskDefaultAssignees = pgTable(
+  'workflow_task_default_assignees',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => workflowTasks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.userId] })],
+);
 
-export const reservationFlows = pgTable(
-  'reservation_flows',
+/**
+ * A flow: the sale flow of a reservation, or a payment flow of its broker commission (the first, and
+ * the second when the commission is paid in two). `kind` repeats the workflow's kind so that the
+ * one-per-subject rules can be unique indexes.
+ */
+export const flows = pgTable(
+  'flows',
   {
     id: id(),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull(),
     reservationId: uuid('reservation_id')
       .notNull()
-      .unique()
       .references(() => reservations.id, { onDelete: 'cascade' }),
-    flowId: uuid('flow_id')
-      .notNull()
-      .references(() => saleFlows.id, { onDelete: 'restrict' }),
-    currentStageId: uuid('current_stage_id').references(() => saleFlowStages.id, { onDelete: 'set null' }),
-    status: text('status').notNull().default('in_progress'),
+    brokerCommissionId: uuid('broker_commission_id').references(() => brokerCommissions.id, {
+      onDelete: 'cascade',
+    }),
+    isSecondPayment: boolean('is_second_payment').notNull().default(false),
+    currentStageId: uuid('current_stage_id').references(() => workflowStages.id, { onDelete: 'set null' }),
+    status: text('status').notNull(),
     startedAt: instant('started_at'),
     completedAt: instant('completed_at'),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
@@ -524,91 +545,107 @@ export const reservationFlows = pgTable(
     version: version(),
   },
   (t) => [
-    index('reservation_flows_status_idx').on(t.status),
-    check('reservation_flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),
+    // One sale flow per reservation; one first and one second payment flow per commission.
+    uniqueIndex('flows_sale_reservation_key').on(t.reservationId).where(sql`${t.kind} = 'sale'`),
+    uniqueIndex('flows_payment_commission_key')
+      .on(t.brokerCommissionId, t.isSecondPayment)
+      .where(sql`${t.kind} = 'payment'`),
+    index('flows_reservation_idx').on(t.reservationId),
+    index('flows_status_idx').on(t.status),
+    index('flows_payment_started_idx').on(t.startedAt.desc()).where(sql`${t.kind} = 'payment'`),
+    check('flows_kind_check', sql.raw(`kind in (${WORKFLOW_KINDS_SQL})`)),
+    check('flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),
+    check(
+      'flows_subject_check',
+      sql`(${t.kind} = 'sale' and ${t.brokerCommissionId} is null and not ${t.isSecondPayment})
+        or (${t.kind} = 'payment' and ${t.brokerCommissionId} is not null)`,
+    ),
   ],
 );
 
-export const reservationFlowTasks = pgTable(
-  'reservation_flow_tasks',
+export const flowTasks = pgTable(
+  'flow_tasks',
   {
     id: id(),
-    reservationFlowId: uuid('reservation_flow_id')
+    flowId: uuid('flow_id')
       .notNull()
-      .references(() => reservationFlows.id, { onDelete: 'cascade' }),
+      .references(() => flows.id, { onDelete: 'cascade' }),
     taskId: uuid('task_id')
       .notNull()
-      .references(() => saleFlowTasks.id, { onDelete: 'restrict' }),
-    status: text('status').notNull().default('pending'),
+      .references(() => workflowTasks.id, { onDelete: 'restrict' }),
+    status: text('status').notNull(),
     startedAt: instant('started_at'),
     completedAt: instant('completed_at'),
+    /** Who completed (approved) it: a completed task keeps no assignees. */
+    completedBy: uuid('completed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    /** The definition's deadline when the flow was created (a later change of the definition does not move it). */
     daysToComplete: integer('days_to_complete'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
   },
   (t) => [
-    uniqueIndex('reservation_flow_tasks_flow_task_key').on(t.reservationFlowId, t.taskId),
-    check('reservation_flow_tasks_status_check', sql.raw(`status in (${TASK_STATUSES_SQL})`)),
+    uniqueIndex('flow_tasks_flow_task_key').on(t.flowId, t.taskId),
+    check('flow_tasks_status_check', sql.raw(`status in (${TASK_STATUSES_SQL})`)),
+    check('flow_tasks_completion_check', sql`(${t.status} = 'completed') = (${t.completedAt} is not null)`),
   ],
 );
 
-/** Who works on a sale task (several users may share one). Completing a task removes its rows. */
-export const taskAssignments = pgTable(
-  'task_assignments',
+/** Who works on a task: several users on sale tasks, one on payment tasks. Completing removes them. */
+export const flowTaskAssignees = pgTable(
+  'flow_task_assignees',
   {
-    id: id(),
-    reservationFlowId: uuid('reservation_flow_id')
+    flowTaskId: uuid('flow_task_id')
       .notNull()
-      .references(() => reservationFlows.id, { onDelete: 'cascade' }),
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => saleFlowTasks.id, { onDelete: 'restrict' }),
+      .references(() => flowTasks.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
     assignedBy: uuid('assigned_by').references(() => profiles.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    assignedAt: instant('assigned_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('task_assignments_flow_task_user_key').on(t.reservationFlowId, t.taskId, t.userId),
-    index('task_assignments_user_idx').on(t.userId),
+    primaryKey({ columns: [t.flowTaskId, t.userId] }),
+    index('flow_task_assignees_user_idx').on(t.userId),
   ],
 );
 
-export const taskComments = pgTable(
-  'task_comments',
+export const flowTaskComments = pgTable(
+  'flow_task_comments',
   {
     id: id(),
-    reservationFlowTaskId: uuid('reservation_flow_task_id')
+    flowTaskId: uuid('flow_task_id')
       .notNull()
-      .references(() => reservationFlowTasks.id, { onDelete: 'cascade' }),
+      .references(() => flowTasks.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => profiles.id, { onDelete: 'set null' }),
     content: text('content').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
-    index('task_comments_task_idx').on(t.reservationFlowTaskId),
-    check('task_comments_content_not_blank', sql`btrim(${t.content}) <> ''`),
+    index('flow_task_comments_task_idx').on(t.flowTaskId, t.createdAt),
+    check('flow_task_comments_content_not_blank', sql`btrim(${t.content}) <> ''`),
   ],
 );
 
-/** The users mentioned in a sale-task comment (spec: task_comment.mentioned_users). */
-export const taskCommentMentions = pgTable(
-  'task_comment_mentions',
+/** The users mentioned in a comment (spec: task_comment.mentioned_users). */
+export const flowTaskCommentMentions = pgTable(
+  'flow_task_comment_mentions',
   {
     commentId: uuid('comment_id')
       .notNull()
-      .references(() => taskComments.id, { onDelete: 'cascade' }),
+      .references(() => flowTaskComments.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
   },
   (t) => [
     primaryKey({ columns: [t.commentId, t.userId] }),
-    index('task_comment_mentions_user_idx').on(t.userId),
+    index('flow_task_comment_mentions_user_idx').on(t.userId),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Settings of the flows
 
 /** The seller preselected on new reservations: at most one row. */
 export const defaultSeller = pgTable(
@@ -623,98 +660,4 @@ export const defaultSeller = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [check('default_seller_singleton_check', sql`${t.singleton}`)],
-);
-
-export const defaultTaskAssignments = pgTable(
-  'default_task_assignments',
-  {
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => saleFlowTasks.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => profiles.id, { onDelete: 'cascade' }),
-    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
-    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.taskId, t.userId] })],
-);
-
-// ---------------------------------------------------------------------------------------------
-// Commission payment flows
-
-export const commissionFlows = pgTable(
-  'commission_flows',
-  {
-    id: id(),
-    brokerCommissionId: uuid('broker_commission_id')
-      .notNull()
-      .references(() => brokerCommissions.id, { onDelete: 'cascade' }),
-    flowId: uuid('flow_id')
-      .notNull()
-      .references(() => paymentFlows.id, { onDelete: 'restrict' }),
-    currentStageId: uuid('current_stage_id').references(() => paymentFlowStages.id, { onDelete: 'set null' }),
-    status: text('status').notNull().default('pending'),
-    startedAt: instant('started_at'),
-    completedAt: instant('completed_at'),
-    isSecondPayment: boolean('is_second_payment').notNull().default(false),
-    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
-    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    version: version(),
-  },
-  (t) => [
-    // One first-payment flow and one second-payment flow per commission.
-    uniqueIndex('commission_flows_commission_payment_key').on(t.brokerCommissionId, t.isSecondPayment),
-    index('commission_flows_started_idx').on(t.startedAt.desc()),
-    index('commission_flows_status_idx').on(t.status),
-    check('commission_flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),
-  ],
-);
-
-export const commissionFlowTasks = pgTable(
-  'commission_flow_tasks',
-  {
-    id: id(),
-    commissionFlowId: uuid('commission_flow_id')
-      .notNull()
-      .references(() => commissionFlows.id, { onDelete: 'cascade' }),
-    taskId: uuid('task_id')
-      .notNull()
-      .references(() => paymentFlowTasks.id, { onDelete: 'restrict' }),
-    status: text('status').notNull().default('blocked'),
-    startedAt: instant('started_at'),
-    completedAt: instant('completed_at'),
-    assignedAt: instant('assigned_at'),
-    assigneeId: uuid('assignee_id').references(() => profiles.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    version: version(),
-  },
-  (t) => [
-    uniqueIndex('commission_flow_tasks_flow_task_key').on(t.commissionFlowId, t.taskId),
-    index('commission_flow_tasks_open_assignee_idx')
-      .on(t.assigneeId)
-      .where(sql`${t.status} in ('pending', 'in_progress')`),
-    check('commission_flow_tasks_status_check', sql.raw(`status in (${TASK_STATUSES_SQL})`)),
-  ],
-);
-
-export const commissionTaskComments = pgTable(
-  'commission_task_comments',
-  {
-    id: id(),
-    commissionFlowTaskId: uuid('commission_flow_task_id')
-      .notNull()
-      .references(() => commissionFlowTasks.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').references(() => profiles.id, { onDelete: 'set null' }),
-    content: text('content').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('commission_task_comments_task_idx').on(t.commissionFlowTaskId),
-    check('commission_task_comments_content_not_blank', sql`btrim(${t.content}) <> ''`),
-  ],
 );

@@ -1,4 +1,4 @@
-import { type AnyColumn, and, like, type SQL } from 'drizzle-orm';
+import { type AnyColumn, and, like, type SQL, sql } from 'drizzle-orm';
 import { searchWords } from '../../shared/domain/search';
 
 /** Escapes LIKE's wildcards (`%`, `_`) and its escape character (`\`, PostgreSQL's default). */
@@ -16,4 +16,13 @@ export function matchesEveryWord(searchText: AnyColumn, query: string | null | u
   const words = searchWords(query);
   if (words.length === 0) return undefined;
   return and(...words.map((word) => like(searchText, `%${escapeLike(word)}%`)));
+}
+
+/**
+ * `lower(expression) LIKE '%text%'`, the text lower-cased and its wildcards escaped: a partial,
+ * case-insensitive match that a trigram index on `lower(expression)` serves (reservation and
+ * apartment numbers).
+ */
+export function containsIgnoringCase(expression: AnyColumn | SQL, text: string): SQL {
+  return sql`lower(${expression}) like ${`%${escapeLike(text.toLowerCase())}%`}`;
 }

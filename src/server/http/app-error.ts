@@ -1,4 +1,4 @@
-import { type ErrorCode, errorCatalog } from '../../shared/errors';
+import { type ErrorCode, errorCatalog, errorField, errorMessage } from '../../shared/errors';
 
 /** A rule the server refused, with its code; the HTTP layer answers its status and Spanish message. */
 export class AppError extends Error {
@@ -7,12 +7,19 @@ export class AppError extends Error {
 
   constructor(
     readonly code: ErrorCode,
-    options: { message?: string; fields?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      message?: string;
+      params?: Record<string, string | number>;
+      fields?: Record<string, string>;
+      cause?: unknown;
+    } = {},
   ) {
-    super(options.message ?? errorCatalog[code].message, { cause: options.cause });
+    const message = options.message ?? errorMessage(code, options.params);
+    super(message, { cause: options.cause });
     this.name = 'AppError';
     this.status = errorCatalog[code].status;
-    this.fields = options.fields;
+    const field = errorField(code);
+    this.fields = options.fields ?? (field ? { [field]: message } : undefined);
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
   createPglite,
@@ -15,7 +15,9 @@ import {
  * On PostgreSQL (TEST_DATABASE_URL): one migrated template per run, copied per test with
  * CREATE DATABASE ... TEMPLATE, dropped afterwards. Tests never share rows.
  */
-export const TEMPLATE_DATABASE = 'inmoflujo_test_template';
+// One template per checkout: two worktrees running the PostgreSQL suite at once never drop each
+// other's template.
+export const TEMPLATE_DATABASE = `inmoflujo_tpl_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 10)}`;
 
 export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || undefined;

@@ -1,161 +1,140 @@
 /**
- * Test builders for what hangs off a reservation: sale (reservation) flows with their task rows and
- * assignments, broker commissions, and commission (payment) flows with their task rows. Task rows
- * are made from the seeded workflow definitions (drizzle/0002_workflow_definitions.sql), looked up
- * by name, so tests speak the business's task names. Rows are inserted directly (fast, no API).
+ * Test builders for flows and commissions. Flows are made and moved by the workflow engine itself
+ * (the same service the API uses), so a test can only reach states the product can reach: a
+ * `FlowDriver` speaks the business's task names and sends engine commands, as an administrator
+ * unless told otherwise, at the instant given.
  */
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { commissionFigures } from '../../shared/domain/pricing';
-import type { Database } from '../db/client';
+import type { FlowCommand, FlowState, TaskStatus, WorkflowDefinition } from '../../shared/domain/workflow';
 import {
-  brokerCommissions,
-  commissionFlows,
-  commissionFlowTasks,
-  paymentFlowStages,
-  paymentFlows,
-  paymentFlowTasks,
-  reservationFlows,
-  reservationFlowTasks,
-  saleFlowStages,
-  saleFlows,
-  saleFlowTasks,
-  taskAssignments,
-} from '../db/schema';
+  FIRST_PAYMENT_WORKFLOW,
+  SALE_WORKFLOW,
+  SECOND_PAYMENT_WORKFLOW,
+} from '../../shared/domain/workflow/names';
+import type { Database } from '../db/client';
+import { brokerCommissions } from '../db/schema';
+import * as workflows from '../features/workflows/workflows.service';
+import { createUser, type TestUser } from './builders';
 
-export type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'blocked';
-export type FlowStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+const builderAdmins = new WeakMap<Database, Promise<TestUser>>();
 
-export const SALE_FLOW = 'Flujo de Venta Regular';
-export const FIRST_PAYMENT_FLOW = 'Flujo de Pago Principal';
-export const SECOND_PAYMENT_FLOW = 'Flujo de Segundo Pago';
-
-interface DefinitionTask {
-  id: string;
-  name: string;
-  stageId: string;
-  daysToComplete: number | null;
+/** The administrator the builders act as (one per test database). */
+export function builderAdmin(db: Database): Promise<TestUser> {
+  let admin = builderAdmins.get(db);
+  if (!admin) {
+    admin = createUser(db, {
+      firstName: 'Admin',
+      lastName: 'Pruebas',
+      email: `builder.${Date.now()}@inmoflujo.test`,
+    });
+    builderAdmins.set(db, admin);
+  }
+  return admin;
 }
 
-/** The tasks of a sale flow definition, in flow order (stage order, then task order). */
-async function saleDefinition(db: Database, flowName: string) {
-  const rows = await db
-    .select({
-      flowId: saleFlows.id,
-      id: saleFlowTasks.id,
-      name: saleFlowTasks.name,
-      stageId: saleFlowTasks.stageId,
-      daysToComplete: saleFlowTasks.daysToComplete,
-    })
-    .from(saleFlowTasks)
-    .innerJoin(saleFlowStages, eq(saleFlowStages.id, saleFlowTasks.stageId))
-    .innerJoin(saleFlows, eq(saleFlows.id, saleFlowStages.flowId))
-    .where(eq(saleFlows.name, flowName))
-    .orderBy(asc(saleFlowStages.sortOrder), asc(saleFlowTasks.sortOrder));
-  if (rows.length === 0) throw new Error(`no seeded sale flow named ${flowName}`);
-  return { flowId: rows[0]!.flowId, firstStageId: rows[0]!.stageId, tasks: rows as DefinitionTask[] };
+type Actor = { id: string; userType: string };
+interface StepOptions {
+  /** Who acts (an administrator by default). */
+  as?: Actor;
+  /** The instant of the command (now by default). */
+  at?: Date;
 }
 
-/** The tasks of a payment flow definition, in flow order. */
-async function paymentDefinition(db: Database, flowName: string) {
-  const rows = await db
-    .select({
-      flowId: paymentFlows.id,
-      id: paymentFlowTasks.id,
-      name: paymentFlowTasks.name,
-      stageId: paymentFlowTasks.stageId,
-      daysToComplete: paymentFlowTasks.daysToComplete,
-    })
-    .from(paymentFlowTasks)
-    .innerJoin(paymentFlowStages, eq(paymentFlowStages.id, paymentFlowTasks.stageId))
-    .innerJoin(paymentFlows, eq(paymentFlows.id, paymentFlowStages.flowId))
-    .where(eq(paymentFlows.name, flowName))
-    .orderBy(asc(paymentFlowStages.sortOrder), asc(paymentFlowTasks.sortOrder));
-  if (rows.length === 0) throw new Error(`no seeded payment flow named ${flowName}`);
-  return { flowId: rows[0]!.flowId, firstStageId: rows[0]!.stageId, tasks: rows as DefinitionTask[] };
+/** One flow, driven by task names through the engine. */
+export class FlowDriver {
+  private constructor(
+    readonly db: Database,
+    readonly id: string,
+    readonly definition: WorkflowDefinition,
+    private readonly taskRowIds: Map<string, string>,
+  ) {}
+
+  static async open(db: Database, flowId: string): Promise<FlowDriver> {
+    const { definition, state } = await workflows.readFlow(db, flowId);
+    const names = new Map(definition.tasks.map((task) => [task.id, task.name]));
+    return new FlowDriver(
+      db,
+      flowId,
+      definition,
+      new Map(state.tasks.map((task) => [names.get(task.taskId)!, task.id])),
+    );
+  }
+
+  /** The task row id of a task, by its name in the definition (fails loudly on a typo). */
+  task(name: string): string {
+    const id = this.taskRowIds.get(name);
+    if (!id) throw new Error(`no task named ${name} (known: ${[...this.taskRowIds.keys()].join(', ')})`);
+    return id;
+  }
+
+  async state(): Promise<FlowState> {
+    return (await workflows.readFlow(this.db, this.id)).state;
+  }
+
+  async run(command: FlowCommand, options: StepOptions = {}) {
+    const actor = options.as ?? (await builderAdmin(this.db));
+    return this.db.transaction((tx) =>
+      workflows.runCommandIn(tx, actor, options.at ?? new Date(), this.id, command),
+    );
+  }
+
+  start(options: StepOptions = {}) {
+    return this.run({ type: 'start' }, options);
+  }
+
+  setStatus(name: string, status: TaskStatus, options: StepOptions & { completedAt?: Date } = {}) {
+    const { completedAt, ...rest } = options;
+    return this.run(
+      { type: 'setStatus', taskRowId: this.task(name), status, ...(completedAt ? { completedAt } : {}) },
+      rest,
+    );
+  }
+
+  complete(name: string, options: StepOptions = {}) {
+    return this.setStatus(name, 'completed', options);
+  }
+
+  /** Completes the named tasks in order, each at the given instant. */
+  async completeAll(names: readonly string[], options: StepOptions = {}) {
+    for (const name of names) await this.complete(name, options);
+  }
+
+  assign(name: string, userId: string, options: StepOptions = {}) {
+    return this.run({ type: 'assign', taskRowId: this.task(name), userId }, options);
+  }
+
+  unassign(name: string, userId: string, options: StepOptions = {}) {
+    return this.run({ type: 'unassign', taskRowId: this.task(name), userId }, options);
+  }
+
+  cancel(options: StepOptions = {}) {
+    return this.run({ type: 'cancel' }, options);
+  }
+
+  /** Every task name of the definition, in flow order. */
+  taskNames(): string[] {
+    return this.definition.tasks.map((task) => task.name);
+  }
 }
 
-/** Finds a task row by its definition name, failing loudly on a typo. */
-function byName<T>(rows: Map<string, T>, name: string): T {
-  const row = rows.get(name);
-  if (!row) throw new Error(`no task named ${name} (known: ${[...rows.keys()].join(', ')})`);
-  return row;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sale flows
-
-export interface TaskOverride {
-  status?: TaskStatus;
-  startedAt?: Date | null;
-  completedAt?: Date | null;
-}
-
-/**
- * A reservation's sale flow with one task row per definition task (all `pending` unless
- * overridden by name) and, optionally, assignments `{ taskName: [userId, …] }`.
- */
+/** A reservation's sale flow, created by the engine as reservation creation does. */
 export async function createSaleFlow(
   db: Database,
-  options: {
-    reservationId: string;
-    status?: FlowStatus;
-    startedAt?: Date | null;
-    tasks?: Record<string, TaskOverride>;
-    assignments?: Record<string, string[]>;
-  },
-) {
-  const definition = await saleDefinition(db, SALE_FLOW);
-  const startedAt = options.startedAt === undefined ? new Date() : options.startedAt;
-  const [flow] = await db
-    .insert(reservationFlows)
-    .values({
+  options: { reservationId: string; sellerId?: string | null; at?: Date },
+): Promise<FlowDriver> {
+  const admin = await builderAdmin(db);
+  const created = await db.transaction((tx) =>
+    workflows.createFlow(tx, {
+      workflowName: SALE_WORKFLOW,
       reservationId: options.reservationId,
-      flowId: definition.flowId,
-      currentStageId: definition.firstStageId,
-      status: options.status ?? 'in_progress',
-      startedAt,
-    })
-    .returning();
-  const known = new Set(definition.tasks.map((task) => task.name));
-  for (const name of [...Object.keys(options.tasks ?? {}), ...Object.keys(options.assignments ?? {})]) {
-    if (!known.has(name)) throw new Error(`no sale task named ${name}`);
-  }
-  const rows = await db
-    .insert(reservationFlowTasks)
-    .values(
-      definition.tasks.map((task) => {
-        const override = options.tasks?.[task.name] ?? {};
-        return {
-          reservationFlowId: flow!.id,
-          taskId: task.id,
-          status: override.status ?? 'pending',
-          startedAt: override.startedAt === undefined ? startedAt : override.startedAt,
-          completedAt: override.completedAt ?? null,
-          daysToComplete: task.daysToComplete,
-        };
-      }),
-    )
-    .returning();
-  const definitionById = new Map(definition.tasks.map((task) => [task.id, task]));
-  const tasks = new Map(rows.map((row) => [definitionById.get(row.taskId)!.name, row]));
-  for (const [name, userIds] of Object.entries(options.assignments ?? {})) {
-    for (const userId of userIds)
-      await assignSaleTask(db, { flowId: flow!.id, taskId: byName(tasks, name).taskId, userId });
-  }
-  return { flow: flow!, tasks, task: (name: string) => byName(tasks, name) };
+      sellerId: options.sellerId ?? null,
+      actorId: admin.id,
+      now: options.at ?? new Date(),
+    }),
+  );
+  return FlowDriver.open(db, created.flow.id);
 }
-
-export async function assignSaleTask(
-  db: Database,
-  values: { flowId: string; taskId: string; userId: string },
-) {
-  await db
-    .insert(taskAssignments)
-    .values({ reservationFlowId: values.flowId, taskId: values.taskId, userId: values.userId });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Commissions and payment flows
 
 /**
  * A broker commission on a reservation (the reservation's broker unless given), with its net
@@ -197,65 +176,26 @@ export async function createCommission(
   return row!;
 }
 
-export interface PaymentTaskOverride extends TaskOverride {
-  assigneeId?: string | null;
-}
-
-/**
- * A commission (payment) flow — the first payment, or the second with `isSecondPayment` — with one
- * task row per definition task: `blocked` unless overridden by name.
- */
-export async function createCommissionFlow(
+/** A commission's payment flow (the first, or the second), created pending by the engine. */
+export async function createPaymentFlow(
   db: Database,
-  options: {
-    brokerCommissionId: string;
-    isSecondPayment?: boolean;
-    status?: FlowStatus;
-    startedAt?: Date | null;
-    completedAt?: Date | null;
-    createdAt?: Date;
-    tasks?: Record<string, PaymentTaskOverride>;
-  },
-) {
-  const definition = await paymentDefinition(
-    db,
-    options.isSecondPayment ? SECOND_PAYMENT_FLOW : FIRST_PAYMENT_FLOW,
-  );
-  const known = new Set(definition.tasks.map((task) => task.name));
-  for (const name of Object.keys(options.tasks ?? {})) {
-    if (!known.has(name)) throw new Error(`no payment task named ${name}`);
-  }
-  const [flow] = await db
-    .insert(commissionFlows)
-    .values({
+  options: { brokerCommissionId: string; isSecondPayment?: boolean; at?: Date },
+): Promise<FlowDriver> {
+  const admin = await builderAdmin(db);
+  const [commission] = await db
+    .select({ reservationId: brokerCommissions.reservationId })
+    .from(brokerCommissions)
+    .where(eq(brokerCommissions.id, options.brokerCommissionId));
+  if (!commission) throw new Error(`no commission ${options.brokerCommissionId}`);
+  const created = await db.transaction((tx) =>
+    workflows.createFlow(tx, {
+      workflowName: options.isSecondPayment ? SECOND_PAYMENT_WORKFLOW : FIRST_PAYMENT_WORKFLOW,
+      reservationId: commission.reservationId,
       brokerCommissionId: options.brokerCommissionId,
-      flowId: definition.flowId,
-      currentStageId: definition.firstStageId,
-      status: options.status ?? 'pending',
-      startedAt: options.startedAt ?? null,
-      completedAt: options.completedAt ?? null,
       isSecondPayment: options.isSecondPayment ?? false,
-      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
-    })
-    .returning();
-  const rows = await db
-    .insert(commissionFlowTasks)
-    .values(
-      definition.tasks.map((task) => {
-        const override = options.tasks?.[task.name] ?? {};
-        return {
-          commissionFlowId: flow!.id,
-          taskId: task.id,
-          status: override.status ?? 'blocked',
-          startedAt: override.startedAt ?? null,
-          completedAt: override.completedAt ?? null,
-          assigneeId: override.assigneeId ?? null,
-          assignedAt: override.assigneeId ? (override.startedAt ?? new Date()) : null,
-        };
-      }),
-    )
-    .returning();
-  const definitionById = new Map(definition.tasks.map((task) => [task.id, task]));
-  const tasks = new Map(rows.map((row) => [definitionById.get(row.taskId)!.name, row]));
-  return { flow: flow!, tasks, task: (name: string) => byName(tasks, name) };
+      actorId: admin.id,
+      now: options.at ?? new Date(),
+    }),
+  );
+  return FlowDriver.open(db, created.flow.id);
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addMonths, monthsEndingWith, percentChange } from './dashboard';
-import { daysLate, santiagoDaysBetween } from './workflow-days';
+import { daysLate, santiagoDaysBetween } from './workflow/days';
 
 describe('percent change versus the previous month', () => {
   it('rounds the absolute percent half up and signs it', () => {

@@ -1,7 +1,7 @@
 import type { BrokerRow } from '../../../shared/schemas/brokers';
 import type { ClientRow } from '../../../shared/schemas/clients';
 import { useBrokers } from '../brokers/api';
-import { useClient, useClients } from '../clients/api';
+import { useClients } from '../clients/api';
 
 /** The buyer as the reservation form shows it. */
 export type ClientSummary = Pick<ClientRow, 'id' | 'rut' | 'firstName' | 'lastName'>;
@@ -10,11 +10,6 @@ export type BrokerOption = Pick<BrokerRow, 'id' | 'name' | 'businessName'>;
 /** Up to five live clients by RUT or name; with no search, the five newest (a useful start). */
 export function useClientSearch(search: string) {
   return useClients({ search: search || undefined, pageSize: 5 });
-}
-
-/** One client by id (a client just created in /clientes/nuevo comes back with its id). */
-export function useClientSummary(id: string | null) {
-  return useClient(id ?? undefined);
 }
 
 /** Brokers by name, RUT or business name, searched on the server. */

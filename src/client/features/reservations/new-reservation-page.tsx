@@ -9,10 +9,10 @@ import { CommissionDialog } from '../../components/commission-dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { notifySaved } from '../../lib/notify';
+import { useClient } from '../clients/api';
 import { useCreateReservation, useReservationFormOptions } from './api';
 import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
-import { useClientSummary } from './lookups';
 import { emptyReservationValues, ReservationForm, reservationBody } from './reservation-form';
 import { useReservationSave } from './use-reservation-save';
 
@@ -27,7 +27,8 @@ export default function NewReservationPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const clientId = params.get(CLIENT_PARAM);
-  const client = useClientSummary(clientId);
+  // A client just created in /clientes/nuevo comes back here with its id.
+  const client = useClient(clientId ?? undefined);
   const options = useReservationFormOptions();
   const create = useCreateReservation();
   const today = useMemo(() => santiagoDateOf(new Date()), []);

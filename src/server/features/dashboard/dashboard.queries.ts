@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { currentTaskOf } from '../workflows/workflows.service';
 
 /**
  * The dashboard's figures, aggregated in SQL (DESIGN §6, decision 0011): a handful of statements,
@@ -174,20 +175,21 @@ export async function recentReservations(db: Executor, limit: number): Promise<R
         join clients c on c.id = r.client_id
         left join profiles s on s.id = r.seller_id
         left join brokers b on b.id = r.broker_id
-        left join reservation_flows rf on rf.reservation_id = r.id
+        left join flows rf on rf.reservation_id = r.id and rf.kind = 'sale'
        order by r.created_at desc nulls last, r.id desc nulls last`,
   );
 }
 
 /**
- * The ids of the latest commission flows: started_at desc nulls last (commission_flows_started_idx
- * is exactly that order), then created_at desc.
+ * The ids of the latest payment flows: started_at desc nulls last (flows_payment_started_idx is
+ * exactly that order), then created_at desc.
  */
 export async function latestCommissionFlowIds(db: Executor, limit: number): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`
-      select id from commission_flows
+      select id from flows
+       where kind = 'payment'
        order by started_at desc nulls last, created_at desc, id desc
        limit ${limit}`,
   );
@@ -214,8 +216,8 @@ export interface PaymentRow {
 }
 
 /**
- * The given commission flows with their commission, broker and reservation, and — for a flow in
- * progress — its current task: the oldest pending or in-progress one (by start, then flow order).
+ * The given payment flows with their commission, broker and reservation, and — for a flow in
+ * progress — its current task (the workflow module's rule: the oldest open task).
  */
 export async function paymentsByIds(db: Executor, ids: string[]): Promise<PaymentRow[]> {
   if (ids.length === 0) return [];
@@ -236,21 +238,11 @@ export async function paymentsByIds(db: Executor, ids: string[]): Promise<Paymen
              ${isoInstant(sql`cur.completed_at`)} as "taskCompletedAt",
              cur.days_to_complete as "taskDaysToComplete",
              case when a.id is null then null else a.first_name || ' ' || a.last_name end as "assigneeName"
-        from commission_flows cf
+        from flows cf
         join broker_commissions bc on bc.id = cf.broker_commission_id
         join reservations r on r.id = bc.reservation_id
         join brokers b on b.id = bc.broker_id
-        left join lateral (
-          select pft.name, cft.started_at, cft.completed_at, pft.days_to_complete, cft.assignee_id
-            from commission_flow_tasks cft
-            join payment_flow_tasks pft on pft.id = cft.task_id
-            join payment_flow_stages pfs on pfs.id = pft.stage_id
-           where cft.commission_flow_id = cf.id
-             and cft.status in ('pending', 'in_progress')
-             and cf.status = 'in_progress'
-           order by cft.started_at asc nulls last, pfs.sort_order, pft.sort_order
-           limit 1
-        ) cur on true
+        left join lateral (${currentTaskOf(sql`cf`)}) cur on true
         left join profiles a on a.id = cur.assignee_id
        where cf.id in (${idList})`,
   );

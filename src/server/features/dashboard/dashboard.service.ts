@@ -7,7 +7,7 @@ import {
 } from '../../../shared/domain/dashboard';
 import { dec, money } from '../../../shared/domain/decimal';
 import { commissionFigures } from '../../../shared/domain/pricing';
-import { daysLate } from '../../../shared/domain/workflow-days';
+import { daysLate } from '../../../shared/domain/workflow/days';
 import { santiagoDateOf } from '../../../shared/format';
 import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
 import type { Database } from '../../db/client';

@@ -10,7 +10,7 @@ import {
   createReservation,
   createUser,
 } from '../../test/builders';
-import { createCommission, createCommissionFlow, createSaleFlow } from '../../test/flow-builders';
+import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 import { DashboardMemo, getDashboard } from './dashboard.service';
 
 // The clock of the app under test: each test sets it before asking.
@@ -102,51 +102,26 @@ describe('GET /api/dashboard', () => {
 
     // Payment flows. In progress: the oldest open task is the current one. It started at 23:30 on
     // 11 March in Santiago (already the 12th in UTC): 4 Santiago days to the 15th, minus 1 allowed.
-    const f1 = await createCommissionFlow(ctx.db, {
-      brokerCommissionId: c1.id,
-      status: 'in_progress',
-      startedAt: new Date('2026-03-10T13:00:00Z'),
-      tasks: {
-        'Solicitud Liquidación': {
-          status: 'completed',
-          startedAt: new Date('2026-03-10T13:00:00Z'),
-          completedAt: new Date('2026-03-12T02:30:00Z'),
-        },
-        'Solicitud a Jefe Inversiones': {
-          status: 'in_progress',
-          startedAt: new Date('2026-03-12T02:30:00Z'),
-          assigneeId: payer.id,
-        },
-        'Solicitud Operaciones': { status: 'pending', startedAt: new Date('2026-03-13T12:00:00Z') },
-      },
-    });
-    const f2 = await createCommissionFlow(ctx.db, {
-      brokerCommissionId: c5.id,
-      status: 'completed',
-      startedAt: new Date('2026-02-01T13:00:00Z'),
-      completedAt: new Date('2026-02-20T13:00:00Z'),
-    });
-    const f3 = await createCommissionFlow(ctx.db, {
+    const at = (iso: string) => ({ at: new Date(iso) });
+    const f1 = await createPaymentFlow(ctx.db, { brokerCommissionId: c1.id, ...at('2026-03-10T13:00:00Z') });
+    await f1.start(at('2026-03-10T13:00:00Z'));
+    await f1.complete('Solicitud Liquidación', at('2026-03-12T02:30:00Z'));
+    await f1.setStatus('Solicitud a Jefe Inversiones', 'in_progress', at('2026-03-12T02:30:00Z'));
+    await f1.assign('Solicitud a Jefe Inversiones', payer.id, at('2026-03-12T02:30:00Z'));
+    // Opened by hand a day later: not the current task, which is the oldest open one.
+    await f1.setStatus('Solicitud Operaciones', 'pending', at('2026-03-13T12:00:00Z'));
+    const f2 = await createPaymentFlow(ctx.db, { brokerCommissionId: c5.id, ...at('2026-02-01T13:00:00Z') });
+    await f2.start(at('2026-02-01T13:00:00Z'));
+    await f2.completeAll(f2.taskNames(), at('2026-02-20T13:00:00Z'));
+    const f3 = await createPaymentFlow(ctx.db, {
       brokerCommissionId: c5.id,
       isSecondPayment: true,
-      status: 'in_progress',
-      startedAt: new Date('2026-03-14T12:00:00Z'),
-      tasks: {
-        'Generación de Entrada 2': { status: 'pending', startedAt: new Date('2026-03-14T12:00:00Z') },
-      },
+      ...at('2026-03-14T12:00:00Z'),
     });
-    const f4 = await createCommissionFlow(ctx.db, {
-      brokerCommissionId: c2.id,
-      createdAt: new Date('2026-03-13T12:00:00Z'),
-    });
-    const f7 = await createCommissionFlow(ctx.db, {
-      brokerCommissionId: c11.id,
-      createdAt: new Date('2026-03-01T12:00:00Z'),
-    });
-    await createCommissionFlow(ctx.db, {
-      brokerCommissionId: c12.id,
-      createdAt: new Date('2026-02-01T12:00:00Z'),
-    });
+    await f3.start(at('2026-03-14T12:00:00Z'));
+    const f4 = await createPaymentFlow(ctx.db, { brokerCommissionId: c2.id, ...at('2026-03-13T12:00:00Z') });
+    const f7 = await createPaymentFlow(ctx.db, { brokerCommissionId: c11.id, ...at('2026-03-01T12:00:00Z') });
+    await createPaymentFlow(ctx.db, { brokerCommissionId: c12.id, ...at('2026-02-01T12:00:00Z') });
 
     const response = await admin.get('/api/dashboard');
     expect(response.statusCode).toBe(200);
@@ -217,7 +192,7 @@ describe('GET /api/dashboard', () => {
       totalPrice: r1.totalPrice,
       reservationDate: '2026-03-01',
       isRescinded: false,
-      reservationFlowId: flowOfR1.flow.id,
+      reservationFlowId: flowOfR1.id,
     });
     expect(data.recentReservations[2]).toMatchObject({
       reservationNumber: 'R-003',
@@ -230,7 +205,7 @@ describe('GET /api/dashboard', () => {
     // started_at desc, then the flows not started yet by created_at desc; five of them.
     expect(data.recentPayments).toEqual([
       {
-        id: f3.flow.id,
+        id: f3.id,
         brokerName: 'Corredora Norte',
         reservationId: r5.id,
         reservationNumber: r5.reservationNumber,
@@ -243,7 +218,7 @@ describe('GET /api/dashboard', () => {
         paymentDate: null,
       },
       {
-        id: f1.flow.id,
+        id: f1.id,
         brokerName: 'Corredora Norte',
         reservationId: r1.id,
         reservationNumber: 'R-001',
@@ -256,7 +231,7 @@ describe('GET /api/dashboard', () => {
         paymentDate: null,
       },
       expect.objectContaining({
-        id: f2.flow.id,
+        id: f2.id,
         status: 'completed',
         currentTaskName: null,
         daysOverdue: null,
@@ -264,19 +239,19 @@ describe('GET /api/dashboard', () => {
         paymentDate: '2026-02-20',
       }),
       expect.objectContaining({
-        id: f4.flow.id,
+        id: f4.id,
         brokerName: 'Propiedades Sur',
         status: 'pending',
         currentTaskName: null,
         amount: '80.25',
       }),
-      expect.objectContaining({ id: f7.flow.id, brokerName: 'Broker Andes', status: 'pending' }),
+      expect.objectContaining({ id: f7.id, brokerName: 'Broker Andes', status: 'pending' }),
     ]);
 
     // The task's days late keep growing with the clock while it stays open.
     clock.now = new Date('2026-03-17T15:00:00Z');
     const later = (await admin.get('/api/dashboard')).json();
-    expect(later.recentPayments[1]).toMatchObject({ id: f1.flow.id, daysOverdue: 5 });
+    expect(later.recentPayments[1]).toMatchObject({ id: f1.id, daysOverdue: 5 });
   });
 
   it('counts months on the Santiago calendar and signs the change versus the previous month', async () => {

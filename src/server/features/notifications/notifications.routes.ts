@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notificationCountResponse } from '../../../shared/schemas/notifications';
-import type { Database } from '../../db/client';
-import { currentUser } from '../../http/session';
+import { serviceContext } from '../../http/context';
 import * as notifications from './notifications.service';
 
-export const notificationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/count',
     { schema: { tags: ['notifications'], response: { 200: notificationCountResponse } } },
-    async (request) => ({ count: await notifications.pendingTaskCount(db, currentUser(request)) }),
+    async (request) => ({ count: await notifications.pendingTaskCount(serviceContext(request)) }),
   );
 };

@@ -1,8 +1,7 @@
-import type { SessionUser } from '../../../shared/schemas/auth';
-import type { Database } from '../../db/client';
-import * as queries from './notifications.queries';
+import type { ServiceContext } from '../../context';
+import * as workflows from '../workflows/workflows.service';
 
-/** The bell badge: the signed-in user's own pending tasks (workflows.md §6). */
-export async function pendingTaskCount(db: Database, user: SessionUser): Promise<number> {
-  return queries.countPendingTasks(db, user.id);
+/** The bell badge: the length of the signed-in user's notification list (workflows.md §6). */
+export async function pendingTaskCount(ctx: ServiceContext): Promise<number> {
+  return workflows.countPendingTasks(ctx.db, ctx.user.id);
 }

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { Agent, loginAs, useTestApp } from '../../test/app';
 import { createBroker, createReservation } from '../../test/builders';
-import { createCommission, createCommissionFlow, createSaleFlow } from '../../test/flow-builders';
-import { pendingTasksOf } from './notifications.queries';
+import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
+import { pendingTasksOf } from '../workflows/workflows.service';
 
 describe('GET /api/notifications/count (the bell badge)', () => {
   const ctx = useTestApp();
@@ -17,75 +17,69 @@ describe('GET /api/notifications/count (the bell badge)', () => {
 
     expect((await ana.get('/api/notifications/count')).json()).toEqual({ count: 0 });
 
-    // Sale flow in progress: two open tasks of mine (one shared with the other user), one
-    // completed and one blocked (not counted).
-    await createSaleFlow(ctx.db, {
-      reservationId: (await createReservation(ctx.db)).id,
-      tasks: {
-        'COF PENDIENTE FIRMA': { status: 'in_progress' },
-        'SOLICITUD VB COF PENDIENTE': { status: 'completed', completedAt: new Date() },
-        'PENDIENTE GENERACIÓN PROMESA': { status: 'blocked' },
-      },
-      assignments: {
-        'COF PENDIENTE GENERACIÓN': [me, other],
-        'COF PENDIENTE FIRMA': [me],
-        'SOLICITUD VB COF PENDIENTE': [me],
-        'PENDIENTE GENERACIÓN PROMESA': [me],
-      },
-    });
-    // Sale flows not in progress: their open tasks leave the pending lists.
-    for (const status of ['pending', 'completed', 'cancelled'] as const) {
-      await createSaleFlow(ctx.db, {
-        reservationId: (await createReservation(ctx.db)).id,
-        status,
-        assignments: { 'COF PENDIENTE GENERACIÓN': [me] },
-      });
+    // Sale flow in progress: two open tasks of mine (pending, in progress) count; a completed one
+    // (its assignees removed) and a blocked one do not.
+    const sale = await createSaleFlow(ctx.db, { reservationId: (await createReservation(ctx.db)).id });
+    await sale.assign('COF PENDIENTE GENERACIÓN', me);
+    await sale.assign('COF PENDIENTE GENERACIÓN', other);
+    for (const task of [
+      'COF PENDIENTE FIRMA',
+      'SOLICITUD VB COF PENDIENTE',
+      'PENDIENTE GENERACIÓN PROMESA',
+    ]) {
+      await sale.assign(task, me);
     }
+    await sale.setStatus('COF PENDIENTE FIRMA', 'in_progress');
+    await sale.complete('SOLICITUD VB COF PENDIENTE');
+    await sale.setStatus('PENDIENTE GENERACIÓN PROMESA', 'blocked');
+    // A cancelled or completed sale flow counts nothing.
+    const cancelled = await createSaleFlow(ctx.db, { reservationId: (await createReservation(ctx.db)).id });
+    await cancelled.assign('COF PENDIENTE GENERACIÓN', me);
+    await cancelled.cancel();
+    const completed = await createSaleFlow(ctx.db, { reservationId: (await createReservation(ctx.db)).id });
+    await completed.completeAll(completed.taskNames());
+    // An administrator may still assign a completed task: it is nobody's pending work.
+    await completed.assign('REPARO BANCO', me);
+    expect((await completed.state()).status).toBe('completed');
 
     const broker = await createBroker(ctx.db);
     const withBroker = () => createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });
-    const started = new Date('2026-03-02T13:00:00Z');
     // Payment flow in progress: two open tasks of mine; blocked, completed and the other user's
     // tasks are not counted.
-    await createCommissionFlow(ctx.db, {
+    const payment = await createPaymentFlow(ctx.db, {
       brokerCommissionId: (await createCommission(ctx.db, await withBroker())).id,
-      status: 'in_progress',
-      startedAt: started,
-      tasks: {
-        'Solicitud Liquidación': { status: 'pending', startedAt: started, assigneeId: me },
-        'Solicitud a Jefe Inversiones': { status: 'in_progress', startedAt: started, assigneeId: me },
-        'VB Jefe Inversiones': { status: 'blocked', assigneeId: me },
-        'Solicitud Gerente Comercial': {
-          status: 'completed',
-          startedAt: started,
-          completedAt: started,
-          assigneeId: me,
-        },
-        'Solicitud Operaciones': { status: 'pending', startedAt: started, assigneeId: other },
-      },
     });
-    // Payment flows not in progress.
-    for (const status of ['pending', 'completed', 'cancelled'] as const) {
-      await createCommissionFlow(ctx.db, {
-        brokerCommissionId: (await createCommission(ctx.db, await withBroker())).id,
-        status,
-        tasks: { 'Solicitud Liquidación': { status: 'pending', startedAt: started, assigneeId: me } },
-      });
-    }
+    await payment.start();
+    await payment.assign('Solicitud Liquidación', me);
+    await payment.setStatus('Solicitud a Jefe Inversiones', 'in_progress');
+    await payment.assign('Solicitud a Jefe Inversiones', me);
+    await payment.assign('VB Jefe Inversiones', me);
+    await payment.assign('Solicitud Gerente Comercial', me);
+    await payment.complete('Solicitud Gerente Comercial');
+    await payment.setStatus('Solicitud Operaciones', 'pending');
+    await payment.assign('Solicitud Operaciones', other);
+    // A pending payment flow (not started) counts nothing.
+    await createPaymentFlow(ctx.db, {
+      brokerCommissionId: (await createCommission(ctx.db, await withBroker())).id,
+    });
 
     const mine = await ana.get('/api/notifications/count');
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual({ count: 4 });
     expect((await otro.get('/api/notifications/count')).json()).toEqual({ count: 2 });
 
-    // The list the notifications screen will show has exactly the tasks the badge counts.
+    // The list the notifications screen shows has exactly the tasks the badge counts.
     const list = await queryRows<{ kind: string; task_name: string; stage_name: string }>(
       ctx.db,
       sql`select * from (${pendingTasksOf(me)}) as pending order by kind, stage_order, task_order`,
     );
-    expect(list).toHaveLength(4);
-    expect(list.every((row) => row.task_name && row.stage_name)).toBe(true);
-    expect(new Set(list.map((row) => row.kind))).toEqual(new Set(['sale', 'payment']));
+    expect(list.map((row) => `${row.kind}: ${row.task_name}`)).toEqual([
+      'payment: Solicitud Liquidación',
+      'payment: Solicitud a Jefe Inversiones',
+      'sale: COF PENDIENTE GENERACIÓN',
+      'sale: COF PENDIENTE FIRMA',
+    ]);
+    expect(list.every((row) => row.stage_name)).toBe(true);
   });
 
   it('needs a session', async () => {

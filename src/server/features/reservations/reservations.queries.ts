@@ -1,35 +1,15 @@
-import { and, asc, eq, exists, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { ReservationListRow } from '../../../shared/schemas/reservations';
 import type { Executor } from '../../db/client';
 import { descending } from '../../db/order';
 import { type PageSpec, selectPage } from '../../db/paging';
-import {
-  brokerCommissions,
-  brokers,
-  clients,
-  commissionFlows,
-  defaultSeller,
-  profiles,
-  projects,
-  promotions,
-  reservationFlows,
-  reservations,
-} from '../../db/schema';
-import { escapeLike } from '../../db/search';
+import { brokers, clients, defaultSeller, profiles, projects, reservations } from '../../db/schema';
+import { containsIgnoringCase } from '../../db/search';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 export type ReservationValues = Omit<
   typeof reservations.$inferInsert,
   'id' | 'createdAt' | 'updatedAt' | 'version' | 'createdBy' | 'updatedBy'
->;
-export type CommissionRow = typeof brokerCommissions.$inferSelect;
-export type CommissionValues = Omit<
-  typeof brokerCommissions.$inferInsert,
-  'id' | 'createdAt' | 'updatedAt' | 'version' | 'createdBy' | 'updatedBy' | 'reservationId'
->;
-export type PromotionValues = Omit<
-  typeof promotions.$inferInsert,
-  'id' | 'createdAt' | 'updatedAt' | 'version' | 'createdBy' | 'updatedBy' | 'reservationId'
 >;
 
 export async function findReservation(db: Executor, id: string) {
@@ -44,12 +24,13 @@ export async function findReservation(db: Executor, id: string) {
         deletedAt: clients.deletedAt,
       },
       broker: { id: brokers.id, name: brokers.name, businessName: brokers.businessName },
-      reservationFlowId: reservationFlows.id,
+      reservationFlowId: sql<
+        string | null
+      >`(select f.id from flows f where f.kind = 'sale' and f.reservation_id = reservations.id)`,
     })
     .from(reservations)
     .leftJoin(clients, eq(clients.id, reservations.clientId))
     .leftJoin(brokers, eq(brokers.id, reservations.brokerId))
-    .leftJoin(reservationFlows, eq(reservationFlows.reservationId, reservations.id))
     .where(eq(reservations.id, id))
     .limit(1);
   return row ?? null;
@@ -111,6 +92,47 @@ export async function deleteReservation(db: Executor, id: string): Promise<void>
   await db.delete(reservations).where(eq(reservations.id, id));
 }
 
+/**
+ * The live reservation of the same project that already holds one of these units (apartment,
+ * parking or storage; case-insensitive), as the double-booking indexes compare them.
+ */
+export async function liveReservationHoldingUnit(
+  db: Executor,
+  unit: {
+    projectId: string;
+    apartmentNumber: string;
+    parkingNumber: string | null;
+    storageNumber: string | null;
+  },
+  exceptId?: string,
+): Promise<{ reservationNumber: string; unit: 'apartment' | 'parking' | 'storage' } | null> {
+  const same = (column: AnyColumn, value: string | null) =>
+    value === null ? undefined : sql`lower(${column}) = lower(${value})`;
+  const [row] = await db
+    .select({
+      reservationNumber: reservations.reservationNumber,
+      unit: sql<'apartment' | 'parking' | 'storage'>`case
+        when lower(${reservations.apartmentNumber}) = lower(${unit.apartmentNumber}) then 'apartment'
+        when lower(${reservations.parkingNumber}) = lower(${unit.parkingNumber}) then 'parking'
+        else 'storage' end`,
+    })
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.projectId, unit.projectId),
+        eq(reservations.isRescinded, false),
+        exceptId ? ne(reservations.id, exceptId) : undefined,
+        or(
+          same(reservations.apartmentNumber, unit.apartmentNumber),
+          same(reservations.parkingNumber, unit.parkingNumber),
+          same(reservations.storageNumber, unit.storageNumber),
+        ),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 export async function liveClientExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db
     .select({ id: clients.id })
@@ -137,134 +159,6 @@ export async function activeSellerExists(db: Executor, id: string): Promise<bool
 export async function brokerExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db.select({ id: brokers.id }).from(brokers).where(eq(brokers.id, id)).limit(1);
   return row !== undefined;
-}
-
-// --- Commission ------------------------------------------------------------------------------
-
-const hasFlow = (secondPayment: boolean) =>
-  exists(
-    sql`(select 1 from ${commissionFlows} where ${commissionFlows.brokerCommissionId} = ${brokerCommissions.id}
-         and ${commissionFlows.isSecondPayment} = ${secondPayment})`,
-  );
-
-export async function commissionOf(db: Executor, reservationId: string) {
-  const [row] = await db
-    .select({
-      commission: brokerCommissions,
-      hasFirstPaymentFlow: hasFlow(false),
-      hasSecondPaymentFlow: hasFlow(true),
-    })
-    .from(brokerCommissions)
-    .where(eq(brokerCommissions.reservationId, reservationId))
-    .limit(1);
-  return row ?? null;
-}
-
-/** True when a payment flow of the commission has started or finished (money is moving). */
-export async function hasStartedPaymentFlow(db: Executor, commissionId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: commissionFlows.id })
-    .from(commissionFlows)
-    .where(
-      and(
-        eq(commissionFlows.brokerCommissionId, commissionId),
-        inArray(commissionFlows.status, ['in_progress', 'completed']),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-export async function insertCommission(
-  db: Executor,
-  reservationId: string,
-  values: CommissionValues,
-  actorId: string,
-): Promise<CommissionRow> {
-  const [row] = await db
-    .insert(brokerCommissions)
-    .values({ ...values, reservationId, createdBy: actorId, updatedBy: actorId })
-    .returning();
-  return row!;
-}
-
-export async function updateCommission(
-  db: Executor,
-  id: string,
-  version: number | null,
-  values: Partial<CommissionValues>,
-  actorId: string,
-): Promise<CommissionRow | null> {
-  const [row] = await db
-    .update(brokerCommissions)
-    .set({
-      ...values,
-      updatedBy: actorId,
-      updatedAt: sql`now()`,
-      version: sql`${brokerCommissions.version} + 1`,
-    })
-    .where(
-      version === null
-        ? eq(brokerCommissions.id, id)
-        : and(eq(brokerCommissions.id, id), eq(brokerCommissions.version, version)),
-    )
-    .returning();
-  return row ?? null;
-}
-
-export async function deleteCommission(db: Executor, id: string): Promise<void> {
-  await db.delete(brokerCommissions).where(eq(brokerCommissions.id, id));
-}
-
-// --- Promotions ------------------------------------------------------------------------------
-
-export async function promotionsOf(db: Executor, reservationId: string) {
-  return db
-    .select()
-    .from(promotions)
-    .where(eq(promotions.reservationId, reservationId))
-    .orderBy(asc(promotions.createdAt), asc(promotions.id));
-}
-
-export async function insertPromotion(
-  db: Executor,
-  reservationId: string,
-  values: PromotionValues,
-  actorId: string,
-) {
-  const [row] = await db
-    .insert(promotions)
-    .values({ ...values, reservationId, createdBy: actorId, updatedBy: actorId })
-    .returning();
-  return row!;
-}
-
-export async function findPromotion(db: Executor, reservationId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(promotions)
-    .where(and(eq(promotions.id, id), eq(promotions.reservationId, reservationId)))
-    .limit(1);
-  return row ?? null;
-}
-
-export async function updatePromotion(
-  db: Executor,
-  id: string,
-  version: number,
-  values: PromotionValues,
-  actorId: string,
-) {
-  const [row] = await db
-    .update(promotions)
-    .set({ ...values, updatedBy: actorId, updatedAt: sql`now()`, version: sql`${promotions.version} + 1` })
-    .where(and(eq(promotions.id, id), eq(promotions.version, version)))
-    .returning();
-  return row ?? null;
-}
-
-export async function deletePromotion(db: Executor, id: string): Promise<void> {
-  await db.delete(promotions).where(eq(promotions.id, id));
 }
 
 // --- Form options ----------------------------------------------------------------------------
@@ -309,9 +203,7 @@ export function reservationListSql(query: { page: number; pageSize: number; sear
     // client_id and project_id are NOT NULL foreign keys: the joins never change the count.
     countFrom: reservations,
     // Partial match on the number, served by the trigram index on lower(reservation_number).
-    where: query.search
-      ? sql`lower(${reservations.reservationNumber}) like ${`%${escapeLike(query.search.toLowerCase())}%`}`
-      : undefined,
+    where: query.search ? containsIgnoringCase(reservations.reservationNumber, query.search) : undefined,
     orderBy: [descending(reservations.reservationDate), descending(reservations.id)],
     page: query.page,
     pageSize: query.pageSize,

@@ -2,49 +2,40 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams } from '../../../shared/schemas/common';
 import {
-  commissionView,
   createReservationBody,
-  promotionFields,
-  promotionView,
   reservationFormOptions,
   reservationListQuery,
   reservationListResponse,
   reservationResponse,
-  saveCommissionBody,
-  updatePromotionBody,
   updateReservationBody,
 } from '../../../shared/schemas/reservations';
-import type { Database } from '../../db/client';
-import { currentUser } from '../../http/session';
-import * as service from './reservations.service';
+import { serviceContext } from '../../http/context';
+import * as reservations from './reservations.service';
 
-const promotionParams = z.strictObject({ id: z.uuid(), promotionId: z.uuid() });
 const tags = ['reservations'];
 
-export const reservationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
-  const ctx = (request: Parameters<typeof currentUser>[0]) => ({ db, user: currentUser(request) });
-
+export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     { schema: { tags, querystring: reservationListQuery, response: { 200: reservationListResponse } } },
-    async (request) => service.listReservations(ctx(request), request.query),
+    async (request) => reservations.list(serviceContext(request), request.query),
   );
 
   app.get('/form-options', { schema: { tags, response: { 200: reservationFormOptions } } }, async (request) =>
-    service.formOptions(ctx(request)),
+    reservations.formOptions(serviceContext(request)),
   );
 
   app.get(
     '/:id',
     { schema: { tags, params: idParams, response: { 200: reservationResponse } } },
-    async (request) => ({ reservation: await service.getReservation(ctx(request), request.params.id) }),
+    async (request) => ({ reservation: await reservations.get(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/',
     { schema: { tags, body: createReservationBody, response: { 201: reservationResponse } } },
     async (request, reply) => {
-      const reservation = await service.createReservation(ctx(request), request.body);
+      const reservation = await reservations.create(serviceContext(request), request.body);
       return reply.status(201).send({ reservation });
     },
   );
@@ -55,7 +46,7 @@ export const reservationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async
       schema: { tags, params: idParams, body: updateReservationBody, response: { 200: reservationResponse } },
     },
     async (request) => ({
-      reservation: await service.updateReservation(ctx(request), request.params.id, request.body),
+      reservation: await reservations.update(serviceContext(request), request.params.id, request.body),
     }),
   );
 
@@ -63,67 +54,7 @@ export const reservationsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async
     '/:id',
     { schema: { tags, params: idParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await service.deleteReservation(ctx(request), request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.put(
-    '/:id/commission',
-    {
-      schema: {
-        tags,
-        params: idParams,
-        body: saveCommissionBody,
-        response: { 200: z.object({ commission: commissionView }) },
-      },
-    },
-    async (request) => ({
-      commission: await service.saveCommission(ctx(request), request.params.id, request.body),
-    }),
-  );
-
-  app.post(
-    '/:id/promotions',
-    {
-      schema: {
-        tags,
-        params: idParams,
-        body: promotionFields,
-        response: { 201: z.object({ promotion: promotionView }) },
-      },
-    },
-    async (request, reply) => {
-      const promotion = await service.addPromotion(ctx(request), request.params.id, request.body);
-      return reply.status(201).send({ promotion });
-    },
-  );
-
-  app.put(
-    '/:id/promotions/:promotionId',
-    {
-      schema: {
-        tags,
-        params: promotionParams,
-        body: updatePromotionBody,
-        response: { 200: z.object({ promotion: promotionView }) },
-      },
-    },
-    async (request) => ({
-      promotion: await service.updatePromotion(
-        ctx(request),
-        request.params.id,
-        request.params.promotionId,
-        request.body,
-      ),
-    }),
-  );
-
-  app.delete(
-    '/:id/promotions/:promotionId',
-    { schema: { tags, params: promotionParams, response: { 204: z.null() } } },
-    async (request, reply) => {
-      await service.deletePromotion(ctx(request), request.params.id, request.params.promotionId);
+      await reservations.remove(serviceContext(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

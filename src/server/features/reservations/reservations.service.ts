@@ -1,178 +1,174 @@
 import type { z } from 'zod';
-import { commissionFigures, reservationFigures } from '../../../shared/domain/pricing';
+import { reservationFigures } from '../../../shared/domain/pricing';
+import { SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
 import { can } from '../../../shared/permissions';
-import type { SessionUser } from '../../../shared/schemas/auth';
+import { pick } from '../../../shared/pick';
 import type {
-  CommissionView,
-  commissionFields,
   createReservationBody,
-  PromotionView,
-  promotionFields,
   ReservationView,
   reservationFields,
-  saveCommissionBody,
-  updatePromotionBody,
   updateReservationBody,
 } from '../../../shared/schemas/reservations';
-import type { Database, Executor } from '../../db/client';
-import { AppError, fieldError, isUniqueViolation } from '../../http/app-error';
-import { reassignSellerTasks, startReservationFlow } from '../reservation-flows/reservation-flows.service';
+import type { ReadContext, ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
+import * as promotions from '../promotions/promotions.service';
+import * as workflows from '../workflows/workflows.service';
 import * as queries from './reservations.queries';
 
-export interface ServiceContext {
-  db: Database;
-  user: SessionUser;
-}
-
 type ReservationInput = z.output<typeof reservationFields>;
-type CommissionInput = z.output<typeof commissionFields>;
 
 const NUMBER_UNIQUE = 'reservations_reservation_number_unique';
-const COMMISSION_UNIQUE = 'broker_commissions_reservation_id_unique';
+const UNIT_UNIQUE = [
+  'reservations_live_apartment_key',
+  'reservations_live_parking_key',
+  'reservations_live_storage_key',
+];
 
-/** The stored reservation columns for a form input: the server computes every derived figure. */
+/** The form fields stored as given; every derived figure is computed by the server. */
+const STORED_INPUT_FIELDS = [
+  'reservationNumber',
+  'clientId',
+  'projectId',
+  'sellerId',
+  'reservationDate',
+  'apartmentNumber',
+  'parkingNumber',
+  'storageNumber',
+  'apartmentPrice',
+  'parkingPrice',
+  'storagePrice',
+  'columnDiscount',
+  'additionalDiscount',
+  'otherDiscount',
+  'reservationPayment',
+  'promisePayment',
+  'downPayment',
+  'creditPayment',
+  'subsidyPayment',
+  'isWithBroker',
+] as const satisfies readonly (keyof ReservationInput & keyof queries.ReservationValues)[];
+
 function reservationValues(input: ReservationInput): queries.ReservationValues {
-  const figures = reservationFigures(input);
   return {
-    reservationNumber: input.reservationNumber,
-    clientId: input.clientId,
-    projectId: input.projectId,
-    sellerId: input.sellerId,
-    reservationDate: input.reservationDate,
-    apartmentNumber: input.apartmentNumber,
-    parkingNumber: input.parkingNumber,
-    storageNumber: input.storageNumber,
-    apartmentPrice: input.apartmentPrice,
-    parkingPrice: input.parkingPrice,
-    storagePrice: input.storagePrice,
-    columnDiscount: input.columnDiscount,
-    additionalDiscount: input.additionalDiscount,
-    otherDiscount: input.otherDiscount,
-    reservationPayment: input.reservationPayment,
-    promisePayment: input.promisePayment,
-    downPayment: input.downPayment,
-    creditPayment: input.creditPayment,
-    subsidyPayment: input.subsidyPayment,
-    isWithBroker: input.isWithBroker,
+    ...pick(input, STORED_INPUT_FIELDS),
     brokerId: input.isWithBroker ? input.brokerId : null,
-    ...figures,
-  };
-}
-
-/** The stored commission columns: net commission and difference computed from the reservation. */
-function commissionValues(
-  input: CommissionInput,
-  reservation: Pick<
-    queries.ReservationRow,
-    'minimumPrice' | 'recoveryPayment' | 'parkingPrice' | 'storagePrice'
-  >,
-  brokerId: string,
-): queries.CommissionValues {
-  const figures = commissionFigures(input, reservation);
-  return {
-    brokerId,
-    commissionAmount: input.commissionAmount,
-    commissionIncludesTax: input.commissionIncludesTax,
-    commissionForDiscount: input.commissionForDiscount,
-    paysSecondary: input.paysSecondary,
-    numberOfPayments: input.numberOfPayments,
-    firstPaymentPercentage: input.firstPaymentPercentage,
-    purchaseOrder: input.purchaseOrder,
-    invoice1: input.invoice1,
-    invoice1Date: input.invoice1Date,
-    payment1Date: input.payment1Date,
-    invoice2: input.invoice2,
-    invoice2Date: input.invoice2Date,
-    payment2Date: input.payment2Date,
-    netCommission: figures.netCommission,
-    difference: figures.difference,
+    ...reservationFigures(input),
   };
 }
 
 /** Every reference of the form points at something that exists (a clear message per field). */
 async function checkReferences(tx: Executor, input: ReservationInput, unchangedClientId?: string) {
   if (input.clientId !== unchangedClientId && !(await queries.liveClientExists(tx, input.clientId))) {
-    throw fieldError('clientId', 'El cliente seleccionado no existe o fue eliminado');
+    throw new AppError('RESERVATION_CLIENT_UNAVAILABLE');
   }
   if (!(await queries.projectExists(tx, input.projectId))) {
-    throw fieldError('projectId', 'El proyecto seleccionado no existe');
+    throw new AppError('RESERVATION_PROJECT_UNKNOWN');
   }
   if (input.sellerId && !(await queries.activeSellerExists(tx, input.sellerId))) {
-    throw fieldError('sellerId', 'El vendedor seleccionado no está disponible');
+    throw new AppError('RESERVATION_SELLER_UNAVAILABLE');
   }
   if (input.isWithBroker && input.brokerId && !(await queries.brokerExists(tx, input.brokerId))) {
-    throw fieldError('brokerId', 'El broker seleccionado no existe');
+    throw new AppError('RESERVATION_BROKER_UNKNOWN');
   }
 }
 
-async function checkNumberFree(tx: Executor, number: string, exceptId?: string) {
-  if (await queries.reservationNumberTaken(tx, number, exceptId)) {
-    throw new AppError('RESERVATION_NUMBER_TAKEN', {
-      fields: { reservationNumber: 'Ya existe una reserva con este número' },
-    });
-  }
+function numberTaken(): AppError {
+  return new AppError('RESERVATION_NUMBER_TAKEN');
 }
 
-function mapUniqueViolations(error: unknown): never {
-  if (isUniqueViolation(error, NUMBER_UNIQUE)) {
-    throw new AppError('RESERVATION_NUMBER_TAKEN', {
-      fields: { reservationNumber: 'Ya existe una reserva con este número' },
-    });
-  }
-  throw error;
+const UNIT_FIELDS = {
+  apartment: 'apartmentNumber',
+  parking: 'parkingNumber',
+  storage: 'storageNumber',
+} as const;
+const UNIT_TAKEN = {
+  apartment: 'APARTMENT_TAKEN',
+  parking: 'PARKING_TAKEN',
+  storage: 'STORAGE_TAKEN',
+} as const;
+
+/**
+ * No apartment, parking or storage is sold twice (issue 10): refused with the reservation that holds
+ * it. The partial unique indexes are the last line of defence when two saves race.
+ */
+async function checkUnitsFree(db: Executor, input: ReservationInput, exceptId?: string) {
+  const holder = await queries.liveReservationHoldingUnit(db, input, exceptId);
+  if (!holder) return;
+  throw new AppError(UNIT_TAKEN[holder.unit], {
+    params: { number: input[UNIT_FIELDS[holder.unit]] ?? '', reservation: holder.reservationNumber },
+  });
 }
 
 /**
- * Creates a reservation in one transaction (issue 4): the reservation with its computed figures,
- * its broker commission when sold with a broker, its sale flow with all task rows, the COF tasks
- * assigned to the seller and the default task assignments. Nothing is left behind on failure.
+ * Rethrows a refusal, or a unique violation raised by a race as the message the user would have got
+ * first; returns for any other failure (the caller decides what it says).
  */
-export async function createReservation(
+async function rethrowRefusal(ctx: ReadContext, error: unknown, input: ReservationInput, exceptId?: string) {
+  if (error instanceof AppError) throw error;
+  if (isUniqueViolation(error, NUMBER_UNIQUE)) throw numberTaken();
+  if (UNIT_UNIQUE.some((constraint) => isUniqueViolation(error, constraint))) {
+    await checkUnitsFree(ctx.db, input, exceptId);
+    throw new AppError('UNIT_TAKEN');
+  }
+}
+
+/**
+ * Creates a reservation in one transaction (spec part 1 §4): the reservation with its computed
+ * figures, its broker commission when sold with a broker, and its sale flow through the workflow
+ * engine (task rows, the seller's tasks, the default assignees). Nothing is left behind on failure.
+ */
+export async function create(
   ctx: ServiceContext,
   body: z.output<typeof createReservationBody>,
 ): Promise<ReservationView> {
   if (body.isWithBroker && !body.commission) throw new AppError('COMMISSION_REQUIRED');
   if (!body.isWithBroker && body.commission) throw new AppError('COMMISSION_NOT_ALLOWED');
-  let reservationId: string;
+  let created: { reservationId: string; saleFlow: workflows.CreatedFlow };
   try {
-    reservationId = await ctx.db.transaction(async (tx) => {
+    created = await ctx.db.transaction(async (tx) => {
       await checkReferences(tx, body);
-      await checkNumberFree(tx, body.reservationNumber);
+      if (await queries.reservationNumberTaken(tx, body.reservationNumber)) throw numberTaken();
+      await checkUnitsFree(tx, body);
       const reservation = await queries.insertReservation(tx, reservationValues(body), ctx.user.id);
       if (body.commission && reservation.brokerId) {
-        await queries.insertCommission(
+        await commissions.createForReservation(
           tx,
-          reservation.id,
-          commissionValues(body.commission, reservation, reservation.brokerId),
+          { ...reservation, brokerId: reservation.brokerId },
+          body.commission,
           ctx.user.id,
         );
       }
-      await startReservationFlow(tx, {
+      const saleFlow = await workflows.createFlow(tx, {
+        workflowName: SALE_WORKFLOW,
         reservationId: reservation.id,
         sellerId: body.sellerId,
         actorId: ctx.user.id,
+        now: ctx.now,
       });
-      return reservation.id;
+      return { reservationId: reservation.id, saleFlow };
     });
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    if (isUniqueViolation(error, NUMBER_UNIQUE)) mapUniqueViolations(error);
+    await rethrowRefusal(ctx, error, body);
     throw new AppError('RESERVATION_CREATE_FAILED', { cause: error });
   }
-  return getReservation(ctx, reservationId);
+  workflows.publishOutcome(ctx.events, created.saleFlow);
+  return get(ctx, created.reservationId);
 }
 
 /**
  * Edits a reservation (with the version the user read). Derived figures are recomputed, and so is
  * the commission's difference. Adding a broker needs the commission in the same request; removing
  * or changing the broker is refused once a payment flow has started. A new seller takes over the
- * open COF tasks.
+ * open seller tasks of the sale flow.
  */
-export async function updateReservation(
+export async function update(
   ctx: ServiceContext,
   id: string,
   body: z.output<typeof updateReservationBody>,
 ): Promise<ReservationView> {
+  const outcomes: workflows.CommandOutcome[] = [];
   try {
     await ctx.db.transaction(async (tx) => {
       const current = await queries.lockReservation(tx, id);
@@ -180,19 +176,17 @@ export async function updateReservation(
       if (current.version !== body.version) throw new AppError('STALE_VERSION');
       if (current.isRescinded) throw new AppError('RESERVATION_RESCINDED');
       await checkReferences(tx, body, current.clientId);
-      await checkNumberFree(tx, body.reservationNumber, id);
+      if (await queries.reservationNumberTaken(tx, body.reservationNumber, id)) throw numberTaken();
+      await checkUnitsFree(tx, body, id);
 
-      const existing = await queries.commissionOf(tx, id);
+      const existing = await commissions.commissionOf(tx, id);
       if (body.isWithBroker && existing && body.commission) {
-        throw new AppError('VALIDATION', {
-          message: 'La reserva ya tiene una comisión de broker: edítela con «Editar comisión»',
-        });
+        throw new AppError('COMMISSION_EXISTS');
       }
       if (!body.isWithBroker && body.commission) throw new AppError('COMMISSION_NOT_ALLOWED');
       if (body.isWithBroker && !existing && !body.commission) throw new AppError('COMMISSION_REQUIRED');
-      const brokerChanges =
-        existing && (!body.isWithBroker || existing.commission.brokerId !== body.brokerId);
-      if (brokerChanges && (await queries.hasStartedPaymentFlow(tx, existing.commission.id))) {
+      const brokerChanges = existing && (!body.isWithBroker || existing.brokerId !== body.brokerId);
+      if (brokerChanges && (await commissions.hasStartedPaymentFlow(tx, existing.id))) {
         throw new AppError('BROKER_CHANGE_LOCKED');
       }
 
@@ -205,271 +199,107 @@ export async function updateReservation(
       );
       if (!updated) throw new AppError('STALE_VERSION');
 
-      if (existing && !body.isWithBroker) {
-        await queries.deleteCommission(tx, existing.commission.id);
+      if (existing && !updated.brokerId) {
+        await commissions.removeForReservation(tx, existing.id);
       } else if (existing && updated.brokerId) {
-        const figures = commissionFigures(
-          {
-            ...existing.commission,
-            numberOfPayments: existing.commission.numberOfPayments as 1 | 2,
-            firstPaymentPercentage: existing.commission.firstPaymentPercentage as 25 | 50 | 100,
-          },
-          updated,
-        );
-        await queries.updateCommission(
-          tx,
-          existing.commission.id,
-          null,
-          { brokerId: updated.brokerId, difference: figures.difference },
-          ctx.user.id,
-        );
+        await commissions.followReservation(tx, { ...updated, brokerId: updated.brokerId }, ctx.user.id);
       } else if (body.commission && updated.brokerId) {
-        await queries.insertCommission(
+        await commissions.createForReservation(
           tx,
-          id,
-          commissionValues(body.commission, updated, updated.brokerId),
+          { ...updated, brokerId: updated.brokerId },
+          body.commission,
           ctx.user.id,
         );
       }
 
       if (current.sellerId !== updated.sellerId) {
-        await reassignSellerTasks(tx, {
-          reservationId: id,
-          fromUserId: current.sellerId,
-          toUserId: updated.sellerId,
-          actorId: ctx.user.id,
-        });
+        const outcome = await workflows.handOverSellerTasks(
+          tx,
+          ctx.user,
+          ctx.now,
+          id,
+          current.sellerId,
+          updated.sellerId,
+        );
+        if (outcome) outcomes.push(outcome);
       }
     });
   } catch (error) {
-    mapUniqueViolations(error);
+    await rethrowRefusal(ctx, error, body, id);
+    throw error;
   }
-  return getReservation(ctx, id);
+  for (const outcome of outcomes) workflows.publishOutcome(ctx.events, outcome);
+  return get(ctx, id);
 }
 
 /** Administrators only: removes the reservation with everything that hangs off it, in one go. */
-export async function deleteReservation(ctx: ServiceContext, id: string): Promise<void> {
+export async function remove(ctx: ServiceContext, id: string): Promise<void> {
   if (!can(ctx.user, 'reservations.delete')) throw new AppError('FORBIDDEN');
   await ctx.db.transaction(async (tx) => {
     const current = await queries.lockReservation(tx, id);
     if (!current) throw new AppError('RESERVATION_NOT_FOUND');
-    const commission = await queries.commissionOf(tx, id);
-    if (commission && (await queries.hasStartedPaymentFlow(tx, commission.commission.id))) {
+    const commission = await commissions.commissionOf(tx, id);
+    if (commission && (await commissions.hasStartedPaymentFlow(tx, commission.id))) {
       throw new AppError('RESERVATION_HAS_PAYMENTS');
     }
     await queries.deleteReservation(tx, id);
   });
 }
 
-function toCommissionView(
-  row: NonNullable<Awaited<ReturnType<typeof queries.commissionOf>>>,
-): CommissionView {
-  const { commission } = row;
-  return {
-    id: commission.id,
-    brokerId: commission.brokerId,
-    commissionAmount: commission.commissionAmount,
-    commissionIncludesTax: commission.commissionIncludesTax,
-    netCommission: commission.netCommission,
-    commissionForDiscount: commission.commissionForDiscount,
-    paysSecondary: commission.paysSecondary,
-    numberOfPayments: commission.numberOfPayments as 1 | 2,
-    firstPaymentPercentage: commission.firstPaymentPercentage as 25 | 50 | 100,
-    purchaseOrder: commission.purchaseOrder,
-    invoice1: commission.invoice1,
-    invoice1Date: commission.invoice1Date,
-    payment1Date: commission.payment1Date,
-    invoice2: commission.invoice2,
-    invoice2Date: commission.invoice2Date,
-    payment2Date: commission.payment2Date,
-    difference: commission.difference,
-    atRisk: commission.atRisk,
-    atRiskReason: commission.atRiskReason,
-    penaltyAmount: commission.penaltyAmount,
-    version: commission.version,
-    hasFirstPaymentFlow: Boolean(row.hasFirstPaymentFlow),
-    hasSecondPaymentFlow: Boolean(row.hasSecondPaymentFlow),
-  };
-}
-
-function toPromotionView(row: Awaited<ReturnType<typeof queries.promotionsOf>>[number]): PromotionView {
-  return {
-    id: row.id,
-    amount: row.amount,
-    beneficiary: row.beneficiary,
-    rut: row.rut,
-    bank: row.bank,
-    accountType: row.accountType as PromotionView['accountType'],
-    accountNumber: row.accountNumber,
-    email: row.email,
-    purchaseOrder: row.purchaseOrder,
-    documentNumber: row.documentNumber,
-    documentDate: row.documentDate,
-    paymentDate: row.paymentDate,
-    version: row.version,
-  };
-}
-
-export async function getReservation(ctx: Pick<ServiceContext, 'db'>, id: string): Promise<ReservationView> {
+export async function get(ctx: ReadContext, id: string): Promise<ReservationView> {
   const found = await queries.findReservation(ctx.db, id);
   if (!found) throw new AppError('RESERVATION_NOT_FOUND');
   const [commission, promotionRows] = await Promise.all([
-    queries.commissionOf(ctx.db, id),
-    queries.promotionsOf(ctx.db, id),
+    commissions.commissionOf(ctx.db, id),
+    promotions.promotionsOf(ctx.db, id),
   ]);
-  const { reservation: r } = found;
+  const { reservation } = found;
   return {
-    id: r.id,
-    reservationNumber: r.reservationNumber,
-    clientId: r.clientId,
-    projectId: r.projectId,
-    sellerId: r.sellerId,
-    reservationDate: r.reservationDate,
-    apartmentNumber: r.apartmentNumber,
-    parkingNumber: r.parkingNumber,
-    storageNumber: r.storageNumber,
-    apartmentPrice: r.apartmentPrice,
-    parkingPrice: r.parkingPrice,
-    storagePrice: r.storagePrice,
-    totalPrice: r.totalPrice,
-    columnDiscount: r.columnDiscount,
-    additionalDiscount: r.additionalDiscount,
-    otherDiscount: r.otherDiscount,
-    minimumPrice: r.minimumPrice,
-    reservationPayment: r.reservationPayment,
-    promisePayment: r.promisePayment,
-    downPayment: r.downPayment,
-    creditPayment: r.creditPayment,
-    subsidyPayment: r.subsidyPayment,
-    totalPayment: r.totalPayment,
-    recoveryPayment: r.recoveryPayment,
-    isWithBroker: r.isWithBroker,
-    brokerId: r.brokerId,
-    isRescinded: r.isRescinded,
-    version: r.version,
-    client: found.client
-      ? {
-          id: found.client.id,
-          rut: found.client.rut,
-          firstName: found.client.firstName,
-          lastName: found.client.lastName,
-        }
-      : null,
+    ...pick(reservation, [
+      'id',
+      'reservationNumber',
+      'clientId',
+      'projectId',
+      'sellerId',
+      'reservationDate',
+      'apartmentNumber',
+      'parkingNumber',
+      'storageNumber',
+      'apartmentPrice',
+      'parkingPrice',
+      'storagePrice',
+      'totalPrice',
+      'columnDiscount',
+      'additionalDiscount',
+      'otherDiscount',
+      'minimumPrice',
+      'reservationPayment',
+      'promisePayment',
+      'downPayment',
+      'creditPayment',
+      'subsidyPayment',
+      'totalPayment',
+      'recoveryPayment',
+      'isWithBroker',
+      'brokerId',
+      'isRescinded',
+      'version',
+    ]),
+    client: found.client ? pick(found.client, ['id', 'rut', 'firstName', 'lastName']) : null,
     broker: found.broker,
-    commission: commission ? toCommissionView(commission) : null,
-    promotions: promotionRows.map(toPromotionView),
+    commission,
+    promotions: promotionRows,
     reservationFlowId: found.reservationFlowId,
   };
 }
 
-/**
- * Creates the commission of a reservation sold with a broker (no version) or edits it (with the
- * version read). Payment dates 1 and 2 are read-only once the respective payment flow exists.
- */
-export async function saveCommission(
-  ctx: ServiceContext,
-  reservationId: string,
-  body: z.output<typeof saveCommissionBody>,
-): Promise<CommissionView> {
-  try {
-    await ctx.db.transaction(async (tx) => {
-      const reservation = await queries.lockReservation(tx, reservationId);
-      if (!reservation) throw new AppError('RESERVATION_NOT_FOUND');
-      if (reservation.isRescinded) throw new AppError('RESERVATION_RESCINDED');
-      if (!reservation.isWithBroker || !reservation.brokerId) throw new AppError('COMMISSION_NOT_ALLOWED');
-      const existing = await queries.commissionOf(tx, reservationId);
-      const values = commissionValues(body, reservation, reservation.brokerId);
-      if (!existing) {
-        if (body.version !== undefined) throw new AppError('STALE_VERSION');
-        await queries.insertCommission(tx, reservationId, values, ctx.user.id);
-        return;
-      }
-      if (body.version === undefined) throw new AppError('STALE_VERSION');
-      if (existing.hasFirstPaymentFlow && body.payment1Date !== existing.commission.payment1Date) {
-        throw new AppError('PAYMENT_DATE_LOCKED', {
-          fields: { payment1Date: 'La fecha de pago 1 la registra el flujo del primer pago' },
-        });
-      }
-      if (existing.hasSecondPaymentFlow && body.payment2Date !== existing.commission.payment2Date) {
-        throw new AppError('PAYMENT_DATE_LOCKED', {
-          fields: { payment2Date: 'La fecha de pago 2 la registra el flujo del segundo pago' },
-        });
-      }
-      const updated = await queries.updateCommission(
-        tx,
-        existing.commission.id,
-        body.version,
-        values,
-        ctx.user.id,
-      );
-      if (!updated) throw new AppError('STALE_VERSION');
-    });
-  } catch (error) {
-    // Two people creating the same commission at once: the second one read a stale screen.
-    if (isUniqueViolation(error, COMMISSION_UNIQUE)) throw new AppError('STALE_VERSION');
-    throw error;
-  }
-  const saved = await queries.commissionOf(ctx.db, reservationId);
-  return toCommissionView(saved!);
-}
-
-async function requireOpenReservation(tx: Executor, reservationId: string) {
-  const reservation = await queries.lockReservation(tx, reservationId);
-  if (!reservation) throw new AppError('RESERVATION_NOT_FOUND');
-  if (reservation.isRescinded) throw new AppError('RESERVATION_RESCINDED');
-  return reservation;
-}
-
-export async function addPromotion(
-  ctx: ServiceContext,
-  reservationId: string,
-  body: z.output<typeof promotionFields>,
-): Promise<PromotionView> {
-  const row = await ctx.db.transaction(async (tx) => {
-    await requireOpenReservation(tx, reservationId);
-    return queries.insertPromotion(tx, reservationId, body, ctx.user.id);
-  });
-  return toPromotionView(row);
-}
-
-export async function updatePromotion(
-  ctx: ServiceContext,
-  reservationId: string,
-  promotionId: string,
-  body: z.output<typeof updatePromotionBody>,
-): Promise<PromotionView> {
-  const { version, ...values } = body;
-  const row = await ctx.db.transaction(async (tx) => {
-    await requireOpenReservation(tx, reservationId);
-    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
-      throw new AppError('PROMOTION_NOT_FOUND');
-    const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id);
-    if (!updated) throw new AppError('STALE_VERSION');
-    return updated;
-  });
-  return toPromotionView(row);
-}
-
-export async function deletePromotion(
-  ctx: ServiceContext,
-  reservationId: string,
-  promotionId: string,
-): Promise<void> {
-  if (!can(ctx.user, 'promotions.delete')) throw new AppError('FORBIDDEN');
-  await ctx.db.transaction(async (tx) => {
-    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
-      throw new AppError('PROMOTION_NOT_FOUND');
-    await queries.deletePromotion(tx, promotionId);
-  });
-}
-
-export function listReservations(
-  ctx: Pick<ServiceContext, 'db'>,
+export function list(
+  ctx: ReadContext,
   query: { page: number; pageSize: number; search?: string | undefined },
 ) {
   return queries.listReservations(ctx.db, { ...query, search: query.search?.trim() || undefined });
 }
 
-export function formOptions(ctx: Pick<ServiceContext, 'db'>) {
+export function formOptions(ctx: ReadContext) {
   return queries.formOptions(ctx.db);
 }

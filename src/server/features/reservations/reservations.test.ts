@@ -5,16 +5,14 @@ import { type Database, queryRows } from '../../db/client';
 import { pageSql } from '../../db/paging';
 import {
   brokerCommissions,
-  commissionFlows,
   defaultSeller,
-  defaultTaskAssignments,
-  paymentFlows,
+  flows as flowsTable,
+  flowTaskAssignees,
+  flowTasks,
   promotions,
-  reservationFlows,
-  reservationFlowTasks,
   reservations,
-  saleFlowTasks,
-  taskAssignments,
+  workflowTaskDefaultAssignees,
+  workflowTasks,
 } from '../../db/schema';
 import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import {
@@ -24,6 +22,7 @@ import {
   createReservation,
   createUser,
 } from '../../test/builders';
+import { createPaymentFlow } from '../../test/flow-builders';
 import { reservationListSql } from './reservations.queries';
 
 async function tableCount(db: Database, table: PgTable) {
@@ -90,9 +89,10 @@ const commission = {
 async function assignmentsOf(db: Database, reservationId: string) {
   return queryRows<{ task: string; userId: string }>(
     db,
-    sql`select t.name as task, a.user_id as "userId" from ${taskAssignments} a
-        join ${reservationFlows} f on f.id = a.reservation_flow_id
-        join ${saleFlowTasks} t on t.id = a.task_id
+    sql`select t.name as task, a.user_id as "userId" from ${flowTaskAssignees} a
+        join ${flowTasks} ft on ft.id = a.flow_task_id
+        join ${flowsTable} f on f.id = ft.flow_id
+        join ${workflowTasks} t on t.id = ft.task_id
         where f.reservation_id = ${reservationId} order by t.name, a.user_id`,
   );
 }
@@ -104,14 +104,14 @@ describe('creating a reservation', () => {
     const f = await fixtures(ctx);
     const defaultAssignee = await createUser(ctx.db, { userType: 'Operaciones' });
     const [promesa] = await ctx.db
-      .select({ id: saleFlowTasks.id })
-      .from(saleFlowTasks)
-      .where(eq(saleFlowTasks.name, 'PENDIENTE GENERACIÓN PROMESA'));
+      .select({ id: workflowTasks.id })
+      .from(workflowTasks)
+      .where(eq(workflowTasks.name, 'PENDIENTE GENERACIÓN PROMESA'));
     const [cofFirma] = await ctx.db
-      .select({ id: saleFlowTasks.id })
-      .from(saleFlowTasks)
-      .where(eq(saleFlowTasks.name, 'COF PENDIENTE FIRMA'));
-    await ctx.db.insert(defaultTaskAssignments).values([
+      .select({ id: workflowTasks.id })
+      .from(workflowTasks)
+      .where(eq(workflowTasks.name, 'COF PENDIENTE FIRMA'));
+    await ctx.db.insert(workflowTaskDefaultAssignees).values([
       { taskId: promesa!.id, userId: defaultAssignee.id },
       // The seller is also a default assignee of a COF task: still one assignment.
       { taskId: cofFirma!.id, userId: f.seller.id },
@@ -135,7 +135,7 @@ describe('creating a reservation', () => {
     expect(created.reservationFlowId).toEqual(expect.any(String));
 
     expect(await tableCount(ctx.db, reservations)).toBe(1);
-    const flows = await ctx.db.select().from(reservationFlows);
+    const flows = await ctx.db.select().from(flowsTable);
     expect(flows).toHaveLength(1);
     expect(flows[0]).toMatchObject({
       status: 'in_progress',
@@ -147,8 +147,8 @@ describe('creating a reservation', () => {
     const tasks = await queryRows<{ stage: string; status: string; started: boolean }>(
       ctx.db,
       sql`select s.name as stage, t.status, t.started_at is not null as started
-          from ${reservationFlowTasks} t join sale_flow_tasks d on d.id = t.task_id
-          join sale_flow_stages s on s.id = d.stage_id order by s.sort_order, d.sort_order`,
+          from ${flowTasks} t join workflow_tasks d on d.id = t.task_id
+          join workflow_stages s on s.id = d.stage_id order by s.sort_order, d.sort_order`,
     );
     expect(tasks).toHaveLength(25);
     expect(tasks.every((task) => task.status === 'pending')).toBe(true);
@@ -160,7 +160,7 @@ describe('creating a reservation', () => {
     ]);
     const [currentStage] = await queryRows<{ name: string }>(
       ctx.db,
-      sql`select s.name from sale_flow_stages s join ${reservationFlows} f on f.current_stage_id = s.id`,
+      sql`select s.name from workflow_stages s join ${flowsTable} f on f.current_stage_id = s.id`,
     );
     expect(currentStage!.name).toBe('Reserva');
 
@@ -230,7 +230,7 @@ describe('creating a reservation', () => {
     // Injected failure: the flow insert, which runs after the reservation and commission inserts, fails.
     await ctx.db.execute(sql`create function inject_failure() returns trigger language plpgsql as
       $$ begin raise exception 'injected failure'; end $$`);
-    await ctx.db.execute(sql`create trigger inject_failure before insert on reservation_flows
+    await ctx.db.execute(sql`create trigger inject_failure before insert on flows
       for each row execute function inject_failure()`);
 
     const response = await admin.post(
@@ -239,13 +239,7 @@ describe('creating a reservation', () => {
     );
     expect(response.statusCode).toBe(500);
     expect(errorOf(response).message).toBe('No se pudo crear la reserva');
-    for (const table of [
-      reservations,
-      brokerCommissions,
-      reservationFlows,
-      reservationFlowTasks,
-      taskAssignments,
-    ]) {
+    for (const table of [reservations, brokerCommissions, flowsTable, flowTasks, flowTaskAssignees]) {
       expect(await tableCount(ctx.db, table)).toBe(0);
     }
   });
@@ -380,6 +374,125 @@ describe('creating a reservation', () => {
   });
 });
 
+describe('no unit is sold twice', () => {
+  const ctx = useTestApp();
+
+  it('refuses a second live reservation of the same apartment, parking or storage, naming the first', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    expect((await admin.post('/api/reservations', reservationBody(f))).statusCode).toBe(201);
+    const apartment = await admin.post(
+      '/api/reservations',
+      reservationBody(f, {
+        reservationNumber: 'R-2',
+        apartmentNumber: '1204',
+        parkingNumber: null,
+        storageNumber: null,
+      }),
+    );
+    expect(apartment.statusCode).toBe(409);
+    expect(errorOf(apartment).message).toBe(
+      'El departamento 1204 ya está reservado en este proyecto (reserva R-1001)',
+    );
+    expect(errorOf(apartment).fields?.apartmentNumber).toBe(errorOf(apartment).message);
+    const parking = await admin.post(
+      '/api/reservations',
+      reservationBody(f, {
+        reservationNumber: 'R-3',
+        apartmentNumber: '501',
+        parkingNumber: 'e-45',
+        storageNumber: null,
+      }),
+    );
+    expect(errorOf(parking).message).toBe(
+      'El estacionamiento e-45 ya está reservado en este proyecto (reserva R-1001)',
+    );
+    const storage = await admin.post(
+      '/api/reservations',
+      reservationBody(f, {
+        reservationNumber: 'R-4',
+        apartmentNumber: '502',
+        parkingNumber: null,
+        storageNumber: 'B-12',
+      }),
+    );
+    expect(errorOf(storage).message).toBe(
+      'La bodega B-12 ya está reservada en este proyecto (reserva R-1001)',
+    );
+    // Another project may sell its own 1204; a rescinded reservation frees its units.
+    const other = await createProject(ctx.db);
+    expect(
+      (
+        await admin.post(
+          '/api/reservations',
+          reservationBody(f, { reservationNumber: 'R-5', projectId: other.id }),
+        )
+      ).statusCode,
+    ).toBe(201);
+    await ctx.db
+      .update(reservations)
+      .set({ isRescinded: true })
+      .where(eq(reservations.reservationNumber, 'R-1001'));
+    expect(
+      (await admin.post('/api/reservations', reservationBody(f, { reservationNumber: 'R-6' }))).statusCode,
+    ).toBe(201);
+    expect(await tableCount(ctx.db, reservations)).toBe(3);
+  });
+
+  it('lets exactly one of 20 concurrent reservations of one apartment win', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        admin.post(
+          '/api/reservations',
+          reservationBody(f, { reservationNumber: `C-${i}`, parkingNumber: null, storageNumber: null }),
+        ),
+      ),
+    );
+    const codes = responses.map((response) => response.statusCode).sort();
+    expect(codes.filter((code) => code === 201)).toHaveLength(1);
+    expect(codes.filter((code) => code === 409)).toHaveLength(19);
+    for (const response of responses.filter((r) => r.statusCode === 409)) {
+      expect(errorOf(response).message).toMatch(
+        /^El departamento 1204 ya está reservado en este proyecto \(reserva C-\d+\)$/,
+      );
+    }
+    expect(await tableCount(ctx.db, reservations)).toBe(1);
+    expect(await tableCount(ctx.db, flowsTable)).toBe(1);
+  });
+
+  it('refuses an edit that would take another live reservation’s unit', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    await admin.post('/api/reservations', reservationBody(f));
+    const second = (
+      await admin.post(
+        '/api/reservations',
+        reservationBody(f, {
+          reservationNumber: 'R-2',
+          apartmentNumber: '305',
+          parkingNumber: null,
+          storageNumber: null,
+        }),
+      )
+    ).json().reservation;
+    const edit = await admin.put(`/api/reservations/${second.id}`, {
+      ...reservationBody(f, {
+        reservationNumber: 'R-2',
+        apartmentNumber: '1204',
+        parkingNumber: null,
+        storageNumber: null,
+      }),
+      version: 1,
+    });
+    expect(edit.statusCode).toBe(409);
+    expect(errorOf(edit).message).toBe(
+      'El departamento 1204 ya está reservado en este proyecto (reserva R-1001)',
+    );
+  });
+});
+
 describe('editing, reading and deleting a reservation', () => {
   const ctx = useTestApp();
 
@@ -496,9 +609,9 @@ describe('editing, reading and deleting a reservation', () => {
       reservations,
       brokerCommissions,
       promotions,
-      reservationFlows,
-      reservationFlowTasks,
-      taskAssignments,
+      flowsTable,
+      flowTasks,
+      flowTaskAssignees,
     ]) {
       expect(await tableCount(ctx.db, table)).toBe(0);
     }
@@ -509,16 +622,7 @@ describe('editing, reading and deleting a reservation', () => {
     const f = await fixtures(ctx);
     const admin = await loginAs(ctx);
     const reservation = await created(admin, f, { isWithBroker: true, brokerId: f.broker.id, commission });
-    const [flow] = await ctx.db
-      .select({ id: paymentFlows.id })
-      .from(paymentFlows)
-      .where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
-    await ctx.db.insert(commissionFlows).values({
-      brokerCommissionId: reservation.commission.id,
-      flowId: flow!.id,
-      status: 'in_progress',
-      startedAt: new Date(),
-    });
+    await (await createPaymentFlow(ctx.db, { brokerCommissionId: reservation.commission.id })).start();
     const response = await admin.delete(`/api/reservations/${reservation.id}`);
     expect(response.statusCode).toBe(409);
     expect(errorOf(response).message).toBe(
@@ -562,13 +666,7 @@ describe('commission and promotions of a reservation', () => {
     const stale = await admin.put(url, { ...commission, version: 1 });
     expect(stale.statusCode).toBe(409);
 
-    const [flow] = await ctx.db
-      .select({ id: paymentFlows.id })
-      .from(paymentFlows)
-      .where(eq(paymentFlows.name, 'Flujo de Pago Principal'));
-    await ctx.db
-      .insert(commissionFlows)
-      .values({ brokerCommissionId: reservation.commission.id, flowId: flow!.id });
+    await createPaymentFlow(ctx.db, { brokerCommissionId: reservation.commission.id });
     const locked = await admin.put(url, {
       ...commission,
       numberOfPayments: 1,
@@ -701,7 +799,7 @@ describe('the reservation list', () => {
     const project = await createProject(ctx.db);
     const client = await createClient(ctx.db);
     await ctx.db.execute(sql`insert into reservations (reservation_number, client_id, project_id, reservation_date, apartment_number)
-      select 'N-' || g, ${client.id}, ${project.id}, date '2025-01-01' + (g % 600), (g % 2000)::text
+      select 'N-' || g, ${client.id}, ${project.id}, date '2025-01-01' + (g % 600), g::text
       from generate_series(1, 100000) g`);
     await ctx.db.execute(sql`analyze reservations`);
     const plan = await queryRows<Record<string, string>>(

@@ -1,43 +1,39 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { ClientHit, ReservationHit } from '../../../shared/schemas/search';
 import { type Executor, queryRows } from '../../db/client';
-import { escapeLike } from '../../db/search';
-
-/** The `LIKE … ESCAPE '\'` pattern that finds the text anywhere, its wildcards escaped. */
-const containsPattern = (text: string) => `%${escapeLike(text)}%`;
+import { clients } from '../../db/schema';
+import { containsIgnoringCase, matchesEveryWord } from '../../db/search';
 
 /**
- * Global search (decision 0006). Every user text reaches SQL as a bound parameter inside a
- * `LIKE … ESCAPE '\'` pattern with its wildcards escaped: quotes, commas, parentheses and '%' are
+ * Global search (decision 0006). Every user text reaches SQL as a bound parameter inside a LIKE
+ * pattern with its wildcards escaped (db/search.ts): quotes, commas, parentheses and '%' are
  * searched literally.
  */
 
 /**
- * Live clients whose `search_text` contains every word (already folded by `searchWords`), newest
+ * Live clients whose `search_text` contains every word of the text (matchesEveryWord), newest
  * first, through clients_newest_idx or the partial trigram index clients_search_trgm_idx.
  * Each with the flow of its most recent reservation that has one (reservations_client_idx).
  */
-export async function findClients(db: Executor, words: string[], limit: number): Promise<ClientHit[]> {
-  if (words.length === 0) return [];
-  const everyWord = sql.join(
-    words.map((word) => sql`c.search_text like ${containsPattern(word)} escape '\\'`),
-    sql` and `,
-  );
+export async function findClients(db: Executor, text: string, limit: number): Promise<ClientHit[]> {
+  const everyWord = matchesEveryWord(clients.searchText, text);
+  if (!everyWord) return [];
   return queryRows<ClientHit>(
     db,
     sql`
-      select c.id, c.rut, c.first_name as "firstName", c.last_name as "lastName", c.email,
+      select clients.id, clients.rut, clients.first_name as "firstName", clients.last_name as "lastName",
+             clients.email,
              (select rf.id
                 from reservations r
-                join reservation_flows rf on rf.reservation_id = r.id
-               where r.client_id = c.id
+                join flows rf on rf.reservation_id = r.id and rf.kind = 'sale'
+               where r.client_id = clients.id
                order by r.reservation_date desc, r.created_at desc, r.id desc
                limit 1) as "reservationFlowId"
-        from clients c
-       where c.deleted_at is null and ${everyWord}
+        from clients
+       where clients.deleted_at is null and ${everyWord}
        -- Newest first, as the client list: a common surname then stops after the first few matches
        -- along clients_newest_idx instead of fetching and sorting every match.
-       order by c.created_at desc nulls last, c.id desc nulls last
+       order by clients.created_at desc nulls last, clients.id desc nulls last
        limit ${limit}`,
   );
 }
@@ -63,7 +59,7 @@ async function findReservations(
         from (select r.* from reservations r where ${where} order by ${orderBy} limit ${limit}) r
         join projects p on p.id = r.project_id
         join clients c on c.id = r.client_id
-        left join reservation_flows rf on rf.reservation_id = r.id
+        left join flows rf on rf.reservation_id = r.id and rf.kind = 'sale'
        order by ${orderBy}`,
   );
 }
@@ -74,11 +70,10 @@ export async function findReservationsByNumber(
   text: string,
   limit: number,
 ): Promise<ReservationHit[]> {
-  const lowered = text.toLowerCase();
   return findReservations(
     db,
-    sql`lower(r.reservation_number) like ${containsPattern(lowered)} escape '\\'`,
-    sql`lower(r.reservation_number) = ${lowered} desc, r.reservation_number, r.id`,
+    containsIgnoringCase(sql`r.reservation_number`, text),
+    sql`lower(r.reservation_number) = ${text.toLowerCase()} desc, r.reservation_number, r.id`,
     limit,
   );
 }
@@ -92,11 +87,10 @@ export async function findReservationsByApartment(
   text: string,
   limit: number,
 ): Promise<ReservationHit[]> {
-  const lowered = text.toLowerCase();
   return findReservations(
     db,
-    sql`lower(r.apartment_number) like ${containsPattern(lowered)} escape '\\'`,
-    sql`lower(r.apartment_number) = ${lowered} desc, r.reservation_date desc, r.id desc`,
+    containsIgnoringCase(sql`r.apartment_number`, text),
+    sql`lower(r.apartment_number) = ${text.toLowerCase()} desc, r.reservation_date desc, r.id desc`,
     limit,
   );
 }

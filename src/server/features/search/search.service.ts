@@ -1,5 +1,4 @@
 import { isSearchable, SEARCH_RESULTS_PER_TYPE } from '../../../shared/domain/global-search';
-import { searchWords } from '../../../shared/domain/search';
 import type { SearchResults } from '../../../shared/schemas/search';
 import type { Database } from '../../db/client';
 import * as queries from './search.queries';
@@ -16,7 +15,7 @@ export async function globalSearch(db: Database, text: string): Promise<SearchRe
   if (!isSearchable(trimmed)) return EMPTY;
   const limit = SEARCH_RESULTS_PER_TYPE;
   // One after the other: the embedded database runs one statement at a time anyway.
-  const clients = await queries.findClients(db, searchWords(trimmed), limit);
+  const clients = await queries.findClients(db, trimmed, limit);
   const reservationsByNumber = await queries.findReservationsByNumber(db, trimmed, limit);
   const reservationsByApartment = await queries.findReservationsByApartment(db, trimmed, limit);
   return { clients, reservationsByNumber, reservationsByApartment };

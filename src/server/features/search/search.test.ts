@@ -55,7 +55,7 @@ describe('GET /api/search', () => {
       firstName: 'Juan Carlos',
       lastName: 'Pérez Soto',
       email: 'jc@correo.cl',
-      reservationFlowId: newerFlow.flow.id,
+      reservationFlowId: newerFlow.id,
     });
     expect(found.find((hit) => hit.id === juan.id)?.reservationFlowId).toBeNull();
 
@@ -95,7 +95,7 @@ describe('GET /api/search', () => {
       projectStage: 'Etapa 2',
       clientName: 'Rosa Díaz',
       isRescinded: false,
-      reservationFlowId: withFlow.flow.id,
+      reservationFlowId: withFlow.id,
     });
     expect(byNumber[0].reservationFlowId).toBeNull();
     expect((await agent.get('/api/search?q=RES-2026')).json().reservationsByNumber).toHaveLength(5);

@@ -1,4 +1,4 @@
-import { santiagoDateOf } from '../format';
+import { santiagoDateOf } from '../../format';
 
 /**
  * Whole days on the America/Santiago calendar between two instants: a task started at 23:50 and

@@ -1,0 +1,89 @@
+/**
+ * The layering rules of DESIGN §1, checked on the sources (`npm test` runs
+ * scripts/import-boundaries.test.ts; `npx tsx scripts/import-boundaries.ts` prints the violations):
+ *
+ * - `src/client` never imports `src/server`, and `src/server` never imports `src/client`;
+ * - `src/shared` imports neither (only itself and packages);
+ * - a server feature reaches another feature only through its `<feature>.service.ts`;
+ * - a client feature reaches another feature only through its `api.ts` or its `index.ts`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+export interface SourceFile {
+  /** Path relative to the project root, with forward slashes ('src/server/app.ts'). */
+  path: string;
+  text: string;
+}
+
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
+
+function specifiersOf(text: string): string[] {
+  return [...text.matchAll(IMPORT)].map((match) => match[1]!);
+}
+
+function resolveRelative(from: string, specifier: string): string | null {
+  if (!specifier.startsWith('.')) return null;
+  return relative('.', resolve(dirname(from), specifier)).replaceAll('\\', '/');
+}
+
+/** 'src/server/features/<name>/…' → name (or null). */
+function featureOf(path: string, side: 'server' | 'client'): string | null {
+  const match = path.match(new RegExp(`^src/${side}/features/([^/]+)/`));
+  return match?.[1] ?? null;
+}
+
+export function boundaryViolations(files: readonly SourceFile[]): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    for (const specifier of specifiersOf(file.text)) {
+      const target = resolveRelative(file.path, specifier);
+      if (target === null) continue;
+      const say = (rule: string) => violations.push(`${file.path} imports ${specifier}: ${rule}`);
+      if (file.path.startsWith('src/client/') && target.startsWith('src/server/'))
+        say('the client never imports the server');
+      if (file.path.startsWith('src/server/') && target.startsWith('src/client/'))
+        say('the server never imports the client');
+      if (file.path.startsWith('src/shared/') && !target.startsWith('src/shared/'))
+        say('shared imports only shared');
+      for (const side of ['server', 'client'] as const) {
+        const from = featureOf(file.path, side);
+        const to = featureOf(`${target}/`, side) ?? featureOf(target, side);
+        if (!from || !to || from === to) continue;
+        const entry =
+          target.slice(`src/${side}/features/${to}/`.length).replace(/\.(ts|tsx)$/, '') || 'index';
+        const allowed = side === 'server' ? [`${to}.service`] : ['api', 'index'];
+        if (!allowed.includes(entry)) {
+          say(
+            `feature ${from} reaches feature ${to} only through ${allowed.map((name) => `${name}.ts`).join(' or ')}`,
+          );
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+/** Every .ts/.tsx file under src, read from disk. */
+export function projectSources(root = 'src'): SourceFile[] {
+  const files: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|tsx)$/.test(entry.name))
+        files.push({ path: path.replaceAll('\\', '/'), text: readFileSync(path, 'utf8') });
+    }
+  };
+  walk(root);
+  return files;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const violations = boundaryViolations(projectSources());
+  for (const violation of violations) console.log(violation);
+  console.log(
+    violations.length === 0 ? 'Import boundaries: no violation.' : `${violations.length} violation(s).`,
+  );
+  process.exit(violations.length === 0 ? 0 : 1);
+}

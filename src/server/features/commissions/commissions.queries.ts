@@ -1,0 +1,124 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { CommissionView } from '../../../shared/schemas/reservations';
+import { type Executor, queryRows } from '../../db/client';
+import { brokerCommissions, reservations } from '../../db/schema';
+
+export type CommissionRow = typeof brokerCommissions.$inferSelect;
+export type CommissionValues = Omit<
+  typeof brokerCommissions.$inferInsert,
+  'id' | 'createdAt' | 'updatedAt' | 'version' | 'createdBy' | 'updatedBy' | 'reservationId'
+>;
+
+// Spelled out: in a single-table select Drizzle would print the column unqualified, and inside the
+// subquery "id" would then mean flows.id.
+const hasPaymentFlow = (secondPayment: boolean) =>
+  sql<boolean>`exists (select 1 from flows f where f.kind = 'payment'
+    and f.broker_commission_id = broker_commissions.id and f.is_second_payment = ${secondPayment})`;
+
+/** The commission as the API shows it: the view's keys mapped to columns, nothing copied by hand. */
+const commissionViewColumns = {
+  id: brokerCommissions.id,
+  brokerId: brokerCommissions.brokerId,
+  commissionAmount: brokerCommissions.commissionAmount,
+  commissionIncludesTax: brokerCommissions.commissionIncludesTax,
+  netCommission: brokerCommissions.netCommission,
+  commissionForDiscount: brokerCommissions.commissionForDiscount,
+  paysSecondary: brokerCommissions.paysSecondary,
+  numberOfPayments: sql<1 | 2>`${brokerCommissions.numberOfPayments}::int`,
+  firstPaymentPercentage: sql<25 | 50 | 100>`${brokerCommissions.firstPaymentPercentage}::int`,
+  purchaseOrder: brokerCommissions.purchaseOrder,
+  invoice1: brokerCommissions.invoice1,
+  invoice1Date: brokerCommissions.invoice1Date,
+  payment1Date: brokerCommissions.payment1Date,
+  invoice2: brokerCommissions.invoice2,
+  invoice2Date: brokerCommissions.invoice2Date,
+  payment2Date: brokerCommissions.payment2Date,
+  difference: brokerCommissions.difference,
+  atRisk: brokerCommissions.atRisk,
+  atRiskReason: brokerCommissions.atRiskReason,
+  penaltyAmount: brokerCommissions.penaltyAmount,
+  version: brokerCommissions.version,
+  hasFirstPaymentFlow: hasPaymentFlow(false),
+  hasSecondPaymentFlow: hasPaymentFlow(true),
+} satisfies Record<keyof CommissionView, unknown>;
+
+export async function commissionViewOf(db: Executor, reservationId: string): Promise<CommissionView | null> {
+  const [row] = await db
+    .select(commissionViewColumns)
+    .from(brokerCommissions)
+    .where(eq(brokerCommissions.reservationId, reservationId))
+    .limit(1);
+  return (row as CommissionView | undefined) ?? null;
+}
+
+export async function commissionRowOf(db: Executor, reservationId: string): Promise<CommissionRow | null> {
+  const [row] = await db
+    .select()
+    .from(brokerCommissions)
+    .where(eq(brokerCommissions.reservationId, reservationId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The commission's reservation, locked: commission writes serialise with the reservation's own. */
+export async function lockReservationOf(db: Executor, reservationId: string) {
+  const [row] = await db
+    .select()
+    .from(reservations)
+    .where(eq(reservations.id, reservationId))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+/** True when a payment flow of the commission has started or finished (money is moving). */
+export async function hasStartedPaymentFlow(db: Executor, commissionId: string): Promise<boolean> {
+  const [row] = await queryRows<{ started: boolean }>(
+    db,
+    sql`select exists (select 1 from flows f where f.kind = 'payment' and f.broker_commission_id = ${commissionId}
+          and f.status in ('in_progress', 'completed')) as started`,
+  );
+  return row?.started === true;
+}
+
+export async function insertCommission(
+  db: Executor,
+  reservationId: string,
+  values: CommissionValues,
+  actorId: string,
+): Promise<CommissionRow> {
+  const [row] = await db
+    .insert(brokerCommissions)
+    .values({ ...values, reservationId, createdBy: actorId, updatedBy: actorId })
+    .returning();
+  return row!;
+}
+
+/** Optimistic update when a version is given (null: the server's own follow-up write). Null when stale. */
+export async function updateCommission(
+  db: Executor,
+  id: string,
+  version: number | null,
+  values: Partial<CommissionValues>,
+  actorId: string | null,
+): Promise<CommissionRow | null> {
+  const [row] = await db
+    .update(brokerCommissions)
+    .set({
+      ...values,
+      updatedBy: actorId,
+      updatedAt: sql`now()`,
+      version: sql`${brokerCommissions.version} + 1`,
+    })
+    .where(
+      version === null
+        ? eq(brokerCommissions.id, id)
+        : and(eq(brokerCommissions.id, id), eq(brokerCommissions.version, version)),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteCommission(db: Executor, id: string): Promise<void> {
+  await db.delete(brokerCommissions).where(eq(brokerCommissions.id, id));
+}

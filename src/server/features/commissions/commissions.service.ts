@@ -1,0 +1,148 @@
+import type { z } from 'zod';
+import { commissionFigures } from '../../../shared/domain/pricing';
+import type {
+  CommissionView,
+  commissionFields,
+  saveCommissionBody,
+} from '../../../shared/schemas/reservations';
+import type { ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as queries from './commissions.queries';
+
+/**
+ * The broker commission of a reservation (spec part 1 §5, part 2 "Commission edit"): its stored
+ * figures are computed here from the reservation, and its payment dates come from the payment flows.
+ */
+
+type CommissionInput = z.output<typeof commissionFields>;
+type ReservationFigures = Parameters<typeof commissionFigures>[1];
+
+const COMMISSION_UNIQUE = 'broker_commissions_reservation_id_unique';
+
+/** The stored commission columns: the input as given, net commission and difference computed. */
+function commissionValues(
+  input: CommissionInput,
+  reservation: ReservationFigures,
+  brokerId: string,
+): queries.CommissionValues {
+  const { netCommission, difference } = commissionFigures(input, reservation);
+  const { version: _version, ...fields } = input as CommissionInput & { version?: number };
+  return { ...fields, brokerId, netCommission, difference };
+}
+
+export function commissionOf(db: Executor, reservationId: string): Promise<CommissionView | null> {
+  return queries.commissionViewOf(db, reservationId);
+}
+
+export function hasStartedPaymentFlow(db: Executor, commissionId: string): Promise<boolean> {
+  return queries.hasStartedPaymentFlow(db, commissionId);
+}
+
+/** Inside the reservation's transaction: the commission of a reservation sold with a broker. */
+export async function createForReservation(
+  tx: Executor,
+  reservation: ReservationFigures & { id: string; brokerId: string },
+  input: CommissionInput,
+  actorId: string,
+): Promise<void> {
+  await queries.insertCommission(
+    tx,
+    reservation.id,
+    commissionValues(input, reservation, reservation.brokerId),
+    actorId,
+  );
+}
+
+/**
+ * Inside the reservation's transaction, after the reservation changed: the commission follows its
+ * broker, and its difference is recomputed from the new prices and payments.
+ */
+export async function followReservation(
+  tx: Executor,
+  reservation: ReservationFigures & { id: string; brokerId: string },
+  actorId: string,
+): Promise<void> {
+  const current = await queries.commissionRowOf(tx, reservation.id);
+  if (!current) return;
+  const { difference } = commissionFigures(
+    {
+      ...current,
+      numberOfPayments: current.numberOfPayments as 1 | 2,
+      firstPaymentPercentage: current.firstPaymentPercentage as 25 | 50 | 100,
+    },
+    reservation,
+  );
+  await queries.updateCommission(
+    tx,
+    current.id,
+    null,
+    { brokerId: reservation.brokerId, difference },
+    actorId,
+  );
+}
+
+export async function removeForReservation(tx: Executor, commissionId: string): Promise<void> {
+  await queries.deleteCommission(tx, commissionId);
+}
+
+/**
+ * PUT /api/reservations/:id/commission: creates the commission (no version) or edits it (with the
+ * version read). Payment dates 1 and 2 are read-only once the respective payment flow exists.
+ */
+export async function save(
+  ctx: ServiceContext,
+  reservationId: string,
+  body: z.output<typeof saveCommissionBody>,
+): Promise<CommissionView> {
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const reservation = await queries.lockReservationOf(tx, reservationId);
+      if (!reservation) throw new AppError('RESERVATION_NOT_FOUND');
+      if (reservation.isRescinded) throw new AppError('RESERVATION_RESCINDED');
+      if (!reservation.isWithBroker || !reservation.brokerId) throw new AppError('COMMISSION_NOT_ALLOWED');
+      const existing = await queries.commissionViewOf(tx, reservationId);
+      const { version, ...input } = body;
+      const values = commissionValues(input, reservation, reservation.brokerId);
+      if (!existing) {
+        if (version !== undefined) throw new AppError('STALE_VERSION');
+        await queries.insertCommission(tx, reservationId, values, ctx.user.id);
+        return;
+      }
+      if (version === undefined) throw new AppError('STALE_VERSION');
+      if (existing.hasFirstPaymentFlow && input.payment1Date !== existing.payment1Date) {
+        throw new AppError('PAYMENT_1_DATE_LOCKED');
+      }
+      if (existing.hasSecondPaymentFlow && input.payment2Date !== existing.payment2Date) {
+        throw new AppError('PAYMENT_2_DATE_LOCKED');
+      }
+      const updated = await queries.updateCommission(tx, existing.id, version, values, ctx.user.id);
+      if (!updated) throw new AppError('STALE_VERSION');
+    });
+  } catch (error) {
+    // Two people creating the same commission at once: the second one read a stale screen.
+    if (isUniqueViolation(error, COMMISSION_UNIQUE)) throw new AppError('STALE_VERSION');
+    throw error;
+  }
+  return (await queries.commissionViewOf(ctx.db, reservationId))!;
+}
+
+/**
+ * Inside the workflow engine's transaction: a payment flow completed (or its completion date was
+ * corrected), so the commission's payment date is that day (workflows.md §3).
+ */
+export async function recordPaymentDate(
+  tx: Executor,
+  commissionId: string,
+  payment: 1 | 2,
+  date: string,
+  actorId: string,
+): Promise<void> {
+  await queries.updateCommission(
+    tx,
+    commissionId,
+    null,
+    payment === 1 ? { payment1Date: date } : { payment2Date: date },
+    actorId,
+  );
+}

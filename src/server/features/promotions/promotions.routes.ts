@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParams } from '../../../shared/schemas/common';
+import { promotionFields, promotionView, updatePromotionBody } from '../../../shared/schemas/reservations';
+import { serviceContext } from '../../http/context';
+import * as promotions from './promotions.service';
+
+const promotionParams = z.strictObject({ id: z.uuid(), promotionId: z.uuid() });
+const tags = ['promotions'];
+
+/** Registered under /api/reservations: promotions belong to their reservation. */
+export const promotionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/:id/promotions',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: promotionFields,
+        response: { 201: z.object({ promotion: promotionView }) },
+      },
+    },
+    async (request, reply) => {
+      const promotion = await promotions.add(serviceContext(request), request.params.id, request.body);
+      return reply.status(201).send({ promotion });
+    },
+  );
+
+  app.put(
+    '/:id/promotions/:promotionId',
+    {
+      schema: {
+        tags,
+        params: promotionParams,
+        body: updatePromotionBody,
+        response: { 200: z.object({ promotion: promotionView }) },
+      },
+    },
+    async (request) => ({
+      promotion: await promotions.update(
+        serviceContext(request),
+        request.params.id,
+        request.params.promotionId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.delete(
+    '/:id/promotions/:promotionId',
+    { schema: { tags, params: promotionParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await promotions.remove(serviceContext(request), request.params.id, request.params.promotionId);
+      return reply.status(204).send(null);
+    },
+  );
+};

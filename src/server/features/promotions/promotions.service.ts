@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { can } from '../../../shared/permissions';
+import type {
+  PromotionView,
+  promotionFields,
+  updatePromotionBody,
+} from '../../../shared/schemas/reservations';
+import type { ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import { AppError } from '../../http/app-error';
+import * as queries from './promotions.queries';
+
+/** Promotions of a reservation (spec part 1 §5): payments to a beneficiary, edited with the reservation's rules. */
+
+export function promotionsOf(db: Executor, reservationId: string): Promise<PromotionView[]> {
+  return queries.promotionsOf(db, reservationId);
+}
+
+async function lockOpenReservation(tx: Executor, reservationId: string) {
+  const reservation = await queries.lockReservationOf(tx, reservationId);
+  if (!reservation) throw new AppError('RESERVATION_NOT_FOUND');
+  if (reservation.isRescinded) throw new AppError('RESERVATION_RESCINDED');
+}
+
+export async function add(
+  ctx: ServiceContext,
+  reservationId: string,
+  body: z.output<typeof promotionFields>,
+): Promise<PromotionView> {
+  return ctx.db.transaction(async (tx) => {
+    await lockOpenReservation(tx, reservationId);
+    return queries.insertPromotion(tx, reservationId, body, ctx.user.id);
+  });
+}
+
+export async function update(
+  ctx: ServiceContext,
+  reservationId: string,
+  promotionId: string,
+  body: z.output<typeof updatePromotionBody>,
+): Promise<PromotionView> {
+  const { version, ...values } = body;
+  return ctx.db.transaction(async (tx) => {
+    await lockOpenReservation(tx, reservationId);
+    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
+      throw new AppError('PROMOTION_NOT_FOUND');
+    const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id);
+    if (!updated) throw new AppError('STALE_VERSION');
+    return updated;
+  });
+}
+
+export async function remove(ctx: ServiceContext, reservationId: string, promotionId: string): Promise<void> {
+  if (!can(ctx.user, 'promotions.delete')) throw new AppError('FORBIDDEN');
+  await ctx.db.transaction(async (tx) => {
+    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
+      throw new AppError('PROMOTION_NOT_FOUND');
+    await queries.deletePromotion(tx, promotionId);
+  });
+}

@@ -1,0 +1,440 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { FlowChanges } from '../../../shared/domain/workflow/changes';
+import type { FlowStatus, TaskStatus } from '../../../shared/domain/workflow/statuses';
+import type {
+  FlowState,
+  TaskOpening,
+  TaskState,
+  WorkflowDefinition,
+  WorkflowKind,
+} from '../../../shared/domain/workflow/types';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
+
+/**
+ * The only SQL that reads and writes the workflow tables (DESIGN §10). Definitions are loaded in
+ * one statement; a flow's state in one; a command's changes are written set-based, one statement
+ * per kind of row.
+ */
+
+interface DefinitionRow {
+  workflowId: string;
+  workflowName: string;
+  kind: WorkflowKind;
+  taskOpening: TaskOpening;
+  singleAssignee: boolean;
+  stageId: string;
+  stageName: string;
+  stageOrder: number;
+  taskId: string | null;
+  taskName: string | null;
+  taskOrder: number | null;
+  daysToComplete: number | null;
+  assignToSeller: boolean | null;
+  isApproval: boolean | null;
+  prerequisiteIds: string[];
+  defaultAssigneeIds: string[];
+}
+
+/** A definition by id or by name, with its stages, tasks, prerequisites and active default assignees. */
+export async function loadDefinition(
+  db: Executor,
+  by: { id: string } | { name: string },
+): Promise<WorkflowDefinition | null> {
+  const where = 'id' in by ? sql`w.id = ${by.id}` : sql`w.name = ${by.name}`;
+  const rows = await queryRows<DefinitionRow>(
+    db,
+    sql`
+      select w.id as "workflowId", w.name as "workflowName", w.kind, w.task_opening as "taskOpening",
+             w.single_assignee as "singleAssignee",
+             s.id as "stageId", s.name as "stageName", s.sort_order as "stageOrder",
+             t.id as "taskId", t.name as "taskName", t.sort_order as "taskOrder",
+             t.days_to_complete as "daysToComplete", t.assign_to_seller as "assignToSeller",
+             t.is_approval as "isApproval",
+             coalesce((select json_agg(p.prerequisite_task_id order by p.prerequisite_task_id)
+                         from workflow_task_prerequisites p where p.task_id = t.id), '[]') as "prerequisiteIds",
+             -- A deactivated user is given no new work.
+             coalesce((select json_agg(d.user_id order by d.created_at, d.user_id)
+                         from workflow_task_default_assignees d
+                         join profiles u on u.id = d.user_id and u.is_active
+                        where d.task_id = t.id), '[]') as "defaultAssigneeIds"
+        from workflows w
+        join workflow_stages s on s.workflow_id = w.id
+        left join workflow_tasks t on t.stage_id = s.id
+       where ${where}
+       order by s.sort_order, t.sort_order`,
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const stages = new Map<string, { id: string; name: string; order: number }>();
+  const tasks: WorkflowDefinition['tasks'][number][] = [];
+  for (const row of rows) {
+    stages.set(row.stageId, { id: row.stageId, name: row.stageName, order: row.stageOrder });
+    if (row.taskId === null) continue;
+    tasks.push({
+      id: row.taskId,
+      stageId: row.stageId,
+      name: row.taskName!,
+      order: row.taskOrder!,
+      daysToComplete: row.daysToComplete,
+      assignToSeller: row.assignToSeller === true,
+      isApproval: row.isApproval === true,
+      prerequisiteIds: row.prerequisiteIds,
+      defaultAssigneeIds: row.defaultAssigneeIds,
+    });
+  }
+  return {
+    id: first.workflowId,
+    name: first.workflowName,
+    kind: first.kind,
+    taskOpening: first.taskOpening,
+    singleAssignee: first.singleAssignee,
+    stages: [...stages.values()],
+    tasks,
+  };
+}
+
+export interface FlowRow {
+  id: string;
+  workflowId: string;
+  kind: WorkflowKind;
+  reservationId: string;
+  brokerCommissionId: string | null;
+  isSecondPayment: boolean;
+  status: FlowStatus;
+  currentStageId: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  version: number;
+}
+
+const flowColumns = sql`
+  f.id, f.workflow_id as "workflowId", f.kind, f.reservation_id as "reservationId",
+  f.broker_commission_id as "brokerCommissionId", f.is_second_payment as "isSecondPayment",
+  f.status, f.current_stage_id as "currentStageId",
+  ${isoInstant(sql`f.started_at`)} as "startedAt", ${isoInstant(sql`f.completed_at`)} as "completedAt",
+  f.version`;
+
+/** The flow row, locked for the rest of the transaction: commands on one flow run one at a time. */
+export async function lockFlow(tx: Executor, flowId: string): Promise<FlowRow | null> {
+  const [row] = await queryRows<FlowRow>(
+    tx,
+    sql`select ${flowColumns} from flows f where f.id = ${flowId} for update`,
+  );
+  return row ?? null;
+}
+
+export async function findFlow(db: Executor, flowId: string): Promise<FlowRow | null> {
+  const [row] = await queryRows<FlowRow>(db, sql`select ${flowColumns} from flows f where f.id = ${flowId}`);
+  return row ?? null;
+}
+
+/** The flows of a reservation (its sale flow, its payment flows): rescission cancels them. */
+export async function flowsOfReservation(db: Executor, reservationId: string): Promise<FlowRow[]> {
+  return queryRows<FlowRow>(
+    db,
+    sql`select ${flowColumns} from flows f where f.reservation_id = ${reservationId} order by f.created_at, f.id`,
+  );
+}
+
+/** The payment flow of a commission (first or second), if it exists. */
+export async function paymentFlowOf(
+  db: Executor,
+  brokerCommissionId: string,
+  isSecondPayment: boolean,
+): Promise<FlowRow | null> {
+  const [row] = await queryRows<FlowRow>(
+    db,
+    sql`select ${flowColumns} from flows f
+         where f.kind = 'payment' and f.broker_commission_id = ${brokerCommissionId}
+           and f.is_second_payment = ${isSecondPayment}`,
+  );
+  return row ?? null;
+}
+
+interface TaskStateRow {
+  id: string;
+  taskId: string;
+  status: TaskStatus;
+  startedAt: string | null;
+  completedAt: string | null;
+  completedBy: string | null;
+  daysToComplete: number | null;
+  version: number;
+  assignees: { userId: string; assignedAt: string; assignedBy: string | null }[];
+}
+
+const toDate = (value: string | null) => (value === null ? null : new Date(value));
+
+/** A flow's state as the engine sees it: its task rows with their assignees, in flow order. */
+export async function loadFlowState(
+  db: Executor,
+  flow: FlowRow,
+): Promise<{ state: FlowState; versions: Map<string, number> }> {
+  const rows = await queryRows<TaskStateRow>(
+    db,
+    sql`
+      select ft.id, ft.task_id as "taskId", ft.status,
+             ${isoInstant(sql`ft.started_at`)} as "startedAt", ${isoInstant(sql`ft.completed_at`)} as "completedAt",
+             ft.completed_by as "completedBy", ft.days_to_complete as "daysToComplete", ft.version,
+             coalesce((select json_agg(json_build_object(
+                                'userId', a.user_id,
+                                'assignedAt', ${isoInstant(sql`a.assigned_at`)},
+                                'assignedBy', a.assigned_by) order by a.assigned_at, a.user_id)
+                         from flow_task_assignees a where a.flow_task_id = ft.id), '[]') as assignees
+        from flow_tasks ft
+        join workflow_tasks t on t.id = ft.task_id
+        join workflow_stages s on s.id = t.stage_id
+       where ft.flow_id = ${flow.id}
+       order by s.sort_order, t.sort_order`,
+  );
+  const tasks = rows.map(
+    (row): TaskState => ({
+      id: row.id,
+      taskId: row.taskId,
+      status: row.status,
+      startedAt: toDate(row.startedAt),
+      completedAt: toDate(row.completedAt),
+      completedBy: row.completedBy,
+      daysToComplete: row.daysToComplete,
+      assignees: row.assignees.map((a) => ({
+        userId: a.userId,
+        assignedAt: new Date(a.assignedAt),
+        assignedBy: a.assignedBy,
+      })),
+    }),
+  );
+  return {
+    state: {
+      id: flow.id,
+      status: flow.status,
+      currentStageId: flow.currentStageId,
+      startedAt: toDate(flow.startedAt),
+      completedAt: toDate(flow.completedAt),
+      tasks,
+    },
+    versions: new Map(rows.map((row) => [row.id, row.version])),
+  };
+}
+
+export async function insertFlow(
+  tx: Executor,
+  values: {
+    state: FlowState;
+    workflowId: string;
+    kind: WorkflowKind;
+    reservationId: string;
+    brokerCommissionId: string | null;
+    isSecondPayment: boolean;
+    actorId: string | null;
+    /** The command's instant: the rows' creation time (historical data keeps its own). */
+    now: Date;
+  },
+): Promise<void> {
+  const { state } = values;
+  const createdAt = instantParam(values.now);
+  await tx.execute(sql`
+    insert into flows (id, workflow_id, kind, reservation_id, broker_commission_id, is_second_payment,
+                       current_stage_id, status, started_at, completed_at, created_by, updated_by, created_at, updated_at)
+    values (${state.id}, ${values.workflowId}, ${values.kind}, ${values.reservationId}, ${values.brokerCommissionId},
+            ${values.isSecondPayment}, ${state.currentStageId}, ${state.status}, ${instantParam(state.startedAt)},
+            ${instantParam(state.completedAt)}, ${values.actorId}, ${values.actorId}, ${createdAt}, ${createdAt})`);
+  const taskValues = state.tasks.map(
+    (task) =>
+      sql`(${task.id}::uuid, ${state.id}::uuid, ${task.taskId}::uuid, ${task.status}, ${instantParam(task.startedAt)},
+           ${instantParam(task.completedAt)}, ${task.completedBy}::uuid, ${task.daysToComplete}::int, ${createdAt}, ${createdAt})`,
+  );
+  await tx.execute(sql`
+    insert into flow_tasks (id, flow_id, task_id, status, started_at, completed_at, completed_by, days_to_complete,
+                            created_at, updated_at)
+    values ${sql.join(taskValues, sql`, `)}`);
+  const assignees = state.tasks.flatMap((task) =>
+    task.assignees.map((assignee) => ({ taskRowId: task.id, ...assignee })),
+  );
+  await insertAssignees(tx, assignees);
+}
+
+/** A timestamptz parameter (or null), the same on both drivers. */
+function instantParam(date: Date | null): SQL {
+  return date === null ? sql`null::timestamptz` : sql`${date.toISOString()}::timestamptz`;
+}
+
+async function insertAssignees(tx: Executor, rows: FlowChanges['assigneesAdded']): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map(
+    (row) =>
+      sql`(${row.taskRowId}::uuid, ${row.userId}::uuid, ${row.assignedBy}::uuid, ${instantParam(row.assignedAt)})`,
+  );
+  await tx.execute(sql`
+    insert into flow_task_assignees (flow_task_id, user_id, assigned_by, assigned_at)
+    values ${sql.join(values, sql`, `)}
+    on conflict do nothing`);
+}
+
+/** Writes what a command changed: the flow row, the task rows, the assignees. */
+export async function applyChanges(
+  tx: Executor,
+  flowId: string,
+  changes: FlowChanges,
+  actorId: string,
+): Promise<void> {
+  if (changes.flow) {
+    const flow = changes.flow;
+    await tx.execute(sql`
+      update flows
+         set status = ${flow.status}, current_stage_id = ${flow.currentStageId},
+             started_at = ${instantParam(flow.startedAt)}, completed_at = ${instantParam(flow.completedAt)},
+             updated_by = ${actorId}, updated_at = now(), version = version + 1
+       where id = ${flowId}`);
+  } else if (
+    changes.tasks.length > 0 ||
+    changes.assigneesAdded.length > 0 ||
+    changes.assigneesRemoved.length > 0
+  ) {
+    // Any change of a flow's tasks makes the flow a new version (screens compare it).
+    await tx.execute(
+      sql`update flows set updated_by = ${actorId}, updated_at = now(), version = version + 1 where id = ${flowId}`,
+    );
+  }
+  if (changes.tasks.length > 0) {
+    const values = changes.tasks.map(
+      (task) =>
+        sql`(${task.id}::uuid, ${task.status}, ${instantParam(task.startedAt)}, ${instantParam(task.completedAt)},
+             ${task.completedBy}::uuid)`,
+    );
+    await tx.execute(sql`
+      update flow_tasks as ft
+         set status = v.status, started_at = v.started_at, completed_at = v.completed_at,
+             completed_by = v.completed_by, updated_at = now(), version = ft.version + 1
+        from (values ${sql.join(values, sql`, `)}) as v(id, status, started_at, completed_at, completed_by)
+       where ft.id = v.id`);
+  }
+  if (changes.assigneesRemoved.length > 0) {
+    const pairs = changes.assigneesRemoved.map((row) => sql`(${row.taskRowId}::uuid, ${row.userId}::uuid)`);
+    await tx.execute(sql`
+      delete from flow_task_assignees
+       where (flow_task_id, user_id) in (values ${sql.join(pairs, sql`, `)})`);
+  }
+  await insertAssignees(tx, changes.assigneesAdded);
+}
+
+/** The flow of a task row, or null when the task row does not exist. */
+export async function flowIdOfTask(db: Executor, taskRowId: string): Promise<string | null> {
+  const [row] = await queryRows<{ flowId: string }>(
+    db,
+    sql`select flow_id as "flowId" from flow_tasks where id = ${taskRowId}`,
+  );
+  return row?.flowId ?? null;
+}
+
+// --- Comments --------------------------------------------------------------------------------
+
+export async function insertComment(
+  tx: Executor,
+  values: { flowTaskId: string; userId: string; content: string; mentionedUserIds: readonly string[] },
+): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into flow_task_comments (flow_task_id, user_id, content)
+        values (${values.flowTaskId}, ${values.userId}, ${values.content}) returning id`,
+  );
+  const commentId = row!.id;
+  if (values.mentionedUserIds.length > 0) {
+    const pairs = [...new Set(values.mentionedUserIds)].map(
+      (userId) => sql`(${commentId}::uuid, ${userId}::uuid)`,
+    );
+    await tx.execute(sql`
+      insert into flow_task_comment_mentions (comment_id, user_id) values ${sql.join(pairs, sql`, `)}`);
+  }
+  return commentId;
+}
+
+/** The comment with its task's flow (null when it does not exist). */
+export async function findComment(db: Executor, commentId: string) {
+  const [row] = await queryRows<{ id: string; flowTaskId: string; flowId: string }>(
+    db,
+    sql`select c.id, c.flow_task_id as "flowTaskId", ft.flow_id as "flowId"
+          from flow_task_comments c join flow_tasks ft on ft.id = c.flow_task_id
+         where c.id = ${commentId}`,
+  );
+  return row ?? null;
+}
+
+export async function deleteComment(tx: Executor, commentId: string): Promise<void> {
+  await tx.execute(sql`delete from flow_task_comments where id = ${commentId}`);
+}
+
+/** The ids of the users that exist and are active among the given ones. */
+export async function activeUserIds(db: Executor, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const list = sql.join(
+    userIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from profiles where is_active and id in (${list})`,
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+// --- The pending set (workflows.md §6) ---------------------------------------------------------
+
+/**
+ * The task rows pending for a user and nothing else: tasks assigned to them, not completed and not
+ * blocked, of flows in progress. The one definition behind the bell badge, the notifications and
+ * the follow-up lists. Starts from the user's own assignments (flow_task_assignees_user_idx), so
+ * it costs the user's tasks, not the table.
+ *
+ * Columns: task_row_id, task_id, flow_id, kind, reservation_id, status, started_at, days_to_complete.
+ */
+export function pendingTaskRowsOf(userId: string | SQL): SQL {
+  return sql`
+    select ft.id as task_row_id, ft.task_id, f.id as flow_id, f.kind, f.reservation_id,
+           ft.status, ft.started_at, ft.days_to_complete
+      from flow_task_assignees a
+      join flow_tasks ft on ft.id = a.flow_task_id
+      join flows f on f.id = ft.flow_id
+     where a.user_id = ${userId}
+       and ft.status in ('pending', 'in_progress')
+       and f.status = 'in_progress'`;
+}
+
+/**
+ * The pending set with what a list shows of each row: task and stage names and orders. Columns of
+ * `pendingTaskRowsOf` plus task_name, stage_name, stage_order, task_order.
+ */
+export function pendingTasksOf(userId: string | SQL): SQL {
+  return sql`
+    select p.*, t.name as task_name, s.name as stage_name, s.sort_order as stage_order, t.sort_order as task_order
+      from (${pendingTaskRowsOf(userId)}) as p
+      join workflow_tasks t on t.id = p.task_id
+      join workflow_stages s on s.id = t.stage_id`;
+}
+
+export async function countPendingTasks(db: Executor, userId: string): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from (${pendingTaskRowsOf(userId)}) as pending`,
+  );
+  return row?.count ?? 0;
+}
+
+/**
+ * The current task of a flow in progress, as a lateral subquery over the flow alias given: its
+ * oldest open task (by start, then flow order). Columns: task_row_id, name, started_at,
+ * completed_at, days_to_complete, assignee_id (the first assignee).
+ */
+export function currentTaskOf(flowAlias: SQL): SQL {
+  return sql`
+    select ft.id as task_row_id, t.name, ft.started_at, ft.completed_at, ft.days_to_complete,
+           (select a.user_id from flow_task_assignees a where a.flow_task_id = ft.id
+             order by a.assigned_at, a.user_id limit 1) as assignee_id
+      from flow_tasks ft
+      join workflow_tasks t on t.id = ft.task_id
+      join workflow_stages s on s.id = t.stage_id
+     where ft.flow_id = ${flowAlias}.id
+       and ft.status in ('pending', 'in_progress')
+       and ${flowAlias}.status = 'in_progress'
+     order by ft.started_at asc nulls last, s.sort_order, t.sort_order
+     limit 1`;
+}

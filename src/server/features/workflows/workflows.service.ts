@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
+import { apply, instantiate, progressOf } from '../../../shared/domain/workflow/engine';
+import type {
+  FlowCommand,
+  FlowEvent,
+  FlowState,
+  WorkflowDefinition,
+  WorkflowKind,
+} from '../../../shared/domain/workflow/types';
+import { santiagoDateOf } from '../../../shared/format';
+import { isAdmin } from '../../../shared/permissions';
+import type { FlowStateView } from '../../../shared/schemas/workflows';
+import type { ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import type { EventBus } from '../../events/event-bus';
+import { AppError } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
+import * as queries from './workflows.queries';
+
+/**
+ * The only code that writes flow rows (DESIGN §10). Per command, in one transaction: lock the flow
+ * row, load its definition and state, apply the pure engine, persist the changes set-based, and
+ * hand the events on — the commission's payment date inside the transaction, live updates after
+ * the commit.
+ */
+
+export type { FlowRow } from './workflows.queries';
+export { countPendingTasks, currentTaskOf, pendingTaskRowsOf, pendingTasksOf } from './workflows.queries';
+
+export interface FlowSubject {
+  reservationId: string;
+  /** Payment flows belong to the reservation's broker commission. */
+  brokerCommissionId?: string | null;
+  isSecondPayment?: boolean;
+}
+
+export async function definitionNamed(db: Executor, name: string): Promise<WorkflowDefinition> {
+  const definition = await queries.loadDefinition(db, { name });
+  if (!definition) throw new Error(`The workflow definition '${name}' is missing`);
+  return definition;
+}
+
+/**
+ * Creates a flow of the named workflow inside the caller's transaction (a reservation's sale flow,
+ * a commission's payment flow). The one-per-subject unique indexes refuse a duplicate.
+ */
+export async function createFlow(
+  tx: Executor,
+  input: FlowSubject & {
+    workflowName: string;
+    sellerId?: string | null;
+    actorId: string | null;
+    now: Date;
+  },
+): Promise<CreatedFlow> {
+  const definition = await definitionNamed(tx, input.workflowName);
+  const { state, events } = instantiate(definition, {
+    flowId: randomUUID(),
+    now: input.now,
+    actorId: input.actorId,
+    sellerId: input.sellerId ?? null,
+    newId: randomUUID,
+  });
+  await queries.insertFlow(tx, {
+    state,
+    workflowId: definition.id,
+    kind: definition.kind,
+    reservationId: input.reservationId,
+    brokerCommissionId: input.brokerCommissionId ?? null,
+    isSecondPayment: input.isSecondPayment ?? false,
+    actorId: input.actorId,
+    now: input.now,
+  });
+  const affectedUserIds = [...new Set(state.tasks.flatMap((task) => task.assignees.map((a) => a.userId)))];
+  return { flow: { id: state.id, reservationId: input.reservationId }, state, events, affectedUserIds };
+}
+
+export interface CreatedFlow {
+  flow: { id: string; reservationId: string };
+  state: FlowState;
+  events: FlowEvent[];
+  affectedUserIds: string[];
+}
+
+export interface CommandOutcome {
+  flow: queries.FlowRow;
+  definition: WorkflowDefinition;
+  before: FlowState;
+  state: FlowState;
+  events: FlowEvent[];
+  /** Users whose pending tasks may have changed (told after the commit). */
+  affectedUserIds: string[];
+}
+
+export interface CommandOptions {
+  /** The version of the task row the user read: a stale one is refused with 409. */
+  taskVersion?: number;
+}
+
+/**
+ * Runs one command inside the caller's transaction: lock, load, apply, persist, payment date.
+ * Refusals throw the engine's error code and change nothing.
+ */
+export function runCommandIn(
+  tx: Executor,
+  actor: { id: string; userType: string },
+  now: Date,
+  flowId: string,
+  command: FlowCommand,
+  options: CommandOptions = {},
+): Promise<CommandOutcome> {
+  return runCommandsIn(tx, actor, now, flowId, () => [command], options);
+}
+
+/**
+ * Several commands on one flow as one change (one lock, one load, one write): `plan` sees the
+ * definition and the state and returns the commands, applied in order; any refusal refuses all.
+ */
+export async function runCommandsIn(
+  tx: Executor,
+  actor: { id: string; userType: string },
+  now: Date,
+  flowId: string,
+  plan: (definition: WorkflowDefinition, state: FlowState) => FlowCommand[],
+  options: CommandOptions = {},
+): Promise<CommandOutcome> {
+  const flow = await queries.lockFlow(tx, flowId);
+  if (!flow) throw new AppError('FLOW_NOT_FOUND');
+  const definition = await queries.loadDefinition(tx, { id: flow.workflowId });
+  if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
+  const { state: before, versions } = await queries.loadFlowState(tx, flow);
+  const commands = plan(definition, before);
+  const engineActor = { id: actor.id, isAdmin: isAdmin(actor) };
+  let state = before;
+  const events: FlowEvent[] = [];
+  for (const command of commands) {
+    if (options.taskVersion !== undefined && 'taskRowId' in command) {
+      const current = versions.get(command.taskRowId);
+      if (current === undefined) throw new AppError('TASK_NOT_FOUND');
+      if (current !== options.taskVersion) throw new AppError('STALE_VERSION');
+    }
+    if (command.type === 'assign') await requireAssignableUser(tx, command.userId);
+    const result = apply(definition, state, command, { actor: engineActor, now });
+    if (!result.ok) throw new AppError(result.refusal);
+    state = result.state;
+    events.push(...result.events);
+  }
+  await queries.applyChanges(tx, flow.id, diffFlow(before, state), actor.id);
+  await handOnInTransaction(tx, flow, events, actor.id);
+  return { flow, definition, before, state, events, affectedUserIds: affectedUsers(before, state) };
+}
+
+/** What a flow's events change beyond the flow, in the same transaction. */
+async function handOnInTransaction(
+  tx: Executor,
+  flow: queries.FlowRow,
+  events: FlowEvent[],
+  actorId: string,
+) {
+  for (const event of events) {
+    // A payment flow's completion dates the commission's payment (workflows.md §3).
+    if (event.type === 'flowCompleted' && flow.kind === 'payment' && flow.brokerCommissionId) {
+      await commissions.recordPaymentDate(
+        tx,
+        flow.brokerCommissionId,
+        flow.isSecondPayment ? 2 : 1,
+        santiagoDateOf(event.at),
+        actorId,
+      );
+    }
+  }
+}
+
+/** Tells the affected users' open tabs, after the commit (DESIGN §12). */
+export function publishOutcome(
+  events: EventBus,
+  outcome: { flow: { id: string; reservationId: string }; affectedUserIds: string[]; events: FlowEvent[] },
+) {
+  if (outcome.events.length === 0) return;
+  events.publish({
+    type: 'flow-changed',
+    flowId: outcome.flow.id,
+    reservationId: outcome.flow.reservationId,
+    userIds: outcome.affectedUserIds,
+  });
+}
+
+/** One command in its own transaction, then the live update. */
+export async function runCommand(
+  ctx: ServiceContext,
+  flowId: string,
+  command: FlowCommand,
+  options: CommandOptions = {},
+): Promise<CommandOutcome> {
+  const outcome = await ctx.db.transaction((tx) =>
+    runCommandIn(tx, ctx.user, ctx.now, flowId, command, options),
+  );
+  publishOutcome(ctx.events, outcome);
+  return outcome;
+}
+
+/** A flow with its definition and state, read without a lock (screens, tests). */
+export async function readFlow(
+  db: Executor,
+  flowId: string,
+): Promise<{
+  flow: queries.FlowRow;
+  definition: WorkflowDefinition;
+  state: FlowState;
+  versions: Map<string, number>;
+}> {
+  const flow = await queries.findFlow(db, flowId);
+  if (!flow) throw new AppError('FLOW_NOT_FOUND');
+  const definition = await queries.loadDefinition(db, { id: flow.workflowId });
+  if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
+  const { state, versions } = await queries.loadFlowState(db, flow);
+  return { flow, definition, state, versions };
+}
+
+/** The flow a task row belongs to (commands addressed by task). */
+export async function flowIdOfTask(db: Executor, taskRowId: string): Promise<string> {
+  const flowId = await queries.flowIdOfTask(db, taskRowId);
+  if (!flowId) throw new AppError('TASK_NOT_FOUND');
+  return flowId;
+}
+
+// --- What the flow screens call ------------------------------------------------------------
+
+/** 404 unless the flow exists and is of the kind the URL speaks of (a sale flow is no payment flow). */
+export async function requireFlowOfKind(
+  db: Executor,
+  flowId: string,
+  kind: WorkflowKind,
+): Promise<queries.FlowRow> {
+  const flow = await queries.findFlow(db, flowId);
+  if (!flow || flow.kind !== kind) throw new AppError('FLOW_NOT_FOUND');
+  return flow;
+}
+
+/** The flow's state as the screens read it (every task with its assignees and version). */
+export async function flowStateView(db: Executor, flowId: string): Promise<FlowStateView> {
+  const { flow, state, versions } = await readFlow(db, flowId);
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    id: flow.id,
+    status: state.status,
+    currentStageId: state.currentStageId,
+    startedAt: iso(state.startedAt),
+    completedAt: iso(state.completedAt),
+    progress: progressOf(state.tasks),
+    tasks: state.tasks.map((task) => ({
+      id: task.id,
+      taskId: task.taskId,
+      status: task.status,
+      startedAt: iso(task.startedAt),
+      completedAt: iso(task.completedAt),
+      completedBy: task.completedBy,
+      daysToComplete: task.daysToComplete,
+      assigneeIds: task.assignees.map((assignee) => assignee.userId),
+      version: versions.get(task.id) ?? 1,
+    })),
+  };
+}
+
+/** A command from a flow screen: the flow must be of the screen's kind; answers the new state. */
+export async function runFlowCommand(
+  ctx: ServiceContext,
+  kind: WorkflowKind,
+  flowId: string,
+  command: FlowCommand,
+  options: CommandOptions = {},
+): Promise<{ flow: FlowStateView }> {
+  await requireFlowOfKind(ctx.db, flowId, kind);
+  await runCommand(ctx, flowId, command, options);
+  return { flow: await flowStateView(ctx.db, flowId) };
+}
+
+// --- Comments --------------------------------------------------------------------------------
+
+/**
+ * A comment on a task, with the users it mentions (spec part 2 §3). The engine decides whether the
+ * task may get comments now (never while its payment flow is pending, nor once cancelled).
+ */
+export async function addComment(
+  ctx: ServiceContext,
+  flowId: string,
+  taskRowId: string,
+  input: { content: string; mentionedUserIds?: readonly string[] },
+): Promise<{ commentId: string }> {
+  const mentioned = [...new Set(input.mentionedUserIds ?? [])];
+  return ctx.db.transaction(async (tx) => {
+    await runCommandIn(tx, ctx.user, ctx.now, flowId, { type: 'comment', taskRowId });
+    const active = await queries.activeUserIds(tx, mentioned);
+    if (mentioned.some((id) => !active.has(id))) throw new AppError('USER_NOT_AVAILABLE');
+    const commentId = await queries.insertComment(tx, {
+      flowTaskId: taskRowId,
+      userId: ctx.user.id,
+      content: input.content,
+      mentionedUserIds: mentioned,
+    });
+    return { commentId };
+  });
+}
+
+/** Administrators delete comments (spec part 2 §6); the comment must belong to the flow. */
+export async function deleteComment(ctx: ServiceContext, flowId: string, commentId: string): Promise<void> {
+  if (!isAdmin(ctx.user)) throw new AppError('FORBIDDEN');
+  await ctx.db.transaction(async (tx) => {
+    await queries.lockFlow(tx, flowId);
+    const comment = await queries.findComment(tx, commentId);
+    if (!comment || comment.flowId !== flowId) throw new AppError('COMMENT_NOT_FOUND');
+    await queries.deleteComment(tx, commentId);
+  });
+}
+
+/** Checks that a user may receive a task (exists, active) before an assignment. */
+export async function requireAssignableUser(db: Executor, userId: string): Promise<void> {
+  const active = await queries.activeUserIds(db, [userId]);
+  if (!active.has(userId)) throw new AppError('USER_NOT_AVAILABLE');
+}
+
+/**
+ * A reservation's seller changed: the new seller takes over the tasks flagged assign-to-seller that
+ * are not completed (completed tasks keep no assignees), in the caller's transaction.
+ */
+export async function handOverSellerTasks(
+  tx: Executor,
+  actor: { id: string; userType: string },
+  now: Date,
+  reservationId: string,
+  fromUserId: string | null,
+  toUserId: string | null,
+): Promise<CommandOutcome | null> {
+  const saleFlow = (await queries.flowsOfReservation(tx, reservationId)).find((flow) => flow.kind === 'sale');
+  if (!saleFlow || saleFlow.status === 'cancelled' || saleFlow.status === 'pending') return null;
+  return runCommandsIn(tx, actor, now, saleFlow.id, (definition, state) => {
+    const sellerTaskIds = new Set(
+      definition.tasks.filter((task) => task.assignToSeller).map((task) => task.id),
+    );
+    return state.tasks
+      .filter((task) => sellerTaskIds.has(task.taskId) && task.status !== 'completed')
+      .flatMap((task): FlowCommand[] => [
+        ...(fromUserId ? [{ type: 'unassign' as const, taskRowId: task.id, userId: fromUserId }] : []),
+        ...(toUserId ? [{ type: 'assign' as const, taskRowId: task.id, userId: toUserId }] : []),
+      ]);
+  });
+}
+
+export { findFlow, flowsOfReservation, loadDefinition, paymentFlowOf } from './workflows.queries';

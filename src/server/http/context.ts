@@ -1,0 +1,28 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import type { Database } from '../db/client';
+import type { EventBus } from '../events/event-bus';
+import { currentUser } from './session';
+
+/** What the app gives every service: one database, one clock, one event bus. */
+export interface AppDependencies {
+  db: Database;
+  now: () => Date;
+  events: EventBus;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dependencies: AppDependencies;
+  }
+}
+
+export function registerDependencies(app: FastifyInstance, dependencies: AppDependencies) {
+  app.decorate('dependencies', dependencies);
+}
+
+/** The service context of a signed-in request (401 without a session): routes pass it to services. */
+export function serviceContext(request: FastifyRequest): ServiceContext {
+  const { db, now, events } = request.server.dependencies;
+  return { db, user: currentUser(request), now: now(), events };
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { FLOW_STATUSES, TASK_STATUSES } from '../domain/workflow/statuses';
+import { requiredText, uuid } from './common';
+
+/**
+ * The task and flow commands both flow screens send (sale flows and payment flows share them), and
+ * the flow state they answer with.
+ */
+
+/** An instant an administrator gives (ISO 8601 with offset), within business years. */
+const instant = (message = 'Ingrese una fecha y hora válidas') =>
+  z.iso
+    .datetime({ offset: true, error: message })
+    .refine(
+      (value) => {
+        const year = new Date(value).getUTCFullYear();
+        return year >= 2000 && year <= 2100;
+      },
+      { error: message },
+    )
+    .transform((value) => new Date(value));
+
+export const flowTaskParams = z.strictObject({ flowId: uuid(), taskId: uuid() });
+export const flowParams = z.strictObject({ flowId: uuid() });
+
+export const taskStatusBody = z.strictObject({
+  status: z.enum(TASK_STATUSES, { error: 'Seleccione un estado válido' }),
+  /** Administrators may give the completion instant when completing. */
+  completedAt: instant().optional(),
+  /** The task's version as the user read it: a stale one answers 409. */
+  version: z.number().int().min(1).optional(),
+});
+export type TaskStatusBody = z.input<typeof taskStatusBody>;
+
+export const assignBody = z.strictObject({ userId: uuid('Seleccione un usuario') });
+export const assigneeParams = z.strictObject({ flowId: uuid(), taskId: uuid(), userId: uuid() });
+
+export const datesBody = z
+  .strictObject({ startedAt: instant().nullable().optional(), completedAt: instant().nullable().optional() })
+  .refine((value) => value.startedAt !== undefined || value.completedAt !== undefined, {
+    error: 'Indique la fecha de inicio o la de término',
+  });
+export type DatesBody = z.input<typeof datesBody>;
+
+export const commentBody = z.strictObject({
+  content: requiredText('El comentario es obligatorio', 4000),
+  mentionedUserIds: z.array(uuid()).max(50).optional(),
+});
+export type CommentBody = z.input<typeof commentBody>;
+
+export const flowTaskView = z.object({
+  id: z.uuid(),
+  taskId: z.uuid(),
+  status: z.enum(TASK_STATUSES),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  completedBy: z.uuid().nullable(),
+  daysToComplete: z.number().int().nullable(),
+  assigneeIds: z.array(z.uuid()),
+  version: z.number().int(),
+});
+export type FlowTaskView = z.infer<typeof flowTaskView>;
+
+export const flowStateView = z.object({
+  id: z.uuid(),
+  status: z.enum(FLOW_STATUSES),
+  currentStageId: z.uuid().nullable(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  progress: z.number().int().min(0).max(100),
+  tasks: z.array(flowTaskView),
+});
+export type FlowStateView = z.infer<typeof flowStateView>;
+export const flowStateResponse = z.object({ flow: flowStateView });
+
+export const commentCreatedResponse = z.object({ id: z.uuid() });
