@@ -39,12 +39,14 @@ async function startReservation(page: Page, clientName: string) {
   await expect(page.getByTestId('reservation-client')).toHaveText(clientName);
 }
 
+/** Fills the form for a unit nobody holds (a unit is booked to one live reservation at a time). */
 async function fillReservation(page: Page, number: string) {
+  const unit = uniqueText('').trim().slice(-6);
   await page.getByLabel('N° de reserva').fill(number);
   await page.getByRole('combobox', { name: 'Proyecto' }).click();
   await page.getByRole('option', { name: 'Edificio Los Aromos · Etapa 1' }).click();
-  await page.getByLabel('N° departamento').fill('1204');
-  await page.getByLabel('N° estacionamiento').fill('E-45');
+  await page.getByLabel('N° departamento').fill(`D${unit}`);
+  await page.getByLabel('N° estacionamiento').fill(`E-${unit}`);
   await page.getByLabel('Precio departamento').fill('3000');
   await page.getByLabel('Precio estacionamiento').fill('150');
   await page.getByLabel('Precio bodega').fill('50');

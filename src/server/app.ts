@@ -27,6 +27,8 @@ import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
 import { registerDependencies } from './http/context';
 import { registerErrorHandling } from './http/error-handler';
+import { registerInputGuard } from './http/input-guard';
+import { loggerOptions } from './http/logging';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
 import { registerWriteTracker } from './http/write-tracker';
 import { clientDistFolder } from './paths';
@@ -45,6 +47,8 @@ export interface AppOptions {
   singleWriter?: boolean;
   /** Where live updates go (in-process by default). */
   events?: EventBus;
+  /** Where the log goes (tests read it); standard output by default. */
+  logStream?: NodeJS.WritableStream;
 }
 
 const HOUR_MS = 3_600_000;
@@ -74,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cookie: SessionCookieSettings = { secure, maxAgeSeconds: Math.round(auth.absoluteTimeoutMs / 1000) };
 
   const app = Fastify({
-    logger: env.LOG_LEVEL === 'silent' ? false : { level: env.LOG_LEVEL },
+    logger: loggerOptions(env.LOG_LEVEL, options.logStream),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1_048_576,
   });
@@ -123,18 +127,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     openapi: { info: { title: 'Inmoflujo API', version: '1.0.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-
-  registerOriginCheck(
-    app,
-    env.ALLOWED_ORIGINS.split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-  );
-  registerSessionHook(app, db, auth, cookie);
 
   await app.register(
     async (api) => {
+      // The API's own scope: its hooks apply to every route registered in it, whatever the spelling
+      // of the path that reached it, and to its not-found answer (401 without a session).
+      registerOriginCheck(
+        api,
+        env.ALLOWED_ORIGINS.split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      );
+      registerSessionHook(api, db, auth, cookie);
+      registerInputGuard(api);
+      api.addHook('onSend', async (_request, reply) => {
+        // Answers carry personal data: no browser or proxy keeps a copy.
+        reply.header('Cache-Control', 'no-store');
+      });
+      api.setNotFoundHandler(() => {
+        throw new AppError('NOT_FOUND');
+      });
+      await api.register(fastifySwaggerUi, { routePrefix: '/docs' });
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, {
         prefix: '/auth',
@@ -179,7 +192,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !serveClient || request.method !== 'GET') {
+    // Unknown API paths are answered by the API scope's own handler; everything else is the SPA's.
+    if (!serveClient || request.method !== 'GET') {
       throw new AppError('NOT_FOUND');
     }
     // Every client route is served the SPA shell; the router takes it from there.

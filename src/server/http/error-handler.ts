@@ -3,6 +3,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type ApiErrorBody, type ErrorCode, errorCatalog } from '../../shared/errors';
 import { AppError, postgresErrorOf } from './app-error';
 
+/**
+ * PostgreSQL's 'this value cannot be stored' errors (check violation, bad text representation,
+ * numeric and date/time out of range, string too long, characters it cannot encode): validation
+ * bounds every field so these should never happen; if one slips through it is the input's fault.
+ */
+const INVALID_INPUT_CODES = new Set(['23514', '22P02', '22003', '22007', '22008', '22001', '22021', '22P05']);
+
 function send(reply: FastifyReply, code: ErrorCode, message?: string, fields?: Record<string, string>) {
   const body: ApiErrorBody = { error: { code, message: message ?? errorCatalog[code].message } };
   if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
@@ -74,9 +81,7 @@ export function registerErrorHandling(app: FastifyInstance) {
           'El registro está relacionado con otros datos y no se puede modificar así.',
         );
       }
-      if (pgError.code === '23514' || pgError.code === '22P02' || pgError.code === '22003') {
-        return send(reply, 'VALIDATION');
-      }
+      if (INVALID_INPUT_CODES.has(pgError.code)) return send(reply, 'VALIDATION');
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       if (error.statusCode === 404) return send(reply, 'NOT_FOUND');

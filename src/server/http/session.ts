@@ -55,19 +55,21 @@ export function currentUser(request: FastifyRequest): SessionUser {
 }
 
 /**
- * Deny by default: every /api route needs a live session unless its config says `public`.
+ * Deny by default: every route of the scope this is registered in (the /api plugin) needs a live
+ * session unless its own config says `public`. Access is decided from the route the router matched
+ * (and the scope's not-found handler), never by testing the URL's spelling: `/%61pi/clients`, an
+ * absolute-form target or a doubled slash reach the same route and the same check.
  * The user is resolved once per request (one indexed query) and hung on `request.user`.
  */
 export function registerSessionHook(
-  app: FastifyInstance,
+  scope: FastifyInstance,
   db: Database,
   auth: AuthSettings,
   cookie: SessionCookieSettings,
 ) {
-  app.decorateRequest('user', null);
-  app.decorateRequest('sessionId', null);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+  scope.decorateRequest('user', null);
+  scope.decorateRequest('sessionId', null);
+  scope.addHook('onRequest', async (request, reply) => {
     const token = sessionToken(request, cookie);
     if (token) {
       const session = await resolveSession(db, auth, token);
@@ -78,31 +80,39 @@ export function registerSessionHook(
         clearSessionCookie(reply, cookie);
       }
     }
-    if (!request.user && !request.routeOptions.config.public) throw new AppError('UNAUTHENTICATED');
+    if (!request.user && request.routeOptions.config.public !== true) throw new AppError('UNAUTHENTICATED');
   });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Loopback names: never an attacker's domain, so DNS rebinding cannot borrow them. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-function originOf(value: string | undefined): string | null {
+function originOf(value: string | undefined): URL | null {
   if (!value) return null;
   try {
-    return new URL(value).origin;
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Every state-changing request must come from the app itself: its Origin (or, failing that, its
- * Referer) must be the server's own origin or one of ALLOWED_ORIGINS. Otherwise 403.
+ * Every state-changing request of the scope must come from the app itself: its Origin (or, failing
+ * that, its Referer) must be a loopback origin (the server on this machine, the dev server) or one
+ * of ALLOWED_ORIGINS (the public origin). Never the request's own Host: a page on an attacker's
+ * domain that resolves to this server (DNS rebinding) would pass that test. Otherwise 403.
  */
-export function registerOriginCheck(app: FastifyInstance, allowedOrigins: readonly string[]) {
-  const allowed = new Set(allowedOrigins.map(originOf).filter((origin): origin is string => origin !== null));
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+export function registerOriginCheck(scope: FastifyInstance, allowedOrigins: readonly string[]) {
+  const allowed = new Set(
+    allowedOrigins.map(originOf).flatMap((origin) => (origin === null ? [] : [origin.origin])),
+  );
+  scope.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
     const origin = originOf(request.headers.origin) ?? originOf(request.headers.referer);
-    const own = originOf(`${request.protocol}://${request.host}`);
-    if (!origin || (origin !== own && !allowed.has(origin))) throw new AppError('CROSS_ORIGIN');
+    if (!origin || !(LOOPBACK_HOSTS.has(origin.hostname) || allowed.has(origin.origin))) {
+      throw new AppError('CROSS_ORIGIN');
+    }
   });
 }

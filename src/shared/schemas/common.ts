@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isDecimalString } from '../domain/decimal';
 import { normalizeRut } from '../domain/rut';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../text-safety';
 
 // Zod's own messages (for anything a schema does not word itself) in Spanish, on both sides.
 z.config(z.locales.es());
@@ -11,7 +12,8 @@ export const requiredText = (message: string, max = 200) =>
     .string({ error: message })
     .trim()
     .min(1, { error: message })
-    .max(max, { error: `Máximo ${max} caracteres` });
+    .max(max, { error: `Máximo ${max} caracteres` })
+    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE });
 
 /** Optional text: trimmed; blank becomes null. */
 export const optionalText = (max = 200) =>
@@ -19,6 +21,7 @@ export const optionalText = (max = 200) =>
     .string()
     .trim()
     .max(max, { error: `Máximo ${max} caracteres` })
+    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE })
     .nullish()
     .transform((value) => (value ? value : null));
 
@@ -55,13 +58,19 @@ export const rut = (message = 'El RUT no es válido (revise el dígito verificad
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Business dates live between these years; anything else is a typo (and 0000 is no date at all). */
+export const FIRST_YEAR = 1900;
+export const LAST_YEAR = 2100;
+
 function isRealDate(value: string): boolean {
   if (!ISO_DATE.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  if (year < FIRST_YEAR || year > LAST_YEAR) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-/** A calendar date 'YYYY-MM-DD'. */
+/** A calendar date 'YYYY-MM-DD' between 1900 and 2100. */
 export const isoDate = (message = 'Ingrese una fecha válida') =>
   z.string({ error: message }).refine(isRealDate, { error: message });
 
@@ -72,6 +81,14 @@ export const optionalIsoDate = (message = 'Ingrese una fecha válida') =>
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || isRealDate(value), { error: message });
 
+/**
+ * The largest amount any field takes (UF 999.999.999,99, far beyond any real price): bounded so
+ * that every derived figure (sums of prices and payments, commission figures) fits the database's
+ * numeric(14,2) columns, and a valid input never fails on save.
+ */
+export const MAX_AMOUNT = 999_999_999.99;
+export const AMOUNT_TOO_LARGE_MESSAGE = 'El monto no puede superar 999.999.999,99';
+
 /** A non-negative decimal amount as a string with at most 2 decimals ("1234.56"). */
 export const amount = (message = 'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)') =>
   z
@@ -80,7 +97,7 @@ export const amount = (message = 'Ingrese un monto válido (mayor o igual a 0, c
     .refine((value) => isDecimalString(value) && !value.startsWith('-') && /^\d+(\.\d{1,2})?$/.test(value), {
       error: message,
     })
-    .refine((value) => Number(value) < 1e12, { error: message });
+    .refine((value) => Number(value) <= MAX_AMOUNT, { error: AMOUNT_TOO_LARGE_MESSAGE });
 
 export const uuid = (message = 'Identificador no válido') => z.uuid({ error: message });
 
