@@ -155,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         settings: auth,
         cookie,
         login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
+        register: { maxPerHour: env.REGISTER_MAX_PER_HOUR },
       });
       await api.register(reservationsRoutes, { prefix: '/reservations' });
       await api.register(commissionsRoutes, { prefix: '/reservations' });

@@ -25,6 +25,8 @@ export const envSchema = z.object({
   TRUST_PROXY: booleanish.default(false),
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /** Self-registrations per client address per hour. */
+  REGISTER_MAX_PER_HOUR: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

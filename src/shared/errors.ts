@@ -26,6 +26,10 @@ export const errorCatalog = {
     status: 409,
     message: 'Este correo electrónico ya está registrado. Por favor, use un correo diferente.',
   },
+  REGISTRATION_THROTTLED: {
+    status: 429,
+    message: 'Demasiados registros desde esta conexión. Espere una hora e intente nuevamente.',
+  },
   REGISTRATION_CLOSED: {
     status: 403,
     message: 'El registro de nuevos usuarios está deshabilitado. Solicite una cuenta a un administrador.',

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginBody, registerBody, userResponse } from '../../../shared/schemas/auth';
@@ -12,17 +11,19 @@ import {
   setSessionCookie,
 } from '../../http/session';
 import * as auth from './auth.service';
+import { LoginThrottle } from './login-throttle';
 
 export interface AuthRoutesOptions {
   db: Database;
   settings: auth.AuthSettings;
   cookie: SessionCookieSettings;
   login: { maxAttempts: number; windowMs: number };
+  register: { maxPerHour: number };
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { db, settings, cookie, login },
+  { db, settings, cookie, login, register },
 ) => {
   app.post(
     '/register',
@@ -31,53 +32,57 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       schema: { tags: ['auth'], body: registerBody, response: { 201: userResponse } },
     },
     async (request, reply) => {
+      const limit = await throttleRegister(request);
+      if (!limit.isAllowed && limit.isExceeded) {
+        reply.header('retry-after', limit.ttlInSeconds);
+        throw new AppError('REGISTRATION_THROTTLED');
+      }
       const user = await auth.register(db, settings, request.body);
       return reply.status(201).send({ user });
     },
   );
 
-  // Throttled per e-mail (so one account cannot be guessed at) and, more loosely, per IP
-  // (an office shares one address; a single machine spraying many e-mails is still stopped).
-  const limits = [
-    app.createRateLimit({
-      max: login.maxAttempts,
-      timeWindow: login.windowMs,
-      keyGenerator: (request) =>
-        `login-email:${String((request.body as { email?: unknown })?.email ?? '')
-          .trim()
-          .toLowerCase()}`,
-    }),
-    app.createRateLimit({
-      max: login.maxAttempts * 10,
-      timeWindow: login.windowMs,
-      keyGenerator: (request) => `login-ip:${request.ip}`,
-    }),
-  ];
-  const throttleLogin = async (request: FastifyRequest, reply: FastifyReply) => {
-    for (const limit of limits) {
-      const result = await limit(request);
-      if (!result.isAllowed && result.isExceeded) {
-        reply.header('retry-after', result.ttlInSeconds);
-        throw new AppError('RATE_LIMITED');
-      }
-    }
-  };
+  // Failed sign-ins are throttled per e-mail + client, per client and per account (login-throttle.ts).
+  const throttle = new LoginThrottle({
+    perClient: login.maxAttempts,
+    windowMs: login.windowMs,
+    perAddress: login.maxAttempts * 10,
+    perAccountPerHour: 100,
+  });
+  // Self-registration per client address: an open registration is not an account factory.
+  const throttleRegister = app.createRateLimit({
+    max: register.maxPerHour,
+    timeWindow: 3_600_000,
+    keyGenerator: (request) => `register:${request.ip}`,
+  });
 
   app.post(
     '/login',
     {
       config: { public: true },
-      preHandler: throttleLogin,
       schema: { tags: ['auth'], body: loginBody, response: { 200: userResponse } },
     },
     async (request, reply) => {
-      const result = await auth.login(db, settings, request.body, {
-        userAgent: request.headers['user-agent'] ?? null,
-        ip: request.ip,
-        previousToken: sessionToken(request, cookie),
-      });
-      setSessionCookie(reply, cookie, result.token);
-      return { user: result.user };
+      const { email } = request.body;
+      const wait = throttle.waitSeconds(email, request.ip);
+      if (wait > 0) {
+        reply.header('retry-after', wait);
+        throw new AppError('RATE_LIMITED');
+      }
+      try {
+        const result = await auth.login(db, settings, request.body, {
+          userAgent: request.headers['user-agent'] ?? null,
+          ip: request.ip,
+          previousToken: sessionToken(request, cookie),
+        });
+        throttle.succeeded(email, request.ip);
+        setSessionCookie(reply, cookie, result.token);
+        return { user: result.user };
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'INVALID_CREDENTIALS')
+          throttle.failed(email, request.ip);
+        throw error;
+      }
     },
   );
 

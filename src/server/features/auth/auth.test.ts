@@ -183,27 +183,51 @@ describe('sign-in and sessions', () => {
     expect(row!.n).toBe(0);
   });
 
-  it('answers 429 with Retry-After to the 11th failed login in a row', async () => {
+  it('stops a client after 10 wrong passwords, while the owner still signs in from another', async () => {
     const user = await createUser(ctx.db);
-    const browser = new Agent(ctx.app);
-    for (let attempt = 1; attempt <= 10; attempt++) {
-      const response = await browser.post('/api/auth/login', {
-        email: user.email,
-        password: `mala-clave-${attempt}`,
+    const tryFrom = (address: string, password: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: address,
+        headers: { origin: TEST_ORIGIN },
+        payload: { email: user.email, password },
       });
-      expect(response.statusCode).toBe(401);
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await tryFrom('203.0.113.9', `mala-clave-${attempt}`)).statusCode).toBe(401);
     }
-    const eleventh = await browser.post('/api/auth/login', { email: user.email, password: TEST_PASSWORD });
+    const eleventh = await tryFrom('203.0.113.9', TEST_PASSWORD);
     expect(eleventh.statusCode).toBe(429);
     expect(Number(eleventh.headers['retry-after'])).toBeGreaterThan(0);
     expect(errorOf(eleventh).message).toMatch(/Demasiados intentos/);
-    // Another account from the same machine is not locked out by it.
-    const other = await createUser(ctx.db);
-    const otherLogin = await new Agent(ctx.app).post('/api/auth/login', {
-      email: other.email,
-      password: TEST_PASSWORD,
-    });
-    expect(otherLogin.statusCode).toBe(200);
+    // The owner, from their own machine, is not locked out by the stranger.
+    expect((await tryFrom('198.51.100.7', TEST_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('never counts successful sign-ins toward the limit', async () => {
+    const user = await createUser(ctx.db);
+    for (let attempt = 1; attempt <= 15; attempt++) {
+      const response = await new Agent(ctx.app).post('/api/auth/login', {
+        email: user.email,
+        password: TEST_PASSWORD,
+      });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
+  it('throttles self-registration per client address', async () => {
+    const register = (n: number) =>
+      new Agent(ctx.app).post('/api/auth/register', {
+        email: `registro${n}@example.cl`,
+        password: 'una-clave-larga-1',
+        firstName: 'Ana',
+        lastName: 'Pérez',
+        position: 'Analista',
+      });
+    for (let n = 1; n <= 10; n++) expect((await register(n)).statusCode).toBe(201);
+    const eleventh = await register(11);
+    expect(eleventh.statusCode).toBe(429);
+    expect(errorOf(eleventh).code).toBe('REGISTRATION_THROTTLED');
   });
 
   it('logout ends the session: the old cookie no longer works', async () => {
