@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rutCheckDigit } from '../shared/domain/rut';
 import { projectRoot } from './paths';
 
 // The real server process on the embedded database, as `npm start` runs it (from the sources).
@@ -11,10 +12,28 @@ const port = 3900 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
 const running: ChildProcess[] = [];
 
-function startServer(): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+/**
+ * Starts `npm start`'s server process. `asContainer`: as PID 1 of its own PID namespace, as in a
+ * container (unshare kills it with SIGKILL when unshare itself is killed).
+ */
+function startServer(options: { asContainer?: boolean; directory?: string } = {}): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const server = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+  const [command, ...args] = options.asContainer
+    ? ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child', ...server]
+    : server;
+  const child = spawn(command!, args, {
     cwd: projectRoot,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATA_DIR: options.directory ?? dataDir,
+      PORT: String(port),
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+    },
   });
   running.push(child);
   let output = '';
@@ -79,4 +98,63 @@ describe('the server process on the embedded database', () => {
     restarted.child.kill('SIGINT');
     expect(await restarted.exited).toBe(0);
   }, 120_000);
+
+  it('restarts after kill -9 as PID 1 of a container, ten times, losing no acknowledged write', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'inmoflujo-crash-'));
+    const account = {
+      firstName: 'Lidia',
+      lastName: 'Rojas',
+      position: 'Operaciones',
+      email: 'lidia@inmoflujo.test',
+      password: 'clave-de-lidia',
+    };
+    const acknowledged: string[] = [];
+    try {
+      for (let cycle = 1; cycle <= 10; cycle++) {
+        const server = startServer({ asContainer: true, directory });
+        await waitForHealth().catch((error: Error) => {
+          throw new Error(`cycle ${cycle}: ${error.message}\n${server.output()}`);
+        });
+        if (cycle === 1) expect((await post('/api/auth/register', account)).status).toBe(201);
+        const login = await post('/api/auth/login', { email: account.email, password: account.password });
+        expect(login.status, `cycle ${cycle}`).toBe(200);
+        const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+        const body = String(20_000_000 + cycle);
+        const created = await fetch(`${base}/api/clients`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: base, cookie },
+          body: JSON.stringify({
+            rut: `${body}-${rutCheckDigit(body)}`,
+            firstName: `Ciclo ${cycle}`,
+            lastName: 'Persistente',
+            birthDate: '1980-05-05',
+          }),
+        });
+        expect(created.status, `cycle ${cycle}`).toBe(201);
+        acknowledged.push((await created.json()).id);
+        // Every client acknowledged so far survived every crash.
+        const listed = await fetch(`${base}/api/clients?search=Persistente&pageSize=100`, {
+          headers: { cookie },
+        });
+        const ids = ((await listed.json()).rows as { id: string }[]).map((row) => row.id);
+        expect(ids.sort(), `cycle ${cycle}`).toEqual([...acknowledged].sort());
+        server.child.kill('SIGKILL');
+        await server.exited;
+        // The port is free again once the namespace is gone.
+        for (
+          let i = 0;
+          i < 40 &&
+          (await fetch(`${base}/api/health`).then(
+            () => true,
+            () => false,
+          ));
+          i++
+        ) {
+          await new Promise((wait) => setTimeout(wait, 100));
+        }
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

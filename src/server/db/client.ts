@@ -126,7 +126,7 @@ export async function openDatabase(options: {
   dataDir: string;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return postgresHandle(postgresPool(options.databaseUrl));
-  const lock: DataDirLock = lockDataDir(options.dataDir);
+  const lock: DataDirLock = await lockDataDir(options.dataDir);
   try {
     const client = await createPglite({ dataDir: join(options.dataDir, 'db') });
     return pgliteHandle(client, () => lock.release());

@@ -1,27 +1,19 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { join, relative, resolve } from 'node:path';
 
 /** Raised when another live process already holds the data directory. */
 export class DataDirLockedError extends Error {
   constructor(
     readonly dataDir: string,
-    readonly ownerPid: number,
+    readonly ownerPid: number | null,
   ) {
     super(
-      `The data directory ${dataDir} is already in use by another Inmoflujo server (PID ${ownerPid}). ` +
+      `The data directory ${dataDir} is already in use by another Inmoflujo server` +
+        `${ownerPid === null ? '' : ` (PID ${ownerPid})`}. ` +
         'Stop that server first, or start this one with another DATA_DIR. Nothing was changed.',
     );
     this.name = 'DataDirLockedError';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -29,39 +21,104 @@ export interface DataDirLock {
   release(): void;
 }
 
+/** The longest path a Unix-domain socket address holds (108 bytes on Linux, 104 on macOS). */
+const MAX_SOCKET_PATH = 103;
+
+function socketPath(dataDir: string): string {
+  const absolute = resolve(dataDir, 'inmoflujo.lock');
+  const fromHere = relative(process.cwd(), absolute);
+  const path = fromHere.length < absolute.length ? fromHere : absolute;
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+    throw new Error(`DATA_DIR is too deep for its lock (${absolute}): use a shorter path.`);
+  }
+  return path;
+}
+
+function listen(server: Server, path: string): Promise<void> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(path, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+}
+
+/** The PID a live holder answers with; null when nobody listens (the holder died). */
+function holderOf(path: string): Promise<number | null | 'alive'> {
+  return new Promise((done) => {
+    const socket = connect(path);
+    let answer = '';
+    socket.setTimeout(2000, () => socket.destroy());
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('end', () => {
+      const pid = Number.parseInt(answer, 10);
+      done(Number.isFinite(pid) ? pid : 'alive');
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      done(
+        error.code === 'ECONNREFUSED' || error.code === 'ENOENT' || error.code === 'ENOTSOCK'
+          ? null
+          : 'alive',
+      ),
+    );
+    socket.on('timeout', () => done('alive'));
+  });
+}
+
 /**
- * Takes the lock file `<dataDir>/inmoflujo.lock` (exclusive create). The embedded database
- * holds one process per directory: a second server must refuse to start and touch nothing.
- * A lock left behind by a process that no longer runs is taken over.
+ * Takes the data directory for this process. The embedded database holds one process per
+ * directory: a second server must refuse to start and touch nothing.
+ *
+ * The lock is a Unix-domain socket this process listens on, `<dataDir>/inmoflujo.lock`. The kernel
+ * closes it when the process ends, however it ends (kill -9 included), so a lock left behind is
+ * recognised by a refused connection — never by a PID, which in a container is 1 after every
+ * restart and always belongs to a live process. A holder answers with its PID for the message.
+ * Taking over a dead holder's socket is itself serialised by an exclusive-create file, so two
+ * servers starting at once cannot both take it.
  */
-export function lockDataDir(dataDir: string): DataDirLock {
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, 'inmoflujo.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const path = socketPath(dataDir);
+  const takeover = join(dataDir, 'inmoflujo.lock.takeover');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const server = createServer((socket) => socket.end(`${process.pid}\n`));
     try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
+      await listen(server, path);
+      // The lock must not keep the process alive by itself.
+      server.unref();
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          try {
-            if (Number.parseInt(readFileSync(path, 'utf8'), 10) === process.pid) rmSync(path);
-          } catch {
-            // Already gone: nothing to release.
-          }
+          server.close(); // also removes the socket file
         },
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const ownerPid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isFinite(ownerPid) && isAlive(ownerPid)) {
-        throw new DataDirLockedError(dataDir, ownerPid);
-      }
-      rmSync(path, { force: true }); // stale lock of a process that died
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+    const holder = await holderOf(path);
+    if (holder !== null) throw new DataDirLockedError(dataDir, holder === 'alive' ? null : holder);
+    // The holder is gone: remove its socket, one taker at a time.
+    let guard: number;
+    try {
+      guard = openSync(takeover, 'wx');
+    } catch {
+      // Another server is taking over right now (or one died doing it, long ago: clear that).
+      const stale = statSync(takeover, { throwIfNoEntry: false });
+      if (stale && Date.now() - stale.mtimeMs > 10_000) rmSync(takeover, { force: true });
+      await new Promise((wait) => setTimeout(wait, 100));
+      continue;
+    }
+    try {
+      if ((await holderOf(path)) === null) rmSync(path, { force: true });
+    } finally {
+      closeSync(guard);
+      rmSync(takeover, { force: true });
     }
   }
-  throw new Error(`Could not take the lock on ${dataDir}`);
+  throw new DataDirLockedError(dataDir, null);
 }

@@ -205,30 +205,40 @@ describe('types over the wire', () => {
 });
 
 describe('data directory lock', () => {
-  it('refuses a second holder of the same directory and frees it on release', () => {
+  it('refuses a second holder of the same directory and frees it on release', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inmoflujo-lock-'));
     try {
-      const lock = lockDataDir(dir);
-      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+      const lock = await lockDataDir(dir);
+      await expect(lockDataDir(dir)).rejects.toThrow(DataDirLockedError);
+      await expect(lockDataDir(dir)).rejects.toThrow(`(PID ${process.pid})`);
       lock.release();
-      const again = lockDataDir(dir);
+      expect(readdirSync(dir)).not.toContain('inmoflujo.lock');
+      const again = await lockDataDir(dir);
       again.release();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('takes over a lock left by a process that is gone', async () => {
+  it('takes over the lock of a holder killed with SIGKILL, and a lock file of the old format', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inmoflujo-lock-'));
     try {
-      const child = spawn(process.execPath, ['-e', '0']);
-      const deadPid = child.pid!;
-      await new Promise((resolve) => child.on('exit', resolve));
-      writeFileSync(join(dir, 'inmoflujo.lock'), `${deadPid}\n`);
-      const lock = lockDataDir(dir);
+      // A holder that dies without any chance to clean up: its socket file stays behind.
+      const holder = spawn(process.execPath, [
+        '-e',
+        `require('node:net').createServer().listen(${JSON.stringify(join(dir, 'inmoflujo.lock'))}, () => console.log('held'))`,
+      ]);
+      await new Promise((held) => holder.stdout.once('data', held));
+      await expect(lockDataDir(dir)).rejects.toThrow(DataDirLockedError);
+      holder.kill('SIGKILL');
+      await new Promise((gone) => holder.on('exit', gone));
       expect(readdirSync(dir)).toContain('inmoflujo.lock');
+      const lock = await lockDataDir(dir);
       lock.release();
-      expect(readdirSync(dir)).not.toContain('inmoflujo.lock');
+      // The previous version wrote its PID in a plain file (a PID that may well be alive: 1).
+      writeFileSync(join(dir, 'inmoflujo.lock'), '1\n');
+      const again = await lockDataDir(dir);
+      again.release();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
