@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
@@ -29,6 +29,7 @@ import { registerDependencies } from './http/context';
 import { registerErrorHandling } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { loggerOptions } from './http/logging';
+import { openApiTransform } from './http/openapi';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
 import { registerWriteTracker } from './http/write-tracker';
 import { clientDistFolder } from './paths';
@@ -125,7 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Inmoflujo API', version: '1.0.0' } },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
 
   await app.register(

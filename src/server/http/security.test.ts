@@ -203,6 +203,20 @@ describe('access is decided by the matched route, whatever the spelling of its p
     expect(row!.n).toBe(0);
   });
 
+  it('documents the error answers of every route in the OpenAPI document', async () => {
+    const admin = await loginAs(ctx);
+    const document = (await admin.get('/api/docs/json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+    };
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    expect(operations.length).toBeGreaterThan(20);
+    for (const operation of operations) {
+      for (const status of ['400', '401', '403', '404', '409', '413', '429']) {
+        expect(operation.responses[status], status).toBeDefined();
+      }
+    }
+  });
+
   it('marks every API answer no-store', async () => {
     const admin = await loginAs(ctx);
     expect((await admin.get('/api/clients')).headers['cache-control']).toBe('no-store');

@@ -251,8 +251,19 @@ export const reservationView = z.object({
   brokerId: z.uuid().nullable(),
   isRescinded: z.boolean(),
   version: z.number().int(),
-  /** The client as the form shows it; null when the client row is gone or deleted. */
-  client: z.object({ id: z.uuid(), rut: z.string(), firstName: z.string(), lastName: z.string() }).nullable(),
+  /**
+   * The buyer, also when the client record was deleted afterwards (a reservation is a contract: its
+   * buyer stays visible, marked `isDeleted`; decision 0014). Null only if the row is gone.
+   */
+  client: z
+    .object({
+      id: z.uuid(),
+      rut: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+      isDeleted: z.boolean(),
+    })
+    .nullable(),
   broker: z.object({ id: z.uuid(), name: z.string(), businessName: z.string() }).nullable(),
   commission: commissionView.nullable(),
   promotions: z.array(promotionView),

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Text } from '@mantine/core';
 import { IconUser } from '@tabler/icons-react';
 import { formatRut } from '../../../shared/format';
 import type { ClientSummary } from './lookups';
@@ -19,9 +19,16 @@ export function ClientCard({
         <Group gap="sm">
           <IconUser size={22} />
           <div>
-            <Text fw={600} data-testid="reservation-client">
-              {client.firstName} {client.lastName}
-            </Text>
+            <Group gap="xs">
+              <Text fw={600} data-testid="reservation-client">
+                {client.firstName} {client.lastName}
+              </Text>
+              {client.isDeleted ? (
+                <Badge color="red" variant="light">
+                  Cliente eliminado
+                </Badge>
+              ) : null}
+            </Group>
             <Text size="sm" c="dimmed">
               RUT {formatRut(client.rut)}
             </Text>

@@ -4,7 +4,10 @@ import { useBrokers } from '../brokers/api';
 import { useClients } from '../clients/api';
 
 /** The buyer as the reservation form shows it. */
-export type ClientSummary = Pick<ClientRow, 'id' | 'rut' | 'firstName' | 'lastName'>;
+/** A buyer as the reservation form shows it; `isDeleted` when its record was deleted since. */
+export type ClientSummary = Pick<ClientRow, 'id' | 'rut' | 'firstName' | 'lastName'> & {
+  isDeleted?: boolean;
+};
 export type BrokerOption = Pick<BrokerRow, 'id' | 'name' | 'businessName'>;
 
 /** Up to five live clients by RUT or name; with no search, the five newest (a useful start). */

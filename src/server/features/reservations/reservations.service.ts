@@ -285,7 +285,12 @@ export async function get(ctx: ReadContext, id: string): Promise<ReservationView
       'isRescinded',
       'version',
     ]),
-    client: found.client ? pick(found.client, ['id', 'rut', 'firstName', 'lastName']) : null,
+    client: found.client
+      ? {
+          ...pick(found.client, ['id', 'rut', 'firstName', 'lastName']),
+          isDeleted: found.client.deletedAt !== null,
+        }
+      : null,
     broker: found.broker,
     commission,
     promotions: promotionRows,

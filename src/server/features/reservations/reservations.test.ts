@@ -537,10 +537,20 @@ describe('editing, reading and deleting a reservation', () => {
     const reservation = await created(kam, f);
     const read = await kam.get(`/api/reservations/${reservation.id}`);
     expect(read.json().reservation).toMatchObject({
-      client: { id: f.client.id, firstName: 'Juan', lastName: 'Pérez' },
+      client: { id: f.client.id, firstName: 'Juan', lastName: 'Pérez', isDeleted: false },
       promotions: [],
       broker: null,
     });
+    // Its buyer stays visible, marked, after the client record is deleted; the reservation still saves.
+    const admin = await loginAs(ctx);
+    expect((await admin.delete(`/api/clients/${f.client.id}`)).statusCode).toBe(204);
+    const afterDelete = await kam.get(`/api/reservations/${reservation.id}`);
+    expect(afterDelete.json().reservation.client).toMatchObject({ id: f.client.id, isDeleted: true });
+    const saved = await admin.put(`/api/reservations/${reservation.id}`, {
+      ...reservationBody(f),
+      version: 1,
+    });
+    expect(saved.statusCode).toBe(200);
     const missing = await kam.get('/api/reservations/00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).message).toBe('No se encontró la reserva');
