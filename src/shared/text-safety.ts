@@ -2,12 +2,12 @@
  * Characters no text of ours may carry: NUL (PostgreSQL's text cannot store it) and lone UTF-16
  * surrogates (they cannot be encoded as UTF-8; the drivers would silently store U+FFFD instead).
  */
-const UNSAFE_CHARACTERS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const UNSAFE_TEXT_MESSAGE = 'El texto contiene caracteres no permitidos';
 
 export function isSafeText(value: string): boolean {
-  return !UNSAFE_CHARACTERS.test(value);
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
 /**
