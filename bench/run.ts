@@ -1,8 +1,10 @@
 // `npm run bench`: the production server against a large generated dataset, measured with autocannon.
 //
 // 1. Dataset: 100,000 reservations and clients with their flows (scripts/demo-data.ts, scale 'bench')
-//    on the embedded database in .tmp/bench-data, reused while its marker matches the generator's
-//    version, scale and seed; or on PostgreSQL when DATABASE_URL is set (generated there if empty).
+//    on the embedded database in .tmp/bench-data and, when PostgreSQL answers, on PostgreSQL too
+//    (DATABASE_URL, or the database `inmoflujo_bench` of the local server, created as needed). Each
+//    is reused while its marker matches the generator's version, scale and seed. Both engines are
+//    measured in turn and reported side by side.
 // 2. Builds if needed, starts `node dist/server/main.js` as a child process, signs in.
 // 3. Runs autocannon on each endpoint in turn (warm-up, then the measured run) and prints p50, p99,
 //    requests per second and their ratio to the /api/health baseline, against the targets of
@@ -12,10 +14,11 @@
 //
 // Knobs (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10),
 // BENCH_SCALE (bench; 'demo' for a quick try), BENCH_SEED, BENCH_DATA_DIR (.tmp/bench-data),
-// BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL.
+// BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL, BENCH_ENGINES
+// (pglite,postgres by default; one of them to measure only that engine).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -34,13 +37,14 @@ import {
   SCALES,
   type ScaleName,
 } from '../scripts/demo-data';
-import { openDatabase, queryRows } from '../src/server/db/client';
+import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 
 const config = {
   scale: (process.env.BENCH_SCALE ?? 'bench') as ScaleName,
   seed: Number(process.env.BENCH_SEED ?? 20_260_101),
   dataDir: process.env.BENCH_DATA_DIR ?? '.tmp/bench-data',
   databaseUrl: process.env.DATABASE_URL || undefined,
+  engines: (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((engine) => engine.trim()),
   duration: Number(process.env.BENCH_DURATION ?? 10),
   warmup: Number(process.env.BENCH_WARMUP ?? 2),
   /** Latency (p50/p99, judged against the targets) is measured with this many connections... */
@@ -54,6 +58,12 @@ if (!(config.scale in SCALES))
 
 const ADMIN_EMAIL = `camila.fuentes@${DEMO_EMAIL_DOMAIN}`;
 const INITIAL_JS_BUDGET_KB = 200;
+
+/** Where one engine's dataset lives: the embedded database's folder, or a PostgreSQL URL. */
+interface Target {
+  engine: 'pglite' | 'postgres';
+  databaseUrl?: string;
+}
 
 interface DatasetInfo {
   engine: 'pglite' | 'postgres';
@@ -89,11 +99,20 @@ function markerMatches(path: string): Marker | null {
   }
 }
 
-async function prepareDataset(): Promise<DatasetInfo> {
-  const markerPath = join(config.dataDir, 'bench-dataset.json');
+async function prepareDataset(target: Target): Promise<DatasetInfo> {
+  const markerPath =
+    target.engine === 'pglite' ? join(config.dataDir, 'bench-dataset.json') : '.tmp/bench-postgres.json';
   let reused = true;
   let generationSeconds: number | null = null;
-  if (!config.databaseUrl) {
+  if (target.engine === 'postgres') {
+    const marker = config.regenerate ? null : markerMatches(markerPath);
+    if (marker) generationSeconds = marker.generationSeconds ?? null;
+    else if (!config.databaseUrl) {
+      // Our own benchmark database: made afresh whenever the generator changed.
+      await recreateDatabase(target.databaseUrl!);
+      reused = false;
+    } else reused = false;
+  } else {
     const marker = config.regenerate ? null : markerMatches(markerPath);
     if (marker) {
       console.log(
@@ -106,13 +125,15 @@ async function prepareDataset(): Promise<DatasetInfo> {
     }
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: config.dataDir });
   try {
     await database.migrate();
-    if (!reused || (config.databaseUrl && (await isEmpty(database.db)))) {
+    if (!reused && target.engine === 'postgres' && !(await isEmpty(database.db))) {
+      console.log('DATABASE_URL already holds data: benchmarking it as it is.');
+    } else if (!reused || (await isEmpty(database.db))) {
       reused = false;
       console.log(
-        `Generating the '${config.scale}' dataset (seed ${config.seed}) on ${config.databaseUrl ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`}...`,
+        `Generating the '${config.scale}' dataset (seed ${config.seed}) on ${target.engine === 'postgres' ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`}...`,
       );
       const summary = await generateDataset(database.db, {
         scale: config.scale,
@@ -121,7 +142,7 @@ async function prepareDataset(): Promise<DatasetInfo> {
       });
       generationSeconds = Math.round(summary.millis / 100) / 10;
       console.log(`Generated in ${generationSeconds} s.`);
-      if (!config.databaseUrl) {
+      {
         const marker: Marker = {
           generatorVersion: GENERATOR_VERSION,
           scale: config.scale,
@@ -131,8 +152,6 @@ async function prepareDataset(): Promise<DatasetInfo> {
         };
         writeFileSync(markerPath, `${JSON.stringify({ ...marker, counts: summary.counts }, null, 2)}\n`);
       }
-    } else if (config.databaseUrl) {
-      console.log('DATABASE_URL already holds data: benchmarking it as it is.');
     }
     const [rows] = await queryRows<Record<string, number>>(
       database.db,
@@ -140,9 +159,9 @@ async function prepareDataset(): Promise<DatasetInfo> {
                  (select count(*) from clients)::int as clients,
                  (select count(*) from brokers)::int as brokers,
                  (select count(*) from broker_commissions)::int as commissions,
-                 (select count(*) from reservation_flow_tasks)::int as reservation_flow_tasks,
-                 (select count(*) from commission_flow_tasks)::int as commission_flow_tasks,
-                 (select count(*) from task_assignments)::int as task_assignments`,
+                 (select count(*) from flows)::int as flows,
+                 (select count(*) from flow_tasks)::int as flow_tasks,
+                 (select count(*) from flow_task_assignees)::int as flow_task_assignees`,
     );
     const pending = await pendingTaskCounts(database.db);
     const top = pending[0];
@@ -174,12 +193,42 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(port: number): Promise<ChildProcess> {
+/** Drops and creates the database of a PostgreSQL URL (through the server's `postgres` database). */
+async function recreateDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const pool = postgresPool(admin.toString());
+  try {
+    await pool.query(`drop database if exists "${name}" with (force)`);
+    await pool.query(`create database "${name}"`);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** PostgreSQL to measure: DATABASE_URL, or the local server's benchmark database when it answers. */
+async function postgresTarget(): Promise<Target | null> {
+  if (config.databaseUrl) return { engine: 'postgres', databaseUrl: config.databaseUrl };
+  const answers = await new Promise<boolean>((resolve) => {
+    const socket = connect(5432, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+  return answers
+    ? { engine: 'postgres', databaseUrl: 'postgres://postgres@127.0.0.1:5432/inmoflujo_bench' }
+    : null;
+}
+
+async function startServer(port: number, target: Target): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       ...process.env,
       DATA_DIR: config.dataDir,
-      DATABASE_URL: config.databaseUrl ?? '',
+      DATABASE_URL: target.databaseUrl ?? '',
       HOST: '127.0.0.1',
       PORT: String(port),
       NODE_ENV: 'production',
@@ -449,20 +498,18 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
 
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
-  const startedAt = new Date();
-  const dataset = await prepareDataset();
+/** One engine: its dataset, the production server on it, every endpoint measured. */
+async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; results: Measurement[] }> {
+  console.log(`\n━━ ${target.engine === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'}`);
+  const dataset = await prepareDataset(target);
   console.log(
     `Dataset: ${JSON.stringify(dataset.rows)}; badge user ${dataset.badgeUser.email} with ${dataset.badgeUser.pendingTasks} pending tasks (the most of any user).`,
   );
-  buildIfNeeded();
-  const initialJs = initialJavaScript();
-
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   console.log(`Starting the production server on ${origin}...`);
   const serverStart = Date.now();
-  const server = await startServer(port);
+  const server = await startServer(port, target);
   const stop = () => void stopServer(server).then(() => process.exit(130));
   process.once('SIGINT', stop);
   const results: Measurement[] = [];
@@ -488,14 +535,58 @@ async function main() {
     process.removeListener('SIGINT', stop);
     await stopServer(server);
   }
-
   const baseline = results.find((r) => r.key === 'health');
   for (const r of results) {
     if (r.status !== 'ok' || !baseline?.p99 || !baseline.requestsPerSecond) continue;
     r.p99Ratio = r.p99! / baseline.p99;
     r.throughputRatio = r.requestsPerSecond! / baseline.requestsPerSecond;
   }
-  printTable(results, initialJs);
+  return { dataset, results };
+}
+
+/** The engines side by side: p50 / p99 / req/s of each endpoint on each. */
+function printComparison(runs: { engine: string; results: Measurement[] }[]): void {
+  if (runs.length < 2) return;
+  const keys = runs[0]!.results.map((r) => r.key);
+  const header = ['endpoint', ...runs.flatMap((run) => [`${run.engine} p50`, `p99`, `req/s`])];
+  const rows = keys.map((key) => {
+    const label = runs[0]!.results.find((r) => r.key === key)!.label;
+    return [
+      label,
+      ...runs.flatMap((run) => {
+        const r = run.results.find((candidate) => candidate.key === key);
+        return r?.status === 'ok'
+          ? [String(r.p50), String(r.p99), String(r.requestsPerSecond)]
+          : ['', '', ''];
+      }),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i]!, i > 0)).join('  ');
+  console.log(`\nSide by side (ms; req/s at ${config.connections} connections)\n${line(header)}`);
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+async function main() {
+  const startedAt = new Date();
+  buildIfNeeded();
+  const initialJs = initialJavaScript();
+  const targets: Target[] = [];
+  if (config.engines.includes('pglite') && !config.databaseUrl) targets.push({ engine: 'pglite' });
+  if (config.engines.includes('postgres')) {
+    const postgres = await postgresTarget();
+    if (postgres) targets.push(postgres);
+    else console.log('PostgreSQL does not answer on 127.0.0.1:5432: measuring the embedded database only.');
+  }
+  const runs: { engine: string; dataset: DatasetInfo; results: Measurement[] }[] = [];
+  for (const target of targets) {
+    const run = await measureEngine(target);
+    runs.push({ engine: target.engine, ...run });
+    console.log(`\n${target.engine}:`);
+    printTable(run.results, initialJs);
+  }
+  printComparison(runs);
 
   const report = {
     startedAt: startedAt.toISOString(),
@@ -506,13 +597,12 @@ async function main() {
       node: process.version,
     },
     config: { ...config, databaseUrl: config.databaseUrl ? '(set)' : undefined },
-    dataset,
     initialJs: {
       ...initialJs,
       budgetKb: INITIAL_JS_BUDGET_KB,
       met: initialJs.gzipBytes / 1000 <= INITIAL_JS_BUDGET_KB,
     },
-    results,
+    engines: runs,
   };
   mkdirSync('bench/results', { recursive: true });
   const file = join('bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);

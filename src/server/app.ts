@@ -31,7 +31,6 @@ import { registerInputGuard } from './http/input-guard';
 import { loggerOptions } from './http/logging';
 import { openApiTransform } from './http/openapi';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
-import { registerWriteTracker } from './http/write-tracker';
 import { clientDistFolder } from './paths';
 
 export interface AppOptions {
@@ -41,11 +40,6 @@ export interface AppOptions {
   serveClient?: boolean;
   /** The clock of time-dependent figures (tests fix it); the system clock by default. */
   now?: () => Date;
-  /**
-   * This process is the database's only writer (the embedded database, locked to one process):
-   * expensive read-only figures may be memoised between the API's writes (decision 0011).
-   */
-  singleWriter?: boolean;
   /** Where live updates go (in-process by default). */
   events?: EventBus;
   /** Where the log goes (tests read it); standard output by default. */
@@ -99,7 +93,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  const writes = registerWriteTracker(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -167,7 +160,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         prefix: '/dashboard',
         db,
         now: options.now,
-        writes: options.singleWriter ? writes : null,
       });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(flowTaskRoutes('sale'), { prefix: '/sale-flows' });

@@ -18,7 +18,7 @@ async function main() {
   }
   await database.migrate();
   // The embedded database is locked to this process: it is the only writer.
-  const app = await buildApp({ db: database.db, env, singleWriter: database.kind === 'pglite' });
+  const app = await buildApp({ db: database.db, env });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -661,3 +661,51 @@ export const defaultSeller = pgTable(
   },
   (t) => [check('default_seller_singleton_check', sql`${t.singleton}`)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard rollups (decision 0015): the dashboard's all-time figures, kept by triggers in the
+// transaction of every change to reservations, commissions, clients and brokers — whoever writes
+// (a request, a job, a script, another server). The dashboard reads these few rows instead of
+// aggregating the tables. Written only by the triggers of migration 0006.
+
+const total = (name: string) => numeric(name, { precision: 18, scale: 2 });
+
+/** Live (not rescinded) reservations per project. */
+export const dashboardProjectFigures = pgTable('dashboard_project_figures', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  reserved: integer('reserved').notNull().default(0),
+});
+
+/** Per month of reservation date: live reservations and the commissions of those sold with a broker. */
+export const dashboardMonthFigures = pgTable('dashboard_month_figures', {
+  month: day('month').primaryKey(),
+  reservations: integer('reservations').notNull().default(0),
+  commissionAmount: total('commission_amount').notNull().default('0'),
+});
+
+/** Per broker: its live reservations, and the commissions (count and sum) on live reservations. */
+export const dashboardBrokerFigures = pgTable(
+  'dashboard_broker_figures',
+  {
+    brokerId: uuid('broker_id')
+      .primaryKey()
+      .references(() => brokers.id, { onDelete: 'cascade' }),
+    reservations: integer('reservations').notNull().default(0),
+    commissions: integer('commissions').notNull().default(0),
+    commissionAmount: total('commission_amount').notNull().default('0'),
+  },
+  (t) => [index('dashboard_broker_figures_top_idx').on(t.commissionAmount.desc())],
+);
+
+/** Live clients and brokers: one row. */
+export const dashboardCounts = pgTable(
+  'dashboard_counts',
+  {
+    singleton: boolean('singleton').primaryKey().default(true),
+    clients: integer('clients').notNull().default(0),
+    brokers: integer('brokers').notNull().default(0),
+  },
+  (t) => [check('dashboard_counts_singleton_check', sql`${t.singleton}`)],
+);

@@ -18,9 +18,7 @@ export interface TestContext {
  * The real app in-process on a real, freshly migrated database for every test.
  * Use inside a describe block or at file level: `const ctx = useTestApp();` then `ctx.app`.
  */
-export function useTestApp(
-  options: { env?: Partial<Env>; now?: () => Date; singleWriter?: boolean } = {},
-): TestContext {
+export function useTestApp(options: { env?: Partial<Env>; now?: () => Date } = {}): TestContext {
   const ctx = {} as TestContext;
   let source: TestDatabaseSource;
   let handle: DatabaseHandle | undefined;
@@ -38,7 +36,6 @@ export function useTestApp(
       db: handle.db,
       serveClient: false,
       now: options.now,
-      singleWriter: options.singleWriter,
       env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', ...options.env },
     });
     await ctx.app.ready();

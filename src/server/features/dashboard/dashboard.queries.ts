@@ -3,9 +3,10 @@ import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { currentTaskOf } from '../workflows/workflows.service';
 
 /**
- * The dashboard's figures, aggregated in SQL (DESIGN §6, decision 0011): a handful of statements,
- * each a range scan on an index or one pass over a table, never rows shipped to be summed.
- * Rescinded reservations are left out of every count and sum.
+ * The dashboard's figures (DESIGN §6, decisions 0011 and 0015). The all-time figures are read from
+ * the rollup tables that triggers keep in every writing transaction (migration 0006), so their cost
+ * does not grow with the tables; the recent lists read the newest rows of an index. Rescinded
+ * reservations are left out of every count and sum.
  */
 
 export interface ProjectReservedRow {
@@ -16,22 +17,14 @@ export interface ProjectReservedRow {
   reserved: number;
 }
 
-/**
- * Every project with its reservations that are not rescinded (one pass over reservations, grouped
- * by project). Their sum is also the dashboard's total of reservations.
- */
+/** Every project with its live reservations (their sum is the dashboard's total of reservations). */
 export async function projectReservations(db: Executor): Promise<ProjectReservedRow[]> {
   return queryRows<ProjectReservedRow>(
     db,
     sql`
-      select p.id, p.name, p.stage, p.total_units as "totalUnits", coalesce(r.reserved, 0)::int as reserved
+      select p.id, p.name, p.stage, p.total_units as "totalUnits", coalesce(f.reserved, 0)::int as reserved
         from projects p
-        left join (
-          select project_id, count(*) as reserved
-            from reservations
-           where not is_rescinded
-           group by project_id
-        ) r on r.project_id = p.id
+        left join dashboard_project_figures f on f.project_id = p.id
        order by p.name, p.stage, p.id`,
   );
 }
@@ -40,9 +33,7 @@ export async function projectReservations(db: Executor): Promise<ProjectReserved
 export async function clientAndBrokerCounts(db: Executor): Promise<{ clients: number; brokers: number }> {
   const [row] = await queryRows<{ clients: number; brokers: number }>(
     db,
-    sql`
-      select (select count(*) from clients where deleted_at is null)::int as clients,
-             (select count(*) from brokers)::int as brokers`,
+    sql`select clients, brokers from dashboard_counts`,
   );
   return row ?? { clients: 0, brokers: 0 };
 }
@@ -55,23 +46,17 @@ export interface MonthRow {
 }
 
 /**
- * Reservations (not rescinded) and their commissions per month of `reservation_date`, for dates in
- * [from, to): an index-only range scan on reservations_live_date_idx, with the commissions of the
- * reservations that have a broker. Months without reservations are absent.
+ * Live reservations and the commissions of those sold with a broker, per month of
+ * `reservation_date`, for months in [from, to). Months without reservations are absent.
  */
 export async function monthlyFigures(db: Executor, from: string, to: string): Promise<MonthRow[]> {
   return queryRows<MonthRow>(
     db,
     sql`
-      select date_trunc('month', r.reservation_date)::date as month,
-             count(*)::int as count,
-             coalesce(sum(bc.commission_amount), 0)::text as amount
-        from reservations r
-        left join broker_commissions bc on bc.reservation_id = r.id and r.broker_id is not null
-       where r.reservation_date >= ${from}::date and r.reservation_date < ${to}::date
-         and not r.is_rescinded
-       group by 1
-       order by 1`,
+      select month, reservations as count, commission_amount::text as amount
+        from dashboard_month_figures
+       where month >= ${from}::date and month < ${to}::date and reservations > 0
+       order by month`,
   );
 }
 
@@ -83,58 +68,35 @@ export interface BrokerRow {
 }
 
 /**
- * The brokers with the most commission (UF) on reservations not rescinded (ties by name), with
- * how many such reservations each has. The sums read broker_commissions_amount_idx with the few
- * rescinded reservations left out; reservations are counted for the chosen brokers only.
+ * The brokers with the most commission (UF) on live reservations (ties by name), with how many
+ * live reservations each has: the top of dashboard_broker_figures_top_idx.
  */
 export async function topBrokersByCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
   return queryRows<BrokerRow>(
     db,
     sql`
-      select top.id, top.name, top.commissions::text as commissions,
-             (select count(*)::int from reservations r
-               where r.broker_id = top.id and not r.is_rescinded) as reservations
-        from (
-          select b.id, b.name, s.commissions
-            from (
-              select bc.broker_id, sum(bc.commission_amount) as commissions
-                from broker_commissions bc
-               where not exists (
-                       select 1 from reservations r where r.id = bc.reservation_id and r.is_rescinded)
-               group by bc.broker_id
-            ) s
-            join brokers b on b.id = s.broker_id
-           order by s.commissions desc, b.name, b.id
-           limit ${limit}
-        ) top
-       order by top.commissions desc, top.name, top.id`,
+      select b.id, b.name, f.reservations, f.commission_amount::text as commissions
+        from dashboard_broker_figures f
+        join brokers b on b.id = f.broker_id
+       where f.commissions > 0
+       order by f.commission_amount desc, b.name, b.id
+       limit ${limit}`,
   );
 }
 
 /**
- * Brokers with reservations (not rescinded) but no commission yet, by number of reservations: they
- * complete the Top Brokers while fewer brokers than that have commissions (a young database).
+ * Brokers with live reservations but no commission yet, by number of reservations: they complete
+ * the Top Brokers while fewer brokers than that have commissions (a young database).
  */
-export async function brokersWithoutCommission(
-  db: Executor,
-  exclude: string[],
-  limit: number,
-): Promise<BrokerRow[]> {
-  const excluded = exclude.length
-    ? sql`and r.broker_id not in (${sql.join(
-        exclude.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`
-    : sql``;
+export async function brokersWithoutCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
   return queryRows<BrokerRow>(
     db,
     sql`
-      select b.id, b.name, count(*)::int as reservations, '0' as commissions
-        from reservations r
-        join brokers b on b.id = r.broker_id
-       where r.broker_id is not null and not r.is_rescinded ${excluded}
-       group by b.id, b.name
-       order by reservations desc, b.name, b.id
+      select b.id, b.name, f.reservations, '0' as commissions
+        from dashboard_broker_figures f
+        join brokers b on b.id = f.broker_id
+       where f.commissions = 0 and f.reservations > 0
+       order by f.reservations desc, b.name, b.id
        limit ${limit}`,
   );
 }

@@ -1,23 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dashboardResponse } from '../../../shared/schemas/dashboard';
 import type { Database } from '../../db/client';
-import type { WriteTracker } from '../../http/write-tracker';
 import * as dashboard from './dashboard.service';
 
 export interface DashboardRoutesOptions {
   db: Database;
   /** The clock (tests fix it; the current month and days late depend on it). */
   now?: (() => Date) | undefined;
-  /** Given when this server is its database's only writer: figures are memoised between writes. */
-  writes?: WriteTracker | null | undefined;
 }
 
-export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (
-  app,
-  { db, now, writes },
-) => {
-  const memo = writes ? new dashboard.DashboardMemo(writes) : undefined;
+export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, { db, now }) => {
   app.get('/', { schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } }, async () =>
-    dashboard.getDashboard(db, now ? now() : new Date(), memo),
+    dashboard.getDashboard(db, now ? now() : new Date()),
   );
 };

@@ -11,7 +11,6 @@ import { daysLate } from '../../../shared/domain/workflow/days';
 import { santiagoDateOf } from '../../../shared/format';
 import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
 import type { Database } from '../../db/client';
-import type { WriteTracker } from '../../http/write-tracker';
 import * as queries from './dashboard.queries';
 
 interface DashboardRows {
@@ -32,12 +31,7 @@ async function loadRows(db: Database, from: string, to: string): Promise<Dashboa
   const monthRows = await queries.monthlyFigures(db, from, to);
   const brokers = await queries.topBrokersByCommission(db, DASHBOARD_RECENT_ITEMS);
   if (brokers.length < DASHBOARD_RECENT_ITEMS) {
-    const more = await queries.brokersWithoutCommission(
-      db,
-      brokers.map((broker) => broker.id),
-      DASHBOARD_RECENT_ITEMS - brokers.length,
-    );
-    brokers.push(...more);
+    brokers.push(...(await queries.brokersWithoutCommission(db, DASHBOARD_RECENT_ITEMS - brokers.length)));
   }
   const reservations = await queries.recentReservations(db, DASHBOARD_RECENT_ITEMS);
   const paymentIds = await queries.latestCommissionFlowIds(db, DASHBOARD_RECENT_ITEMS);
@@ -49,46 +43,15 @@ async function loadRows(db: Database, from: string, to: string): Promise<Dashboa
 }
 
 /**
- * Memoises the dashboard's rows between writes, for a server that is its database's only writer
- * (the embedded database; decision 0011). A result is reused only while `WriteTracker.stamp()` is
- * the one read before it was computed: no write has started or ended since, so the database still
- * holds exactly what it was computed from. Concurrent requests share one computation. Only what
- * depends on the clock (the month window, days late) is keyed or computed per request.
- */
-export class DashboardMemo {
-  private entry: { stamp: number; from: string; rows: Promise<DashboardRows> } | undefined;
-
-  constructor(private readonly writes: WriteTracker) {}
-
-  rows(db: Database, from: string, to: string): Promise<DashboardRows> {
-    const stamp = this.writes.stamp();
-    if (stamp === null) return loadRows(db, from, to);
-    if (this.entry && this.entry.stamp === stamp && this.entry.from === from) return this.entry.rows;
-    const entry = { stamp, from, rows: loadRows(db, from, to) };
-    this.entry = entry;
-    entry.rows.catch(() => {
-      if (this.entry === entry) this.entry = undefined;
-    });
-    return entry.rows;
-  }
-}
-
-/**
  * The dashboard (spec part 1 §2; decision 0011). `now` decides the current month (on the
  * America/Santiago calendar) and the days late of the payments' current tasks; tests pass it.
  */
-export async function getDashboard(
-  db: Database,
-  now: Date = new Date(),
-  memo?: DashboardMemo,
-): Promise<DashboardData> {
+export async function getDashboard(db: Database, now: Date = new Date()): Promise<DashboardData> {
   const currentMonth = santiagoDateOf(now).slice(0, 7);
   const months = monthsEndingWith(currentMonth, DASHBOARD_MONTHS);
   const from = `${months[0]}-01`;
   const to = `${addMonths(currentMonth, 1)}-01`;
-  const { projects, counts, monthRows, brokers, reservations, payments } = memo
-    ? await memo.rows(db, from, to)
-    : await loadRows(db, from, to);
+  const { projects, counts, monthRows, brokers, reservations, payments } = await loadRows(db, from, to);
 
   const byMonth = new Map(monthRows.map((row) => [row.month.slice(0, 7), row]));
   const monthlyReservations = months.map((month) => ({ month, count: byMonth.get(month)?.count ?? 0 }));

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { clients, reservations } from '../../db/schema';
-import { WriteTracker } from '../../http/write-tracker';
+import { queryRows } from '../../db/client';
+import { brokerCommissions, clients, reservations } from '../../db/schema';
 import { Agent, loginAs, useTestApp } from '../../test/app';
 import {
   createBroker,
@@ -11,7 +11,7 @@ import {
   createUser,
 } from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
-import { DashboardMemo, getDashboard } from './dashboard.service';
+import { getDashboard } from './dashboard.service';
 
 // The clock of the app under test: each test sets it before asking.
 const clock = { now: new Date('2026-03-15T15:00:00Z') };
@@ -340,49 +340,81 @@ describe('GET /api/dashboard', () => {
   });
 });
 
-describe("dashboard memo (a server that is its database's only writer)", () => {
-  const ctx = useTestApp({ now: () => clock.now, singleWriter: true });
+describe('dashboard rollups (kept by the database, whoever writes)', () => {
+  const ctx = useTestApp({ now: () => clock.now });
 
-  it('reuses the figures until the API writes, and recomputes after any write', async () => {
+  /**
+   * The rollup tables as they are, and as rebuilt from scratch (rows of zeros aside: a rebuild
+   * writes one for every project and broker, the triggers only for those ever touched).
+   */
+  async function rollupsAndRebuilt(): Promise<[string, string]> {
+    const snapshot = async () =>
+      JSON.stringify(
+        await queryRows(
+          ctx.db,
+          sql`select
+            (select json_agg(x order by x.project_id) from dashboard_project_figures x where x.reserved > 0) as projects,
+            (select json_agg(x order by x.month) from dashboard_month_figures x where x.reservations > 0) as months,
+            (select json_agg(x order by x.broker_id) from dashboard_broker_figures x
+               where x.reservations > 0 or x.commissions > 0) as brokers,
+            (select json_agg(x) from dashboard_counts x) as counts`,
+        ),
+      );
+    const kept = await snapshot();
+    await ctx.db.execute(sql`select dashboard_rebuild()`);
+    return [kept, await snapshot()];
+  }
+
+  it('counts rows written behind the API at once, and always equals a rebuild from scratch', async () => {
     clock.now = new Date('2026-03-15T15:00:00Z');
     const admin = await loginAs(ctx);
-    const project = await createProject(ctx.db);
-    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-02' });
     const total = async () => (await admin.get('/api/dashboard')).json().totals.reservations;
-    expect(await total()).toBe(1);
-
-    // A row written behind the server's back (impossible on the locked embedded database) is not
-    // seen: the figures come from the memo.
-    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-03' });
-    expect(await total()).toBe(1);
-
-    // Any write through the API, even a refused one, ends the memo.
-    expect((await admin.post('/api/auth/login', {})).statusCode).toBe(400);
-    expect(await total()).toBe(2);
-
-    // Another month is another window: computed afresh.
-    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-04-02' });
-    clock.now = new Date('2026-04-15T15:00:00Z');
-    const april = (await admin.get('/api/dashboard')).json();
-    expect(april.totals.reservations).toBe(3);
-    expect(april.monthlyStats).toMatchObject({ month: '2026-04', reservations: 1, previousReservations: 2 });
-  });
-
-  it('never serves a memo while a write is in flight, and shares one computation meanwhile', async () => {
-    const writes = new WriteTracker();
-    const memo = new DashboardMemo(writes);
-    const now = new Date('2026-03-15T15:00:00Z');
     const project = await createProject(ctx.db);
-    await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-02' });
+    const other = await createProject(ctx.db);
+    const broker = await createBroker(ctx.db);
+    const second = await createBroker(ctx.db);
+    const first = await createReservation(ctx.db, { projectId: project.id, reservationDate: '2026-03-02' });
+    expect(await total()).toBe(1);
+    const sold = await createReservation(ctx.db, {
+      projectId: project.id,
+      reservationDate: '2026-02-10',
+      isWithBroker: true,
+      brokerId: broker.id,
+    });
+    expect(await total()).toBe(2);
+    const commission = await createCommission(ctx.db, sold, { commissionAmount: '80.00' });
+    let [kept, rebuilt] = await rollupsAndRebuilt();
+    expect(kept).toBe(rebuilt);
 
-    const first = memo.rows(ctx.db, '2025-10-01', '2026-04-01');
-    expect(memo.rows(ctx.db, '2025-10-01', '2026-04-01')).toBe(first); // concurrent callers share it
-    expect((await getDashboard(ctx.db, now, memo)).totals.reservations).toBe(1);
-
-    writes.begin();
-    await ctx.db.update(reservations).set({ isRescinded: true });
-    expect((await getDashboard(ctx.db, now, memo)).totals.reservations).toBe(0);
-    writes.end();
-    expect((await getDashboard(ctx.db, now, memo)).totals.reservations).toBe(0);
+    // Every kind of change, straight to the database (a job, a script, another server).
+    await ctx.db
+      .update(brokerCommissions)
+      .set({ commissionAmount: '95.50' })
+      .where(eq(brokerCommissions.id, commission.id));
+    await ctx.db
+      .update(brokerCommissions)
+      .set({ brokerId: second.id })
+      .where(eq(brokerCommissions.id, commission.id));
+    await ctx.db
+      .update(reservations)
+      .set({ reservationDate: '2026-01-20', projectId: other.id })
+      .where(eq(reservations.id, sold.id));
+    await ctx.db.update(reservations).set({ isRescinded: true }).where(eq(reservations.id, first.id));
+    expect(await total()).toBe(1);
+    [kept, rebuilt] = await rollupsAndRebuilt();
+    expect(kept).toBe(rebuilt);
+    await ctx.db.update(reservations).set({ isRescinded: false }).where(eq(reservations.id, first.id));
+    await ctx.db.delete(brokerCommissions).where(eq(brokerCommissions.id, commission.id));
+    await createCommission(ctx.db, sold, { commissionAmount: '10.00' });
+    // Deleting a reservation cascades to its commission: both triggers run, in either order.
+    await ctx.db.delete(reservations).where(eq(reservations.id, sold.id));
+    const client = await createClient(ctx.db);
+    await ctx.db.update(clients).set({ deletedAt: new Date() }).where(eq(clients.id, client.id));
+    await createBroker(ctx.db);
+    [kept, rebuilt] = await rollupsAndRebuilt();
+    expect(kept).toBe(rebuilt);
+    const data = (await admin.get('/api/dashboard')).json();
+    expect(data.totals).toMatchObject({ reservations: 1, brokers: 3 });
+    expect(data.monthlyStats).toMatchObject({ month: '2026-03', reservations: 1, commissions: '0.00' });
   });
 });
