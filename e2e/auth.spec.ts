@@ -151,15 +151,44 @@ test.describe('menú lateral', () => {
   });
 });
 
-test('el banner rojo aparece sin conexión y desaparece al recuperarla', async ({ page }) => {
+test('sin servidor: el banner aparece al instante, los reintentos esperan y la lista se recarga sola', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
   await signIn(page, ACCOUNTS.admin);
-  // The server stops answering: the layout's connectivity check fails.
-  await page.route('**/api/health', (route) => route.abort('connectionrefused'));
-  await page.reload();
+  await page.goto('/reservas');
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  let healthRequests = 0;
+  page.on('request', (request) => {
+    if (request.url().includes('/api/health')) healthRequests += 1;
+  });
+  // The server stops answering: every API request is refused, as by a stopped server.
+  await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+  await page
+    .getByRole('navigation', { name: 'Menú principal' })
+    .getByRole('link', { name: 'Clientes' })
+    .click();
   const banner = page.getByTestId('connection-banner');
-  await expect(banner).toContainText('No se pudo conectar con el servidor.');
+  await expect(banner).toContainText('No se pudo conectar con el servidor.', { timeout: 5_000 });
   await expect(banner).toContainText('Intentando reconectar...');
-  // It answers again: the banner goes away on the next retry.
-  await page.unroute('**/api/health');
+  // A list that could not load says so; it never claims to be empty.
+  await expect(page.getByText('No se pudo cargar la lista.')).toBeVisible({ timeout: 10_000 });
+  // 30 s of outage: the probes back off (1, 2, 5, 10 s), no flood.
+  await page.waitForTimeout(30_000);
+  expect(healthRequests).toBeLessThan(20);
+  // The server answers again: the banner goes and the list fills by itself.
+  await page.unroute('**/api/**');
   await expect(banner).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  await expect(page.getByText('No se pudo cargar la lista.')).toHaveCount(0);
+});
+
+test('una dirección desconocida muestra «Página no encontrada» dentro del marco, con el menú', async ({
+  page,
+}) => {
+  await signIn(page, ACCOUNTS.admin);
+  await page.goto('/no-existe');
+  await expect(page.getByText('Página no encontrada')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeAttached();
+  await expect(page.getByText('Ocurrió un error inesperado')).toHaveCount(0);
 });

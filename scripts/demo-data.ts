@@ -1448,7 +1448,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
             `Sale flow of ${plan.number} ended ${flow.state.status}, planned ${plan.saleStatus}`,
           );
         }
-        return flow;
+        return flow.checked(saleDefinition);
       });
       const written = await writeFlows(tx, batch, baseDefinitions, batch.length);
       saleFlows += written.flows;
@@ -1570,7 +1570,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
             `Payment flow ${plan.id} completed at ${completedAt}, planned ${paymentFlowEnd(plan)}`,
           );
         }
-        return flow;
+        return flow.checked(plan.model.definition);
       });
       const written = await writeFlows(tx, batch, baseDefinitions, batch.length);
       paymentFlows += written.flows;

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../src/server/db/client';
 import { apply, instantiate } from '../src/shared/domain/workflow/engine';
+import { flowViolations } from '../src/shared/domain/workflow/invariants';
 import type { TaskStatus } from '../src/shared/domain/workflow/statuses';
 import type { Actor, FlowCommand, FlowState, WorkflowDefinition } from '../src/shared/domain/workflow/types';
 
@@ -154,6 +155,14 @@ export class SimulatedFlow {
       );
     }
     this.state = result.state;
+    return this;
+  }
+
+  /** The flow, after checking every invariant of the engine holds (strictly): at every scale. */
+  checked(definition: WorkflowDefinition): this {
+    const problems = flowViolations(definition, this.state, { strict: true });
+    if (problems.length > 0)
+      throw new Error(`A generated flow breaks the engine's invariants: ${problems.join('; ')}`);
     return this;
   }
 

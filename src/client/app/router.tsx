@@ -1,14 +1,37 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PlaceholderPage } from '../components/placeholder-page';
+import { connection } from '../lib/connection';
 import { PublicOnly, RequireSession } from './guards';
 import { paths } from './paths';
 import { RouteError } from './route-error';
 import { AppLayout } from './shell/app-layout';
 
-/** A screen loaded on demand: every page module default-exports its component. */
+/**
+ * A screen loaded on demand: every page module default-exports its component. A load that fails
+ * while the server is unreachable waits for it to answer again (the banner says so) and tries
+ * again; one that fails while the server answers is a new version (RouteError says so).
+ */
 function page(load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> {
-  return { lazy: async () => ({ Component: (await load()).default }) };
+  return { lazy: async () => ({ Component: (await loadScreen(load)).default }) };
+}
+
+async function loadScreen<T>(load: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await load();
+    } catch (error) {
+      const answers = await fetch('/api/health', { cache: 'no-store' }).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (answers && attempt > 1) throw error;
+      if (!answers) {
+        connection.reportFailure();
+        await connection.whenOnline();
+      }
+    }
+  }
 }
 
 /** A screen whose issue has not landed yet. */
@@ -32,53 +55,58 @@ export const routes: RouteObject[] = [
         children: [
           {
             element: <AppLayout />,
-            errorElement: <RouteError />,
             children: [
-              { index: true, element: <Navigate to={paths.dashboard} replace /> },
-              { path: paths.dashboard, ...page(() => import('../features/dashboard/dashboard-page')) },
-              { path: paths.notifications, ...notYet('Mis Tareas Pendientes') },
+              // Errors of a screen (and unknown addresses) show inside the shell, menu included.
               {
-                path: paths.reservations,
-                ...page(() => import('../features/reservations/reservations-list-page')),
+                errorElement: <RouteError />,
+                children: [
+                  { index: true, element: <Navigate to={paths.dashboard} replace /> },
+                  { path: paths.dashboard, ...page(() => import('../features/dashboard/dashboard-page')) },
+                  { path: paths.notifications, ...notYet('Mis Tareas Pendientes') },
+                  {
+                    path: paths.reservations,
+                    ...page(() => import('../features/reservations/reservations-list-page')),
+                  },
+                  {
+                    path: paths.newReservation,
+                    ...page(() => import('../features/reservations/new-reservation-page')),
+                  },
+                  {
+                    path: paths.editReservation(':id'),
+                    ...page(() => import('../features/reservations/edit-reservation-page')),
+                  },
+                  { path: paths.clients, ...page(() => import('../features/clients/clients-page')) },
+                  { path: paths.newClient, ...page(() => import('../features/clients/client-form-page')) },
+                  {
+                    path: paths.editClient(':id'),
+                    ...page(() => import('../features/clients/client-form-page')),
+                  },
+                  { path: paths.reservationFlows, ...notYet('Flujo de Reservas') },
+                  { path: paths.reservationFlow(':id'), ...notYet('Flujo de Reserva') },
+                  { path: paths.followUp, ...notYet('Mis Tareas Pendientes') },
+                  { path: paths.approvals, element: <Navigate to={paths.settlementApprovals} replace /> },
+                  { path: paths.brokers, ...page(() => import('../features/brokers/brokers-page')) },
+                  { path: paths.newBroker, ...page(() => import('../features/brokers/broker-form-page')) },
+                  {
+                    path: paths.editBroker(':id'),
+                    ...page(() => import('../features/brokers/broker-form-page')),
+                  },
+                  { path: paths.payments, ...notYet('Pagos') },
+                  { path: paths.paymentFlow(':commissionFlowId'), ...notYet('Flujo de Pago') },
+                  { path: paths.commission(':reservationId'), ...notYet('Editar Comisión') },
+                  { path: paths.reports, element: <Navigate to={paths.commissionReport} replace /> },
+                  { path: paths.commissionReport, ...notYet('Informe de Comisiones') },
+                  { path: paths.commissionProjectionReport, ...notYet('Proyección Comisiones') },
+                  { path: paths.salesReport, ...notYet('Informe de Ventas') },
+                  { path: paths.brokersReport, ...notYet('Informe de Brokers') },
+                  { path: paths.brokerPaymentsReport, ...notYet('Informe de Pagos Brokers') },
+                  { path: paths.brokerConsolidatedReport, ...notYet('Consolidado Brokers') },
+                  { path: paths.settlementApprovals, ...notYet('Aprobación de Liquidaciones') },
+                  { path: paths.settlementApproval(':id'), ...notYet('Aprobación de Liquidación') },
+                  { path: paths.settings, ...notYet('Configuración') },
+                  { path: '*', element: <PlaceholderNotFound /> },
+                ],
               },
-              {
-                path: paths.newReservation,
-                ...page(() => import('../features/reservations/new-reservation-page')),
-              },
-              {
-                path: paths.editReservation(':id'),
-                ...page(() => import('../features/reservations/edit-reservation-page')),
-              },
-              { path: paths.clients, ...page(() => import('../features/clients/clients-page')) },
-              { path: paths.newClient, ...page(() => import('../features/clients/client-form-page')) },
-              {
-                path: paths.editClient(':id'),
-                ...page(() => import('../features/clients/client-form-page')),
-              },
-              { path: paths.reservationFlows, ...notYet('Flujo de Reservas') },
-              { path: paths.reservationFlow(':id'), ...notYet('Flujo de Reserva') },
-              { path: paths.followUp, ...notYet('Mis Tareas Pendientes') },
-              { path: paths.approvals, element: <Navigate to={paths.settlementApprovals} replace /> },
-              { path: paths.brokers, ...page(() => import('../features/brokers/brokers-page')) },
-              { path: paths.newBroker, ...page(() => import('../features/brokers/broker-form-page')) },
-              {
-                path: paths.editBroker(':id'),
-                ...page(() => import('../features/brokers/broker-form-page')),
-              },
-              { path: paths.payments, ...notYet('Pagos') },
-              { path: paths.paymentFlow(':commissionFlowId'), ...notYet('Flujo de Pago') },
-              { path: paths.commission(':reservationId'), ...notYet('Editar Comisión') },
-              { path: paths.reports, element: <Navigate to={paths.commissionReport} replace /> },
-              { path: paths.commissionReport, ...notYet('Informe de Comisiones') },
-              { path: paths.commissionProjectionReport, ...notYet('Proyección Comisiones') },
-              { path: paths.salesReport, ...notYet('Informe de Ventas') },
-              { path: paths.brokersReport, ...notYet('Informe de Brokers') },
-              { path: paths.brokerPaymentsReport, ...notYet('Informe de Pagos Brokers') },
-              { path: paths.brokerConsolidatedReport, ...notYet('Consolidado Brokers') },
-              { path: paths.settlementApprovals, ...notYet('Aprobación de Liquidaciones') },
-              { path: paths.settlementApproval(':id'), ...notYet('Aprobación de Liquidación') },
-              { path: paths.settings, ...notYet('Configuración') },
-              { path: '*', element: <PlaceholderNotFound /> },
             ],
           },
         ],

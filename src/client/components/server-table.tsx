@@ -22,6 +22,8 @@ export interface ServerTableProps<T> {
   idAccessor?: keyof T | ((record: T) => Key);
   /** Empty state text; defaults to 'No se encontraron registros'. */
   noRecordsText?: string;
+  /** The query's error: a list that could not load says so, never that it is empty. */
+  error?: unknown;
   rowStyle?: (record: T, index: number) => CSSProperties | undefined;
   onRowClick?: DataTableRowClickHandler<T>;
   'aria-label'?: string;
@@ -32,6 +34,8 @@ export function paginationText(from: number, to: number, total: number, capped: 
   if (total === 0) return 'Sin resultados';
   return `Mostrando ${formatInteger(from)}–${formatInteger(to)} de ${capped ? 'más de ' : ''}${formatInteger(total)}`;
 }
+
+export const LOAD_FAILED_TEXT = 'No se pudo cargar la lista. Se volverá a cargar al recuperar la conexión.';
 
 const CONTROL_LABELS = {
   first: 'Primera página',
@@ -64,6 +68,7 @@ export function ServerTable<T>({
   fetching,
   idAccessor,
   noRecordsText = 'No se encontraron registros',
+  error,
   rowStyle,
   onRowClick,
   'aria-label': ariaLabel,
@@ -89,7 +94,7 @@ export function ServerTable<T>({
       idAccessor={(idAccessor ?? 'id') as keyof T}
       fetching={fetching}
       loadingText="Cargando..."
-      noRecordsText={noRecordsText}
+      noRecordsText={error && !records ? LOAD_FAILED_TEXT : noRecordsText}
       page={page}
       onPageChange={onPageChange}
       totalRecords={total ?? 0}

@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from '../../shared/errors';
+import { connection } from './connection';
 
 /** A refused or failed API call, with the server's Spanish message and per-field messages. */
 export class ApiError extends Error {
@@ -16,14 +17,7 @@ export class ApiError extends Error {
 export const NETWORK_ERROR_MESSAGE = 'No se pudo conectar con el servidor.';
 
 type Listener = () => void;
-const connectionLostListeners = new Set<Listener>();
 const sessionLostListeners = new Set<Listener>();
-
-/** Called when a request cannot reach the server (the shell shows the reconnect banner). */
-export function onConnectionLost(listener: Listener): () => void {
-  connectionLostListeners.add(listener);
-  return () => connectionLostListeners.delete(listener);
-}
 
 /** Called when an authenticated request answers 401 (the session expired or was ended). */
 export function onSessionLost(listener: Listener): () => void {
@@ -67,18 +61,18 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     response = await fetch(withQuery(path, options.query), init);
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    for (const listener of connectionLostListeners) listener();
+    connection.reportFailure();
     throw new ApiError(0, 'NETWORK', NETWORK_ERROR_MESSAGE);
   }
+  const unreachable = response.status === 502 || response.status === 503 || response.status === 504;
+  if (unreachable) connection.reportFailure();
+  else connection.reportAnswer();
   if (response.status === 204) return undefined as T;
   const body = (await response.json().catch(() => null)) as (T & Partial<ApiErrorBody>) | null;
   if (response.ok) return body as T;
 
   if (response.status === 401 && !options.allowUnauthenticated) {
     for (const listener of sessionLostListeners) listener();
-  }
-  if (response.status === 502 || response.status === 503 || response.status === 504) {
-    for (const listener of connectionLostListeners) listener();
   }
   const error = body?.error;
   throw new ApiError(

@@ -182,7 +182,9 @@ export const brokers = pgTable(
     kamReceivesCommission: boolean('kam_receives_commission').notNull().default(false),
     searchText: text('search_text')
       .notNull()
-      .generatedAlwaysAs(searchable(`name || ' ' || business_name || ' ' || rut`)),
+      .generatedAlwaysAs(
+        searchable(`name || ' ' || business_name || ' ' || rut || ' ' || replace(rut, '-', '')`),
+      ),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -207,7 +209,9 @@ export const clients = pgTable(
     email: text('email'),
     searchText: text('search_text')
       .notNull()
-      .generatedAlwaysAs(searchable(`rut || ' ' || first_name || ' ' || last_name`)),
+      .generatedAlwaysAs(
+        searchable(`rut || ' ' || replace(rut, '-', '') || ' ' || first_name || ' ' || last_name`),
+      ),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),

@@ -1,41 +1,26 @@
 import { Alert, Loader } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { api, errorMessage, onConnectionLost } from '../../lib/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import { NETWORK_ERROR_MESSAGE } from '../../lib/api';
+import { connection } from '../../lib/connection';
 
-export const healthQueryKey = ['health'] as const;
+/** Whether the server answers (re-renders when that changes). */
+export function useConnectionState() {
+  return useSyncExternalStore(connection.subscribe, connection.state);
+}
 
 /**
- * The red banner of spec part 1 §2: the connection error followed by 'Intentando reconectar...'
- * while /api/health (which checks the database) fails; gone as soon as it answers again, and then
- * every screen reloads its data.
+ * The red banner of spec part 1 §2: shown as soon as a request cannot reach the server, with
+ * 'Intentando reconectar...' while the connection monitor probes (1, 2, 5, then every 10 s); gone
+ * when the server answers, and then every screen reloads its data.
  */
 export function ConnectionBanner() {
   const queryClient = useQueryClient();
-  const health = useQuery({
-    queryKey: healthQueryKey,
-    queryFn: () => api<{ status: 'ok' }>('/api/health', { allowUnauthenticated: true }),
-    retry: false,
-    staleTime: 0,
-    refetchInterval: (query) => (query.state.status === 'error' ? 3_000 : 60_000),
-  });
+  const state = useConnectionState();
+  useEffect(() => connection.onRestored(() => void queryClient.invalidateQueries()), [queryClient]);
 
-  useEffect(
-    () => onConnectionLost(() => void queryClient.invalidateQueries({ queryKey: healthQueryKey })),
-    [queryClient],
-  );
-
-  const wasDown = useRef(false);
-  useEffect(() => {
-    if (health.isError) wasDown.current = true;
-    if (health.isSuccess && wasDown.current) {
-      wasDown.current = false;
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== healthQueryKey[0] });
-    }
-  }, [health.isError, health.isSuccess, queryClient]);
-
-  if (!health.isError) return null;
+  if (state === 'online') return null;
   return (
     <Alert
       color="red"
@@ -46,7 +31,7 @@ export function ConnectionBanner() {
       data-testid="connection-banner"
       styles={{ root: { position: 'sticky', top: 0, zIndex: 150 } }}
     >
-      {errorMessage(health.error)} Intentando reconectar... <Loader size={12} color="white" type="dots" />
+      {NETWORK_ERROR_MESSAGE} Intentando reconectar... <Loader size={12} color="white" type="dots" />
     </Alert>
   );
 }

@@ -132,6 +132,7 @@ export default function BrokersPage() {
           pageSize={list.pageSize}
           onPageChange={list.setPage}
           fetching={brokers.isFetching}
+          error={brokers.error}
           columns={columns}
           noRecordsText={list.search ? 'Ningún broker coincide con la búsqueda' : 'Aún no hay brokers'}
         />

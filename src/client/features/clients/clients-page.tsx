@@ -125,6 +125,7 @@ export default function ClientsPage() {
           pageSize={list.pageSize}
           onPageChange={list.setPage}
           fetching={clients.isFetching}
+          error={clients.error}
           columns={columns}
           noRecordsText={list.search ? 'Ningún cliente coincide con la búsqueda' : 'Aún no hay clientes'}
         />

@@ -51,6 +51,7 @@ export default function ReservationsListPage() {
           pageSize={list.pageSize}
           onPageChange={list.setPage}
           fetching={reservations.isFetching}
+          error={reservations.error}
           noRecordsText={list.search ? 'No hay reservas con ese número' : 'Aún no hay reservas'}
           rowStyle={(row) =>
             row.isRescinded ? { backgroundColor: 'var(--mantine-color-red-0)' } : undefined

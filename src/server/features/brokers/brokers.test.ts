@@ -279,6 +279,7 @@ describe('brokers: list and search', () => {
     expect(await idsFor('los andes')).toEqual([andes.id]);
     expect(await idsFor('76.543')).toEqual([andes.id]);
     expect(await idsFor('111222-5')).toEqual([beta.id]);
+    expect(await idsFor('771112225')).toEqual([beta.id]);
     expect(await idsFor('spa')).toEqual([beta.id]);
     expect(await idsFor('CORREDOR')).toEqual([beta.id, andes.id]);
     expect(await idsFor('alfa asociados')).toEqual([alfa.id]);

@@ -379,6 +379,9 @@ describe('clients: list and search', () => {
     expect(await idsFor('345678-5')).toEqual([juan.id]);
     expect(await idsFor('12.345.678-5')).toEqual([juan.id]);
     expect(await idsFor('10.000.013-k')).toEqual([maria.id]);
+    // Without separators, as many type it or paste it from a spreadsheet.
+    expect(await idsFor('123456785')).toEqual([juan.id]);
+    expect(await idsFor('10000013K')).toEqual([maria.id]);
     expect(await idsFor('PÉRE')).toEqual([juan.id]);
     expect(await idsFor('nunez')).toEqual([maria.id]);
     expect(await idsFor('Juan Pérez')).toEqual([juan.id]);
