@@ -153,26 +153,47 @@ CREATE TRIGGER dashboard_commissions_updated AFTER UPDATE ON broker_commissions
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION dashboard_commissions_updated();
 --> statement-breakpoint
-CREATE FUNCTION dashboard_client_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Live clients and brokers: counted per statement (a bulk load adds its rows at once).
+CREATE FUNCTION dashboard_clients_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  delta integer := 0;
+  delta integer;
 BEGIN
-  IF TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL THEN delta := delta - 1; END IF;
-  IF TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL THEN delta := delta + 1; END IF;
+  IF TG_OP = 'INSERT' THEN
+    SELECT count(*) INTO delta FROM new_rows WHERE deleted_at IS NULL;
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT -count(*) INTO delta FROM old_rows WHERE deleted_at IS NULL;
+  ELSE
+    SELECT (SELECT count(*) FROM new_rows WHERE deleted_at IS NULL) - (SELECT count(*) FROM old_rows WHERE deleted_at IS NULL)
+      INTO delta;
+  END IF;
   IF delta <> 0 THEN UPDATE dashboard_counts SET clients = clients + delta; END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER dashboard_client_changed AFTER INSERT OR DELETE OR UPDATE OF deleted_at ON clients
-  FOR EACH ROW EXECUTE FUNCTION dashboard_client_changed();
+CREATE TRIGGER dashboard_clients_inserted AFTER INSERT ON clients
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dashboard_clients_counted();
 --> statement-breakpoint
-CREATE FUNCTION dashboard_broker_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE TRIGGER dashboard_clients_deleted AFTER DELETE ON clients
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION dashboard_clients_counted();
+--> statement-breakpoint
+CREATE TRIGGER dashboard_clients_updated AFTER UPDATE ON clients
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dashboard_clients_counted();
+--> statement-breakpoint
+CREATE FUNCTION dashboard_brokers_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  delta integer;
 BEGIN
-  UPDATE dashboard_counts SET brokers = brokers + CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
+  IF TG_OP = 'INSERT' THEN SELECT count(*) INTO delta FROM new_rows;
+  ELSE SELECT -count(*) INTO delta FROM old_rows;
+  END IF;
+  IF delta <> 0 THEN UPDATE dashboard_counts SET brokers = brokers + delta; END IF;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER dashboard_broker_counted AFTER INSERT OR DELETE ON brokers
-  FOR EACH ROW EXECUTE FUNCTION dashboard_broker_counted();
+CREATE TRIGGER dashboard_brokers_inserted AFTER INSERT ON brokers
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dashboard_brokers_counted();
+--> statement-breakpoint
+CREATE TRIGGER dashboard_brokers_deleted AFTER DELETE ON brokers
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION dashboard_brokers_counted();
 --> statement-breakpoint
 SELECT dashboard_rebuild();

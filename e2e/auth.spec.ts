@@ -192,3 +192,37 @@ test('una dirección desconocida muestra «Página no encontrada» dentro del ma
   await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeAttached();
   await expect(page.getByText('Ocurrió un error inesperado')).toHaveCount(0);
 });
+
+test('solo con el teclado se llega a Informes → Ventas, y el correo tiene el foco al entrar', async ({
+  browser,
+}) => {
+  const page = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+  await page.goto('/login');
+  await expect(page.getByLabel('Correo Electrónico')).toBeFocused();
+  await page.keyboard.type(ACCOUNTS.admin.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(ACCOUNTS.admin.password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const reports = page
+    .getByRole('navigation', { name: 'Menú principal' })
+    .getByRole('button', { name: 'Informes' });
+  // Tab through the page until the parent entry has the focus (it is reachable at all).
+  for (let presses = 0; presses < 40; presses++) {
+    if (await reports.evaluate((element) => element === document.activeElement)) break;
+    await page.keyboard.press('Tab');
+  }
+  await expect(reports).toBeFocused();
+  await page.keyboard.press('Enter');
+  const sales = page
+    .getByRole('navigation', { name: 'Menú principal' })
+    .getByRole('link', { name: 'Ventas', exact: true });
+  await expect(sales).toBeVisible();
+  for (let presses = 0; presses < 10; presses++) {
+    if (await sales.evaluate((element) => element === document.activeElement)) break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/informes\/ventas$/);
+  await page.close();
+});

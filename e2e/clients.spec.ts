@@ -115,6 +115,20 @@ test.describe('clientes', () => {
     await expect(page).toHaveURL(/\/clientes\/nuevo$/);
   });
 
+  test('una fecha de nacimiento imposible o futura se explica y no se borra', async ({ page }) => {
+    await page.goto('/clientes/nuevo');
+    const birthDate = page.getByLabel('Fecha de Nacimiento');
+    await birthDate.fill('31/02/1980');
+    await page.getByLabel('Nombres').click();
+    await expect(
+      page.getByText('Fecha no válida: escríbala como dd/mm/aaaa (por ejemplo 31/01/1980)'),
+    ).toBeVisible();
+    await expect(birthDate).toHaveValue('31/02/1980');
+    await birthDate.fill('01/01/2090');
+    await page.getByLabel('Nombres').click();
+    await expect(page.getByText(/La fecha no puede ser posterior al \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
+  });
+
   test('avisa cuando otro usuario modificó el cliente y conserva lo escrito', async ({ page }) => {
     await page.goto('/clientes');
     const word = token();

@@ -179,6 +179,30 @@ test.describe('reservas', () => {
     await expect(page.getByText('Seleccione un proyecto')).toBeVisible();
     await expect(page.getByLabel('N° departamento')).toHaveValue('802');
   });
+
+  test('un monto pegado se lee sin adivinar y un descuento sobre 100 % se explica', async ({ page }) => {
+    await apiClient(page, 'Rosa', 'Pegado Montes');
+    await startReservation(page, 'Rosa Pegado Montes');
+    const paste = (label: string, text: string) =>
+      page.getByLabel(label).evaluate((input, pasted) => {
+        (input as HTMLInputElement).focus();
+        const data = new DataTransfer();
+        data.setData('text', pasted);
+        input.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+        );
+      }, text);
+    await paste('Precio departamento', '1.5');
+    await expect(page.getByLabel('Precio departamento')).toHaveValue('1,5');
+    await paste('Precio estacionamiento', '5000.5');
+    await expect(page.getByLabel('Precio estacionamiento')).toHaveValue('5.000,5');
+    await paste('Precio bodega', '-500');
+    await expect(page.getByText('El monto no puede ser negativo')).toBeVisible();
+    await expect(page.getByLabel('Precio bodega')).toHaveValue('');
+    await page.getByLabel('Descuento columna').fill('101');
+    await expect(page.getByText('El descuento no puede superar 100 %')).toBeVisible();
+    await expect(page.getByLabel('Descuento columna')).toHaveValue('101');
+  });
 });
 
 test('desde la búsqueda de cliente se crea uno nuevo y se vuelve a la reserva con él elegido', async ({

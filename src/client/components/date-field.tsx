@@ -1,5 +1,6 @@
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
+import { useState } from 'react';
 
 export interface DateFieldProps
   extends Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'valueFormat' | 'dateParser'> {
@@ -29,11 +30,41 @@ export function parseDisplayDate(text: string): string | null {
   return null;
 }
 
+export const INVALID_DATE_MESSAGE = 'Fecha no válida: escríbala como dd/mm/aaaa (por ejemplo 31/01/1980)';
+
+/** A bound of the picker ('YYYY-MM-DD', or a Date taken on the local calendar) as 'YYYY-MM-DD'. */
+function isoOf(bound: Date | string): string {
+  if (typeof bound === 'string') return bound.slice(0, 10);
+  return `${bound.getFullYear()}-${String(bound.getMonth() + 1).padStart(2, '0')}-${String(bound.getDate()).padStart(2, '0')}`;
+}
+
+const shown = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+/** Why a typed text is not an acceptable date, or null when it is (or is empty). */
+export function typedDateProblem(
+  text: string,
+  bounds: { minDate?: Date | string | undefined; maxDate?: Date | string | undefined },
+): string | null {
+  if (text.trim() === '') return null;
+  const iso = parseDisplayDate(text);
+  if (!iso) return INVALID_DATE_MESSAGE;
+  if (bounds.maxDate && iso > isoOf(bounds.maxDate)) {
+    return `La fecha no puede ser posterior al ${shown(isoOf(bounds.maxDate))}`;
+  }
+  if (bounds.minDate && iso < isoOf(bounds.minDate)) {
+    return `La fecha no puede ser anterior al ${shown(isoOf(bounds.minDate))}`;
+  }
+  return null;
+}
+
 /**
  * A date field shown and typed as dd/mm/aaaa (Spanish calendar, weeks from Monday), whose value is
  * the 'YYYY-MM-DD' string the API expects. `<DateField label="Fecha" {...form.getInputProps('date')} />`
+ * A typed text that is not a date (31/02/1980) or is out of bounds (a birth date in the future) stays
+ * as typed and is said to be wrong — it is never cleared and then reported as missing.
  */
-export function DateField({ value, defaultValue, onChange, ...props }: DateFieldProps) {
+export function DateField({ value, defaultValue, onChange, error, onBlur, ...props }: DateFieldProps) {
+  const [typedError, setTypedError] = useState<string | null>(null);
   return (
     <DateInput
       valueFormat="DD/MM/YYYY"
@@ -42,10 +73,19 @@ export function DateField({ value, defaultValue, onChange, ...props }: DateField
       dateParser={parseDisplayDate}
       leftSection={<IconCalendar size={16} />}
       popoverProps={{ withinPortal: true }}
+      fixOnBlur={false}
       {...props}
+      error={typedError ?? error}
+      onBlur={(event) => {
+        setTypedError(typedDateProblem(event.currentTarget.value, props));
+        onBlur?.(event);
+      }}
       {...(value !== undefined ? { value: value || null } : {})}
       {...(defaultValue !== undefined ? { defaultValue: defaultValue || null } : {})}
-      onChange={(next) => onChange?.(next ? next.slice(0, 10) : null)}
+      onChange={(next) => {
+        setTypedError(null);
+        onChange?.(next ? next.slice(0, 10) : null);
+      }}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDisplayDate } from './date-field';
+import { INVALID_DATE_MESSAGE, parseDisplayDate, typedDateProblem } from './date-field';
 import { paginationText } from './server-table';
 
 describe('paginationText', () => {
@@ -24,5 +24,20 @@ describe('parseDisplayDate', () => {
     expect(parseDisplayDate('12/13/2020')).toBeNull();
     expect(parseDisplayDate('abril')).toBeNull();
     expect(parseDisplayDate('')).toBeNull();
+  });
+});
+
+describe('typedDateProblem', () => {
+  it('says what is wrong with a typed date instead of clearing it', () => {
+    expect(typedDateProblem('', {})).toBeNull();
+    expect(typedDateProblem('12/04/1985', { maxDate: '2026-11-23' })).toBeNull();
+    expect(typedDateProblem('31/02/1980', {})).toBe(INVALID_DATE_MESSAGE);
+    expect(typedDateProblem('mañana', {})).toBe(INVALID_DATE_MESSAGE);
+    expect(typedDateProblem('01/01/2030', { maxDate: '2026-11-23' })).toBe(
+      'La fecha no puede ser posterior al 23/11/2026',
+    );
+    expect(typedDateProblem('01/01/1899', { minDate: new Date(1900, 0, 1) })).toBe(
+      'La fecha no puede ser anterior al 01/01/1900',
+    );
   });
 });

@@ -1,12 +1,33 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
+import { type ClipboardEvent, useState } from 'react';
+import { AMOUNT_READING_MESSAGES, readAmountText } from '../../shared/format/amount-text';
+
+type MoneyInputProps = Omit<NumberInputProps, 'decimalScale' | 'thousandSeparator' | 'decimalSeparator'>;
 
 /**
  * An amount in UF: es-CL separators ('1.234,56'), two decimals, never negative. The value is a
  * number while typing; forms turn it into the decimal string the API expects with `toAmount`.
+ * A pasted amount is read with either decimal mark when that is unambiguous ('1.5', '5000.5',
+ * '1,234.56'); one that cannot be read, or is negative, is refused with a message under the field —
+ * never turned silently into another number.
  */
-export function MoneyInput(
-  props: Omit<NumberInputProps, 'decimalScale' | 'thousandSeparator' | 'decimalSeparator'>,
-) {
+export function MoneyInput({ error, onChange, onPaste, ...props }: MoneyInputProps) {
+  const [pasteError, setPasteError] = useState<string | null>(null);
+  const paste = (event: ClipboardEvent<HTMLInputElement>) => {
+    onPaste?.(event);
+    const input = event.currentTarget;
+    // Pasting over the whole value (or into an empty field) replaces it; into part of it, as typed.
+    const replacesAll = input.selectionStart === 0 && input.selectionEnd === input.value.length;
+    if (!replacesAll) return;
+    event.preventDefault();
+    const reading = readAmountText(event.clipboardData.getData('text'));
+    if (reading.ok) {
+      setPasteError(null);
+      onChange?.(reading.value);
+    } else {
+      setPasteError(AMOUNT_READING_MESSAGES[reading.reason]);
+    }
+  };
   return (
     <NumberInput
       min={0}
@@ -19,12 +40,24 @@ export function MoneyInput(
       leftSectionWidth={36}
       hideControls
       {...props}
+      error={pasteError ?? error}
+      onPaste={paste}
+      onChange={(value) => {
+        setPasteError(null);
+        onChange?.(value);
+      }}
     />
   );
 }
 
-/** A discount typed as a percent (0–100, step 0.001), clamped as the spec asks. */
-export function PercentInput(props: Omit<NumberInputProps, 'decimalScale' | 'min' | 'max'>) {
+export const DISCOUNT_TOO_LARGE_MESSAGE = 'El descuento no puede superar 100 %';
+
+/**
+ * A discount typed as a percent (0–100, step 0.001). A value over 100 is kept as typed and said to
+ * be wrong (never cut silently to another number); the form refuses to save it.
+ */
+export function PercentInput({ error, ...props }: Omit<NumberInputProps, 'decimalScale' | 'min' | 'max'>) {
+  const tooLarge = typeof props.value === 'number' && props.value > 100;
   return (
     <NumberInput
       min={0}
@@ -32,10 +65,11 @@ export function PercentInput(props: Omit<NumberInputProps, 'decimalScale' | 'min
       step={0.001}
       decimalScale={3}
       decimalSeparator=","
-      clampBehavior="strict"
+      clampBehavior="none"
       allowNegative={false}
       rightSection="%"
       {...props}
+      error={tooLarge ? DISCOUNT_TOO_LARGE_MESSAGE : error}
     />
   );
 }

@@ -83,6 +83,9 @@ export function SideMenu({
             <NavLink
               key={entry.label}
               data-menu-entry
+              // A button, so Tab reaches it and Enter or Space opens its submenu.
+              component="button"
+              type="button"
               label={entry.label}
               leftSection={entry.icon}
               childrenOffset={28}

@@ -48,6 +48,8 @@ export default function LoginPage() {
             label="Correo Electrónico"
             type="email"
             autoComplete="email"
+            // The one thing to do on this screen: start typing.
+            autoFocus
             required
             key={form.key('email')}
             {...form.getInputProps('email')}

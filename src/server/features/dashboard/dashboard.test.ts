@@ -11,7 +11,6 @@ import {
   createUser,
 } from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
-import { getDashboard } from './dashboard.service';
 
 // The clock of the app under test: each test sets it before asking.
 const clock = { now: new Date('2026-03-15T15:00:00Z') };
