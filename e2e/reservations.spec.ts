@@ -180,6 +180,42 @@ test.describe('reservas', () => {
     await expect(page.getByLabel('N° departamento')).toHaveValue('802');
   });
 
+  test('«Cambiar Cliente» conserva lo escrito, y salir con cambios sin guardar pregunta antes', async ({
+    page,
+  }) => {
+    await apiClient(page, 'Nora', 'Borrador Díaz');
+    await apiClient(page, 'Otto', 'Segundo Díaz');
+    await startReservation(page, 'Nora Borrador Díaz');
+    await page.getByLabel('N° de reserva').fill('RB-BORRADOR');
+    await page.getByLabel('N° departamento').fill('7777');
+    await page.getByRole('button', { name: 'Cambiar Cliente' }).click();
+    await page.getByLabel('Buscar cliente').fill('Otto Segundo Díaz');
+    await page.getByRole('listitem').filter({ hasText: 'Otto Segundo Díaz' }).click();
+    await expect(page.getByTestId('reservation-client')).toHaveText('Otto Segundo Díaz');
+    await expect(page.getByLabel('N° de reserva')).toHaveValue('RB-BORRADOR');
+    await expect(page.getByLabel('N° departamento')).toHaveValue('7777');
+
+    const menu = page.getByRole('navigation', { name: 'Menú principal' });
+    await menu.getByRole('link', { name: 'Clientes' }).click();
+    const ask = page.getByRole('dialog', { name: 'Hay cambios sin guardar' });
+    await ask.getByRole('button', { name: 'Seguir editando' }).click();
+    await expect(page).toHaveURL(/\/reservas\/nueva/);
+    await expect(page.getByLabel('N° departamento')).toHaveValue('7777');
+    await menu.getByRole('link', { name: 'Clientes' }).click();
+    await ask.getByRole('button', { name: 'Salir sin guardar' }).click();
+    await expect(page).toHaveURL(/\/clientes$/);
+  });
+
+  test('en un teléfono la lista de reservas son tarjetas, con sus acciones a la vista', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/reservas');
+    const cards = page.getByRole('list', { name: 'Reservas' }).getByRole('listitem');
+    await expect(cards.first()).toBeVisible();
+    await expect(cards.first().getByRole('link', { name: /^Editar reserva / })).toBeInViewport();
+    // Nothing hides off-screen to the right.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
   test('un monto pegado se lee sin adivinar y un descuento sobre 100 % se explica', async ({ page }) => {
     await apiClient(page, 'Rosa', 'Pegado Montes');
     await startReservation(page, 'Rosa Pegado Montes');

@@ -1,7 +1,8 @@
 import 'mantine-datatable/styles.css';
+import { Box, Group, LoadingOverlay, Pagination, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DataTable, type DataTableColumn, type DataTableRowClickHandler } from 'mantine-datatable';
-import { type CSSProperties, type Key, useEffect } from 'react';
+import { type CSSProperties, type Key, type ReactNode, useEffect } from 'react';
 import { formatInteger } from '../../shared/format';
 
 export type { DataTableColumn } from 'mantine-datatable';
@@ -80,6 +81,27 @@ export function ServerTable<T>({
     if (!fetching && total !== undefined && page > lastPage) onPageChange(lastPage);
   }, [fetching, total, page, lastPage, onPageChange]);
 
+  if (narrow) {
+    return (
+      <CardList<T>
+        records={records}
+        columns={columns}
+        total={total ?? 0}
+        totalIsCapped={totalIsCapped}
+        page={page}
+        pageSize={pageSize}
+        lastPage={lastPage}
+        onPageChange={onPageChange}
+        fetching={fetching}
+        idAccessor={idAccessor}
+        emptyText={error && !records ? LOAD_FAILED_TEXT : noRecordsText}
+        rowStyle={rowStyle}
+        onRowClick={onRowClick}
+        aria-label={ariaLabel}
+      />
+    );
+  }
+
   return (
     <DataTable<T>
       aria-label={ariaLabel}
@@ -106,5 +128,127 @@ export function ServerTable<T>({
       rowStyle={rowStyle}
       onRowClick={onRowClick}
     />
+  );
+}
+
+/** A column's cell for one record: its render, or the value at its accessor. */
+function cellOf<T>(column: DataTableColumn<T>, record: T, index: number): ReactNode {
+  if (column.render) return column.render(record, index);
+  const value = (record as Record<string, unknown>)[String(column.accessor)];
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/**
+ * The same list on a phone: one card per record, each column a labelled line (the actions column,
+ * untitled, at the card's foot), so nothing hides off-screen to the right.
+ */
+function CardList<T>({
+  records,
+  columns,
+  total,
+  totalIsCapped,
+  page,
+  pageSize,
+  lastPage,
+  onPageChange,
+  fetching,
+  idAccessor,
+  emptyText,
+  rowStyle,
+  onRowClick,
+  'aria-label': ariaLabel,
+}: {
+  onRowClick?: DataTableRowClickHandler<T> | undefined;
+  records: T[] | undefined;
+  columns: DataTableColumn<T>[];
+  total: number;
+  totalIsCapped: boolean;
+  page: number;
+  pageSize: number;
+  lastPage: number;
+  onPageChange: (page: number) => void;
+  fetching: boolean;
+  idAccessor?: keyof T | ((record: T) => Key) | undefined;
+  emptyText: string;
+  rowStyle?: ((record: T, index: number) => CSSProperties | undefined) | undefined;
+  'aria-label'?: string | undefined;
+}) {
+  const keyOf = (record: T, index: number): Key =>
+    typeof idAccessor === 'function'
+      ? idAccessor(record)
+      : String((record as Record<string, unknown>)[String(idAccessor ?? 'id')] ?? index);
+  const from = (page - 1) * pageSize + 1;
+  const to = Math.min(total, page * pageSize);
+  return (
+    <Stack gap="xs" pos="relative" mih={120}>
+      <LoadingOverlay visible={fetching} loaderProps={{ size: 'sm' }} overlayProps={{ blur: 1 }} />
+      <Stack gap="xs" role="list" aria-label={ariaLabel}>
+        {records && records.length > 0 ? (
+          records.map((record, index) => (
+            <Paper
+              key={keyOf(record, index)}
+              role="listitem"
+              withBorder
+              p="sm"
+              radius="md"
+              style={{ ...rowStyle?.(record, index), cursor: onRowClick ? 'pointer' : undefined }}
+              onClick={
+                onRowClick
+                  ? (event) =>
+                      onRowClick({
+                        record,
+                        index,
+                        event: event as unknown as Parameters<DataTableRowClickHandler<T>>[0]['event'],
+                      })
+                  : undefined
+              }
+            >
+              <Stack gap={4}>
+                {columns.map((column) =>
+                  column.title ? (
+                    <Group
+                      key={String(column.accessor)}
+                      justify="space-between"
+                      gap="xs"
+                      wrap="nowrap"
+                      align="flex-start"
+                    >
+                      <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                        {column.title}
+                      </Text>
+                      <Box ta="right" fz="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                        {cellOf(column, record, index)}
+                      </Box>
+                    </Group>
+                  ) : (
+                    <Group key={String(column.accessor)} justify="flex-end">
+                      {cellOf(column, record, index)}
+                    </Group>
+                  ),
+                )}
+              </Stack>
+            </Paper>
+          ))
+        ) : (
+          <Text c="dimmed" ta="center" py="xl">
+            {emptyText}
+          </Text>
+        )}
+      </Stack>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm">{paginationText(from, to, total, totalIsCapped)}</Text>
+        {lastPage > 1 ? (
+          <Pagination
+            size="sm"
+            total={lastPage}
+            value={page}
+            onChange={onPageChange}
+            siblings={0}
+            getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+            getItemProps={(item) => ({ 'aria-label': `Página ${item}` })}
+          />
+        ) : null}
+      </Group>
+    </Stack>
   );
 }

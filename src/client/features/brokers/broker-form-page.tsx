@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
+import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
 import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { RutInput } from '../../components/rut-input';
@@ -140,6 +141,7 @@ function BrokerForm({ title, broker }: { title: string; broker: Broker | undefin
     initialValues: valuesOf(broker),
     validate: schemaResolver(brokerBody, { sync: true }),
   });
+  const leaveGuard = useLeaveGuard(form.isDirty() && !save.isPending);
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -147,7 +149,7 @@ function BrokerForm({ title, broker }: { title: string; broker: Broker | undefin
       const body = { ...values, constitutionDate: values.constitutionDate ?? '' };
       await save.mutateAsync(broker ? { ...body, version: broker.version } : body);
       notifySaved(broker ? 'Broker actualizado' : 'Broker creado');
-      navigate(listUrl);
+      navigate(listUrl, { state: AFTER_SAVE });
     } catch (error) {
       setFailure(applyServerErrors(form, error));
     }
@@ -157,6 +159,7 @@ function BrokerForm({ title, broker }: { title: string; broker: Broker | undefin
   return (
     <>
       <PageHeader title={title} />
+      {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={960}>
           <ErrorAlert error={failure} />

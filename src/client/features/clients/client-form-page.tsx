@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
+import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
 import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { RutInput } from '../../components/rut-input';
@@ -77,6 +78,7 @@ function ClientForm({ title, client }: { title: string; client: Client | undefin
     initialValues: valuesOf(client),
     validate: schemaResolver(clientBody, { sync: true }),
   });
+  const leaveGuard = useLeaveGuard(form.isDirty() && !save.isPending);
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);
@@ -84,7 +86,7 @@ function ClientForm({ title, client }: { title: string; client: Client | undefin
       const body = { ...values, birthDate: values.birthDate ?? '' };
       const saved = await save.mutateAsync(client ? { ...body, version: client.version } : body);
       notifySaved(client ? 'Cliente actualizado' : 'Cliente creado');
-      navigate(returnTo ? `${returnTo}?clienteId=${saved.id}` : listUrl);
+      navigate(returnTo ? `${returnTo}?clienteId=${saved.id}` : listUrl, { state: AFTER_SAVE });
     } catch (error) {
       // The input stays as typed; field messages go on their fields, the message on top.
       setFailure(applyServerErrors(form, error));
@@ -94,6 +96,7 @@ function ClientForm({ title, client }: { title: string; client: Client | undefin
   return (
     <>
       <PageHeader title={title} />
+      {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={760}>
           <ErrorAlert error={failure} />

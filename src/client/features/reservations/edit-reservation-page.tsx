@@ -8,6 +8,7 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { CommissionDialog } from '../../components/commission-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { AFTER_SAVE } from '../../components/leave-guard';
 import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
@@ -84,7 +85,7 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
   const [choosingClient, setChoosingClient] = useState(false);
   const submission = useReservationSave(update, (saved) => {
     notifySaved(`Reserva ${saved.reservationNumber} actualizada`);
-    navigate(paths.reservations);
+    navigate(paths.reservations, { state: AFTER_SAVE });
   });
   const [editingCommission, setEditingCommission] = useState(false);
   const readOnly = reservation.isRescinded;

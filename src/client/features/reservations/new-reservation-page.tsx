@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { reservationFigures } from '../../../shared/domain/pricing';
 import { santiagoDateOf } from '../../../shared/format';
@@ -7,13 +7,19 @@ import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { CommissionDialog } from '../../components/commission-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { AFTER_SAVE } from '../../components/leave-guard';
 import { PageHeader } from '../../components/page-header';
 import { notifySaved } from '../../lib/notify';
 import { useClient } from '../clients/api';
 import { useCreateReservation, useReservationFormOptions } from './api';
 import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
-import { emptyReservationValues, ReservationForm, reservationBody } from './reservation-form';
+import {
+  emptyReservationValues,
+  ReservationForm,
+  type ReservationFormValues,
+  reservationBody,
+} from './reservation-form';
 import { useReservationSave } from './use-reservation-save';
 
 const CLIENT_PARAM = 'clienteId';
@@ -34,9 +40,11 @@ export default function NewReservationPage() {
   const today = useMemo(() => santiagoDateOf(new Date()), []);
   const submission = useReservationSave(create, (reservation) => {
     notifySaved(`Reserva ${reservation.reservationNumber} creada`);
-    navigate(paths.reservations);
+    navigate(paths.reservations, { state: AFTER_SAVE });
   });
   const { awaitingCommission } = submission;
+  // What was typed survives 'Cambiar Cliente' (the form is shown again for the new client).
+  const [draft, setDraft] = useState<ReservationFormValues | null>(null);
 
   const header = <PageHeader title="Nueva Reserva" description="Registre la reserva de un departamento" />;
 
@@ -88,6 +96,8 @@ export default function NewReservationPage() {
       ) : null}
       <ReservationForm
         initialValues={emptyReservationValues(options.data.defaultSellerId, today)}
+        draft={draft}
+        onValuesChange={setDraft}
         clientId={client.data.id}
         options={options.data}
         initialBroker={null}

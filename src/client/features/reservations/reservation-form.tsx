@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { fractionToPercent, percentToFraction, reservationFigures } from '../../../shared/domain/pricing';
 import { formatUF } from '../../../shared/format';
 import {
@@ -25,6 +25,7 @@ import {
   type ReservationView,
 } from '../../../shared/schemas/reservations';
 import { DateField } from '../../components/date-field';
+import { useLeaveGuard } from '../../components/leave-guard';
 import { MoneyInput, PercentInput, toAmount } from '../../components/money-input';
 import { schemaErrors } from '../../lib/forms';
 import { type BrokerOption, useBrokerSearch } from './lookups';
@@ -200,6 +201,10 @@ export interface ReservationFormProps {
   readOnly?: boolean;
   onSubmit: (values: ReservationFormValues) => void;
   onCancel: () => void;
+  /** Every change of the values (the new-reservation page keeps them across 'Cambiar Cliente'). */
+  onValuesChange?: (values: ReservationFormValues) => void;
+  /** Values typed before the form was last shown: it starts from them, unsaved. */
+  draft?: ReservationFormValues | null;
 }
 
 /** The reservation form of spec part 1 §2: data, prices, discounts (as %), payments, broker; figures live. */
@@ -215,10 +220,13 @@ export function ReservationForm({
   readOnly = false,
   onSubmit,
   onCancel,
+  onValuesChange,
+  draft,
 }: ReservationFormProps) {
   const form = useForm<ReservationFormValues>({
     mode: 'controlled',
     initialValues,
+    onValuesChange,
     validate: (values) => {
       const errors = schemaErrors(createReservationBody, reservationBody(values, clientId));
       if (toAmount(values.apartmentPrice) === '') {
@@ -234,6 +242,13 @@ export function ReservationForm({
     form.setErrors(fieldErrors);
   }
 
+  // Values typed before 'Cambiar Cliente' come back, still unsaved.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once, when the form is shown
+  useEffect(() => {
+    if (draft) form.setValues(draft);
+  }, []);
+  const leaveGuard = useLeaveGuard(form.isDirty() && !saving && !readOnly);
+
   const values = form.getValues();
   const figures = previewFigures(values);
   const projectData = options.projects.map((project) => ({
@@ -246,142 +261,145 @@ export function ReservationForm({
   }));
 
   return (
-    <form onSubmit={form.onSubmit(onSubmit)} noValidate>
-      <fieldset disabled={readOnly || saving} style={{ border: 0, padding: 0, margin: 0 }}>
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <Stack gap="md">
-              {failure ? (
-                <Alert color="red" role="alert">
-                  {failure}
-                </Alert>
-              ) : null}
-              <Paper withBorder p="md" radius="md">
-                <Title order={4} mb="sm">
-                  Datos de la reserva
-                </Title>
-                <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-                  <TextInput label="N° de reserva" required {...form.getInputProps('reservationNumber')} />
-                  <Select
-                    label="Proyecto"
-                    required
-                    searchable
-                    data={projectData}
-                    nothingFoundMessage="No hay proyectos"
-                    {...form.getInputProps('projectId')}
-                  />
-                  <Select
-                    label="Vendedor"
-                    searchable
-                    clearable
-                    data={sellerData}
-                    nothingFoundMessage="No hay vendedores"
-                    {...form.getInputProps('sellerId')}
-                  />
-                  <DateField label="Fecha de reserva" required {...form.getInputProps('reservationDate')} />
-                  <TextInput label="N° departamento" required {...form.getInputProps('apartmentNumber')} />
-                  <TextInput label="N° estacionamiento" {...form.getInputProps('parkingNumber')} />
-                  <TextInput label="N° bodega" {...form.getInputProps('storageNumber')} />
-                </SimpleGrid>
-              </Paper>
-
-              <Paper withBorder p="md" radius="md">
-                <Title order={4} mb="sm">
-                  Precios y descuentos
-                </Title>
-                <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                  {PRICE_FIELDS.map(([field, label]) => (
-                    <MoneyInput
-                      key={field}
-                      label={label}
-                      required={field === 'apartmentPrice'}
-                      {...form.getInputProps(field)}
-                    />
-                  ))}
-                  {DISCOUNT_FIELDS.map(([field, label]) => (
-                    <PercentInput key={field} label={label} {...form.getInputProps(field)} />
-                  ))}
-                </SimpleGrid>
-              </Paper>
-
-              <Paper withBorder p="md" radius="md">
-                <Title order={4} mb="sm">
-                  Forma de pago
-                </Title>
-                <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                  {PAYMENT_FIELDS.map(([field, label]) => (
-                    <MoneyInput key={field} label={label} {...form.getInputProps(field)} />
-                  ))}
-                </SimpleGrid>
-              </Paper>
-
-              <Paper withBorder p="md" radius="md">
-                <Title order={4} mb="sm">
-                  Broker
-                </Title>
-                <Stack gap="sm">
-                  <Checkbox
-                    label="Venta con broker"
-                    {...form.getInputProps('isWithBroker', { type: 'checkbox' })}
-                    onChange={(event) => {
-                      const checked = event.currentTarget.checked;
-                      form.setFieldValue('isWithBroker', checked);
-                      // Unchecking clears the broker (spec part 1 §5).
-                      if (!checked) form.setFieldValue('brokerId', null);
-                    }}
-                  />
-                  {values.isWithBroker ? (
-                    <BrokerSelect
-                      label="Broker"
+    <>
+      {leaveGuard}
+      <form onSubmit={form.onSubmit(onSubmit)} noValidate>
+        <fieldset disabled={readOnly || saving} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, lg: 8 }}>
+              <Stack gap="md">
+                {failure ? (
+                  <Alert color="red" role="alert">
+                    {failure}
+                  </Alert>
+                ) : null}
+                <Paper withBorder p="md" radius="md">
+                  <Title order={4} mb="sm">
+                    Datos de la reserva
+                  </Title>
+                  <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+                    <TextInput label="N° de reserva" required {...form.getInputProps('reservationNumber')} />
+                    <Select
+                      label="Proyecto"
                       required
-                      placeholder="Buscar por nombre, RUT o razón social"
-                      initial={initialBroker}
-                      {...form.getInputProps('brokerId')}
+                      searchable
+                      data={projectData}
+                      nothingFoundMessage="No hay proyectos"
+                      {...form.getInputProps('projectId')}
                     />
-                  ) : null}
-                </Stack>
-              </Paper>
-            </Stack>
-          </Grid.Col>
+                    <Select
+                      label="Vendedor"
+                      searchable
+                      clearable
+                      data={sellerData}
+                      nothingFoundMessage="No hay vendedores"
+                      {...form.getInputProps('sellerId')}
+                    />
+                    <DateField label="Fecha de reserva" required {...form.getInputProps('reservationDate')} />
+                    <TextInput label="N° departamento" required {...form.getInputProps('apartmentNumber')} />
+                    <TextInput label="N° estacionamiento" {...form.getInputProps('parkingNumber')} />
+                    <TextInput label="N° bodega" {...form.getInputProps('storageNumber')} />
+                  </SimpleGrid>
+                </Paper>
 
-          <Grid.Col span={{ base: 12, lg: 4 }}>
-            <Paper withBorder p="md" radius="md" pos="sticky" top={80}>
-              <Title order={4} mb="sm">
-                Resumen
-              </Title>
-              <Table aria-label="Resumen de la reserva">
-                <Table.Tbody>
-                  {SUMMARY_ROWS.map(([field, label, testId]) => (
-                    <Table.Tr key={field}>
-                      <Table.Td fw={field === 'minimumPrice' ? 600 : undefined}>{label}</Table.Td>
-                      <Table.Td
-                        ta="right"
-                        fw={field === 'minimumPrice' ? 600 : undefined}
-                        data-testid={testId}
-                      >
-                        {figures ? formatUF(figures[field]) : '—'}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-              <Text size="xs" c="dimmed" mt="xs">
-                Precio mínimo: departamento con los tres descuentos sucesivos, más estacionamiento y bodega.
-              </Text>
-              {readOnly ? null : (
-                <Group mt="md" grow>
-                  <Button variant="default" onClick={onCancel} disabled={saving}>
-                    Cancelar
-                  </Button>
-                  <Button type="submit" disabled={saving}>
-                    {saving ? 'Guardando...' : submitLabel}
-                  </Button>
-                </Group>
-              )}
-            </Paper>
-          </Grid.Col>
-        </Grid>
-      </fieldset>
-    </form>
+                <Paper withBorder p="md" radius="md">
+                  <Title order={4} mb="sm">
+                    Precios y descuentos
+                  </Title>
+                  <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                    {PRICE_FIELDS.map(([field, label]) => (
+                      <MoneyInput
+                        key={field}
+                        label={label}
+                        required={field === 'apartmentPrice'}
+                        {...form.getInputProps(field)}
+                      />
+                    ))}
+                    {DISCOUNT_FIELDS.map(([field, label]) => (
+                      <PercentInput key={field} label={label} {...form.getInputProps(field)} />
+                    ))}
+                  </SimpleGrid>
+                </Paper>
+
+                <Paper withBorder p="md" radius="md">
+                  <Title order={4} mb="sm">
+                    Forma de pago
+                  </Title>
+                  <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                    {PAYMENT_FIELDS.map(([field, label]) => (
+                      <MoneyInput key={field} label={label} {...form.getInputProps(field)} />
+                    ))}
+                  </SimpleGrid>
+                </Paper>
+
+                <Paper withBorder p="md" radius="md">
+                  <Title order={4} mb="sm">
+                    Broker
+                  </Title>
+                  <Stack gap="sm">
+                    <Checkbox
+                      label="Venta con broker"
+                      {...form.getInputProps('isWithBroker', { type: 'checkbox' })}
+                      onChange={(event) => {
+                        const checked = event.currentTarget.checked;
+                        form.setFieldValue('isWithBroker', checked);
+                        // Unchecking clears the broker (spec part 1 §5).
+                        if (!checked) form.setFieldValue('brokerId', null);
+                      }}
+                    />
+                    {values.isWithBroker ? (
+                      <BrokerSelect
+                        label="Broker"
+                        required
+                        placeholder="Buscar por nombre, RUT o razón social"
+                        initial={initialBroker}
+                        {...form.getInputProps('brokerId')}
+                      />
+                    ) : null}
+                  </Stack>
+                </Paper>
+              </Stack>
+            </Grid.Col>
+
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <Paper withBorder p="md" radius="md" pos="sticky" top={80}>
+                <Title order={4} mb="sm">
+                  Resumen
+                </Title>
+                <Table aria-label="Resumen de la reserva">
+                  <Table.Tbody>
+                    {SUMMARY_ROWS.map(([field, label, testId]) => (
+                      <Table.Tr key={field}>
+                        <Table.Td fw={field === 'minimumPrice' ? 600 : undefined}>{label}</Table.Td>
+                        <Table.Td
+                          ta="right"
+                          fw={field === 'minimumPrice' ? 600 : undefined}
+                          data-testid={testId}
+                        >
+                          {figures ? formatUF(figures[field]) : '—'}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+                <Text size="xs" c="dimmed" mt="xs">
+                  Precio mínimo: departamento con los tres descuentos sucesivos, más estacionamiento y bodega.
+                </Text>
+                {readOnly ? null : (
+                  <Group mt="md" grow>
+                    <Button variant="default" onClick={onCancel} disabled={saving}>
+                      Cancelar
+                    </Button>
+                    <Button type="submit" disabled={saving}>
+                      {saving ? 'Guardando...' : submitLabel}
+                    </Button>
+                  </Group>
+                )}
+              </Paper>
+            </Grid.Col>
+          </Grid>
+        </fieldset>
+      </form>
+    </>
   );
 }
