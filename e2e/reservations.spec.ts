@@ -232,9 +232,11 @@ test.describe('reservas', () => {
     await expect(page.getByLabel('Precio departamento')).toHaveValue('1,5');
     await paste('Precio estacionamiento', '5000.5');
     await expect(page.getByLabel('Precio estacionamiento')).toHaveValue('5.000,5');
+    const storageBefore = await page.getByLabel('Precio bodega').inputValue();
     await paste('Precio bodega', '-500');
     await expect(page.getByText('El monto no puede ser negativo')).toBeVisible();
-    await expect(page.getByLabel('Precio bodega')).toHaveValue('');
+    // Refused, not turned into 500: the field keeps what it had.
+    await expect(page.getByLabel('Precio bodega')).toHaveValue(storageBefore);
     await page.getByLabel('Descuento columna').fill('101');
     await expect(page.getByText('El descuento no puede superar 100 %')).toBeVisible();
     await expect(page.getByLabel('Descuento columna')).toHaveValue('101');

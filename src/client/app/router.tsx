@@ -4,7 +4,7 @@ import { PlaceholderPage } from '../components/placeholder-page';
 import { connection } from '../lib/connection';
 import { PublicOnly, RequireSession } from './guards';
 import { paths } from './paths';
-import { RouteError } from './route-error';
+import { NotFoundPage, RouteError } from './route-error';
 import { AppLayout } from './shell/app-layout';
 
 /**
@@ -104,7 +104,7 @@ export const routes: RouteObject[] = [
                   { path: paths.settlementApprovals, ...notYet('Aprobación de Liquidaciones') },
                   { path: paths.settlementApproval(':id'), ...notYet('Aprobación de Liquidación') },
                   { path: paths.settings, ...notYet('Configuración') },
-                  { path: '*', element: <PlaceholderNotFound /> },
+                  { path: '*', element: <NotFoundPage /> },
                 ],
               },
             ],
@@ -114,10 +114,6 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-function PlaceholderNotFound(): never {
-  throw new Response('Not found', { status: 404 });
-}
 
 export function createRouter() {
   return createBrowserRouter(routes);

@@ -11,15 +11,20 @@ type MoneyInputProps = Omit<NumberInputProps, 'decimalScale' | 'thousandSeparato
  * '1,234.56'); one that cannot be read, or is negative, is refused with a message under the field —
  * never turned silently into another number.
  */
-export function MoneyInput({ error, onChange, onPaste, ...props }: MoneyInputProps) {
+export function MoneyInput({ error, onChange, ...props }: MoneyInputProps) {
   const [pasteError, setPasteError] = useState<string | null>(null);
+  // Runs before NumberInput's own paste handling (capture phase), and stops it when it reads the
+  // whole value itself; a paste into part of a value is left to NumberInput.
   const paste = (event: ClipboardEvent<HTMLInputElement>) => {
-    onPaste?.(event);
     const input = event.currentTarget;
-    // Pasting over the whole value (or into an empty field) replaces it; into part of it, as typed.
-    const replacesAll = input.selectionStart === 0 && input.selectionEnd === input.value.length;
+    // Pasting over the whole value, into an empty field or over a bare 0 replaces it; into part of
+    // a value, it is as typed.
+    const replacesAll =
+      /^0?([.,]0*)?$/.test(input.value.trim()) ||
+      (input.selectionStart === 0 && input.selectionEnd === input.value.length);
     if (!replacesAll) return;
     event.preventDefault();
+    event.stopPropagation();
     const reading = readAmountText(event.clipboardData.getData('text'));
     if (reading.ok) {
       setPasteError(null);
@@ -41,7 +46,7 @@ export function MoneyInput({ error, onChange, onPaste, ...props }: MoneyInputPro
       hideControls
       {...props}
       error={pasteError ?? error}
-      onPaste={paste}
+      onPasteCapture={paste}
       onChange={(value) => {
         setPasteError(null);
         onChange?.(value);
