@@ -141,6 +141,11 @@ export const errorCatalog = {
 
   // Clients and brokers
   CLIENT_RUT_TAKEN: { status: 409, message: 'Ya existe un cliente con este RUT' },
+  CLIENT_HAS_LIVE_RESERVATIONS: {
+    status: 409,
+    message:
+      'No se puede eliminar el cliente: tiene reservas vigentes (N° {numbers}). Resciliarlas antes, o dejarlo como está.',
+  },
   BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT' },
 } as const satisfies Record<string, ErrorEntry>;
 

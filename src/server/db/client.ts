@@ -57,7 +57,11 @@ export function postgresPool(connectionString: string, max = 10): pg.Pool {
   const options = Object.entries(SESSION_SETTINGS)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  return new pg.Pool({ connectionString, max, options });
+  const pool = new pg.Pool({ connectionString, max, options });
+  // An idle connection the server ends (a PostgreSQL restart or failover, a dropped database) is
+  // discarded by the pool and the next query opens a new one; unheard, the error would end the process.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /** An embedded database with our extensions, type parsers and session settings. */

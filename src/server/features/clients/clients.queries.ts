@@ -1,10 +1,10 @@
-import { and, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { ClientRow, ClientValues } from '../../../shared/schemas/clients';
 import type { PageQuery } from '../../../shared/schemas/common';
 import { type Executor, isoInstant } from '../../db/client';
 import { descending } from '../../db/order';
 import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
-import { clients } from '../../db/schema';
+import { clients, reservations } from '../../db/schema';
 import { matchesEveryWord } from '../../db/search';
 
 /** The columns a client answer carries (never search_text or the audit columns). */
@@ -104,6 +104,31 @@ export async function updateClient(
     .where(and(eq(clients.id, id), eq(clients.version, version), live))
     .returning(detailColumns);
   return row ?? null;
+}
+
+/** The live client, locked for the rest of the transaction (deletion); false when there is none. */
+export async function lockLiveClient(tx: Executor, id: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.id, id), live))
+    .for('update');
+  return rows.length > 0;
+}
+
+/** The numbers of the client's live (not rescinded) reservations, newest first, at most `limit`. */
+export async function liveReservationNumbers(
+  db: Executor,
+  clientId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ number: reservations.reservationNumber })
+    .from(reservations)
+    .where(and(eq(reservations.clientId, clientId), eq(reservations.isRescinded, false)))
+    .orderBy(desc(reservations.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.number);
 }
 
 /** Soft delete: the row stays (reservations point at it) but is never listed again. */

@@ -69,8 +69,21 @@ export async function update(
   throw notFound();
 }
 
-/** Soft delete, administrators only (shared/permissions: clients.delete). */
+/**
+ * Soft delete, administrators only (shared/permissions: clients.delete). Refused while the client
+ * has live (not rescinded) reservations, naming them: deleting would let the same RUT be registered
+ * again as another person and split the buyer's history. The client row is locked first, so a
+ * reservation created meanwhile (which checks the client under a share lock) waits or is seen.
+ */
 export async function remove(db: Database, user: SessionUser, id: string): Promise<void> {
   if (!can(user, 'clients.delete')) throw new AppError('FORBIDDEN');
-  if (!(await queries.softDeleteClient(db, id, user.id))) throw notFound();
+  await db.transaction(async (tx) => {
+    if (!(await queries.lockLiveClient(tx, id))) throw notFound();
+    const numbers = await queries.liveReservationNumbers(tx, id, 6);
+    if (numbers.length > 0) {
+      const shown = numbers.slice(0, 5).join(', ') + (numbers.length > 5 ? ' y otras' : '');
+      throw new AppError('CLIENT_HAS_LIVE_RESERVATIONS', { params: { numbers: shown } });
+    }
+    await queries.softDeleteClient(tx, id, user.id);
+  });
 }

@@ -4,9 +4,9 @@ import { rutCheckDigit } from '../../../shared/domain/rut';
 import { santiagoDateOf } from '../../../shared/format';
 import { USER_TYPES } from '../../../shared/permissions';
 import { queryRows } from '../../db/client';
-import { clients } from '../../db/schema';
+import { clients, reservations } from '../../db/schema';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createClient, uniqueRut } from '../../test/builders';
+import { createClient, createReservation, uniqueRut } from '../../test/builders';
 import { listClientsSql } from './clients.queries';
 
 const STALE = 'El registro fue modificado por otro usuario. Recargue la página.';
@@ -310,6 +310,27 @@ describe('clients: soft delete', () => {
     expect((await admin.get(`/api/clients/${client.id}`)).statusCode).toBe(404);
     expect((await admin.get('/api/clients?search=borrable')).json()).toMatchObject({ rows: [], total: 0 });
     expect((await admin.delete(`/api/clients/${client.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses while the client has live reservations, naming them; rescinded ones do not hold it', async () => {
+    const admin = await loginAs(ctx, { userType: 'Administrador' });
+    const client = await createClient(ctx.db);
+    const live = await createReservation(ctx.db, { clientId: client.id, reservationNumber: 'R-VIGENTE-1' });
+    await createReservation(ctx.db, {
+      clientId: client.id,
+      reservationNumber: 'R-RESCILIADA',
+      isRescinded: true,
+    });
+    const refused = await admin.delete(`/api/clients/${client.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'CLIENT_HAS_LIVE_RESERVATIONS',
+      message:
+        'No se puede eliminar el cliente: tiene reservas vigentes (N° R-VIGENTE-1). Resciliarlas antes, o dejarlo como está.',
+    });
+    expect(await rowOf(ctx, client.id)).toMatchObject({ deletedAt: null, version: 1 });
+    await ctx.db.update(reservations).set({ isRescinded: true }).where(eq(reservations.id, live.id));
+    expect((await admin.delete(`/api/clients/${client.id}`)).statusCode).toBe(204);
   });
 
   it('refuses every other user type with 403 and deletes nothing', async () => {

@@ -133,12 +133,14 @@ export async function liveReservationHoldingUnit(
   return row ?? null;
 }
 
+/** Whether the client is live; share-locked, so a deletion of the client waits for this reservation. */
 export async function liveClientExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db
     .select({ id: clients.id })
     .from(clients)
     .where(and(eq(clients.id, id), isNull(clients.deletedAt)))
-    .limit(1);
+    .limit(1)
+    .for('share');
   return row !== undefined;
 }
 
