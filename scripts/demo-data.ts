@@ -434,6 +434,8 @@ interface PaymentFlowPlan {
   createdAt: number;
   start: number;
   span: number;
+  /** The instant the flow is looked at: now, or its reservation's rescission (when it is cancelled). */
+  cutoff: number;
   /** Completed tasks in flow order at the cutoff; -1 while the flow is pending (not started). */
   done: number;
   status: FlowStatus;
@@ -481,6 +483,7 @@ function planPaymentFlow(
     reservationId,
     commissionId,
     createdAt,
+    cutoff,
     start,
     span,
     done,
@@ -1558,8 +1561,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
           }
         }
         if (plan.status === 'cancelled') {
-          const reservation = plans.find((p) => p.id === plan.reservationId)!;
-          flow.run({ type: 'cancel' }, actorOf(admins[0]!), reservation.cutoff);
+          flow.run({ type: 'cancel' }, actorOf(admins[0]!), plan.cutoff);
         }
         if (flow.state.status !== plan.status) {
           throw new Error(`Payment flow ${plan.id} ended ${flow.state.status}, planned ${plan.status}`);

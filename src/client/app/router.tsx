@@ -21,15 +21,9 @@ async function loadScreen<T>(load: () => Promise<T>): Promise<T> {
     try {
       return await load();
     } catch (error) {
-      const answers = await fetch('/api/health', { cache: 'no-store' }).then(
-        (response) => response.ok,
-        () => false,
-      );
+      const answers = await connection.check();
       if (answers && attempt > 1) throw error;
-      if (!answers) {
-        connection.reportFailure();
-        await connection.whenOnline();
-      }
+      await connection.whenOnline();
     }
   }
 }

@@ -23,6 +23,8 @@ export interface ConnectionMonitor {
   onRestored(listener: Listener): () => void;
   /** Resolves when the server answers (at once when it already does). */
   whenOnline(): Promise<void>;
+  /** Asks the server now; reports the outcome like any request and says whether it answered. */
+  check(): Promise<boolean>;
 }
 
 export function createConnectionMonitor(
@@ -86,6 +88,12 @@ export function createConnectionMonitor(
     whenOnline() {
       if (state === 'online') return Promise.resolve();
       return new Promise((resolve) => waiters.push(resolve));
+    },
+    async check() {
+      const answered = await probe().catch(() => false);
+      if (answered) monitor.reportAnswer();
+      else monitor.reportFailure();
+      return answered;
     },
   };
   return monitor;
