@@ -147,6 +147,43 @@ export const errorCatalog = {
       'No se puede eliminar el cliente: tiene reservas vigentes (N° {numbers}). Resciliarlas antes, o dejarlo como está.',
   },
   BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT' },
+
+  // Settings (Configuración)
+  AGENCY_NOT_FOUND: { status: 404, message: 'La inmobiliaria no existe.' },
+  AGENCY_RUT_TAKEN: { status: 409, message: 'Ya existe una inmobiliaria con este RUT', field: 'rut' },
+  PROJECT_NOT_FOUND: { status: 404, message: 'El proyecto no existe.' },
+  PROJECT_AGENCY_UNKNOWN: {
+    status: 400,
+    message: 'La inmobiliaria seleccionada no existe',
+    field: 'realEstateAgencyId',
+  },
+  USER_NOT_FOUND: { status: 404, message: 'El usuario no existe.' },
+  USER_EMAIL_TAKEN: {
+    status: 409,
+    message: 'Ya existe un usuario con este correo electrónico',
+    field: 'email',
+  },
+  USER_SELF_DEACTIVATION: { status: 400, message: 'No puede desactivar su propia cuenta' },
+  LAST_ADMINISTRATOR: {
+    status: 409,
+    message: 'Debe quedar al menos un administrador activo',
+    field: 'userType',
+  },
+  DEFAULT_SELLER_UNAVAILABLE: {
+    status: 400,
+    message: 'El usuario seleccionado no es un vendedor activo',
+    field: 'userId',
+  },
+  DEFAULT_ASSIGNEE_SINGLE: { status: 400, message: 'Esta tarea admite un solo responsable por defecto' },
+
+  // Files (logos, avatars)
+  IMAGE_TYPE_INVALID: { status: 400, message: 'Por favor seleccione un archivo de imagen válido' },
+  IMAGE_TOO_LARGE: { status: 413, message: 'La imagen no debe superar los 2MB' },
+  IMAGE_TOO_MANY_PIXELS: {
+    status: 400,
+    message: 'La imagen tiene demasiados píxeles (máximo {megapixels} megapíxeles)',
+  },
+  FILE_NOT_FOUND: { status: 404, message: 'El archivo no existe.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

@@ -12,8 +12,25 @@ export const ADMIN_ACTIONS = [
   'promotions.delete',
   'menu.followUp',
   'menu.approvals',
+  'agencies.manage',
+  'projects.manage',
+  'users.manage',
+  'flowSettings.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
+
+/** The actions in words, for the Permisos tab (generated from the same list the server checks). */
+export const actionDescriptions: Record<Action, string> = {
+  'clients.delete': 'Eliminar clientes',
+  'reservations.delete': 'Eliminar reservas',
+  'promotions.delete': 'Eliminar promociones',
+  'menu.followUp': 'Ver el seguimiento de tareas de todos los usuarios (menú Seguimiento)',
+  'menu.approvals': 'Ver el menú Aprobaciones',
+  'agencies.manage': 'Crear y editar inmobiliarias',
+  'projects.manage': 'Crear y editar proyectos (y sus logos)',
+  'users.manage': 'Crear, editar, desactivar y reactivar usuarios; cambiar sus contraseñas',
+  'flowSettings.manage': 'Cambiar el vendedor por defecto y los responsables por defecto de los flujos',
+};
 
 export interface Actor {
   userType: UserType | string;

@@ -5,7 +5,7 @@ import { requiredEmail, requiredText } from './common';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-const password = z
+export const newPassword = z
   .string({ error: 'La contraseña es obligatoria' })
   .min(PASSWORD_MIN, { error: `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres` })
   .max(PASSWORD_MAX, { error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres` });
@@ -26,7 +26,7 @@ export const registerBody = z.strictObject({
   lastName: requiredText('Los apellidos son obligatorios', 100),
   position: requiredText('El cargo es obligatorio', 100),
   email: requiredEmail('Ingrese un correo electrónico válido'),
-  password,
+  password: newPassword,
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
