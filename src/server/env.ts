@@ -14,7 +14,7 @@ export const envSchema = z.object({
   /** Embedded database, lock file and uploaded files live here. */
   DATA_DIR: z.string().default('./data'),
   /** Who may self-register: everyone, only the very first user, or nobody. */
-  REGISTRATION: z.enum(['open', 'first-user', 'closed']).default('open'),
+  REGISTRATION: z.enum(['open', 'first-user', 'closed']).default('first-user'),
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(8),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(7),
   /** Comma-separated origins allowed to send state-changing requests (besides the app's own host). */

@@ -12,7 +12,10 @@ export function escapeLike(text: string): string {
  * Undefined when the query has no words (no filter). Any user input is safe: it travels as a bound
  * parameter with its wildcards escaped.
  */
-export function matchesEveryWord(searchText: AnyColumn, query: string | null | undefined): SQL | undefined {
+export function matchesEveryWord(
+  searchText: AnyColumn | SQL,
+  query: string | null | undefined,
+): SQL | undefined {
   const words = searchWords(query);
   if (words.length === 0) return undefined;
   return and(...words.map((word) => like(searchText, `%${escapeLike(word)}%`)));
@@ -25,4 +28,17 @@ export function matchesEveryWord(searchText: AnyColumn, query: string | null | u
  */
 export function containsIgnoringCase(expression: AnyColumn | SQL, text: string): SQL {
   return sql`lower(${expression}) like ${`%${escapeLike(text.toLowerCase())}%`}`;
+}
+
+/**
+ * The fold of the `search_text` columns computed on the fly over several columns joined by spaces,
+ * for the small settings tables (tens of rows: agencies, projects, users) that need no stored column
+ * nor index. Use with `matchesEveryWord`.
+ */
+export function foldedText(...columns: AnyColumn[]): SQL {
+  const joined = sql.join(
+    columns.map((column) => sql`coalesce(${column}, '')`),
+    sql` || ' ' || `,
+  );
+  return sql`lower(translate(${joined}, 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))`;
 }

@@ -1,14 +1,47 @@
 import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { errorMessage } from '../../../shared/errors';
 import { PASSWORD_MIN, type RegisterBody, registerBody } from '../../../shared/schemas/auth';
 import { paths } from '../../app/paths';
+import { api } from '../../lib/api';
 import { applyServerErrors } from '../../lib/forms';
 import { useRegister } from '../../lib/session';
 import { AuthCard } from './auth-card';
 
+/** The server's answer to "may someone register now?" (REGISTRATION: open, first-user, closed). */
+function useRegistrationIsOpen() {
+  return useQuery({
+    queryKey: ['auth', 'registration'],
+    queryFn: async ({ signal }) =>
+      (await api<{ isOpen: boolean }>('/api/auth/registration', { signal })).isOpen,
+  });
+}
+
 export default function RegisterPage() {
+  const registration = useRegistrationIsOpen();
+  if (registration.data === false) {
+    return (
+      <AuthCard title="Crear cuenta">
+        <Stack>
+          <Alert color="blue" role="status">
+            {errorMessage('REGISTRATION_CLOSED')}
+          </Alert>
+          <Text size="sm" ta="center">
+            <Anchor component={Link} to={paths.login}>
+              Iniciar sesión
+            </Anchor>
+          </Text>
+        </Stack>
+      </AuthCard>
+    );
+  }
+  return <RegisterForm />;
+}
+
+function RegisterForm() {
   const navigate = useNavigate();
   const register = useRegister();
   const [failure, setFailure] = useState<string | null>(null);

@@ -1,4 +1,4 @@
-import { count, eq, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { profiles, roles, sessions, userRoles } from '../../db/schema';
 
@@ -116,4 +116,30 @@ export async function touchSession(db: Executor, id: string, now: Date): Promise
 /** Removes sessions past their absolute or idle limit (housekeeping; never needed for correctness). */
 export async function deleteExpiredSessions(db: Executor, now: Date, idleSince: Date): Promise<void> {
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, idleSince)));
+}
+
+/** The admin role's id, creating the role when it does not exist yet. */
+export async function ensureAdminRole(db: Executor, name: string, description: string): Promise<string> {
+  await db.insert(roles).values({ name, description }).onConflictDoNothing();
+  const [row] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, name));
+  return row!.id;
+}
+
+export async function grantRole(db: Executor, userId: string, roleId: string): Promise<void> {
+  await db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
+}
+
+export async function revokeRoleNamed(db: Executor, userId: string, name: string): Promise<void> {
+  await db
+    .delete(userRoles)
+    .where(
+      and(
+        eq(userRoles.userId, userId),
+        sql`${userRoles.roleId} in (select id from ${roles} where name = ${name})`,
+      ),
+    );
+}
+
+export async function deleteSessionsOf(db: Executor, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
 }

@@ -42,6 +42,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     },
   );
 
+  // The register page asks first, so a closed registration says so instead of showing a form.
+  app.get(
+    '/registration',
+    {
+      config: { public: true },
+      schema: { tags: ['auth'], response: { 200: z.object({ isOpen: z.boolean() }) } },
+    },
+    async () => ({ isOpen: await auth.registrationIsOpen(db, settings) }),
+  );
+
   // Failed sign-ins are throttled per e-mail + client, per client and per account (login-throttle.ts).
   const throttle = new LoginThrottle({
     perClient: login.maxAttempts,

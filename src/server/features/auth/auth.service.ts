@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/schemas/auth';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './auth.queries';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
@@ -36,6 +36,29 @@ export function toSessionUser(profile: queries.SessionProfile): SessionUser {
 }
 
 const ADMIN_ROLE = { name: 'admin', description: 'Administrador del sistema con acceso total' };
+
+export { hashPassword } from './passwords';
+
+/**
+ * Keeps the admin role entry in step with the user type (spec part 2 §6: an Administrador has the
+ * role `admin`), inside the caller's transaction; the role is created when it does not exist yet.
+ */
+export async function syncAdminRoleIn(tx: Executor, userId: string, userType: string): Promise<void> {
+  if (userType === 'Administrador') {
+    await queries.grantRole(
+      tx,
+      userId,
+      await queries.ensureAdminRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description),
+    );
+  } else {
+    await queries.revokeRoleNamed(tx, userId, ADMIN_ROLE.name);
+  }
+}
+
+/** Ends every session of a user at once (deactivation, a new password), in the caller's transaction. */
+export function endSessionsIn(tx: Executor, userId: string): Promise<void> {
+  return queries.deleteSessionsOf(tx, userId);
+}
 
 /**
  * Self-registration (spec part 1 §4): the profile is created with user_type Administrador;
@@ -77,6 +100,13 @@ export async function register(
     if (isUniqueViolation(error, 'profiles_email_key')) throw new AppError('EMAIL_TAKEN');
     throw error;
   }
+}
+
+/** Whether a self-registration would be accepted now (`first-user`: only while nobody has an account). */
+export async function registrationIsOpen(db: Database, settings: AuthSettings): Promise<boolean> {
+  if (settings.registration === 'open') return true;
+  if (settings.registration === 'closed') return false;
+  return (await queries.countProfiles(db)) === 0;
 }
 
 /**

@@ -21,7 +21,7 @@ async function rowCount(
 }
 
 describe('registration', () => {
-  const ctx = useTestApp();
+  const ctx = useTestApp({ env: { REGISTRATION: 'open' } });
 
   it('creates an Administrador profile; the first one creates the admin role and gets it', async () => {
     const browser = new Agent(ctx.app);
@@ -111,22 +111,28 @@ describe('registration settings', () => {
     });
   });
 
-  describe('REGISTRATION=first-user', () => {
-    const ctx = useTestApp({ env: { REGISTRATION: 'first-user' } });
-    it('lets only the very first user register', async () => {
+  describe('REGISTRATION=first-user, the default', () => {
+    const ctx = useTestApp();
+    it('lets only the very first user register, and says so before a form is filled', async () => {
+      const anonymous = new Agent(ctx.app);
+      expect((await anonymous.get('/api/auth/registration')).json()).toEqual({ isOpen: true });
       expect((await new Agent(ctx.app).post('/api/auth/register', newcomer)).statusCode).toBe(201);
+      expect((await anonymous.get('/api/auth/registration')).json()).toEqual({ isOpen: false });
       const second = await new Agent(ctx.app).post('/api/auth/register', {
         ...newcomer,
         email: 'b@inmoflujo.test',
       });
       expect(second.statusCode).toBe(403);
+      expect(errorOf(second).message).toBe(
+        'El registro de nuevos usuarios está deshabilitado. Solicite una cuenta a un administrador.',
+      );
       expect(await rowCount(ctx, profiles)).toBe(1);
     });
   });
 });
 
 describe('sign-in and sessions', () => {
-  const ctx = useTestApp();
+  const ctx = useTestApp({ env: { REGISTRATION: 'open' } });
 
   it('signs in, sets an HttpOnly SameSite=Lax cookie holding a token the database only knows hashed', async () => {
     const user = await createUser(ctx.db, { firstName: 'Pedro', lastName: 'Soto' });
@@ -297,6 +303,7 @@ describe('deny by default and origin check', () => {
       .filter((route) => route.public)
       .map((route) => `${route.method} ${route.url}`);
     expect(publicRoutes.sort()).toEqual([
+      'GET /api/auth/registration',
       'GET /api/health',
       'POST /api/auth/login',
       'POST /api/auth/register',

@@ -26,7 +26,13 @@ import * as queries from './workflows.queries';
  */
 
 export type { FlowRow } from './workflows.queries';
-export { countPendingTasks, currentTaskOf, pendingTaskRowsOf, pendingTasksOf } from './workflows.queries';
+export {
+  activeUserIds,
+  countPendingTasks,
+  currentTaskOf,
+  pendingTaskRowsOf,
+  pendingTasksOf,
+} from './workflows.queries';
 
 export interface FlowSubject {
   reservationId: string;

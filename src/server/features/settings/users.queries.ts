@@ -1,0 +1,132 @@
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type { PageQuery } from '../../../shared/schemas/common';
+import type { SettingsUser, UserRow, UserUpdateValues } from '../../../shared/schemas/settings';
+import type { Executor } from '../../db/client';
+import { type Page, selectPage } from '../../db/paging';
+import { profiles } from '../../db/schema';
+import { foldedText, matchesEveryWord } from '../../db/search';
+
+const rowColumns = {
+  id: profiles.id,
+  email: profiles.email,
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  position: profiles.position,
+  userType: profiles.userType,
+  isSeller: profiles.isSeller,
+  avatarUrl: profiles.avatarUrl,
+  isActive: profiles.isActive,
+} satisfies Record<keyof UserRow, unknown>;
+
+const detailColumns = { ...rowColumns, version: profiles.version } satisfies Record<
+  keyof SettingsUser,
+  unknown
+>;
+
+/** Usuarios: by first then last name, searched over names, position and e-mail; inactive ones too. */
+export function listUsers(db: Executor, query: PageQuery): Promise<Page<UserRow>> {
+  return selectPage<UserRow>(db, {
+    columns: rowColumns,
+    from: profiles,
+    where: matchesEveryWord(
+      foldedText(profiles.firstName, profiles.lastName, profiles.position, profiles.email),
+      query.search,
+    ),
+    orderBy: [asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id)],
+    page: query.page,
+    pageSize: query.pageSize,
+  });
+}
+
+export async function findUser(db: Executor, id: string): Promise<SettingsUser | null> {
+  const [row] = await db.select(detailColumns).from(profiles).where(eq(profiles.id, id));
+  return (row as SettingsUser | undefined) ?? null;
+}
+
+export async function emailTaken(db: Executor, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(eq(sql`lower(${profiles.email})`, email.toLowerCase()))
+    .limit(1);
+  return row !== undefined;
+}
+
+export interface NewProfile {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  position: string;
+  userType: string;
+  isSeller: boolean;
+}
+
+export async function insertProfile(db: Executor, values: NewProfile): Promise<string> {
+  const [row] = await db.insert(profiles).values(values).returning({ id: profiles.id });
+  return row!.id;
+}
+
+/** Locks a user's row for a change; what the rules need, or undefined when the user does not exist. */
+export async function lockUser(db: Executor, id: string) {
+  const [row] = await db
+    .select({ userType: profiles.userType, isActive: profiles.isActive, avatarUrl: profiles.avatarUrl })
+    .from(profiles)
+    .where(eq(profiles.id, id))
+    .for('update');
+  return row;
+}
+
+/**
+ * The active administrators other than `exceptId`, their rows locked: two administrators demoting or
+ * deactivating each other at once cannot both succeed and leave nobody in charge.
+ */
+export async function lockOtherActiveAdmins(db: Executor, exceptId: string): Promise<number> {
+  const rows = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(
+      and(eq(profiles.userType, 'Administrador'), eq(profiles.isActive, true), ne(profiles.id, exceptId)),
+    )
+    .orderBy(asc(profiles.id))
+    .for('update');
+  return rows.length;
+}
+
+const bumped = () => ({ updatedAt: sql`now()`, version: sql`${profiles.version} + 1` });
+
+/** Optimistic update: false when the row is no longer at `version`. */
+export async function updateProfile(
+  db: Executor,
+  id: string,
+  version: number,
+  values: Omit<UserUpdateValues, 'version'>,
+): Promise<boolean> {
+  const rows = await db
+    .update(profiles)
+    .set({ ...values, ...bumped() })
+    .where(and(eq(profiles.id, id), eq(profiles.version, version)))
+    .returning({ id: profiles.id });
+  return rows.length > 0;
+}
+
+export async function setUserActive(db: Executor, id: string, isActive: boolean): Promise<void> {
+  await db
+    .update(profiles)
+    .set({ isActive, ...bumped() })
+    .where(eq(profiles.id, id));
+}
+
+export async function setPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
+  await db
+    .update(profiles)
+    .set({ passwordHash, ...bumped() })
+    .where(eq(profiles.id, id));
+}
+
+export async function setAvatarUrl(db: Executor, id: string, avatarUrl: string | null): Promise<void> {
+  await db
+    .update(profiles)
+    .set({ avatarUrl, ...bumped() })
+    .where(eq(profiles.id, id));
+}
