@@ -1,3 +1,16 @@
+/** The tabs of Configuración, in the order they are shown; each is a segment of the address. */
+export const SETTINGS_TABS = [
+  'proyectos',
+  'inmobiliarias',
+  'usuarios',
+  'flujo-venta',
+  'flujo-pago',
+  'permisos',
+] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+/** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */
+export type SettingsRecordTab = Extract<SettingsTab, 'proyectos' | 'inmobiliarias' | 'usuarios'>;
+
 /** Every URL of the app, with typed builders for the ones that take an id. */
 export const paths = {
   root: '/',
@@ -31,4 +44,7 @@ export const paths = {
   settlementApprovals: '/informes/aprobacion-liquidaciones',
   settlementApproval: (id: string) => `/informes/aprobacion-liquidaciones/${id}`,
   settings: '/configuracion',
+  settingsTab: (tab: SettingsTab | ':tab') => `/configuracion/${tab}`,
+  newSettingsRecord: (tab: SettingsRecordTab | ':tab') => `/configuracion/${tab}/nuevo`,
+  editSettingsRecord: (tab: SettingsRecordTab | ':tab', id: string) => `/configuracion/${tab}/editar/${id}`,
 } as const;

@@ -97,7 +97,22 @@ export const routes: RouteObject[] = [
                   { path: paths.brokerConsolidatedReport, ...notYet('Consolidado Brokers') },
                   { path: paths.settlementApprovals, ...notYet('Aprobación de Liquidaciones') },
                   { path: paths.settlementApproval(':id'), ...notYet('Aprobación de Liquidación') },
-                  { path: paths.settings, ...notYet('Configuración') },
+                  {
+                    path: paths.settings,
+                    element: <Navigate to={paths.settingsTab('proyectos')} replace />,
+                  },
+                  {
+                    path: paths.settingsTab(':tab'),
+                    ...page(() => import('../features/settings/settings-page')),
+                  },
+                  {
+                    path: paths.newSettingsRecord(':tab'),
+                    ...page(() => import('../features/settings/settings-form-page')),
+                  },
+                  {
+                    path: paths.editSettingsRecord(':tab', ':id'),
+                    ...page(() => import('../features/settings/settings-form-page')),
+                  },
                   { path: '*', element: <NotFoundPage /> },
                 ],
               },

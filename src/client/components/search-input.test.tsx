@@ -49,6 +49,20 @@ describe('SearchInput', () => {
     expect(onSearch).toHaveBeenCalledTimes(2);
   });
 
+  it('searches only on Enter (or when emptied) in the on-Enter mode', () => {
+    const onSearch = vi.fn();
+    renderWithProviders(<SearchInput value="" onSearch={onSearch} searchOn="enter" placeholder="Buscar" />);
+    const input = screen.getByPlaceholderText('Buscar');
+    fireEvent.change(input, { target: { value: 'Ñuñoa ' } });
+    act(() => vi.advanceTimersByTime(1000));
+    expect(onSearch).not.toHaveBeenCalled();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSearch).toHaveBeenCalledWith('Ñuñoa');
+    fireEvent.change(input, { target: { value: '' } });
+    expect(onSearch).toHaveBeenLastCalledWith('');
+    expect(onSearch).toHaveBeenCalledTimes(2);
+  });
+
   it('follows the value when it changes from outside (back/forward)', () => {
     renderWithProviders(<Harness />);
     const input = screen.getByPlaceholderText('B') as HTMLInputElement;

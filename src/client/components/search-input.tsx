@@ -9,6 +9,11 @@ export interface SearchInputProps extends Omit<TextInputProps, 'value' | 'defaul
   /** Called with the trimmed text 300 ms after the user stops typing, at once on Enter or clear. */
   onSearch: (value: string) => void;
   debounceMs?: number;
+  /**
+   * When to search: after a pause in typing (the default), or only on Enter ('enter': lists the spec
+   * searches on Enter). Either way, clearing the box searches at once.
+   */
+  searchOn?: 'pause' | 'enter';
 }
 
 /**
@@ -24,6 +29,7 @@ export function SearchInput({
   value,
   onSearch,
   debounceMs = 300,
+  searchOn = 'pause',
   placeholder = 'Buscar...',
   ...props
 }: SearchInputProps) {
@@ -67,8 +73,10 @@ export function SearchInput({
       {...props}
       value={text}
       onChange={(event) => {
-        setText(event.currentTarget.value);
-        debounced(event.currentTarget.value);
+        const next = event.currentTarget.value;
+        setText(next);
+        if (searchOn === 'pause') debounced(next);
+        else if (next.trim() === '') send('');
       }}
       onKeyDown={(event) => {
         if (event.key === 'Enter') {

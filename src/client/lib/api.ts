@@ -27,6 +27,7 @@ export function onSessionLost(listener: Listener): () => void {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON; a Blob or File is sent as its raw bytes (`application/octet-stream`, image uploads). */
   body?: unknown;
   query?: Record<string, string | number | boolean | null | undefined>;
   signal?: AbortSignal;
@@ -52,7 +53,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     headers: { accept: 'application/json' },
     signal: options.signal,
   };
-  if (options.body !== undefined) {
+  if (options.body instanceof Blob) {
+    init.body = options.body;
+    init.headers = { ...init.headers, 'content-type': 'application/octet-stream' };
+  } else if (options.body !== undefined) {
     init.body = JSON.stringify(options.body);
     init.headers = { ...init.headers, 'content-type': 'application/json' };
   }

@@ -1,4 +1,16 @@
-import { Anchor, Badge, Box, Group, Paper, SimpleGrid, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+} from '@mantine/core';
 import {
   IconArrowDownRight,
   IconArrowUpRight,
@@ -8,6 +20,8 @@ import {
   IconClipboardList,
   IconHomeStats,
   IconMinus,
+  IconPlus,
+  IconRocket,
   IconTrophy,
   IconUserDollar,
   IconUsers,
@@ -15,17 +29,20 @@ import {
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatDate, formatDecimal, formatInteger, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { useCurrentUser } from '../../lib/session';
 import { useDashboard } from './api';
 import { EmptyNote, LabelledBar, MonthlyBars, Panel } from './charts';
 
 /** The summary screen shown after login (spec part 1 §2 "Dashboard"; decision 0011). */
 export default function DashboardPage() {
   const { data, error, isPending } = useDashboard();
+  const user = useCurrentUser();
   return (
     <>
       <PageHeader
@@ -34,8 +51,47 @@ export default function DashboardPage() {
       />
       {/* A load error stays at the top, over the last figures that did load. */}
       <ErrorAlert error={error} title="No se pudo cargar el dashboard" />
+      {data && data.totals.projects === 0 && can(user, 'projects.manage') ? <FirstSteps /> : null}
       {isPending ? <PageLoader /> : data ? <DashboardContent data={data} /> : null}
     </>
+  );
+}
+
+/** A fresh install, seen by an administrator: where to start (an agency, then a project). */
+export function FirstSteps() {
+  return (
+    <Paper withBorder radius="md" p="md" mb="md" component="section" aria-label="Primeros pasos">
+      <Group gap="md" align="flex-start" wrap="nowrap">
+        <ThemeIcon variant="light" color="blue" size={42} radius="md" visibleFrom="xs">
+          <IconRocket size={22} />
+        </ThemeIcon>
+        <Stack gap="xs">
+          <Text fw={700}>Primeros pasos</Text>
+          <Text size="sm">
+            Aún no hay proyectos registrados. Para registrar reservas, cree primero una inmobiliaria y luego
+            un proyecto en Configuración.
+          </Text>
+          <Group gap="sm">
+            <Button
+              component={Link}
+              to={paths.newSettingsRecord('inmobiliarias')}
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+            >
+              Crear inmobiliaria
+            </Button>
+            <Button
+              component={Link}
+              to={paths.newSettingsRecord('proyectos')}
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+            >
+              Crear proyecto
+            </Button>
+          </Group>
+        </Stack>
+      </Group>
+    </Paper>
   );
 }
 

@@ -1,8 +1,9 @@
-import { Alert } from '@mantine/core';
+import { Alert, Anchor } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { reservationFigures } from '../../../shared/domain/pricing';
 import { santiagoDateOf } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
 import { CommissionDialog } from '../../components/commission-dialog';
@@ -10,6 +11,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { AFTER_SAVE } from '../../components/leave-guard';
 import { PageHeader } from '../../components/page-header';
 import { notifySaved } from '../../lib/notify';
+import { useCurrentUser } from '../../lib/session';
 import { useClient } from '../clients/api';
 import { useCreateReservation, useReservationFormOptions } from './api';
 import { ClientCard } from './client-card';
@@ -36,6 +38,7 @@ export default function NewReservationPage() {
   // A client just created in /clientes/nuevo comes back here with its id.
   const client = useClient(clientId ?? undefined);
   const options = useReservationFormOptions();
+  const canCreateProjects = can(useCurrentUser(), 'projects.manage');
   const create = useCreateReservation();
   const today = useMemo(() => santiagoDateOf(new Date()), []);
   const submission = useReservationSave(create, (reservation) => {
@@ -92,6 +95,18 @@ export default function NewReservationPage() {
         <Alert color="yellow" mb="md">
           Aún no hay proyectos registrados. Un administrador debe crearlos en Configuración antes de registrar
           reservas.
+          {canCreateProjects ? (
+            <>
+              {' '}
+              <Anchor component={Link} to={paths.newSettingsRecord('inmobiliarias')} size="sm">
+                Crear inmobiliaria
+              </Anchor>
+              {' · '}
+              <Anchor component={Link} to={paths.newSettingsRecord('proyectos')} size="sm">
+                Crear proyecto
+              </Anchor>
+            </>
+          ) : null}
         </Alert>
       ) : null}
       <ReservationForm

@@ -1,0 +1,158 @@
+import { Button, Group, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ACCOUNT_TYPES } from '../../../shared/domain/accounts';
+import { formatRut } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
+import { type Agency, agencyBody } from '../../../shared/schemas/settings';
+import { PageLoader } from '../../app/shell/app-layout';
+import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
+import { LoadFailed } from '../../components/load-failed';
+import { RutInput } from '../../components/rut-input';
+import { errorMessage } from '../../lib/api';
+import { applyServerErrors } from '../../lib/forms';
+import { notifySaved } from '../../lib/notify';
+import { useCurrentUser } from '../../lib/session';
+import { useAgency, useSaveAgency } from './api';
+import { AdminOnly, type FormFailure, FormFailureAlert, FormHeader, useBackTo } from './settings-form';
+
+interface AgencyFormValues {
+  rut: string;
+  businessName: string;
+  bank: string;
+  accountType: string | null;
+  accountNumber: string;
+}
+
+function valuesOf(agency: Agency | undefined): AgencyFormValues {
+  return {
+    rut: agency ? formatRut(agency.rut) : '',
+    businessName: agency?.businessName ?? '',
+    bank: agency?.bank ?? '',
+    accountType: agency?.accountType ?? null,
+    accountNumber: agency?.accountNumber ?? '',
+  };
+}
+
+/** /configuracion/inmobiliarias/nuevo and …/editar/{id}. */
+export function AgencyFormPage({ id }: { id: string | undefined }) {
+  const canManage = can(useCurrentUser(), 'agencies.manage');
+  const agency = useAgency(canManage ? id : undefined);
+  const backTo = useBackTo('inmobiliarias');
+  const [reloads, setReloads] = useState(0);
+  const title = id ? 'Editar Inmobiliaria' : 'Nueva Inmobiliaria';
+
+  if (!canManage) return <AdminOnly title={title} backTo={backTo} what="inmobiliarias" />;
+  if (id && agency.isPending) return <PageLoader />;
+  if (id && agency.isError) {
+    return (
+      <LoadFailed
+        title={title}
+        message={`Error al cargar la inmobiliaria: ${errorMessage(agency.error)}`}
+        backTo={backTo}
+        backLabel="Volver a Inmobiliarias"
+      />
+    );
+  }
+  return (
+    <AgencyForm
+      key={`${id ?? 'new'}-${reloads}`}
+      title={title}
+      agency={agency.data}
+      backTo={backTo}
+      onReload={() => void agency.refetch().then(() => setReloads((count) => count + 1))}
+    />
+  );
+}
+
+function AgencyForm({
+  title,
+  agency,
+  backTo,
+  onReload,
+}: {
+  title: string;
+  agency: Agency | undefined;
+  backTo: string;
+  onReload: () => void;
+}) {
+  const navigate = useNavigate();
+  const save = useSaveAgency(agency?.id);
+  const [failure, setFailure] = useState<FormFailure | null>(null);
+  const form = useForm<AgencyFormValues>({
+    mode: 'controlled',
+    initialValues: valuesOf(agency),
+    validate: schemaResolver(agencyBody, { sync: true }),
+  });
+  const leaveGuard = useLeaveGuard(form.isDirty() && !save.isPending);
+
+  const submit = form.onSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = agencyBody.parse(values);
+      await save.mutateAsync(agency ? { ...body, version: agency.version } : body);
+      notifySaved(agency ? 'Inmobiliaria actualizada' : 'Inmobiliaria creada');
+      navigate(backTo, { state: AFTER_SAVE });
+    } catch (error) {
+      // The input stays as typed; field messages go on their fields, the message on top.
+      applyServerErrors(form, error);
+      setFailure({ error });
+    }
+  });
+
+  return (
+    <>
+      <FormHeader title={title} backTo={backTo} />
+      {leaveGuard}
+      <form onSubmit={submit} noValidate>
+        <Stack maw={760}>
+          <FormFailureAlert failure={failure} onReload={agency ? onReload : undefined} />
+          <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <RutInput label="RUT" required key={form.key('rut')} {...form.getInputProps('rut')} />
+              <TextInput
+                label="Razón Social"
+                required
+                autoComplete="off"
+                key={form.key('businessName')}
+                {...form.getInputProps('businessName')}
+              />
+              <TextInput
+                label="Banco"
+                required
+                autoComplete="off"
+                key={form.key('bank')}
+                {...form.getInputProps('bank')}
+              />
+              <Select
+                label="Tipo de Cuenta"
+                required
+                placeholder="Seleccione"
+                data={[...ACCOUNT_TYPES]}
+                allowDeselect={false}
+                key={form.key('accountType')}
+                {...form.getInputProps('accountType')}
+              />
+              <TextInput
+                label="Número de Cuenta"
+                required
+                autoComplete="off"
+                key={form.key('accountNumber')}
+                {...form.getInputProps('accountNumber')}
+              />
+            </SimpleGrid>
+          </Paper>
+          <Group justify="flex-end">
+            <Button component={Link} to={backTo} variant="default">
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? 'Guardando...' : 'Guardar'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import { Avatar, Group, Text, Tooltip } from '@mantine/core';
+import type { UserOption } from '../../../shared/schemas/users';
+import { fullName } from '../users/api';
+import { UserAvatar } from './user-avatar';
+
+/** Spec part 2 §9: avatars shown max 3, then +N. */
+const SHOWN = 3;
+
+/** Labels for the users of a task: active users by name; others (since deactivated) say so. */
+export function assigneesOf(ids: readonly string[], users: readonly UserOption[] | undefined) {
+  const byId = new Map((users ?? []).map((user) => [user.id, user]));
+  return ids.map((id) => ({ id, user: byId.get(id) ?? null }));
+}
+
+export const INACTIVE_USER_LABEL = 'Usuario desactivado';
+
+/** A task's default assignees: up to three avatars, then +N, and their names. */
+export function AssigneeList({
+  ids,
+  users,
+}: {
+  ids: readonly string[];
+  users: readonly UserOption[] | undefined;
+}) {
+  if (ids.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        Sin responsables por defecto
+      </Text>
+    );
+  }
+  const assignees = assigneesOf(ids, users);
+  const names = assignees.map(({ user }) => (user ? fullName(user) : INACTIVE_USER_LABEL));
+  return (
+    <Group gap="xs" wrap="nowrap" align="center">
+      <Avatar.Group spacing="sm">
+        {assignees.slice(0, SHOWN).map(({ id, user }) =>
+          user ? (
+            <Tooltip key={id} label={fullName(user)} withArrow>
+              <UserAvatar user={user} size={30} />
+            </Tooltip>
+          ) : (
+            <Avatar key={id} size={30} alt={INACTIVE_USER_LABEL} />
+          ),
+        )}
+        {assignees.length > SHOWN ? (
+          <Tooltip label={names.slice(SHOWN).join(', ')} withArrow>
+            <Avatar size={30}>+{assignees.length - SHOWN}</Avatar>
+          </Tooltip>
+        ) : null}
+      </Avatar.Group>
+      <Text size="sm" style={{ minWidth: 0 }}>
+        {names.join(', ')}
+      </Text>
+    </Group>
+  );
+}

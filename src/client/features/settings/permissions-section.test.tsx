@@ -1,0 +1,45 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_ACTIONS, actionDescriptions, can, USER_TYPES } from '../../../shared/permissions';
+import { policyDescriptions } from '../../../shared/policies';
+import { renderWithProviders } from '../../test/render';
+import { PermissionsSection } from './permissions-section';
+
+describe('PermissionsSection', () => {
+  it('has a row per administrator-only action and a column per user type, each cell from `can`', () => {
+    renderWithProviders(<PermissionsSection />);
+    const table = screen.getByRole('table', { name: 'Permisos por tipo de usuario' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent);
+    expect(headers).toEqual(['Acción', ...USER_TYPES]);
+
+    const rows = table.querySelectorAll('tbody tr');
+    expect(rows).toHaveLength(ADMIN_ACTIONS.length);
+    ADMIN_ACTIONS.forEach((action, index) => {
+      const row = rows[index] as HTMLElement;
+      expect(row.dataset.action).toBe(action);
+      expect(within(row).getByText(actionDescriptions[action])).toBeTruthy();
+      const cells = [...row.querySelectorAll('[data-allowed]')].map((cell) =>
+        cell.getAttribute('data-allowed'),
+      );
+      expect(cells).toEqual(USER_TYPES.map((userType) => String(can({ userType }, action))));
+    });
+  });
+
+  it('checks Administrador and not KAM for managing users', () => {
+    renderWithProviders(<PermissionsSection />);
+    const table = screen.getByRole('table', { name: 'Permisos por tipo de usuario' });
+    const row = table.querySelector('tr[data-action="users.manage"]') as HTMLElement;
+    expect(within(row).getByRole('img', { name: 'Administrador: permitido' })).toBeTruthy();
+    expect(within(row).getByRole('img', { name: 'KAM: no permitido' })).toBeTruthy();
+  });
+
+  it('lists the record-level rules and says everything else is open to everyone', () => {
+    renderWithProviders(<PermissionsSection />);
+    for (const description of Object.values(policyDescriptions)) {
+      expect(screen.getByText(description)).toBeTruthy();
+    }
+    expect(screen.getByText(/está abierto a todos los tipos de usuario/)).toBeTruthy();
+  });
+});

@@ -1,0 +1,96 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionUser } from '../../../shared/schemas/auth';
+import { sessionQueryKey } from '../../lib/session';
+import { sessionUserFixture } from '../../test/render';
+import SettingsPage from './settings-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+function renderAt(route: string, user: SessionUser = sessionUserFixture()) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(sessionQueryKey, user);
+  return render(
+    <MantineProvider>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={[route]}>
+          <Routes>
+            <Route path="/configuracion/:tab" element={<SettingsPage />} />
+          </Routes>
+          <Location />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+const emptyPage = { rows: [], total: 0, totalIsCapped: false };
+
+function stubApi() {
+  const fetchMock = vi.fn(async (_url: string) => ({ ok: true, status: 200, json: async () => emptyPage }));
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+describe('SettingsPage', () => {
+  it('shows the six tabs in the spec’s order and selects the one in the address', () => {
+    renderAt('/configuracion/permisos');
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      'Proyectos',
+      'Inmobiliarias',
+      'Usuarios',
+      'Configuración Flujo Venta',
+      'Configuración Flujo Pago',
+      'Permisos',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
+    expect(screen.getByRole('table', { name: 'Permisos por tipo de usuario' })).toBeTruthy();
+  });
+
+  it('opens the tab of the address with its list, searched as the address says', async () => {
+    const fetchMock = stubApi();
+    renderAt('/configuracion/inmobiliarias?q=norte');
+    expect(screen.getByRole('tab', { name: 'Inmobiliarias' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('link', { name: 'Nueva Inmobiliaria' })).toBeTruthy();
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/settings/agencies?page=1&pageSize=25&search=norte',
+        expect.anything(),
+      ),
+    );
+    expect(
+      (screen.getByPlaceholderText('Buscar por RUT o razón social (Enter)') as HTMLInputElement).value,
+    ).toBe('norte');
+  });
+
+  it('puts the chosen tab in the address (without the other list’s search)', () => {
+    stubApi();
+    renderAt('/configuracion/inmobiliarias?q=norte');
+    fireEvent.click(screen.getByRole('tab', { name: 'Usuarios' }));
+    expect(screen.getByTestId('location').textContent).toBe('/configuracion/usuarios');
+    expect(screen.getByRole('tab', { name: 'Usuarios' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows the lists without the new button to a user who is not an administrator', () => {
+    stubApi();
+    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByRole('link', { name: 'Nuevo Proyecto' })).toBeNull();
+  });
+
+  it('answers an unknown tab with the not-found page', () => {
+    renderAt('/configuracion/otra-cosa');
+    expect(screen.getByText('Página no encontrada')).toBeTruthy();
+    expect(screen.queryByRole('tab')).toBeNull();
+  });
+});

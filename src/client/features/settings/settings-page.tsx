@@ -1,0 +1,74 @@
+import { Tabs } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { paths, SETTINGS_TABS, type SettingsTab } from '../../app/paths';
+import { NotFoundPage } from '../../app/route-error';
+import { PageHeader } from '../../components/page-header';
+import { AgenciesSection } from './agencies-section';
+import { PaymentFlowSection } from './payment-flow-section';
+import { PermissionsSection } from './permissions-section';
+import { ProjectsSection } from './projects-section';
+import { SaleFlowSection } from './sale-flow-section';
+import { UsersSection } from './users-section';
+
+/** The tabs' labels, in the order of SETTINGS_TABS (spec part 2 §2 "Settings"). */
+export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
+  proyectos: 'Proyectos',
+  inmobiliarias: 'Inmobiliarias',
+  usuarios: 'Usuarios',
+  'flujo-venta': 'Configuración Flujo Venta',
+  'flujo-pago': 'Configuración Flujo Pago',
+  permisos: 'Permisos',
+};
+
+export function isSettingsTab(value: string | undefined): value is SettingsTab {
+  return (SETTINGS_TABS as readonly (string | undefined)[]).includes(value);
+}
+
+const SECTIONS: Record<SettingsTab, () => ReactNode> = {
+  proyectos: () => <ProjectsSection />,
+  inmobiliarias: () => <AgenciesSection />,
+  usuarios: () => <UsersSection />,
+  'flujo-venta': () => <SaleFlowSection />,
+  'flujo-pago': () => <PaymentFlowSection />,
+  permisos: () => <PermissionsSection />,
+};
+
+/**
+ * /configuracion/{tab}: the tab is in the address, so a reload or a shared link opens it; each
+ * list keeps its search and page in the query string. Changing tab starts the other list afresh.
+ */
+export default function SettingsPage() {
+  const { tab } = useParams();
+  const navigate = useNavigate();
+  if (!isSettingsTab(tab)) return <NotFoundPage />;
+
+  return (
+    <>
+      <PageHeader title="Configuración" />
+      <Tabs
+        value={tab}
+        onChange={(next) => {
+          if (isSettingsTab(next ?? undefined) && next !== tab)
+            navigate(paths.settingsTab(next as SettingsTab));
+        }}
+        keepMounted={false}
+      >
+        {/* On a phone the tabs scroll sideways instead of wrapping. */}
+        <Tabs.List
+          mb="lg"
+          styles={{
+            list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' },
+          }}
+        >
+          {SETTINGS_TABS.map((value) => (
+            <Tabs.Tab key={value} value={value} style={{ flexShrink: 0 }}>
+              {SETTINGS_TAB_LABELS[value]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value={tab}>{SECTIONS[tab]()}</Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}
