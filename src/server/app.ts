@@ -17,6 +17,7 @@ import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
 import { commissionsRoutes } from './features/commissions/commissions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
+import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
@@ -166,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
       await api.register(searchRoutes, { prefix: '/search', db });
       await api.register(notificationsRoutes, { prefix: '/notifications' });
+      await api.register(filesRoutes, { prefix: '/files' });
     },
     { prefix: '/api' },
   );

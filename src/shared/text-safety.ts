@@ -17,6 +17,8 @@ export function isSafeText(value: string): boolean {
 export function unsafeTextPath(value: unknown, path = ''): string | null {
   if (typeof value === 'string') return isSafeText(value) ? null : path;
   if (value === null || typeof value !== 'object') return null;
+  // Binary bodies (an uploaded image: a Buffer) hold bytes, not text: walking them would visit every byte.
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key;
     if (!isSafeText(key)) return path || '_';

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -713,3 +714,28 @@ export const dashboardCounts = pgTable(
   },
   (t) => [check('dashboard_counts_singleton_check', sql`${t.singleton}`)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Stored files (decision 0016): uploaded images, re-encoded, kept in the database itself — in the
+// transaction of the record that points to them, in its backups, reachable by every server.
+// Written only by features/files.
+
+/** bytea as a Buffer on both engines (PGlite hands back a plain Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) =>
+    Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+export const storedFiles = pgTable('stored_files', {
+  id: id(),
+  /** The server-made name in the public URL (`<uuid>.webp`); never reused. */
+  name: text('name').notNull().unique(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  byteSize: integer('byte_size').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

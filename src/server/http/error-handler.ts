@@ -10,6 +10,13 @@ import { AppError, postgresErrorOf } from './app-error';
  */
 const INVALID_INPUT_CODES = new Set(['23514', '22P02', '22003', '22007', '22008', '22001', '22021', '22P05']);
 
+/**
+ * The content types of raw image bodies: `acceptImageBodies` (features/files) parses them, with the
+ * image size limit, in the scopes that take uploads. Elsewhere they are refused 415 before any size
+ * check, so a 413 for one of them is always an image over its limit.
+ */
+export const IMAGE_BODY_TYPE = /^(?:image\/|application\/octet-stream\s*(?:;|$))/i;
+
 function send(reply: FastifyReply, code: ErrorCode, message?: string, fields?: Record<string, string>) {
   const body: ApiErrorBody = { error: { code, message: message ?? errorCatalog[code].message } };
   if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
@@ -86,6 +93,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       if (error.statusCode === 404) return send(reply, 'NOT_FOUND');
       if (error.statusCode === 413) {
+        if (IMAGE_BODY_TYPE.test(request.headers['content-type'] ?? ''))
+          return send(reply, 'IMAGE_TOO_LARGE');
         return reply
           .status(413)
           .send({ error: { code: 'VALIDATION', message: 'El contenido enviado es demasiado grande.' } });
