@@ -362,6 +362,28 @@ function endpoints(badgeEmail: string): Endpoint[] {
       path: `/api/search?q=${encodeURIComponent(COMMON_SURNAME)}`,
       target: 25,
     },
+    // Configuración (issue 11): small tables, searched without an index (decision in settings queries).
+    {
+      key: 'settingsProjects',
+      label: 'settings: projects',
+      method: 'GET',
+      path: '/api/settings/projects',
+      target: 25,
+    },
+    {
+      key: 'settingsUsers',
+      label: 'settings: user search',
+      method: 'GET',
+      path: '/api/settings/users?search=a',
+      target: 25,
+    },
+    {
+      key: 'settingsSaleFlow',
+      label: 'settings: sale flow',
+      method: 'GET',
+      path: '/api/settings/sale-flow',
+      target: 25,
+    },
     {
       key: 'badge',
       label: 'badge count',

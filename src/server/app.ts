@@ -23,6 +23,7 @@ import { notificationsRoutes } from './features/notifications/notifications.rout
 import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { searchRoutes } from './features/search/search.routes';
+import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         now: options.now,
       });
       await api.register(usersRoutes, { prefix: '/users' });
+      await api.register(settingsRoutes, { prefix: '/settings' });
       await api.register(flowTaskRoutes('sale'), { prefix: '/sale-flows' });
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
       await api.register(searchRoutes, { prefix: '/search', db });

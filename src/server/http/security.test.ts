@@ -22,7 +22,7 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/login',
   'POST /api/auth/register',
   'GET /api/auth/registration',
-];
+].sort();
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function apiRoutes(ctx: TestContext): RegisteredRoute[] {

@@ -67,12 +67,12 @@ export async function update(
  */
 export async function setLogo(ctx: ServiceContext, id: string, image: Buffer | null): Promise<Project> {
   requireCan(ctx, 'projects.manage');
+  // Re-encoded before the transaction, so the connection is not held while the image is decoded.
+  const prepared = image ? await files.prepareImage(image, 'logo') : null;
   await ctx.db.transaction(async (tx) => {
     const current = await queries.lockProjectLogo(tx, id);
     if (!current) throw new AppError('PROJECT_NOT_FOUND');
-    const logoUrl = image
-      ? await files.storeImage(tx, image, { purpose: 'logo', createdBy: ctx.user.id })
-      : null;
+    const logoUrl = prepared ? await files.storePreparedImage(tx, prepared, ctx.user.id) : null;
     await queries.updateProjectLogo(tx, id, logoUrl, ctx.user.id);
     await files.deleteStoredFile(tx, current.logoUrl);
   });

@@ -125,11 +125,11 @@ export async function setAvatar(
   image: Buffer | null,
 ): Promise<SettingsUser> {
   requireCan(ctx, 'users.manage');
+  // Re-encoded before the transaction, so the connection is not held while the image is decoded.
+  const prepared = image ? await files.prepareImage(image, 'avatar') : null;
   await ctx.db.transaction(async (tx) => {
     const current = await lockForChange(tx, id, () => false);
-    const avatarUrl = image
-      ? await files.storeImage(tx, image, { purpose: 'avatar', createdBy: ctx.user.id })
-      : null;
+    const avatarUrl = prepared ? await files.storePreparedImage(tx, prepared, ctx.user.id) : null;
     await queries.setAvatarUrl(tx, id, avatarUrl);
     await files.deleteStoredFile(tx, current.avatarUrl);
   });
