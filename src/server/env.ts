@@ -11,7 +11,7 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** PostgreSQL connection string; when unset the embedded database in DATA_DIR is used. */
   DATABASE_URL: z.string().url().optional(),
-  /** Embedded database, lock file and uploaded files live here. */
+  /** The embedded database (with the uploaded images, decision 0016) and its lock live here. */
   DATA_DIR: z.string().default('./data'),
   /** Who may self-register: everyone, only the very first user, or nobody. */
   REGISTRATION: z.enum(['open', 'first-user', 'closed']).default('first-user'),
