@@ -18,14 +18,16 @@ export const INACTIVE_USER_LABEL = 'Usuario desactivado';
 export function AssigneeList({
   ids,
   users,
+  emptyText = 'Sin responsables por defecto',
 }: {
   ids: readonly string[];
   users: readonly UserOption[] | undefined;
+  emptyText?: string;
 }) {
   if (ids.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        Sin responsables por defecto
+        {emptyText}
       </Text>
     );
   }
@@ -33,7 +35,7 @@ export function AssigneeList({
   const names = assignees.map(({ user }) => (user ? fullName(user) : INACTIVE_USER_LABEL));
   return (
     <Group gap="xs" wrap="nowrap" align="center">
-      <Avatar.Group spacing="sm">
+      <Avatar.Group spacing="xs">
         {assignees.slice(0, SHOWN).map(({ id, user }) =>
           user ? (
             <Tooltip key={id} label={fullName(user)} withArrow>

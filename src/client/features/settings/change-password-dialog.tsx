@@ -66,7 +66,7 @@ export function ChangePasswordDialog({
       >
         <Stack gap="sm">
           <Text size="sm">
-            Nueva contraseña para <strong>{userName}</strong>.
+            Nueva contraseña para <strong>{userName}</strong>. Al cambiarla se cierran sus sesiones abiertas.
           </Text>
           <ErrorAlert error={change.error} />
           <PasswordInput

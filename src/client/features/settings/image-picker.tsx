@@ -97,7 +97,7 @@ export function ImagePicker({
           src={shown}
           alt={label}
           size={88}
-          radius={round ? 'xl' : 'md'}
+          radius={round ? 1000 : 'md'}
           color="blue"
           styles={{ image: { objectFit: round ? 'cover' : 'contain' } }}
           style={{ border: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}

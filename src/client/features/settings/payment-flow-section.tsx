@@ -45,8 +45,14 @@ export function PaymentFlowSection() {
                 <Title order={4}>{stage.name}</Title>
               </Group>
               <Stack gap={0}>
-                {stage.tasks.map((task) => (
-                  <PaymentTaskRow key={task.id} task={task} users={users.data} canManage={canManage} />
+                {stage.tasks.map((task, taskIndex) => (
+                  <PaymentTaskRow
+                    key={task.id}
+                    task={task}
+                    users={users.data}
+                    canManage={canManage}
+                    first={taskIndex === 0}
+                  />
                 ))}
               </Stack>
             </Paper>
@@ -61,10 +67,12 @@ function PaymentTaskRow({
   task,
   users,
   canManage,
+  first,
 }: {
   task: Task;
   users: UserOption[] | undefined;
   canManage: boolean;
+  first: boolean;
 }) {
   const save = useSetDefaultAssignees();
   const assigneeId = task.defaultAssigneeIds[0] ?? null;
@@ -95,7 +103,7 @@ function PaymentTaskRow({
       gap="sm"
       py="sm"
       wrap="wrap"
-      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
       <Stack gap={2} style={{ flex: '1 1 260px', minWidth: 0 }}>
         <Text size="sm" fw={600}>
@@ -108,7 +116,7 @@ function PaymentTaskRow({
         ) : null}
       </Stack>
       {canManage ? (
-        <Group gap="xs" wrap="nowrap" style={{ flex: '1 1 320px', maxWidth: 460 }}>
+        <Group gap="xs" wrap="wrap" style={{ flex: '1 1 320px', maxWidth: 480 }}>
           <Select
             aria-label={`Responsable por defecto de ${task.name}`}
             placeholder="Sin responsable"
@@ -120,7 +128,7 @@ function PaymentTaskRow({
             onChange={(userId) => {
               if (userId && userId !== assigneeId) assign([userId]);
             }}
-            style={{ flex: 1, minWidth: 0 }}
+            style={{ flex: '1 1 220px', minWidth: 0 }}
           />
           <Button
             variant="subtle"
@@ -134,7 +142,7 @@ function PaymentTaskRow({
           </Button>
         </Group>
       ) : (
-        <AssigneeList ids={task.defaultAssigneeIds} users={users} />
+        <AssigneeList ids={task.defaultAssigneeIds} users={users} emptyText="Sin responsable por defecto" />
       )}
     </Group>
   );

@@ -12,9 +12,10 @@ import {
 import { useForm } from '@mantine/form';
 import { IconBuildingSkyscraper } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { formatRut } from '../../../shared/format';
+import { projectInstallments } from '../../../shared/domain/projects';
+import { formatRut, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { type Project, type ProjectBody, projectBody } from '../../../shared/schemas/settings';
 import { paths } from '../../app/paths';
@@ -71,12 +72,9 @@ export function projectBodyOf(values: ProjectFormValues): ProjectBody {
   };
 }
 
-/**
- * The installments shown (read-only). The rule (spec part 2 §5) lives on the server for now: the
- * saved value while the deadline is the saved one, else it is computed on saving.
- */
-function installmentsShown(project: Project | undefined, deadline: string | null): string {
-  return project && deadline === project.deadline ? String(project.installments) : '';
+/** The installments shown (read-only), live as the deadline changes (spec part 2 §5). */
+export function installmentsShown(deadline: string | null, today: string): string {
+  return deadline && /^\d{4}-\d{2}-\d{2}$/.test(deadline) ? String(projectInstallments(deadline, today)) : '';
 }
 
 /** /configuracion/proyectos/nuevo and …/editar/{id}. */
@@ -133,6 +131,7 @@ function ProjectForm({
   const [logo, setLogo] = useState<ImageChange>(KEEP_IMAGE);
   const [failure, setFailure] = useState<FormFailure | null>(null);
   const saving = save.isPending || saveLogo.isPending;
+  const today = useMemo(() => santiagoDateOf(new Date()), []);
 
   const form = useForm<ProjectFormValues>({
     mode: 'controlled',
@@ -266,8 +265,8 @@ function ProjectForm({
                   readOnly
                   variant="filled"
                   description="Se calcula a partir de la fecha de entrega"
-                  placeholder="Se calcula al guardar"
-                  value={installmentsShown(current, form.values.deadline)}
+                  placeholder="Ingrese la fecha de entrega"
+                  value={installmentsShown(form.values.deadline, today)}
                 />
               </SimpleGrid>
               <ImagePicker

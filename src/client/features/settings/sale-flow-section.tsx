@@ -80,8 +80,14 @@ export function SaleFlowSection() {
             <Title order={4}>{stage.name}</Title>
           </Group>
           <Stack gap={0}>
-            {stage.tasks.map((task) => (
-              <SaleTaskRow key={task.id} task={task} users={users.data} canManage={canManage} />
+            {stage.tasks.map((task, taskIndex) => (
+              <SaleTaskRow
+                key={task.id}
+                task={task}
+                users={users.data}
+                canManage={canManage}
+                first={taskIndex === 0}
+              />
             ))}
           </Stack>
         </Paper>
@@ -94,10 +100,12 @@ function SaleTaskRow({
   task,
   users,
   canManage,
+  first,
 }: {
   task: Task;
   users: UserOption[] | undefined;
   canManage: boolean;
+  first: boolean;
 }) {
   const [editing, setEditing] = useState(false);
   const save = useSetDefaultAssignees();
@@ -108,7 +116,7 @@ function SaleTaskRow({
       gap="xs"
       py="sm"
       wrap="wrap"
-      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
       <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
         <Text size="sm" fw={600}>

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { paths, type SettingsRecordTab } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import type { BackState } from './settings-list';
 
 /**
@@ -57,6 +57,8 @@ export function AdminOnly({ title, backTo, what }: { title: string; backTo: stri
 export interface FormFailure {
   error: unknown;
   title?: string;
+  /** What the user can do about it, on a line of its own. */
+  hint?: string;
 }
 
 /**
@@ -88,13 +90,24 @@ export function FormFailureAlert({
       </Alert>
     );
   }
+  if (failure.hint) {
+    return (
+      <Alert color="red" icon={<IconAlertCircle size={18} />} title={failure.title} role="alert" mb="md">
+        <Text size="sm">{errorMessage(failure.error)}</Text>
+        <Text size="sm" mt={4}>
+          {failure.hint}
+        </Text>
+      </Alert>
+    );
+  }
   return <ErrorAlert error={failure.error} title={failure.title} />;
 }
 
-/** A form saved (or not) and then its image: what to say when the image failed after the record saved. */
+/** What to say when the image failed after the record itself was saved. */
 export function imageFailure(record: string, image: string, error: unknown): FormFailure {
   return {
     title: `${record} se guardó, pero ${image} no`,
-    error: `${error instanceof Error ? error.message : 'Ocurrió un error inesperado.'} Puede elegir otra imagen y guardar nuevamente, o volver sin ella.`,
+    error,
+    hint: 'Puede elegir otra imagen y guardar nuevamente, o volver sin ella.',
   };
 }

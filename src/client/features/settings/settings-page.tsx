@@ -1,5 +1,5 @@
 import { Tabs } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { paths, SETTINGS_TABS, type SettingsTab } from '../../app/paths';
 import { NotFoundPage } from '../../app/route-error';
@@ -41,6 +41,13 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
 export default function SettingsPage() {
   const { tab } = useParams();
   const navigate = useNavigate();
+  const list = useRef<HTMLDivElement>(null);
+  // On a phone the chosen tab may lie beyond the edge: bring it into view (a shared link, a reload).
+  useEffect(() => {
+    list.current
+      ?.querySelector<HTMLElement>(`[data-tab="${tab}"]`)
+      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
   if (!isSettingsTab(tab)) return <NotFoundPage />;
 
   return (
@@ -56,13 +63,14 @@ export default function SettingsPage() {
       >
         {/* On a phone the tabs scroll sideways instead of wrapping. */}
         <Tabs.List
+          ref={list}
           mb="lg"
           styles={{
             list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' },
           }}
         >
           {SETTINGS_TABS.map((value) => (
-            <Tabs.Tab key={value} value={value} style={{ flexShrink: 0 }}>
+            <Tabs.Tab key={value} value={value} data-tab={value} style={{ flexShrink: 0 }}>
               {SETTINGS_TAB_LABELS[value]}
             </Tabs.Tab>
           ))}

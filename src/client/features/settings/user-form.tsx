@@ -209,7 +209,7 @@ function UserForm({
             type="email"
             required={isNew}
             disabled={!isNew}
-            description={isNew ? undefined : 'El correo electrónico no se puede cambiar'}
+            description={isNew ? 'Con él ingresará a Inmoflujo' : 'El correo electrónico no se puede cambiar'}
             autoComplete="off"
             key={form.key('email')}
             {...form.getInputProps('email')}
@@ -365,7 +365,9 @@ function AccountCard({ user, onChanged }: { user: SettingsUser; onChanged: (user
               onSuccess: (changed) => {
                 onChanged(changed);
                 setConfirming(false);
-                notifySaved(changed.isActive ? `${name} fue reactivado` : `${name} fue desactivado`);
+                notifySaved(
+                  changed.isActive ? `Usuario reactivado: ${name}` : `Usuario desactivado: ${name}`,
+                );
               },
             },
           )

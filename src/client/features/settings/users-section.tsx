@@ -47,7 +47,7 @@ export function UsersSection() {
       accessor: 'isSeller',
       title: 'Vendedor',
       textAlign: 'center',
-      width: narrow ? undefined : 96,
+      noWrap: true,
       render: (user) => <SellerDot isSeller={user.isSeller} />,
     },
   ];
