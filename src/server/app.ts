@@ -22,6 +22,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
+import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
@@ -165,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(settingsRoutes, { prefix: '/settings' });
+      await api.register(saleFlowsRoutes, { prefix: '/sale-flows' });
       await api.register(flowTaskRoutes('sale'), { prefix: '/sale-flows' });
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
       await api.register(searchRoutes, { prefix: '/search', db });

@@ -107,6 +107,11 @@ export const errorCatalog = {
     message: 'La fecha de pago 2 la registra el flujo del segundo pago',
     field: 'payment2Date',
   },
+  BANK_DETAILS_BEFORE_DEADLINE: {
+    status: 409,
+    message:
+      'Los datos del Banco Escrituración se registran una vez vencido el plazo de entrega del proyecto',
+  },
   PROMOTION_NOT_FOUND: { status: 404, message: 'No se encontró la promoción' },
 
   // Workflows (the engine's refusals, workflows.md §2-§6)

@@ -16,6 +16,12 @@ export interface PageSpec {
    * columns come back as strings on both engines.
    */
   columns: Record<string, SQLWrapper>;
+  /**
+   * Columns computed for the page's rows only, after the limit (per-row subqueries: a flow's
+   * assignees), never for every row a sort had to read. They see the page's columns as
+   * `page."alias"` (`pageColumn('alias')`).
+   */
+  pageColumns?: Record<string, SQLWrapper>;
   /** The FROM clause: a table, or a table with its joins as SQL. */
   from: Table | SQL;
   /** The filter shared by the page and the count (undefined: every row). */
@@ -37,11 +43,16 @@ export interface PageSpec {
 const NUMBER_ALIAS = '__n';
 const TOTAL_ALIAS = '__total';
 
+/** A column of the page, for `pageColumns`: `page."alias"` (the lateral below is named `page`). */
+export function pageColumn(alias: string): SQL {
+  return sql`page.${sql.identifier(alias)}`;
+}
+
 /**
  * ONE statement for a list request: the requested page and the number of matching rows, counted
  * over `select 1 ... limit cap + 1` so a broad filter never counts a whole table.
  *
- *   select counted.__total, page.*
+ *   select counted.__total, page.*[, <pageColumns>]
  *   from (select count(*) from (select 1 from <from> where <where> limit cap+1) capped) counted
  *   left join lateral (select <columns>, row_number() over (order by …) __n
  *                      from <from> where <where> order by … limit size offset …) page on true
@@ -58,8 +69,11 @@ export function pageSql(spec: PageSpec): SQL {
     Object.entries(spec.columns).map(([alias, expression]) => sql`${expression} as ${sql.identifier(alias)}`),
     sql`, `,
   );
+  const pageColumns = Object.entries(spec.pageColumns ?? {}).map(
+    ([alias, expression]) => sql`, ${expression} as ${sql.identifier(alias)}`,
+  );
   const offset = (spec.page - 1) * spec.pageSize;
-  return sql`select counted.${sql.identifier(TOTAL_ALIAS)}, page.*
+  return sql`select counted.${sql.identifier(TOTAL_ALIAS)}, page.*${sql.join(pageColumns)}
 from (select count(*) as ${sql.identifier(TOTAL_ALIAS)} from (select 1 from ${spec.countFrom ?? spec.from}${where} limit ${cap + 1}) as capped) as counted
 left join lateral (
   select ${columns}, row_number() over (order by ${orderBy}) as ${sql.identifier(NUMBER_ALIAS)}

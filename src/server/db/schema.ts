@@ -150,6 +150,8 @@ export const projects = pgTable(
   },
   (t) => [
     index('projects_name_idx').on(t.name),
+    // The sale flow list ordered by project (issue 12): one project at a time.
+    index('projects_name_stage_idx').on(t.name, t.stage, t.id),
     index('projects_agency_idx').on(t.realEstateAgencyId),
     check('projects_total_units_check', sql`${t.totalUnits} is null or ${t.totalUnits} >= 0`),
   ],
@@ -225,9 +227,11 @@ export const clients = pgTable(
     // A soft-deleted client frees its RUT; two live clients never share one.
     uniqueIndex('clients_rut_key').on(t.rut).where(sql`${t.deletedAt} is null`),
     index('clients_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
-    index('clients_search_trgm_idx')
-      .using('gin', sql`${t.searchText} gin_trgm_ops`)
-      .where(sql`${t.deletedAt} is null`),
+    // Every client, deleted ones included: the sale flow list (issue 12) finds reservations by their
+    // client's name, and deleted clients stay on their reservations. Live-only searches filter it.
+    index('clients_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // The sale flow list ordered by client walks the names.
+    index('clients_name_idx').on(t.firstName, t.lastName, t.id),
   ],
 );
 

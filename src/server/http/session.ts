@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a session (login, register, health). Everything else is denied by default. */
     public?: boolean;
+    /** The refusal a route answers without a session, when the spec words its own (401 either way). */
+    unauthenticatedCode?: 'USER_NOT_IDENTIFIED';
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -80,7 +82,9 @@ export function registerSessionHook(
         clearSessionCookie(reply, cookie);
       }
     }
-    if (!request.user && request.routeOptions.config.public !== true) throw new AppError('UNAUTHENTICATED');
+    if (!request.user && request.routeOptions.config.public !== true) {
+      throw new AppError(request.routeOptions.config.unauthenticatedCode ?? 'UNAUTHENTICATED');
+    }
   });
 }
 

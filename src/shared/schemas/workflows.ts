@@ -74,3 +74,24 @@ export type FlowStateView = z.infer<typeof flowStateView>;
 export const flowStateResponse = z.object({ flow: flowStateView });
 
 export const commentCreatedResponse = z.object({ id: z.uuid() });
+
+/** A staff user as the flow screens show them (avatar, name on hover). */
+export const flowPerson = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+export type FlowPerson = z.infer<typeof flowPerson>;
+
+/** A task's comment as listed: its author and the users it mentions (spec part 2 §3). */
+export const flowTaskCommentView = z.object({
+  id: z.uuid(),
+  content: z.string(),
+  createdAt: z.string(),
+  /** Null when the author's account no longer exists. */
+  author: flowPerson.nullable(),
+  mentions: z.array(flowPerson.pick({ id: true, firstName: true, lastName: true })),
+});
+export type FlowTaskCommentView = z.infer<typeof flowTaskCommentView>;
+export const flowTaskCommentsResponse = z.object({ comments: z.array(flowTaskCommentView) });

@@ -149,6 +149,16 @@ export async function projectExists(db: Executor, id: string): Promise<boolean> 
   return row !== undefined;
 }
 
+/** The project's delivery deadline ('YYYY-MM-DD'), or null when the project does not exist. */
+export async function projectDeadline(db: Executor, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ deadline: projects.deadline })
+    .from(projects)
+    .where(eq(projects.id, id))
+    .limit(1);
+  return row?.deadline ?? null;
+}
+
 export async function activeSellerExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db
     .select({ id: profiles.id })

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { reservationFigures } from '../../../shared/domain/pricing';
+import { projectDelivery } from '../../../shared/domain/projects';
 import { SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
+import { santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { pick } from '../../../shared/pick';
 import type {
@@ -230,6 +232,52 @@ export async function update(
   }
   for (const outcome of outcomes) workflows.publishOutcome(ctx.events, outcome);
   return get(ctx, id);
+}
+
+/** The sale-process fields of a reservation the sale flow screen edits; a missing one stays as it is. */
+export interface SaleDetails {
+  promiseDate?: string | null;
+  deedDate?: string | null;
+  /** First day of the month. */
+  commissionPaymentMonth?: string | null;
+  commissionProjectionMonth?: string | null;
+  bankName?: string | null;
+  bankExecutive?: string | null;
+  bankExecutiveEmail?: string | null;
+  bankExecutivePhone?: string | null;
+}
+
+const BANK_DETAILS = ['bankName', 'bankExecutive', 'bankExecutiveEmail', 'bankExecutivePhone'] as const;
+
+/**
+ * Edits the sale-process fields of a reservation (spec part 2 §2, the sale flow detail): promise and
+ * deed dates, the commission's payment and projection months, and the deed bank ('Banco
+ * Escrituración') once the project's deadline has passed — with the version the user read. A
+ * rescinded reservation is not edited.
+ */
+export async function updateSaleDetails(
+  ctx: ServiceContext,
+  id: string,
+  version: number,
+  changes: SaleDetails,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const current = await queries.lockReservation(tx, id);
+    if (!current) throw new AppError('RESERVATION_NOT_FOUND');
+    if (current.version !== version) throw new AppError('STALE_VERSION');
+    if (current.isRescinded) throw new AppError('RESERVATION_RESCINDED');
+    if (BANK_DETAILS.some((field) => changes[field] !== undefined)) {
+      const deadline = await queries.projectDeadline(tx, current.projectId);
+      if (!deadline || projectDelivery(deadline, santiagoDateOf(ctx.now)) !== 'Inmediata') {
+        throw new AppError('BANK_DETAILS_BEFORE_DEADLINE');
+      }
+    }
+    const values = Object.fromEntries(
+      Object.entries(changes).filter(([, value]) => value !== undefined),
+    ) as Partial<queries.ReservationValues>;
+    const updated = await queries.updateReservation(tx, id, version, values, ctx.user.id);
+    if (!updated) throw new AppError('STALE_VERSION');
+  });
 }
 
 /** Administrators only: removes the reservation with everything that hangs off it, in one go. */

@@ -12,7 +12,7 @@ import { containsIgnoringCase, matchesEveryWord } from '../../db/search';
 
 /**
  * Live clients whose `search_text` contains every word of the text (matchesEveryWord), newest
- * first, through clients_newest_idx or the partial trigram index clients_search_trgm_idx.
+ * first, through clients_newest_idx or the trigram index clients_search_trgm_idx.
  * Each with the flow of its most recent reservation that has one (reservations_client_idx).
  */
 export async function findClients(db: Executor, text: string, limit: number): Promise<ClientHit[]> {

@@ -9,6 +9,7 @@ import {
   datesBody,
   flowParams,
   flowStateResponse,
+  flowTaskCommentsResponse,
   flowTaskParams,
   taskStatusBody,
 } from '../../../shared/schemas/workflows';
@@ -41,9 +42,12 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
       },
     );
 
+    // Spec part 2 §5: an assignment without a session answers 'No se ha podido identificar al usuario'.
+    const assignment = { unauthenticatedCode: 'USER_NOT_IDENTIFIED' } as const;
+
     app.post(
       '/:flowId/tasks/:taskId/assignees',
-      { schema: { tags, params: flowTaskParams, body: assignBody, response } },
+      { config: assignment, schema: { tags, params: flowTaskParams, body: assignBody, response } },
       async (request) =>
         workflows.runFlowCommand(serviceContext(request), kind, request.params.flowId, {
           type: 'assign',
@@ -54,7 +58,7 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
 
     app.delete(
       '/:flowId/tasks/:taskId/assignees/:userId',
-      { schema: { tags, params: assigneeParams, response } },
+      { config: assignment, schema: { tags, params: assigneeParams, response } },
       async (request) =>
         workflows.runFlowCommand(serviceContext(request), kind, request.params.flowId, {
           type: 'unassign',
@@ -82,6 +86,18 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
           type: 'editFlowDates',
           ...request.body,
         }),
+    );
+
+    app.get(
+      '/:flowId/tasks/:taskId/comments',
+      { schema: { tags, params: flowTaskParams, response: { 200: flowTaskCommentsResponse } } },
+      async (request) => {
+        const ctx = serviceContext(request);
+        await workflows.requireFlowOfKind(ctx.db, request.params.flowId, kind);
+        return {
+          comments: await workflows.listComments(ctx.db, request.params.flowId, request.params.taskId),
+        };
+      },
     );
 
     app.post(

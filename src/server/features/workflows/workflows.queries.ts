@@ -8,6 +8,7 @@ import type {
   WorkflowDefinition,
   WorkflowKind,
 } from '../../../shared/domain/workflow/types';
+import type { FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 
 /**
@@ -357,6 +358,40 @@ export async function findComment(db: Executor, commentId: string) {
          where c.id = ${commentId}`,
   );
   return row ?? null;
+}
+
+/**
+ * A task's comments, oldest first (flow_task_comments_task_idx), each with its author and the users
+ * it mentions; null when the task row is not of the flow.
+ */
+export async function commentsOf(
+  db: Executor,
+  flowId: string,
+  taskRowId: string,
+): Promise<FlowTaskCommentView[] | null> {
+  const [row] = await queryRows<{ comments: FlowTaskCommentView[] }>(
+    db,
+    sql`
+      select coalesce((
+        select json_agg(json_build_object(
+                 'id', c.id,
+                 'content', c.content,
+                 'createdAt', ${isoInstant(sql`c.created_at`)},
+                 'author', case when u.id is null then null else json_build_object(
+                   'id', u.id, 'firstName', u.first_name, 'lastName', u.last_name, 'avatarUrl', u.avatar_url) end,
+                 'mentions', coalesce((
+                   select json_agg(json_build_object('id', m.id, 'firstName', m.first_name, 'lastName', m.last_name)
+                                   order by m.first_name, m.last_name, m.id)
+                     from flow_task_comment_mentions cm join profiles m on m.id = cm.user_id
+                    where cm.comment_id = c.id), '[]'))
+               order by c.created_at, c.id)
+          from flow_task_comments c
+          left join profiles u on u.id = c.user_id
+         where c.flow_task_id = ft.id), '[]') as comments
+        from flow_tasks ft
+       where ft.id = ${taskRowId} and ft.flow_id = ${flowId}`,
+  );
+  return row ? row.comments : null;
 }
 
 export async function deleteComment(tx: Executor, commentId: string): Promise<void> {

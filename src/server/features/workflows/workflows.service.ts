@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/domain/workflow/types';
 import { santiagoDateOf } from '../../../shared/format';
 import { isAdmin } from '../../../shared/permissions';
-import type { FlowStateView } from '../../../shared/schemas/workflows';
+import type { FlowStateView, FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import type { EventBus } from '../../events/event-bus';
@@ -307,6 +307,17 @@ export async function addComment(
     });
     return { commentId };
   });
+}
+
+/** A task's comments with their authors and mentions, oldest first; 404 when the task is not the flow's. */
+export async function listComments(
+  db: Executor,
+  flowId: string,
+  taskRowId: string,
+): Promise<FlowTaskCommentView[]> {
+  const comments = await queries.commentsOf(db, flowId, taskRowId);
+  if (comments === null) throw new AppError('TASK_NOT_FOUND');
+  return comments;
 }
 
 /** Administrators delete comments (spec part 2 §6); the comment must belong to the flow. */

@@ -1,0 +1,217 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { SaleFlowListRow, SaleFlowSort } from '../../../shared/schemas/sale-flows';
+import type { FlowPerson } from '../../../shared/schemas/workflows';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
+import { matchesEveryWord } from '../../db/search';
+
+/**
+ * The sale flows' reads. This feature writes nothing itself: flow rows are written by the workflows
+ * feature, reservation fields by the reservations feature (through their services).
+ */
+
+export interface SaleFlowListParams {
+  page: number;
+  pageSize: number;
+  search?: string | undefined;
+  sort: SaleFlowSort;
+  direction: 'asc' | 'desc';
+}
+
+/**
+ * The order of each sort, ending in a unique column. Each can be read off an index without sorting
+ * the table: reservations_date_idx (newest first), the reservation number's unique index, the
+ * clients' and projects' name indexes (then the few reservations of each, newest first).
+ */
+function orderOf(sort: SaleFlowSort, direction: 'asc' | 'desc'): SQL[] {
+  const dir = direction === 'asc' ? sql`asc` : sql`desc`;
+  // Within one client or project: newest reservation first.
+  const newest = [sql`r.reservation_date desc nulls last`, sql`r.id desc nulls last`];
+  switch (sort) {
+    case 'reservationDate':
+      return direction === 'desc'
+        ? newest
+        : [sql`r.reservation_date asc nulls first`, sql`r.id asc nulls first`];
+    case 'reservationNumber':
+      return [sql`r.reservation_number ${dir}`];
+    case 'clientName':
+      return [sql`c.first_name ${dir}`, sql`c.last_name ${dir}`, sql`c.id ${dir}`, ...newest];
+    case 'projectName':
+      return [sql`p.name ${dir}`, sql`p.stage ${dir}`, sql`p.id ${dir}`, ...newest];
+  }
+}
+
+/**
+ * Reservations whose client's name (their `search_text`) holds every word, deleted clients included
+ * (they stay on their reservations). The planner chooses: a rare name through
+ * clients_search_trgm_idx and the client's reservations; a common one (thousands of clients) by
+ * walking the newest reservations and checking each one's client, until the page is full.
+ * Undefined when the search has no words.
+ */
+function clientMatches(search: string | undefined): SQL | undefined {
+  const everyWord = matchesEveryWord(sql`m.search_text`, search);
+  if (!everyWord) return undefined;
+  return sql`exists (select 1 from clients m where m.id = r.client_id and ${everyWord})`;
+}
+
+/**
+ * The list's statement (exported so a test can EXPLAIN it). The page is chosen on reservations and
+ * their flows alone (joined to clients or projects only when ordered by them), then only its rows
+ * look up what they show: a search matching thousands of clients sorts narrow rows, never joins
+ * every match to everything.
+ */
+export function saleFlowListSql(params: SaleFlowListParams): PageSpec {
+  const byClient = params.sort === 'clientName';
+  const byProject = params.sort === 'projectName';
+  // One sale flow per reservation (flows_sale_reservation_key).
+  const chosen = sql`reservations r join flows f on f.reservation_id = r.id and f.kind = 'sale'`;
+  return {
+    columns: {
+      id: sql`f.id`,
+      reservationId: sql`r.id`,
+      reservationNumber: sql`r.reservation_number`,
+      reservationDate: sql`r.reservation_date`,
+      clientId: sql`r.client_id`,
+      projectId: sql`r.project_id`,
+      apartmentNumber: sql`r.apartment_number`,
+      currentStageId: sql`f.current_stage_id`,
+      status: sql`f.status`,
+      isRescinded: sql`r.is_rescinded`,
+    } satisfies Partial<Record<keyof SaleFlowListRow, SQL>>,
+    // Per row of the page only.
+    pageColumns: {
+      clientName: sql`(select c.first_name || ' ' || c.last_name from clients c where c.id = ${pageColumn('clientId')})`,
+      projectName: sql`(select p.name from projects p where p.id = ${pageColumn('projectId')})`,
+      projectStage: sql`(select p.stage from projects p where p.id = ${pageColumn('projectId')})`,
+      currentStageName: sql`(select s.name from workflow_stages s where s.id = ${pageColumn('currentStageId')})`,
+      // Everyone assigned to one of its tasks (flow_tasks_flow_task_key, then the assignees' primary
+      // key), in the order they were first assigned.
+      assignees: sql`coalesce((
+        select json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
+                                          'avatarUrl', u.avatar_url) order by x.first_at, u.id)
+          from (select a.user_id, min(a.assigned_at) as first_at
+                  from flow_tasks ft join flow_task_assignees a on a.flow_task_id = ft.id
+                 where ft.flow_id = ${pageColumn('id')}
+                 group by a.user_id) x
+          join profiles u on u.id = x.user_id), '[]')`,
+    } satisfies Partial<Record<keyof SaleFlowListRow, SQL>>,
+    from: byClient
+      ? sql`${chosen} join clients c on c.id = r.client_id`
+      : byProject
+        ? sql`${chosen} join projects p on p.id = r.project_id`
+        : chosen,
+    // The filter speaks only of r; every reservation has its client and project (NOT NULL foreign
+    // keys) and exactly one sale flow (created in the same transaction, flows_sale_reservation_key):
+    // the count reads reservations alone.
+    countFrom: sql`reservations r`,
+    where: clientMatches(params.search),
+    orderBy: orderOf(params.sort, params.direction),
+    page: params.page,
+    pageSize: params.pageSize,
+  };
+}
+
+export function listSaleFlows(db: Executor, params: SaleFlowListParams) {
+  return selectPage<SaleFlowListRow>(db, saleFlowListSql(params));
+}
+
+// --- Detail ------------------------------------------------------------------------------------
+
+export interface SaleFlowHeader {
+  reservation: {
+    id: string;
+    reservationNumber: string;
+    reservationDate: string;
+    apartmentNumber: string;
+    promiseDate: string | null;
+    deedDate: string | null;
+    commissionPaymentMonth: string | null;
+    commissionProjectionMonth: string | null;
+    bankName: string | null;
+    bankExecutive: string | null;
+    bankExecutiveEmail: string | null;
+    bankExecutivePhone: string | null;
+    isWithBroker: boolean;
+    isRescinded: boolean;
+    version: number;
+  };
+  rescindedAt: string | null;
+  rescindedReason: string | null;
+  rescindedBy: { id: string; firstName: string; lastName: string } | null;
+  client: { id: string; rut: string; firstName: string; lastName: string; isDeleted: boolean };
+  project: { id: string; name: string; stage: string; deadline: string };
+  broker: { id: string; name: string; businessName: string } | null;
+  commissionId: string | null;
+  paymentFlowId: string | null;
+  currentStageName: string | null;
+}
+
+/** What the detail shows around the flow, in one statement: reservation, client, project, broker, commission. */
+export async function findSaleFlowHeader(db: Executor, reservationId: string, currentStageId: string | null) {
+  const [row] = await queryRows<SaleFlowHeader>(
+    db,
+    sql`
+      select json_build_object(
+               'id', r.id, 'reservationNumber', r.reservation_number, 'reservationDate', r.reservation_date,
+               'apartmentNumber', r.apartment_number, 'promiseDate', r.promise_date, 'deedDate', r.deed_date,
+               'commissionPaymentMonth', r.commission_payment_month,
+               'commissionProjectionMonth', r.commission_projection_month,
+               'bankName', r.bank_name, 'bankExecutive', r.bank_executive,
+               'bankExecutiveEmail', r.bank_executive_email, 'bankExecutivePhone', r.bank_executive_phone,
+               'isWithBroker', r.is_with_broker, 'isRescinded', r.is_rescinded, 'version', r.version
+             ) as reservation,
+             ${isoInstant(sql`r.rescinded_at`)} as "rescindedAt",
+             r.rescinded_reason as "rescindedReason",
+             case when rb.id is null then null
+                  else json_build_object('id', rb.id, 'firstName', rb.first_name, 'lastName', rb.last_name) end
+               as "rescindedBy",
+             json_build_object('id', c.id, 'rut', c.rut, 'firstName', c.first_name, 'lastName', c.last_name,
+                               'isDeleted', c.deleted_at is not null) as client,
+             json_build_object('id', p.id, 'name', p.name, 'stage', p.stage, 'deadline', p.deadline) as project,
+             case when b.id is null then null
+                  else json_build_object('id', b.id, 'name', b.name, 'businessName', b.business_name) end as broker,
+             bc.id as "commissionId",
+             pf.id as "paymentFlowId",
+             (select st.name from workflow_stages st where st.id = ${currentStageId}) as "currentStageName"
+        from reservations r
+        join clients c on c.id = r.client_id
+        join projects p on p.id = r.project_id
+        left join brokers b on b.id = r.broker_id
+        left join profiles rb on rb.id = r.rescinded_by
+        left join broker_commissions bc on bc.reservation_id = r.id
+        left join flows pf on pf.kind = 'payment' and pf.broker_commission_id = bc.id and not pf.is_second_payment
+       where r.id = ${reservationId}`,
+  );
+  return row ?? null;
+}
+
+export interface TaskExtras {
+  commentCounts: Record<string, number>;
+  people: (FlowPerson & { isActive: boolean })[];
+}
+
+/** Per task row of the flow its number of comments, and the named users (assignees) as people. */
+export async function taskExtras(
+  db: Executor,
+  flowId: string,
+  userIds: readonly string[],
+): Promise<TaskExtras> {
+  const users = userIds.length
+    ? sql`array[${sql.join(
+        userIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}]`
+    : sql`array[]::uuid[]`;
+  const [row] = await queryRows<TaskExtras>(
+    db,
+    sql`
+      select coalesce((select json_object_agg(ft.id, (select count(*) from flow_task_comments c
+                                                       where c.flow_task_id = ft.id))
+                         from flow_tasks ft where ft.flow_id = ${flowId}), '{}') as "commentCounts",
+             coalesce((select json_agg(json_build_object('id', u.id, 'firstName', u.first_name,
+                                                         'lastName', u.last_name, 'avatarUrl', u.avatar_url,
+                                                         'isActive', u.is_active))
+                         from profiles u where u.id = any(${users})), '[]') as people`,
+  );
+  return row!;
+}

@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+import { projectDelivery } from '../../../shared/domain/projects';
+import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
+import { isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
+import { santiagoDateOf } from '../../../shared/format';
+import type {
+  SaleFlowDetail,
+  SaleFlowReservationChanges,
+  SaleFlowStage,
+  saleFlowListQuery,
+} from '../../../shared/schemas/sale-flows';
+import type { ReadContext, ServiceContext } from '../../context';
+import { AppError } from '../../http/app-error';
+import * as reservations from '../reservations/reservations.service';
+import * as workflows from '../workflows/workflows.service';
+import * as queries from './sale-flows.queries';
+
+/**
+ * The sale flows' screens (spec part 2 §2, workflows.md §2): the list and the detail. Task commands
+ * are the workflow engine's (`flowTaskRoutes('sale')`); the reservation fields the detail edits are
+ * written by the reservations feature.
+ */
+
+export function list(ctx: ReadContext, query: z.output<typeof saleFlowListQuery>) {
+  return queries.listSaleFlows(ctx.db, {
+    page: query.page,
+    pageSize: query.pageSize,
+    search: query.search?.trim() || undefined,
+    sort: query.sort,
+    direction: query.direction,
+  });
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/**
+ * A sale flow as its screen shows it: the reservation around it, and its stages in order, each with
+ * its tasks (assignees, comment counts, days managed and late on the Santiago calendar). 404 unless
+ * the flow exists and is a sale flow.
+ */
+export async function get(ctx: Pick<ServiceContext, 'db' | 'now'>, flowId: string): Promise<SaleFlowDetail> {
+  const { flow, definition, state, versions } = await workflows.readFlow(ctx.db, flowId);
+  if (flow.kind !== 'sale') throw new AppError('FLOW_NOT_FOUND');
+  const userIds = [...new Set(state.tasks.flatMap((task) => task.assignees.map((a) => a.userId)))];
+  const [header, extras] = await Promise.all([
+    queries.findSaleFlowHeader(ctx.db, flow.reservationId, state.currentStageId),
+    queries.taskExtras(ctx.db, flow.id, userIds),
+  ]);
+  if (!header) throw new AppError('FLOW_NOT_FOUND');
+  const people = new Map(extras.people.map((person) => [person.id, person]));
+  const taskDefinitions = new Map(definition.tasks.map((task) => [task.id, task]));
+
+  const stages: SaleFlowStage[] = definition.stages.map((stage) => ({
+    id: stage.id,
+    name: stage.name,
+    order: stage.order,
+    isComplete: isStageComplete(definition, state.tasks, stage.id),
+    tasks: state.tasks
+      .filter((task) => taskDefinitions.get(task.taskId)?.stageId === stage.id)
+      .map((task) => ({
+        id: task.id,
+        taskId: task.taskId,
+        name: taskDefinitions.get(task.taskId)!.name,
+        status: task.status,
+        startedAt: iso(task.startedAt),
+        completedAt: iso(task.completedAt),
+        daysManaged: task.startedAt ? santiagoDaysBetween(task.startedAt, task.completedAt ?? ctx.now) : null,
+        daysToComplete: task.daysToComplete,
+        daysLate: daysLate(task, ctx.now),
+        assignees: task.assignees.flatMap((assignee) => {
+          const person = people.get(assignee.userId);
+          return person ? [person] : [];
+        }),
+        commentCount: extras.commentCounts[task.id] ?? 0,
+        version: versions.get(task.id) ?? 1,
+      })),
+  }));
+
+  const today = santiagoDateOf(ctx.now);
+  return {
+    id: flow.id,
+    status: state.status,
+    currentStageId: state.currentStageId,
+    currentStageName: header.currentStageName,
+    startedAt: iso(state.startedAt),
+    completedAt: iso(state.completedAt),
+    progress: progressOf(state.tasks),
+    reservation: header.reservation,
+    rescission: header.reservation.isRescinded
+      ? { reason: header.rescindedReason, rescindedAt: header.rescindedAt, rescindedBy: header.rescindedBy }
+      : null,
+    client: header.client,
+    project: {
+      ...header.project,
+      isDeadlinePassed: projectDelivery(header.project.deadline, today) === 'Inmediata',
+    },
+    broker: header.broker,
+    commissionId: header.commissionId,
+    paymentFlowId: header.paymentFlowId,
+    stages,
+  };
+}
+
+/**
+ * The reservation fields the detail edits (dates, months, 'Banco Escrituración'), written by the
+ * reservations feature with the version the user read; answers the flow as it is now.
+ */
+export async function updateReservation(
+  ctx: ServiceContext,
+  flowId: string,
+  body: SaleFlowReservationChanges & { version: number },
+): Promise<SaleFlowDetail> {
+  const flow = await workflows.requireFlowOfKind(ctx.db, flowId, 'sale');
+  const { version, ...changes } = body;
+  await reservations.updateSaleDetails(ctx, flow.reservationId, version, changes);
+  return get(ctx, flowId);
+}
