@@ -37,7 +37,21 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: chromium,
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromium } }],
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: /settings\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], launchOptions: chromium },
+    },
+    // Configuración changes what the other journeys read (the default seller, default assignees):
+    // it runs once they are done, and puts back what it changed.
+    {
+      name: 'settings',
+      testMatch: /settings\.spec\.ts/,
+      dependencies: ['chromium'],
+      use: { ...devices['Desktop Chrome'], launchOptions: chromium },
+    },
+  ],
   webServer: {
     // The built production server on a fresh embedded database (scripts/e2e-server.mjs).
     command: `node scripts/e2e-server.mjs`,
