@@ -1,4 +1,4 @@
-import { and, count, eq, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { profiles, roles, sessions, userRoles } from '../../db/schema';
 
@@ -140,6 +140,12 @@ export async function revokeRoleNamed(db: Executor, userId: string, name: string
     );
 }
 
-export async function deleteSessionsOf(db: Executor, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+export async function deleteSessionsOf(
+  db: Executor,
+  userId: string,
+  exceptSessionId?: string,
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
 }

@@ -55,9 +55,12 @@ export async function syncAdminRoleIn(tx: Executor, userId: string, userType: st
   }
 }
 
-/** Ends every session of a user at once (deactivation, a new password), in the caller's transaction. */
-export function endSessionsIn(tx: Executor, userId: string): Promise<void> {
-  return queries.deleteSessionsOf(tx, userId);
+/**
+ * Ends every session of a user at once (deactivation, a new password), in the caller's transaction;
+ * `exceptSessionId` keeps the browser that asked (an administrator setting their own password).
+ */
+export function endSessionsIn(tx: Executor, userId: string, exceptSessionId?: string): Promise<void> {
+  return queries.deleteSessionsOf(tx, userId, exceptSessionId);
 }
 
 /**

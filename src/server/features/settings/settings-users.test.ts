@@ -142,6 +142,17 @@ describe('settings: usuarios', () => {
     expect((await signIn(ctx, 'kam2@inmoflujo.test', 'nueva-clave-2026')).status).toBe(200);
   });
 
+  it('keeps the asking browser signed in when an administrator sets their own password, ending their others', async () => {
+    const admin = await loginAs(ctx, { email: 'jefa@inmoflujo.test' });
+    const elsewhere = await signIn(ctx, 'jefa@inmoflujo.test', TEST_PASSWORD);
+    expect(
+      (await admin.put(`/api/settings/users/${admin.user!.id}/password`, { password: 'otra-clave-2026' }))
+        .statusCode,
+    ).toBe(204);
+    expect((await admin.get('/api/clients')).statusCode).toBe(200);
+    expect((await elsewhere.agent.get('/api/clients')).statusCode).toBe(401);
+  });
+
   it('never leaves the office without an active administrator, and no one deactivates themselves', async () => {
     const admin = await loginAs(ctx);
     const self = await admin.post(`/api/settings/users/${admin.user!.id}/deactivate`);

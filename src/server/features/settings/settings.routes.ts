@@ -163,7 +163,12 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       '/users/:id/password',
       { schema: { tags, params: idParams, body: userPasswordBody, response: { 204: z.null() } } },
       async (request, reply) => {
-        await users.setPassword(serviceContext(request), request.params.id, request.body.password);
+        await users.setPassword(
+          serviceContext(request),
+          request.params.id,
+          request.body.password,
+          request.sessionId ?? undefined,
+        );
         return reply.status(204).send(null);
       },
     );

@@ -107,14 +107,22 @@ export async function reactivate(ctx: ServiceContext, id: string): Promise<Setti
   return get(ctx, id);
 }
 
-/** An administrator sets a new password for a user; every session of that user ends. */
-export async function setPassword(ctx: ServiceContext, id: string, password: string): Promise<void> {
+/**
+ * An administrator sets a new password for a user; every session of that user ends — but the one
+ * asking, when they set their own (`currentSessionId`), so they are not signed out mid-task.
+ */
+export async function setPassword(
+  ctx: ServiceContext,
+  id: string,
+  password: string,
+  currentSessionId?: string,
+): Promise<void> {
   requireCan(ctx, 'users.manage');
   const passwordHash = await auth.hashPassword(password);
   await ctx.db.transaction(async (tx) => {
     await lockForChange(tx, id, () => false);
     await queries.setPasswordHash(tx, id, passwordHash);
-    await auth.endSessionsIn(tx, id);
+    await auth.endSessionsIn(tx, id, id === ctx.user.id ? currentSessionId : undefined);
   });
 }
 
