@@ -2,8 +2,9 @@ import { count } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_MAX_BYTES } from '../../../shared/schemas/settings';
+import { buildApp } from '../../app';
 import { storedFiles } from '../../db/schema';
-import { errorOf, loginAs, useTestApp } from '../../test/app';
+import { Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import { createProject, createUser } from '../../test/builders';
 
 const OCTET = { 'content-type': 'application/octet-stream' };
@@ -114,6 +115,28 @@ describe('settings: logos and avatars', () => {
     expect(refused.statusCode).toBe(400);
     expect(errorOf(refused).code).toBe('IMAGE_TOO_MANY_PIXELS');
     expect(await storedCount()).toBe(0);
+  });
+
+  it('serves an image stored through one server instance from another on the same database', async () => {
+    const admin = await loginAs(ctx);
+    const project = await createProject(ctx.db);
+    const uploaded = await admin.put(`/api/settings/projects/${project.id}/logo`, await image('png'), OCTET);
+    const { logoUrl } = uploaded.json().project;
+    // A second instance: nothing of the first one's memory, only the database (DESIGN §14).
+    const other = await buildApp({
+      db: ctx.db,
+      serveClient: false,
+      env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    });
+    try {
+      const elsewhere = new Agent(other);
+      elsewhere.cookie = admin.cookie;
+      const served = await elsewhere.get(logoUrl);
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals((await admin.get(logoUrl)).rawPayload)).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses an upload to a project that does not exist, and an empty body', async () => {
