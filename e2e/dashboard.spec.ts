@@ -91,6 +91,26 @@ test.describe('dashboard', () => {
     await expect(search).toHaveValue('');
   });
 
+  test('en un teléfono la búsqueda global se abre desde la lupa y lleva al resultado', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const target = await apartmentWithFlow(page.request);
+    await page.goto('/dashboard');
+    const search = page.getByRole('combobox', { name: 'Búsqueda global' });
+    await expect(search).toBeHidden();
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await expect(search).toBeFocused();
+    await search.fill(target.apartmentNumber);
+    const option = page
+      .getByRole('group', { name: 'Departamentos' })
+      .getByRole('option')
+      .filter({ hasText: `Reserva ${target.reservationNumber}` });
+    await option.click();
+    await expect(page).toHaveURL(new RegExp(`/flujo-reservas/${target.reservationFlowId}$`));
+    // Choosing a result gives the bar back.
+    await expect(search).toBeHidden();
+    await expect(page.getByRole('link', { name: /Inmoflujo, ir al inicio/ })).toBeVisible();
+  });
+
   test('un error al cargar el dashboard se muestra en un recuadro rojo arriba', async ({ page }) => {
     await page.route('**/api/dashboard', (route) =>
       route.fulfill({

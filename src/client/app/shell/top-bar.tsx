@@ -11,9 +11,9 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconBell, IconHomeHeart } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { IconBell, IconHomeHeart, IconSearch, IconX } from '@tabler/icons-react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '../../../shared/schemas/auth';
 import { paths } from '../paths';
 
@@ -35,9 +35,21 @@ export function TopBar({
   bellBadge?: ReactNode;
 }) {
   const fullName = `${user.firstName} ${user.lastName}`;
+  // On a phone the search has no room beside the logo: an icon opens it across the bar (the same
+  // one search box, so Ctrl+K and its state are not duplicated); choosing a result closes it.
+  const [phoneSearchOpen, setPhoneSearchOpen] = useState(false);
+  const searchBox = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new address closes the search
+  useEffect(() => setPhoneSearchOpen(false), [pathname]);
+  useEffect(() => {
+    if (phoneSearchOpen) searchBox.current?.querySelector('input')?.focus();
+  }, [phoneSearchOpen]);
+  const hiddenOnPhoneWhileSearching = phoneSearchOpen ? 'sm' : undefined;
+
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
-      <Group wrap="nowrap" gap="sm">
+      <Group wrap="nowrap" gap="sm" visibleFrom={hiddenOnPhoneWhileSearching}>
         <Burger
           opened={menuOpened}
           onClick={onToggleMenu}
@@ -66,11 +78,40 @@ export function TopBar({
         </Anchor>
       </Group>
 
-      <Box visibleFrom="sm" style={{ flex: 1, maxWidth: 460 }}>
+      <Box
+        ref={searchBox}
+        visibleFrom={phoneSearchOpen ? undefined : 'sm'}
+        style={{ flex: 1, maxWidth: 460 }}
+      >
         {search}
       </Box>
+      {phoneSearchOpen ? (
+        <ActionIcon
+          hiddenFrom="sm"
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label="Cerrar búsqueda"
+          onClick={() => setPhoneSearchOpen(false)}
+        >
+          <IconX size={22} aria-hidden />
+        </ActionIcon>
+      ) : null}
 
-      <Group wrap="nowrap" gap="sm">
+      <Group wrap="nowrap" gap="sm" visibleFrom={hiddenOnPhoneWhileSearching}>
+        {search ? (
+          <ActionIcon
+            hiddenFrom="sm"
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Buscar"
+            aria-expanded={phoneSearchOpen}
+            onClick={() => setPhoneSearchOpen(true)}
+          >
+            <IconSearch size={22} aria-hidden />
+          </ActionIcon>
+        ) : null}
         <ActionIcon
           component={Link}
           to={paths.notifications}
