@@ -117,6 +117,30 @@ test.describe('reservas', () => {
     await expect(page.getByText('2 pagos (50,00 % / 50,00 %)')).toBeVisible();
   });
 
+  test('el cliente se elige con el teclado: flechas para recorrer, Enter para elegir', async ({ page }) => {
+    await page.goto('/clientes');
+    const surname = uniqueText('Teclado').replace(' ', '');
+    await apiClient(page, 'Ana', `${surname} Uno`);
+    await apiClient(page, 'Bruno', `${surname} Dos`);
+    await page.goto('/reservas/nueva');
+    const box = page.getByLabel('Buscar cliente');
+    await box.fill(surname);
+    const results = page.getByRole('list', { name: 'Clientes encontrados' }).getByRole('listitem');
+    await expect(results).toHaveCount(2);
+    await box.press('ArrowDown');
+    await expect(results.first()).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(results.nth(1)).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await expect(box).toBeFocused();
+    await box.press('ArrowDown');
+    await page.keyboard.press('End');
+    const chosen = (await results.nth(1).locator('p').first().textContent())!;
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('reservation-client')).toHaveText(chosen);
+  });
+
   test('cancelar la ventana de comisión no guarda nada', async ({ page }) => {
     const number = uniqueText('RC').replace(' ', '-');
     const brokerName = uniqueText('Broker Norte');

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconUser, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type KeyboardEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { formatRut } from '../../../shared/format';
 import { paths } from '../../app/paths';
@@ -23,6 +23,39 @@ export function ClientSearchStep({
   const [text, setText] = useState('');
   const [search] = useDebouncedValue(text.trim(), 300);
   const results = useClientSearch(search);
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+
+  // Arrows move between the box and the results (Enter chooses the focused one, as a button does).
+  const items = () => [...(list.current?.querySelectorAll<HTMLElement>('[role="listitem"]') ?? [])];
+  const focusItem = (index: number) => items()[index]?.focus();
+  const onInputKey = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowDown' && items().length > 0) {
+      event.preventDefault();
+      focusItem(0);
+    }
+  };
+  const onListKey = (event: KeyboardEvent) => {
+    const all = items();
+    const current = all.indexOf(document.activeElement as HTMLElement);
+    if (current < 0) return;
+    const target =
+      event.key === 'ArrowDown'
+        ? Math.min(current + 1, all.length - 1)
+        : event.key === 'ArrowUp'
+          ? current - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? all.length - 1
+              : event.key === 'Escape'
+                ? -1
+                : null;
+    if (target === null) return;
+    event.preventDefault();
+    if (target < 0) input.current?.focus();
+    else focusItem(target);
+  };
 
   return (
     <Paper withBorder p="lg" radius="md" maw={640}>
@@ -33,8 +66,11 @@ export function ClientSearchStep({
           placeholder="RUT o nombre del cliente"
           leftSection={<IconSearch size={16} />}
           rightSection={results.isFetching ? <Loader size="xs" /> : null}
+          description="Flecha abajo para recorrer los resultados; Enter elige"
+          ref={input}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
+          onKeyDown={onInputKey}
           data-autofocus
           autoFocus
         />
@@ -50,7 +86,13 @@ export function ClientSearchStep({
               {search ? `No se encontraron clientes con «${search}».` : 'Aún no hay clientes registrados.'}
             </Text>
           ) : (
-            <Stack gap={6} role="list" aria-label={search ? 'Clientes encontrados' : 'Clientes recientes'}>
+            <Stack
+              ref={list}
+              gap={6}
+              role="list"
+              aria-label={search ? 'Clientes encontrados' : 'Clientes recientes'}
+              onKeyDown={onListKey}
+            >
               {results.data.rows.map((client) => (
                 <UnstyledButton
                   key={client.id}
