@@ -75,8 +75,14 @@ export const routes: RouteObject[] = [
                     path: paths.editClient(':id'),
                     ...page(() => import('../features/clients/client-form-page')),
                   },
-                  { path: paths.reservationFlows, ...notYet('Flujo de Reservas') },
-                  { path: paths.reservationFlow(':id'), ...notYet('Flujo de Reserva') },
+                  {
+                    path: paths.reservationFlows,
+                    ...page(() => import('../features/sale-flows/sale-flows-page')),
+                  },
+                  {
+                    path: paths.reservationFlow(':id'),
+                    ...page(() => import('../features/sale-flows/sale-flow-page')),
+                  },
                   { path: paths.followUp, ...notYet('Mis Tareas Pendientes') },
                   { path: paths.approvals, element: <Navigate to={paths.settlementApprovals} replace /> },
                   { path: paths.brokers, ...page(() => import('../features/brokers/brokers-page')) },

@@ -1,7 +1,12 @@
 import 'mantine-datatable/styles.css';
 import { Box, Group, LoadingOverlay, Pagination, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { DataTable, type DataTableColumn, type DataTableRowClickHandler } from 'mantine-datatable';
+import {
+  DataTable,
+  type DataTableColumn,
+  type DataTableRowClickHandler,
+  type DataTableSortStatus,
+} from 'mantine-datatable';
 import { type CSSProperties, type Key, type ReactNode, useEffect } from 'react';
 import { formatInteger } from '../../shared/format';
 
@@ -27,6 +32,9 @@ export interface ServerTableProps<T> {
   error?: unknown;
   rowStyle?: (record: T, index: number) => CSSProperties | undefined;
   onRowClick?: DataTableRowClickHandler<T>;
+  /** Server-side sorting: the current order, and what a click on a `sortable` column header asks for. */
+  sortStatus?: DataTableSortStatus<T>;
+  onSortStatusChange?: (status: DataTableSortStatus<T>) => void;
   'aria-label'?: string;
 }
 
@@ -72,6 +80,8 @@ export function ServerTable<T>({
   error,
   rowStyle,
   onRowClick,
+  sortStatus,
+  onSortStatusChange,
   'aria-label': ariaLabel,
 }: ServerTableProps<T>) {
   // Narrow screens: tighter cells, so a phone shows the key columns without scrolling sideways.
@@ -127,6 +137,10 @@ export function ServerTable<T>({
       getPaginationItemProps={(item) => ({ 'aria-label': `Página ${item}` })}
       rowStyle={rowStyle}
       onRowClick={onRowClick}
+      // Sorting props only for sorted lists (mantine-datatable types them as all-or-nothing).
+      {...((sortStatus ? { sortStatus, onSortStatusChange } : {}) as unknown as {
+        sortStatus: DataTableSortStatus<T>;
+      })}
     />
   );
 }

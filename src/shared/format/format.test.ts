@@ -10,6 +10,8 @@ import {
   formatUF,
   parseMonthYear,
   santiagoDateOf,
+  santiagoInstant,
+  santiagoWallClock,
 } from './index';
 
 describe('UF and percent formatting (es-CL)', () => {
@@ -59,5 +61,18 @@ describe('dates in America/Santiago', () => {
     expect(parseMonthYear('2026-11')).toBe('2026-11-01');
     expect(parseMonthYear('2026-13')).toBeNull();
     expect(parseMonthYear('marzo 2026')).toBeNull();
+  });
+});
+
+describe('the Santiago wall clock of admin-edited instants', () => {
+  it('reads and names instants in Santiago whatever the machine’s time zone', () => {
+    // 12:00 UTC on 20 November 2026 is 09:00 in Santiago (summer time, UTC-3).
+    expect(santiagoWallClock('2026-11-20T12:00:00Z')).toEqual({ date: '2026-11-20', time: '09:00' });
+    expect(santiagoInstant('2026-11-20', '09:00')?.toISOString()).toBe('2026-11-20T12:00:00.000Z');
+    // Winter (UTC-4), across midnight.
+    expect(santiagoWallClock('2026-07-01T03:30:00Z')).toEqual({ date: '2026-06-30', time: '23:30' });
+    expect(santiagoInstant('2026-06-30', '23:30')?.toISOString()).toBe('2026-07-01T03:30:00.000Z');
+    expect(santiagoInstant('2026-13-01', '10:00')).toBeNull();
+    expect(santiagoInstant('2026-06-30', '9:00')).toBeNull();
   });
 });

@@ -117,6 +117,45 @@ export function santiagoDateOf(instant: Date): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
+const santiagoWall = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+/** An instant as its Santiago wall clock: { date: 'YYYY-MM-DD', time: 'HH:mm' } (what a picker edits). */
+export function santiagoWallClock(value: string | Date): { date: string; time: string } {
+  const p = parts(santiagoWall, typeof value === 'string' ? new Date(value) : value);
+  const hour = p.hour === '24' ? '00' : p.hour;
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${hour}:${p.minute}` };
+}
+
+/**
+ * The instant a Santiago wall clock names ('YYYY-MM-DD', 'HH:mm'), whatever the browser's own time
+ * zone; null when either is not valid. In the hour skipped when clocks go forward, the instant an
+ * hour later.
+ */
+export function santiagoInstant(date: string, time: string): Date | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!d || !t) return null;
+  const wanted = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(t[1]), Number(t[2]));
+  // No rolling over: 31/02 or 25:00 is no time at all.
+  if (new Date(wanted).toISOString().slice(0, 16) !== `${date}T${time}`) return null;
+  // Guess with the offset at the wall time read as UTC, then correct once with the offset found.
+  let instant = wanted;
+  for (let i = 0; i < 2; i++) {
+    const wall = santiagoWallClock(new Date(instant));
+    const shown = Date.parse(`${wall.date}T${wall.time}:00Z`);
+    instant += wanted - shown;
+  }
+  return new Date(instant);
+}
+
 const MONTHS = [
   'enero',
   'febrero',

@@ -450,7 +450,7 @@ describe('the task rules of a sale flow (workflows.md §2)', () => {
     expect(view).toMatchObject({ status: 'in_progress', currentStageName: 'Promesa', completedAt: null });
   });
 
-  it('refuses a stale status change with 409 and changes nothing', async () => {
+  it('refuses a stale status change with 409, but a non-administrator’s change of a task completed meanwhile with the spec’s message', async () => {
     const kam = await loginAs(ctx, { userType: 'KAM' });
     const { flow } = await saleFlowOf(ctx);
     const { version } = taskOf(await detail(kam, flow.id), COF[0]!);
@@ -459,6 +459,13 @@ describe('the task rules of a sale flow (workflows.md §2)', () => {
     expect(stale.statusCode).toBe(409);
     expect(errorOf(stale).message).toBe(STALE);
     expect(taskOf(await detail(kam, flow.id), COF[0]!).status).toBe('in_progress');
+
+    // Read while open; completed by someone else since: the rule speaks, not the version.
+    const read = taskOf(await detail(kam, flow.id), COF[1]!).version;
+    await flow.complete(COF[1]!);
+    const late = await setStatus(kam, flow, COF[1]!, { status: 'in_progress', version: read });
+    expect(late.statusCode).toBe(403);
+    expect(errorOf(late).message).toBe(ADMIN_ONLY_CHANGE);
   });
 
   it('lets only administrators edit a task’s start and completion dates', async () => {

@@ -141,14 +141,16 @@ export async function runCommandsIn(
   let state = before;
   const events: FlowEvent[] = [];
   for (const command of commands) {
+    if (command.type === 'assign') await requireAssignableUser(tx, command.userId);
+    const result = apply(definition, state, command, { actor: engineActor, now });
+    // A refusal that holds whatever the user read comes first: a non-administrator acting on a task
+    // completed meanwhile hears that only administrators may change it (spec part 2 §8), not 409.
+    if (!result.ok) throw new AppError(result.refusal);
     if (options.taskVersion !== undefined && 'taskRowId' in command) {
       const current = versions.get(command.taskRowId);
       if (current === undefined) throw new AppError('TASK_NOT_FOUND');
       if (current !== options.taskVersion) throw new AppError('STALE_VERSION');
     }
-    if (command.type === 'assign') await requireAssignableUser(tx, command.userId);
-    const result = apply(definition, state, command, { actor: engineActor, now });
-    if (!result.ok) throw new AppError(result.refusal);
     state = result.state;
     events.push(...result.events);
   }

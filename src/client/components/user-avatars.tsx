@@ -1,0 +1,70 @@
+import { Avatar, type AvatarProps, Text, Tooltip } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export interface AvatarPerson {
+  id: string;
+  firstName: string;
+  lastName: string;
+  avatarUrl?: string | null;
+}
+
+const nameOf = (person: Pick<AvatarPerson, 'firstName' | 'lastName'>) =>
+  `${person.firstName} ${person.lastName}`;
+
+/** A user's picture, or their initials on a colour of their own. */
+export function PersonAvatar({
+  person,
+  ...props
+}: { person: AvatarPerson } & Omit<AvatarProps, 'src' | 'name' | 'alt'>) {
+  const name = nameOf(person);
+  return <Avatar src={person.avatarUrl ?? null} name={name} alt={name} color="initials" {...props} />;
+}
+
+/** Spec part 2 §9: avatars shown max 3, then +N. */
+export const SHOWN_AVATARS = 3;
+
+/**
+ * Up to three avatars, then '+N'; each name on hover (the '+N' lists the rest); the whole group is
+ * named for screen readers. `empty` is what an empty list shows.
+ */
+export function AvatarStack({
+  people,
+  size = 28,
+  empty = null,
+  label = 'Asignados',
+}: {
+  people: readonly AvatarPerson[];
+  /** What the group is, for screen readers: 'Asignados: Ana Rojas, Bruno Díaz'. */
+  label?: string;
+  size?: number;
+  empty?: ReactNode;
+}) {
+  if (people.length === 0) {
+    return typeof empty === 'string' ? (
+      <Text size="sm" c="dimmed">
+        {empty}
+      </Text>
+    ) : (
+      empty
+    );
+  }
+  const rest = people.slice(SHOWN_AVATARS);
+  return (
+    <Tooltip.Group openDelay={150} closeDelay={50}>
+      <Avatar.Group spacing="xs" role="group" aria-label={`${label}: ${people.map(nameOf).join(', ')}`}>
+        {people.slice(0, SHOWN_AVATARS).map((person) => (
+          <Tooltip key={person.id} label={nameOf(person)} withArrow>
+            <PersonAvatar person={person} size={size} />
+          </Tooltip>
+        ))}
+        {rest.length > 0 ? (
+          <Tooltip label={rest.map(nameOf).join(', ')} withArrow multiline maw={260}>
+            <Avatar size={size} aria-label={`${rest.length} más`}>
+              +{rest.length}
+            </Avatar>
+          </Tooltip>
+        ) : null}
+      </Avatar.Group>
+    </Tooltip.Group>
+  );
+}
