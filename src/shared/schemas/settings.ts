@@ -185,7 +185,11 @@ export const flowSettingsTask = z.object({
   daysToComplete: z.number().int().nullable(),
   defaultAssigneeIds: z.array(z.uuid()),
 });
-export const flowSettingsStage = z.object({ id: z.uuid(), name: z.string(), tasks: z.array(flowSettingsTask) });
+export const flowSettingsStage = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  tasks: z.array(flowSettingsTask),
+});
 export const flowSettingsWorkflow = z.object({
   id: z.uuid(),
   name: z.string(),
