@@ -16,9 +16,8 @@
 // BENCH_SCALE (bench; 'demo' for a quick try), BENCH_SEED, BENCH_DATA_DIR (.tmp/bench-data),
 // BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL, BENCH_ENGINES
 // (pglite,postgres by default; one of them to measure only that engine).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -37,6 +36,7 @@ import {
   SCALES,
   type ScaleName,
 } from '../scripts/demo-data';
+import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 
 const config = {
@@ -182,17 +182,6 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
 // ---------------------------------------------------------------------------------------------
 // Server
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** Drops and creates the database of a PostgreSQL URL (through the server's `postgres` database). */
 async function recreateDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
@@ -221,63 +210,6 @@ async function postgresTarget(): Promise<Target | null> {
   return answers
     ? { engine: 'postgres', databaseUrl: 'postgres://postgres@127.0.0.1:5432/inmoflujo_bench' }
     : null;
-}
-
-async function startServer(port: number, target: Target): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    env: {
-      ...process.env,
-      DATA_DIR: config.dataDir,
-      DATABASE_URL: target.databaseUrl ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      NODE_ENV: 'production',
-      COOKIE_SECURE: 'false',
-      LOG_LEVEL: 'warn',
-      LOGIN_MAX_ATTEMPTS: '1000000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`The server exited early (code ${code})`))),
-  );
-  const deadline = Date.now() + 180_000;
-  const ready = (async () => {
-    while (Date.now() < deadline) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-        if (response.ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    throw new Error('The server did not answer /api/health within 180 s');
-  })();
-  await Promise.race([ready, exited]);
-  exited.catch(() => {});
-  return child;
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timeout = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timeout);
-}
-
-async function login(origin: string, email: string): Promise<string> {
-  const response = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`Login as ${email} failed: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().find((value) => value.includes('inmoflujo_session='));
-  if (!cookie) throw new Error('Login answered without a session cookie');
-  return cookie.split(';')[0]!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,15 +463,15 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
   const origin = `http://127.0.0.1:${port}`;
   console.log(`Starting the production server on ${origin}...`);
   const serverStart = Date.now();
-  const server = await startServer(port, target);
+  const server = await startServer(port, { dataDir: config.dataDir, databaseUrl: target.databaseUrl });
   const stop = () => void stopServer(server).then(() => process.exit(130));
   process.once('SIGINT', stop);
   const results: Measurement[] = [];
   try {
     console.log(`Server ready in ${((Date.now() - serverStart) / 1000).toFixed(1)} s.`);
     const cookies = {
-      admin: await login(origin, ADMIN_EMAIL),
-      badge: await login(origin, dataset.badgeUser.email),
+      admin: await login(origin, ADMIN_EMAIL, DEMO_PASSWORD),
+      badge: await login(origin, dataset.badgeUser.email, DEMO_PASSWORD),
     };
     console.log(
       `Measuring per endpoint: ${config.warmup} s warm-up, then ${config.duration} s with ${config.latencyConnections} connection(s) (latency, judged against the targets) and ${config.duration} s with ${config.connections} (throughput).`,

@@ -5,36 +5,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sql } from 'drizzle-orm';
-import { openDatabase, queryRows } from '../src/server/db/client';
 import { buildIfNeeded } from './build-if-needed.mjs';
-import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, generateDataset, isEmpty } from './demo-data';
+import { DEMO_PASSWORD } from './demo-data';
+import { prepareDemoDataset } from './demo-dataset';
 
 const DATA_DIR = './data-demo';
 const port = process.env.PORT || '3000';
 
-const database = await openDatabase({ dataDir: DATA_DIR });
-let logins: { email: string; user_type: string; name: string }[];
-try {
-  await database.migrate();
-  if (await isEmpty(database.db)) {
-    console.log(`Generating the demo dataset in ${DATA_DIR}...`);
-    const summary = await generateDataset(database.db, { scale: 'demo', log: console.log });
-    console.log(`Done in ${(summary.millis / 1000).toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
-  } else {
-    console.log(`Using the demo dataset in ${DATA_DIR} (delete the folder to generate it again).`);
-  }
-  logins = await queryRows(
-    database.db,
-    sql`select email, user_type, first_name || ' ' || last_name as name from profiles
-        where email like ${`%@${DEMO_EMAIL_DOMAIN}`}
-        order by case user_type when 'Administrador' then 1 when 'KAM' then 2 when 'Gestor de Pagos' then 3
-                 when 'Supervisor' then 4 else 5 end, is_seller, email`,
-  );
-} finally {
-  // The server takes the data-directory lock itself: release it first.
-  await database.close();
-}
+const logins = await prepareDemoDataset(DATA_DIR);
 
 buildIfNeeded();
 
