@@ -39,14 +39,13 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
  * the flow exists and is a sale flow.
  */
 export async function get(ctx: Pick<ServiceContext, 'db' | 'now'>, flowId: string): Promise<SaleFlowDetail> {
-  const { flow, definition, state, versions } = await workflows.readFlow(ctx.db, flowId);
-  if (flow.kind !== 'sale') throw new AppError('FLOW_NOT_FOUND');
-  const userIds = [...new Set(state.tasks.flatMap((task) => task.assignees.map((a) => a.userId)))];
-  const [header, extras] = await Promise.all([
-    queries.findSaleFlowHeader(ctx.db, flow.reservationId, state.currentStageId),
-    queries.taskExtras(ctx.db, flow.id, userIds),
+  // Everything read at once: each read needs only the flow's id.
+  const [{ flow, definition, state, versions }, header, extras] = await Promise.all([
+    workflows.readFlow(ctx.db, flowId),
+    queries.findSaleFlowHeader(ctx.db, flowId),
+    queries.taskExtras(ctx.db, flowId),
   ]);
-  if (!header) throw new AppError('FLOW_NOT_FOUND');
+  if (flow.kind !== 'sale' || !header) throw new AppError('FLOW_NOT_FOUND');
   const people = new Map(extras.people.map((person) => [person.id, person]));
   const taskDefinitions = new Map(definition.tasks.map((task) => [task.id, task]));
 

@@ -220,9 +220,12 @@ export async function readFlow(
 }> {
   const flow = await queries.findFlow(db, flowId);
   if (!flow) throw new AppError('FLOW_NOT_FOUND');
-  const definition = await queries.loadDefinition(db, { id: flow.workflowId });
+  // Two reads at once (a pool runs them side by side on PostgreSQL).
+  const [definition, { state, versions }] = await Promise.all([
+    queries.loadDefinition(db, { id: flow.workflowId }),
+    queries.loadFlowState(db, flow),
+  ]);
   if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
-  const { state, versions } = await queries.loadFlowState(db, flow);
   return { flow, definition, state, versions };
 }
 
