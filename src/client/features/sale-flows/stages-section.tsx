@@ -315,7 +315,7 @@ export function StagesSection({
     >
       {flow.stages.map((stage) => (
         <Accordion.Item key={stage.id} value={stage.id}>
-          <Accordion.Control aria-label={`Etapa ${stage.name}`}>
+          <Accordion.Control>
             <StageTitle stage={stage} isCurrent={stage.id === flow.currentStageId} />
           </Accordion.Control>
           <Accordion.Panel>
