@@ -38,6 +38,7 @@ import {
 } from '../scripts/demo-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
+import { type SaleFlowTargets, saleFlowEndpoints, saleFlowTargets } from './sale-flows';
 
 const config = {
   scale: (process.env.BENCH_SCALE ?? 'bench') as ScaleName,
@@ -218,12 +219,14 @@ async function postgresTarget(): Promise<Target | null> {
 interface Endpoint {
   key: string;
   label: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   /** p99 target in ms (DESIGN.md §6), if any. */
   target?: number;
   as?: 'admin' | 'badge' | 'anonymous';
   body?: string;
+  /** Several requests each connection sends in turn (a write that alternates between two states). */
+  requests?: { method: string; path: string; body?: string }[];
 }
 
 interface Measurement {
@@ -247,7 +250,7 @@ interface Measurement {
   throughputRatio?: number;
 }
 
-function endpoints(badgeEmail: string): Endpoint[] {
+function endpoints(badgeEmail: string, saleFlow: SaleFlowTargets | null): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
     {
@@ -279,6 +282,8 @@ function endpoints(badgeEmail: string): Endpoint[] {
       path: '/api/reservations?page=1&pageSize=25',
       target: 25,
     },
+    // Flujo de Reservas (issue 12): the list searched by a common surname, a flow, a task status change.
+    ...saleFlowEndpoints(saleFlow),
     { key: 'dashboard', label: 'dashboard', method: 'GET', path: '/api/dashboard', target: 100 },
     {
       key: 'searchApartment',
@@ -344,7 +349,13 @@ async function measure(
   if (probe.status === 404) return { ...base, status: 'not available', httpStatus: 404 };
   if (!probe.ok) return { ...base, status: 'error', httpStatus: probe.status };
 
-  const options = { url, method: endpoint.method, headers, body: endpoint.body };
+  const options = {
+    url: endpoint.requests ? origin : url,
+    method: endpoint.method,
+    headers,
+    body: endpoint.body,
+    ...(endpoint.requests ? { requests: endpoint.requests } : {}),
+  };
   if (config.warmup > 0)
     await autocannon({ ...options, connections: config.connections, duration: config.warmup });
   // The embedded database runs one statement at a time: with N connections a request waits for the
@@ -476,7 +487,8 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     console.log(
       `Measuring per endpoint: ${config.warmup} s warm-up, then ${config.duration} s with ${config.latencyConnections} connection(s) (latency, judged against the targets) and ${config.duration} s with ${config.connections} (throughput).`,
     );
-    for (const endpoint of endpoints(dataset.badgeUser.email)) {
+    const saleFlow = await saleFlowTargets(origin, cookies.admin);
+    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow)) {
       const result = await measure(origin, endpoint, cookies);
       const shown =
         result.status === 'ok'
