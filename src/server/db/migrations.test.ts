@@ -178,5 +178,6 @@ describe('migration 0004/0005: wave 1 flows move into the workflow tables withou
           'task_assignments', 'payment_flow_tasks', 'commission_task_comments')`,
     );
     expect(oldTables).toEqual([]);
-  });
+    // Migrates a whole database twice over (wave 1, then the engine's tables): slow on a busy machine.
+  }, 120_000);
 });
