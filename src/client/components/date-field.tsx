@@ -1,3 +1,5 @@
+// The date pickers' stylesheet loads with the screens that use them, not with the first screen.
+import '@mantine/dates/styles.css';
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';

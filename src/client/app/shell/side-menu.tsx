@@ -134,7 +134,7 @@ export function SideMenu({
           label="Cerrar Sesión"
           leftSection={<IconLogout {...ICON} />}
           onClick={onSignOut}
-          c="red.7"
+          c="red"
         />
       </Stack>
     </Box>

@@ -57,25 +57,27 @@ export function TopBar({
           size="sm"
           aria-label={menuOpened ? 'Cerrar menú' : 'Abrir menú'}
         />
-        <Anchor
-          component={Link}
-          to={paths.dashboard}
-          underline="never"
-          c="inherit"
-          aria-label="Inmoflujo, ir al inicio"
-        >
-          <Group gap={8} wrap="nowrap">
-            <IconHomeHeart size={28} color="var(--mantine-color-blue-6)" />
-            <Stack gap={0}>
-              <Text fw={800} size="lg" lh={1.1}>
+        {/* The link holds only the logo and the name it is announced by (its accessible name must
+            contain its visible text); the credit line sits under the name, outside the link. */}
+        <Stack gap={0}>
+          <Anchor
+            component={Link}
+            to={paths.dashboard}
+            underline="never"
+            c="inherit"
+            aria-label="Inmoflujo, ir al inicio"
+          >
+            <Group gap={8} wrap="nowrap">
+              <IconHomeHeart size={28} color="var(--mantine-color-blue-6)" aria-hidden />
+              <Text component="span" fw={800} size="lg" lh={1.1}>
                 Inmoflujo
               </Text>
-              <Text size="xs" c="dimmed" visibleFrom="md" lh={1.2}>
-                {CREDIT_LINE}
-              </Text>
-            </Stack>
-          </Group>
-        </Anchor>
+            </Group>
+          </Anchor>
+          <Text size="xs" c="dimmed" visibleFrom="md" lh={1.2} pl={36} mt={-4}>
+            {CREDIT_LINE}
+          </Text>
+        </Stack>
       </Group>
 
       <Box

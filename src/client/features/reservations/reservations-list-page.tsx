@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -66,7 +66,7 @@ export default function ReservationsListPage() {
                     component={Link}
                     to={paths.editReservation(row.id)}
                     fw={600}
-                    c={row.isRescinded ? 'red.8' : undefined}
+                    c={row.isRescinded ? 'red' : undefined}
                   >
                     {row.reservationNumber}
                   </Anchor>
@@ -113,7 +113,8 @@ export default function ReservationsListPage() {
             },
             {
               accessor: 'actions',
-              title: '',
+              // Named for screen readers (every data cell has a header); nothing shown, as before.
+              title: <VisuallyHidden>Acciones</VisuallyHidden>,
               textAlign: 'right',
               render: (row) => (
                 <Group gap={4} justify="flex-end" wrap="nowrap">

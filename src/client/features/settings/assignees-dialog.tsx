@@ -103,7 +103,7 @@ export function AssigneesDialog({
           </Stack>
         </ScrollArea.Autosize>
         {dropped > 0 ? (
-          <Text size="xs" c="orange.8">
+          <Text size="xs" c="orange">
             {dropped === 1
               ? 'Un responsable actual está desactivado y se quitará al guardar.'
               : `${dropped} responsables actuales están desactivados y se quitarán al guardar.`}

@@ -1,0 +1,127 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { SETTINGS_TABS } from '../src/client/app/paths';
+import { SIGNED_OUT } from './fixtures';
+
+// Issue 10, item 12: axe-core on every screen of part 1 and the Configuración tabs, at desktop width
+// and on a phone; no violation of impact serious or critical.
+
+const VIEWPORTS = [
+  { name: 'escritorio', width: 1440, height: 900 },
+  { name: 'teléfono', width: 390, height: 844 },
+] as const;
+
+const SEVERE = ['serious', 'critical'];
+
+interface Screen {
+  path: string | ((ids: RecordIds) => string);
+  heading: string;
+}
+
+interface RecordIds {
+  client: string;
+  reservation: string;
+  broker: string;
+}
+
+const SIGNED_OUT_SCREENS: Screen[] = [
+  { path: '/login', heading: 'Iniciar Sesión' },
+  { path: '/register', heading: 'Crear cuenta' },
+];
+
+const SCREENS: Screen[] = [
+  { path: '/dashboard', heading: 'Dashboard' },
+  { path: '/clientes', heading: 'Clientes' },
+  { path: '/clientes/nuevo', heading: 'Nuevo Cliente' },
+  { path: (ids) => `/clientes/editar/${ids.client}`, heading: 'Editar Cliente' },
+  { path: '/reservas', heading: 'Reservas' },
+  { path: '/reservas/nueva', heading: 'Nueva Reserva' },
+  { path: (ids) => `/reservas/editar/${ids.reservation}`, heading: 'Editar Reserva' },
+  { path: '/brokers', heading: 'Brokers' },
+  { path: '/brokers/nuevo', heading: 'Nuevo Broker' },
+  { path: (ids) => `/brokers/editar/${ids.broker}`, heading: 'Editar Broker' },
+  { path: '/notificaciones', heading: 'Mis Tareas Pendientes' },
+  ...SETTINGS_TABS.map((tab) => ({ path: `/configuracion/${tab}`, heading: 'Configuración' })),
+];
+
+/** The newest client, reservation and broker of the e2e dataset: their edit forms are checked. */
+async function recordIds(page: Page): Promise<RecordIds> {
+  const first = async (list: string) => {
+    const response = await page.request.get(`/api/${list}?page=1&pageSize=1`);
+    expect(response.status(), `GET /api/${list}`).toBe(200);
+    const body = (await response.json()) as { rows: { id: string }[] };
+    expect(body.rows.length, `the e2e dataset has ${list}`).toBeGreaterThan(0);
+    return body.rows[0]!.id;
+  };
+  return {
+    client: await first('clients'),
+    reservation: await first('reservations'),
+    broker: await first('brokers'),
+  };
+}
+
+/** Waits until the screen has its data: its heading, no request in flight, no loader showing. */
+async function settle(page: Page, heading: string) {
+  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(
+    page.locator('.mantine-Loader-root:visible, .mantine-Skeleton-root[data-visible]'),
+  ).toHaveCount(0);
+}
+
+/** axe's serious and critical violations, written one per line with where they are. */
+async function severeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => SEVERE.includes(violation.impact ?? ''))
+    .map((violation) => {
+      const nodes = violation.nodes.slice(0, 6).map((node) => {
+        const why = node.failureSummary?.split('\n').slice(1).join(' ').trim();
+        return `    ${node.target.join(' ')}${why ? ` — ${why}` : ''}`;
+      });
+      const more = violation.nodes.length > 6 ? [`    … and ${violation.nodes.length - 6} more`] : [];
+      return [
+        `  ${violation.id} [${violation.impact}] ${violation.help} (${violation.nodes.length} elements)`,
+        ...nodes,
+        ...more,
+      ].join('\n');
+    });
+}
+
+async function expectNoSevereViolations(page: Page, label: string) {
+  const violations = await severeViolations(page);
+  expect(
+    violations.length,
+    `${label}: ${violations.length} serious or critical axe violation(s)\n${violations.join('\n')}\n`,
+  ).toBe(0);
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`accesibilidad (${viewport.name})`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test.describe('sin sesión', () => {
+      test.use(SIGNED_OUT);
+      for (const screen of SIGNED_OUT_SCREENS) {
+        test(`${screen.path} no tiene violaciones graves`, async ({ page }) => {
+          await page.goto(screen.path as string);
+          await settle(page, screen.heading);
+          await expectNoSevereViolations(page, `${screen.path} (${viewport.name})`);
+        });
+      }
+    });
+
+    for (const screen of SCREENS) {
+      const name =
+        typeof screen.path === 'string'
+          ? screen.path
+          : screen.path({ client: ':id', reservation: ':id', broker: ':id' });
+      test(`${name} no tiene violaciones graves`, async ({ page }) => {
+        const path = typeof screen.path === 'string' ? screen.path : screen.path(await recordIds(page));
+        await page.goto(path);
+        await settle(page, screen.heading);
+        await expectNoSevereViolations(page, `${path} (${viewport.name})`);
+      });
+    }
+  });
+}
