@@ -1,13 +1,46 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiPort = Number(process.env.PORT ?? 3000);
+
+/**
+ * Writes a Brotli and a gzip copy beside every script, stylesheet and page of the build; the server
+ * sends them to browsers that accept them (@fastify/static `preCompressed`). The initial JavaScript
+ * and CSS travel at about a quarter of their size, compressed once here rather than per request.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'inmoflujo:precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css|html)$/.test(fileName)) continue;
+        const path = join(options.dir!, fileName);
+        const content = readFileSync(path);
+        if (content.length < 1024) continue;
+        writeFileSync(
+          `${path}.br`,
+          brotliCompressSync(content, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 11,
+              [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+            },
+          }),
+        );
+        writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
 
 // The client: built into dist/client and served by the API server in production.
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

@@ -182,6 +182,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       root: clientDistFolder,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each script, stylesheet and index.html (vite.config.ts):
+      // sent to browsers that accept them, the plain file to the others.
+      preCompressed: true,
       setHeaders(res, path) {
         // Vite fingerprints everything under /assets: cache it for a year; never cache index.html.
         res.header(
