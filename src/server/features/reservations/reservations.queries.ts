@@ -3,7 +3,7 @@ import type { ReservationListRow } from '../../../shared/schemas/reservations';
 import type { Executor } from '../../db/client';
 import { descending } from '../../db/order';
 import { type PageSpec, selectPage } from '../../db/paging';
-import { brokers, clients, defaultSeller, profiles, projects, reservations } from '../../db/schema';
+import { brokers, clients, defaultSeller, projects, reservations } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/search';
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -159,15 +159,6 @@ export async function projectDeadline(db: Executor, id: string): Promise<string 
   return row?.deadline ?? null;
 }
 
-export async function activeSellerExists(db: Executor, id: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(and(eq(profiles.id, id), eq(profiles.isSeller, true), eq(profiles.isActive, true)))
-    .limit(1);
-  return row !== undefined;
-}
-
 export async function brokerExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db.select({ id: brokers.id }).from(brokers).where(eq(brokers.id, id)).limit(1);
   return row !== undefined;
@@ -176,19 +167,14 @@ export async function brokerExists(db: Executor, id: string): Promise<boolean> {
 // --- Form options ----------------------------------------------------------------------------
 
 export async function formOptions(db: Executor) {
-  const [projectRows, sellerRows, defaultRow] = await Promise.all([
+  const [projectRows, defaultRow] = await Promise.all([
     db
       .select({ id: projects.id, name: projects.name, stage: projects.stage })
       .from(projects)
       .orderBy(asc(projects.name), asc(projects.stage)),
-    db
-      .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName })
-      .from(profiles)
-      .where(and(eq(profiles.isSeller, true), eq(profiles.isActive, true)))
-      .orderBy(asc(profiles.firstName), asc(profiles.lastName)),
     db.select({ userId: defaultSeller.userId }).from(defaultSeller).limit(1),
   ]);
-  return { projects: projectRows, sellers: sellerRows, defaultSellerId: defaultRow[0]?.userId ?? null };
+  return { projects: projectRows, defaultSellerId: defaultRow[0]?.userId ?? null };
 }
 
 // --- List ------------------------------------------------------------------------------------

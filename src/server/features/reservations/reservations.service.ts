@@ -16,6 +16,7 @@ import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as commissions from '../commissions/commissions.service';
 import * as promotions from '../promotions/promotions.service';
+import * as users from '../users/users.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './reservations.queries';
 
@@ -68,7 +69,7 @@ async function checkReferences(tx: Executor, input: ReservationInput, unchangedC
   if (!(await queries.projectExists(tx, input.projectId))) {
     throw new AppError('RESERVATION_PROJECT_UNKNOWN');
   }
-  if (input.sellerId && !(await queries.activeSellerExists(tx, input.sellerId))) {
+  if (input.sellerId && !(await users.isActiveSeller(tx, input.sellerId))) {
     throw new AppError('RESERVATION_SELLER_UNAVAILABLE');
   }
   if (input.isWithBroker && input.brokerId && !(await queries.brokerExists(tx, input.brokerId))) {
@@ -353,6 +354,7 @@ export function list(
   return queries.listReservations(ctx.db, { ...query, search: query.search?.trim() || undefined });
 }
 
-export function formOptions(ctx: ReadContext) {
-  return queries.formOptions(ctx.db);
+export async function formOptions(ctx: ReadContext) {
+  const [options, sellers] = await Promise.all([queries.formOptions(ctx.db), users.listSellers(ctx.db)]);
+  return { projects: options.projects, sellers, defaultSellerId: options.defaultSellerId };
 }

@@ -1,8 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import {
   defaultSeller,
-  profiles,
   workflowStages,
   workflows,
   workflowTaskDefaultAssignees,
@@ -11,26 +10,9 @@ import {
 
 /** The flows' defaults (Configuración Flujo Venta / Flujo Pago): the only SQL that writes them. */
 
-export async function listActiveSellers(db: Executor) {
-  return db
-    .select({ id: profiles.id, firstName: profiles.firstName, lastName: profiles.lastName })
-    .from(profiles)
-    .where(and(eq(profiles.isSeller, true), eq(profiles.isActive, true)))
-    .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id));
-}
-
 export async function findDefaultSellerId(db: Executor): Promise<string | null> {
   const [row] = await db.select({ userId: defaultSeller.userId }).from(defaultSeller).limit(1);
   return row?.userId ?? null;
-}
-
-export async function activeSellerExists(db: Executor, id: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(and(eq(profiles.id, id), eq(profiles.isSeller, true), eq(profiles.isActive, true)))
-    .limit(1);
-  return row !== undefined;
 }
 
 /** The single default_seller row is written in place (its unique `singleton` column). */

@@ -11,6 +11,7 @@ import type {
 } from '../../../shared/schemas/settings';
 import type { ReadContext, ServiceContext } from '../../context';
 import { AppError } from '../../http/app-error';
+import * as users from '../users/users.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './flow-defaults.queries';
 import { requireCan } from './settings-access';
@@ -47,7 +48,7 @@ function settingsOf(definition: WorkflowDefinition): FlowSettingsWorkflow {
 export async function saleFlow(ctx: ReadContext): Promise<SaleFlowSettings> {
   const [definition, sellers, defaultSellerId] = await Promise.all([
     workflows.definitionNamed(ctx.db, SALE_WORKFLOW),
-    queries.listActiveSellers(ctx.db),
+    users.listSellers(ctx.db),
     queries.findDefaultSellerId(ctx.db),
   ]);
   return { defaultSellerId, sellers, workflow: settingsOf(definition) };
@@ -67,7 +68,7 @@ export async function setDefaultSeller(ctx: ServiceContext, userId: string | nul
     await queries.deleteDefaultSeller(ctx.db);
     return null;
   }
-  if (!(await queries.activeSellerExists(ctx.db, userId))) throw new AppError('DEFAULT_SELLER_UNAVAILABLE');
+  if (!(await users.isActiveSeller(ctx.db, userId))) throw new AppError('DEFAULT_SELLER_UNAVAILABLE');
   await queries.upsertDefaultSeller(ctx.db, userId, ctx.user.id);
   return userId;
 }
