@@ -114,6 +114,26 @@ export const errorCatalog = {
   },
   PROMOTION_NOT_FOUND: { status: 404, message: 'No se encontró la promoción' },
 
+  // Payments (Pagos) and rescission (spec part 2 §4, §8; workflows.md §3, §5)
+  /** The payments screens' wording (spec part 2 §8); part 1's screens say RESERVATION_NOT_FOUND's. */
+  PAYMENT_RESERVATION_NOT_FOUND: { status: 404, message: 'Reserva no encontrada' },
+  COMMISSION_NOT_CONFIGURED: { status: 409, message: 'Esta reserva no tiene una comisión configurada' },
+  NO_BROKER_COMMISSION: { status: 409, message: 'No hay comisión de broker configurada para esta reserva' },
+  SECOND_PAYMENT_NOT_ALLOWED: { status: 409, message: 'Esta comisión no está configurada para dos pagos' },
+  FIRST_PAYMENT_NOT_COMPLETED: {
+    status: 409,
+    message: 'El primer pago debe estar completado antes de crear el segundo pago',
+  },
+  RISK_ONLY_IN_PROGRESS: {
+    status: 409,
+    message: 'Solo se puede cambiar el estado de riesgo mientras el flujo de pago está en proceso',
+  },
+  RESERVATION_ALREADY_RESCINDED: { status: 409, message: 'La reserva ya fue resciliada' },
+  PENALTY_NOT_APPLICABLE: {
+    status: 409,
+    message: 'La multa solo se aplica cuando la comisión tiene un pago registrado',
+  },
+
   // Workflows (the engine's refusals, workflows.md §2-§6)
   FLOW_NOT_FOUND: { status: 404, message: 'Flujo no encontrado' },
   TASK_NOT_FOUND: { status: 404, message: 'Tarea no encontrada' },
