@@ -33,6 +33,8 @@ export const paths = {
   editBroker: (id: string) => `/brokers/editar/${id}`,
   payments: '/pagos',
   commission: (reservationId: string) => `/pagos/${reservationId}`,
+  /** Without a flow's id: redirects to the payments list. */
+  paymentFlows: '/pagos/flujo',
   paymentFlow: (commissionFlowId: string) => `/pagos/flujo/${commissionFlowId}`,
   reports: '/informes',
   commissionReport: '/informes/comisiones',

@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Divider,
+  Fieldset,
   Group,
   Modal,
   SegmentedControl,
@@ -98,10 +99,9 @@ export function commissionBody(values: CommissionFormValues): SaveCommissionBody
   };
 }
 
-export interface CommissionDialogProps {
-  opened: boolean;
+export interface CommissionFormProps {
   /** The commission being edited, or null/undefined for a new one (spec defaults). */
-  commission?: CommissionView | null;
+  commission?: CommissionView | null | undefined;
   /** The reservation figures the live preview is computed from. */
   reservation: {
     minimumPrice: string;
@@ -109,31 +109,35 @@ export interface CommissionDialogProps {
     parkingPrice: string | number;
     storagePrice: string | number;
   };
-  brokerName?: string | undefined;
   saving: boolean;
-  /** A server refusal: its message shows inside the popup, field messages on the fields. */
+  /** A server refusal: its message shows above the fields, field messages on the fields. */
   error?: unknown;
   confirmLabel?: string;
+  /** Shown but not editable (a rescinded reservation): no buttons. */
+  readOnly?: boolean;
   onConfirm: (body: SaveCommissionBody) => void;
   onCancel: () => void;
+  /** Told whenever the form starts or stops differing from what it was opened with. */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 /**
- * The broker commission popup (spec part 1 §2, §5; part 2 'Commission edit'): amount, tax, discount
- * and secondary flags, one or two payments, invoices and dates, with the derived figures shown
- * live. Payment dates 1 and 2 are read-only once the respective payment flow exists.
+ * The broker commission's fields (spec part 1 §2, §5; part 2 'Commission edit'): amount, tax,
+ * discount and secondary flags, one or two payments, invoices and dates, with the derived figures
+ * (net, base, percentage, each payment, difference) shown live. Payment dates 1 and 2 are read-only
+ * once the respective payment flow exists. Starts from the commission it is mounted with.
  */
-export function CommissionDialog({
-  opened,
+export function CommissionForm({
   commission,
   reservation,
-  brokerName,
   saving,
   error,
   confirmLabel = 'Confirmar',
+  readOnly = false,
   onConfirm,
   onCancel,
-}: CommissionDialogProps) {
+  onDirtyChange,
+}: CommissionFormProps) {
   const form = useForm<CommissionFormValues>({
     mode: 'controlled',
     initialValues: initialValues(commission),
@@ -146,15 +150,11 @@ export function CommissionDialog({
     },
   });
 
-  // Each opening starts from the stored commission (or the defaults), never from a cancelled edit.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the popup opens.
+  const dirty = form.isDirty();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: report each change of dirtiness once.
   useEffect(() => {
-    if (opened) {
-      form.setValues(initialValues(commission));
-      form.resetDirty();
-      form.clearErrors();
-    }
-  }, [opened]);
+    onDirtyChange?.(dirty);
+  }, [dirty]);
 
   useServerFieldErrors(form, error);
 
@@ -184,14 +184,8 @@ export function CommissionDialog({
   };
 
   return (
-    <Modal
-      opened={opened}
-      onClose={() => !saving && onCancel()}
-      title={<Text fw={700}>Comisión del Broker{brokerName ? ` · ${brokerName}` : ''}</Text>}
-      size="lg"
-      closeOnClickOutside={!saving}
-    >
-      <form onSubmit={form.onSubmit((submitted) => onConfirm(commissionBody(submitted)))} noValidate>
+    <form onSubmit={form.onSubmit((submitted) => onConfirm(commissionBody(submitted)))} noValidate>
+      <Fieldset variant="unstyled" disabled={readOnly}>
         <Stack gap="sm">
           {error ? (
             <Alert color="red" role="alert">
@@ -227,6 +221,7 @@ export function CommissionDialog({
                   { value: '2', label: '2 pagos' },
                 ]}
                 value={values.numberOfPayments}
+                disabled={readOnly}
                 onChange={setPayments}
               />
             </Stack>
@@ -242,6 +237,7 @@ export function CommissionDialog({
                   { value: '100', label: '100 %', disabled: twoPayments },
                 ]}
                 value={values.firstPaymentPercentage}
+                disabled={readOnly}
                 onChange={(next) => form.setFieldValue('firstPaymentPercentage', next as '25' | '50' | '100')}
               />
               {form.errors.firstPaymentPercentage ? (
@@ -318,16 +314,38 @@ export function CommissionDialog({
             </Table>
           ) : null}
 
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onCancel} disabled={saving}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Guardando...' : confirmLabel}
-            </Button>
-          </Group>
+          {readOnly ? null : (
+            <Group justify="flex-end" mt="sm">
+              <Button variant="default" onClick={onCancel} disabled={saving}>
+                Cancelar
+              </Button>
+              <Button type="submit" disabled={saving}>
+                {saving ? 'Guardando...' : confirmLabel}
+              </Button>
+            </Group>
+          )}
         </Stack>
-      </form>
+      </Fieldset>
+    </form>
+  );
+}
+
+export interface CommissionDialogProps extends Omit<CommissionFormProps, 'onDirtyChange' | 'readOnly'> {
+  opened: boolean;
+  brokerName?: string | undefined;
+}
+
+/** The broker commission popup: the commission form, fresh from the stored commission at each opening. */
+export function CommissionDialog({ opened, brokerName, ...form }: CommissionDialogProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !form.saving && form.onCancel()}
+      title={<Text fw={700}>Comisión del Broker{brokerName ? ` · ${brokerName}` : ''}</Text>}
+      size="lg"
+      closeOnClickOutside={!form.saving}
+    >
+      <CommissionForm {...form} />
     </Modal>
   );
 }

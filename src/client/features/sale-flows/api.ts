@@ -8,7 +8,14 @@ import type {
 } from '../../../shared/schemas/sale-flows';
 import type { CommentBody, FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { ApiError, api } from '../../lib/api';
+import { pendingTaskCountQueryKey } from '../notifications/api';
 import { reservationKeys } from '../reservations/api';
+
+/** A start or completion an administrator sets (ISO instants; null clears the start). */
+export interface EditedDates {
+  startedAt?: string | null;
+  completedAt?: string | null;
+}
 
 export interface SaleFlowListQuery {
   page: number;
@@ -18,11 +25,34 @@ export interface SaleFlowListQuery {
   direction: 'asc' | 'desc';
 }
 
+/**
+ * The two kinds of flow the flow screens show. Their task commands are the same under each kind's
+ * base path (the workflows' shared routes); their cached reads live under one root per kind.
+ */
+export type FlowKind = 'sale' | 'payment';
+
+const FLOW_BASE_PATHS: Record<FlowKind, string> = {
+  sale: '/api/sale-flows',
+  payment: '/api/payment-flows',
+};
+
+/** A flow the task commands address. */
+export interface FlowRef {
+  kind: FlowKind;
+  id: string;
+}
+
+export const flowKeys = {
+  /** Every cached read of a kind: its list(s), details and comments. */
+  all: (kind: FlowKind) => [kind === 'sale' ? 'sale-flows' : 'payment-flows'] as const,
+  detail: (flow: FlowRef) => [...flowKeys.all(flow.kind), 'detail', flow.id] as const,
+  comments: (flow: FlowRef, taskId: string) => [...flowKeys.detail(flow), 'comments', taskId] as const,
+};
+
 export const saleFlowKeys = {
-  all: ['sale-flows'] as const,
-  list: (query: SaleFlowListQuery) => ['sale-flows', 'list', query] as const,
-  detail: (id: string) => ['sale-flows', 'detail', id] as const,
-  comments: (flowId: string, taskId: string) => ['sale-flows', 'detail', flowId, 'comments', taskId] as const,
+  all: flowKeys.all('sale'),
+  list: (query: SaleFlowListQuery) => [...flowKeys.all('sale'), 'list', query] as const,
+  detail: (id: string) => flowKeys.detail({ kind: 'sale', id }),
 };
 
 export function useSaleFlowList(query: SaleFlowListQuery) {
@@ -42,13 +72,16 @@ export function useSaleFlow(id: string | undefined) {
   });
 }
 
-export function useTaskComments(flowId: string, taskId: string, enabled: boolean) {
+const flowPath = (flow: FlowRef) => `${FLOW_BASE_PATHS[flow.kind]}/${flow.id}`;
+const taskPath = (flow: FlowRef, taskId: string) => `${flowPath(flow)}/tasks/${taskId}`;
+
+export function useTaskComments(flow: FlowRef, taskId: string, enabled: boolean) {
   return useQuery({
-    queryKey: saleFlowKeys.comments(flowId, taskId),
+    queryKey: flowKeys.comments(flow, taskId),
     queryFn: ({ signal }) =>
-      api<{ comments: FlowTaskCommentView[] }>(`/api/sale-flows/${flowId}/tasks/${taskId}/comments`, {
-        signal,
-      }).then((r) => r.comments),
+      api<{ comments: FlowTaskCommentView[] }>(`${taskPath(flow, taskId)}/comments`, { signal }).then(
+        (r) => r.comments,
+      ),
     enabled,
   });
 }
@@ -56,36 +89,55 @@ export function useTaskComments(flowId: string, taskId: string, enabled: boolean
 /**
  * A refusal that means the screen is out of date: the task was completed (or changed) by someone
  * else meanwhile. The spec's 'Solo los administradores pueden modificar tareas completadas' triggers
- * a refresh; so do a stale version and the refusal to assign a completed task.
+ * a refresh; so do a stale version, the refusal to assign a completed task, and a payment flow's
+ * refusals that another user's start, completion or rescission would explain.
  */
 export function isStaleTaskRefusal(error: unknown): boolean {
   return (
     error instanceof ApiError &&
-    ['TASK_COMPLETED_ADMIN_ONLY', 'ASSIGN_COMPLETED_ADMIN_ONLY', 'STALE_VERSION'].includes(error.code)
+    [
+      'TASK_COMPLETED_ADMIN_ONLY',
+      'ASSIGN_COMPLETED_ADMIN_ONLY',
+      'STALE_VERSION',
+      'TASK_BLOCKED',
+      'FLOW_NOT_STARTED',
+      'FLOW_CANCELLED',
+    ].includes(error.code)
   );
+}
+
+/**
+ * What a change of a flow makes out of date: the flow and its kind's lists, the bell badge (tasks
+ * open, close and change hands) and, for a payment flow, the reservation (its completion dates the
+ * commission's payment).
+ */
+export function useInvalidateFlow(kind: FlowKind) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: flowKeys.all(kind) }),
+      queryClient.invalidateQueries({ queryKey: pendingTaskCountQueryKey }),
+      kind === 'payment' ? queryClient.invalidateQueries({ queryKey: reservationKeys.all }) : null,
+    ]);
 }
 
 /**
  * The mutations of a flow's screen. Each refreshes the flow and the lists (stage, status and
  * assignees change) after it, also when refused as out of date.
  */
-function useFlowMutation<Variables>(send: (variables: Variables) => Promise<unknown>) {
-  const queryClient = useQueryClient();
+function useFlowMutation<Variables>(kind: FlowKind, send: (variables: Variables) => Promise<unknown>) {
+  const invalidate = useInvalidateFlow(kind);
   return useMutation({
     mutationFn: send,
     onSettled: (_data, error) => {
-      if (!error || isStaleTaskRefusal(error)) {
-        return queryClient.invalidateQueries({ queryKey: saleFlowKeys.all });
-      }
+      if (!error || isStaleTaskRefusal(error)) return invalidate();
     },
   });
 }
 
-const taskPath = (flowId: string, taskId: string) => `/api/sale-flows/${flowId}/tasks/${taskId}`;
-
-export function useSetTaskStatus(flowId: string) {
-  return useFlowMutation((variables: { taskId: string; status: TaskStatus; version: number }) =>
-    api(`${taskPath(flowId, variables.taskId)}/status`, {
+export function useSetTaskStatus(flow: FlowRef) {
+  return useFlowMutation(flow.kind, (variables: { taskId: string; status: TaskStatus; version: number }) =>
+    api(`${taskPath(flow, variables.taskId)}/status`, {
       method: 'PUT',
       body: { status: variables.status, version: variables.version },
     }),
@@ -93,38 +145,44 @@ export function useSetTaskStatus(flowId: string) {
 }
 
 /** Sets a task's assignees to exactly `userIds`: assigns the new ones, then unassigns the removed ones. */
-export function useSetTaskAssignees(flowId: string) {
+export function useSetTaskAssignees(flow: FlowRef) {
   return useFlowMutation(
+    flow.kind,
     async (variables: { taskId: string; current: readonly string[]; userIds: readonly string[] }) => {
       for (const userId of variables.userIds.filter((id) => !variables.current.includes(id))) {
-        await api(`${taskPath(flowId, variables.taskId)}/assignees`, { method: 'POST', body: { userId } });
+        await api(`${taskPath(flow, variables.taskId)}/assignees`, { method: 'POST', body: { userId } });
       }
       for (const userId of variables.current.filter((id) => !variables.userIds.includes(id))) {
-        await api(`${taskPath(flowId, variables.taskId)}/assignees/${userId}`, { method: 'DELETE' });
+        await api(`${taskPath(flow, variables.taskId)}/assignees/${userId}`, { method: 'DELETE' });
       }
     },
   );
 }
 
-export function useSetTaskDates(flowId: string) {
-  return useFlowMutation(
-    (variables: { taskId: string; startedAt?: string | null; completedAt?: string | null }) => {
-      const { taskId, ...body } = variables;
-      return api(`${taskPath(flowId, taskId)}/dates`, { method: 'PUT', body });
-    },
-  );
-}
-
-export function useAddComment(flowId: string) {
-  return useFlowMutation((variables: { taskId: string } & CommentBody) => {
+export function useSetTaskDates(flow: FlowRef) {
+  return useFlowMutation(flow.kind, (variables: { taskId: string } & EditedDates) => {
     const { taskId, ...body } = variables;
-    return api(`${taskPath(flowId, taskId)}/comments`, { method: 'POST', body });
+    return api(`${taskPath(flow, taskId)}/dates`, { method: 'PUT', body });
   });
 }
 
-export function useDeleteComment(flowId: string) {
-  return useFlowMutation((commentId: string) =>
-    api(`/api/sale-flows/${flowId}/comments/${commentId}`, { method: 'DELETE' }),
+/** Administrators correct when the flow itself started or was completed. */
+export function useSetFlowDates(flow: FlowRef) {
+  return useFlowMutation(flow.kind, (body: EditedDates) =>
+    api(`${flowPath(flow)}/dates`, { method: 'PUT', body }),
+  );
+}
+
+export function useAddComment(flow: FlowRef) {
+  return useFlowMutation(flow.kind, (variables: { taskId: string } & CommentBody) => {
+    const { taskId, ...body } = variables;
+    return api(`${taskPath(flow, taskId)}/comments`, { method: 'POST', body });
+  });
+}
+
+export function useDeleteComment(flow: FlowRef) {
+  return useFlowMutation(flow.kind, (commentId: string) =>
+    api(`${flowPath(flow)}/comments/${commentId}`, { method: 'DELETE' }),
   );
 }
 

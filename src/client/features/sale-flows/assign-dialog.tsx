@@ -2,29 +2,32 @@ import { Badge, Button, Checkbox, Group, Modal, ScrollArea, Stack, Text, TextInp
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { foldForSearch, searchWords } from '../../../shared/domain/search';
-import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { UserOption } from '../../../shared/schemas/users';
 import { ErrorAlert } from '../../components/error-alert';
 import { PersonAvatar } from '../../components/user-avatars';
 import { fullName } from '../users/api';
+import type { FlowTaskView } from './stages-section';
 
 /**
- * 'Asignar responsables' (spec part 2 §2): a task's assignees, several at once, chosen from the
- * active users with a search box (name, position, type). Users deactivated since they were assigned
- * stay listed while they are, marked, and can be taken off.
+ * 'Asignar responsables' (spec part 2 §2): a task's assignees, several at once — or, for a task of
+ * one responsible (`single`, payment flows), one — chosen from the active users with a search box
+ * (name, position, type). Users deactivated since they were assigned stay listed while they are,
+ * marked, and can be taken off.
  */
 export function AssignDialog({
   opened,
   task,
   users,
+  single = false,
   saving,
   error,
   onSave,
   onClose,
 }: {
   opened: boolean;
-  task: SaleFlowTask;
+  task: Pick<FlowTaskView, 'name' | 'assignees'>;
   users: readonly UserOption[];
+  single?: boolean;
   saving: boolean;
   error: unknown;
   onSave: (userIds: string[]) => void;
@@ -46,7 +49,10 @@ export function AssignDialog({
     return words.every((word) => text.includes(word));
   });
   const toggle = (id: string, on: boolean) =>
-    setChosen((current) => (on ? [...current, id] : current.filter((other) => other !== id)));
+    setChosen((current) => {
+      if (!on) return current.filter((other) => other !== id);
+      return single ? [id] : [...current, id];
+    });
 
   return (
     <Modal
@@ -54,7 +60,7 @@ export function AssignDialog({
       onClose={() => {
         if (!saving) onClose();
       }}
-      title={<Text fw={700}>Asignar responsables</Text>}
+      title={<Text fw={700}>{single ? 'Asignar responsable' : 'Asignar responsables'}</Text>}
       size="md"
       centered
       closeButtonProps={{ 'aria-label': 'Cerrar' }}

@@ -84,10 +84,13 @@ export function mentionCandidates(users: readonly UserOption[], query: string, l
 function CommentComposer({
   users,
   saving,
+  disabledReason,
   onSend,
 }: {
   users: readonly UserOption[];
   saving: boolean;
+  /** Why no comment can be added now (a payment flow not started), or null. */
+  disabledReason: string | null;
   onSend: (content: string, mentionedUserIds: string[]) => Promise<unknown>;
 }) {
   const [text, setText] = useState('');
@@ -166,13 +169,14 @@ function CommentComposer({
       <Textarea
         ref={area}
         label="Nuevo comentario"
-        description="Escriba @ para mencionar a un usuario"
+        description={disabledReason ?? 'Escriba @ para mencionar a un usuario'}
         placeholder="Escriba un comentario..."
         autosize
         minRows={2}
         maxRows={6}
         value={text}
         error={error}
+        disabled={disabledReason !== null}
         aria-expanded={open}
         aria-controls={open ? 'mention-options' : undefined}
         aria-autocomplete="list"
@@ -224,7 +228,7 @@ function CommentComposer({
         </Paper>
       ) : null}
       <Group justify="flex-end">
-        <Button onClick={() => void send()} loading={saving}>
+        <Button onClick={() => void send()} loading={saving} disabled={disabledReason !== null}>
           Comentar
         </Button>
       </Group>
@@ -303,6 +307,7 @@ export function CommentsDialog({
   loadError,
   users,
   isAdmin,
+  composeDisabledReason = null,
   error,
   sending,
   deletingId,
@@ -317,6 +322,8 @@ export function CommentsDialog({
   loadError: unknown;
   users: readonly UserOption[];
   isAdmin: boolean;
+  /** Why no comment can be added now, or null. */
+  composeDisabledReason?: string | null;
   error: unknown;
   sending: boolean;
   deletingId: string | null;
@@ -361,7 +368,12 @@ export function CommentsDialog({
             No hay comentarios
           </Text>
         )}
-        <CommentComposer users={users} saving={sending} onSend={onSend} />
+        <CommentComposer
+          users={users}
+          saving={sending}
+          disabledReason={composeDisabledReason}
+          onSend={onSend}
+        />
       </Stack>
     </Modal>
   );

@@ -16,7 +16,16 @@ const dash = (
   </Text>
 );
 
-function Item({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+/** A labelled value of an info card. */
+export function InfoItem({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <Stack gap={2} style={{ minWidth: 0 }}>
       <Text size="xs" c="dimmed" fw={500}>
@@ -88,7 +97,7 @@ function EditableItem<Draft>({
 
   if (!editing) {
     return (
-      <Item label={label} testId={testId}>
+      <InfoItem label={label} testId={testId}>
         <Group gap={4} wrap="nowrap">
           <Text size="sm">{shown}</Text>
           {disabled ? null : (
@@ -108,11 +117,11 @@ function EditableItem<Draft>({
             </Tooltip>
           )}
         </Group>
-      </Item>
+      </InfoItem>
     );
   }
   return (
-    <Item label={label}>
+    <InfoItem label={label}>
       <Group gap={4} wrap="nowrap" align="flex-start">
         <div style={{ flex: 1, minWidth: 0 }}>{editor({ draft, setDraft, onKeyDown, showInvalid })}</div>
         <ActionIcon variant="filled" aria-label="Guardar" loading={saving} onClick={() => void save()} mt={4}>
@@ -128,7 +137,7 @@ function EditableItem<Draft>({
           <IconX size={16} />
         </ActionIcon>
       </Group>
-    </Item>
+    </InfoItem>
   );
 }
 
@@ -235,7 +244,7 @@ export function FlowInfoCard({
       </Group>
       <ErrorAlert error={error} />
       <SimpleGrid cols={{ base: 2, md: 3 }} spacing="md" verticalSpacing="sm">
-        <Item label="Cliente">
+        <InfoItem label="Cliente">
           <Text size="sm" fw={500}>
             {flow.client.firstName} {flow.client.lastName}
             {flow.client.isDeleted ? (
@@ -244,26 +253,26 @@ export function FlowInfoCard({
               </Badge>
             ) : null}
           </Text>
-        </Item>
-        <Item label="Proyecto">
+        </InfoItem>
+        <InfoItem label="Proyecto">
           <Text size="sm">
             {flow.project.name} · {flow.project.stage}
           </Text>
-        </Item>
-        <Item label="Departamento">
+        </InfoItem>
+        <InfoItem label="Departamento">
           <Text size="sm">{reservation.apartmentNumber}</Text>
-        </Item>
-        <Item label="Etapa Actual" testId="current-stage">
+        </InfoItem>
+        <InfoItem label="Etapa Actual" testId="current-stage">
           <Text size="sm" fw={500}>
             {stage}
           </Text>
-        </Item>
-        <Item label="Broker">
+        </InfoItem>
+        <InfoItem label="Broker">
           <Text size="sm">{flow.broker ? flow.broker.name : 'Sin broker'}</Text>
-        </Item>
-        <Item label="Fecha de Reserva">
+        </InfoItem>
+        <InfoItem label="Fecha de Reserva">
           <Text size="sm">{formatDate(reservation.reservationDate)}</Text>
-        </Item>
+        </InfoItem>
         <DateItem label="Fecha de Promesa" field="promiseDate" value={reservation.promiseDate} {...common} />
         <DateItem label="Fecha de Escritura" field="deedDate" value={reservation.deedDate} {...common} />
         <MonthItem

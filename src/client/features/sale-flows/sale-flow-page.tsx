@@ -1,57 +1,28 @@
-import { ActionIcon, Alert, Badge, Button, Grid, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Grid, Group, Loader, Stack, Text } from '@mantine/core';
 import {
   IconArrowLeft,
   IconBriefcase,
   IconCash,
   IconCoin,
   IconFileDescription,
-  IconFolder,
   IconListCheck,
   IconUser,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../../shared/format';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
-import { notify } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
+import { RescissionDialog } from '../payments';
+import { useOpenPaymentFlow } from '../payments/api';
 import { useUserOptions } from '../users/api';
 import { useSaleFlow, useUpdateFlowReservation } from './api';
 import { BankCard } from './bank-card';
 import { FlowInfoCard, type ReservationPatch } from './flow-info-card';
+import { DocumentsHeaderIcon, HeaderIcon } from './header-icon';
 import { StagesSection } from './stages-section';
-
-/** An icon button of the header: a link when it leads somewhere, otherwise disabled with why. */
-function HeaderIcon({
-  label,
-  icon,
-  to,
-  disabledReason,
-  onClick,
-}: {
-  label: string;
-  icon: ReactNode;
-  to?: string | null;
-  disabledReason?: string;
-  onClick?: () => void;
-}) {
-  const disabled = !to && !onClick;
-  return (
-    <Tooltip label={disabled && disabledReason ? disabledReason : label} withArrow>
-      {to ? (
-        <ActionIcon component={Link} to={to} variant="light" size="lg" aria-label={label}>
-          {icon}
-        </ActionIcon>
-      ) : (
-        <ActionIcon variant="light" size="lg" aria-label={label} disabled={disabled} onClick={onClick}>
-          {icon}
-        </ActionIcon>
-      )}
-    </Tooltip>
-  );
-}
 
 /**
  * /flujo-reservas/{id}: a reservation's sale flow (spec part 2 §2) — the header with its shortcuts,
@@ -66,6 +37,9 @@ export default function SaleFlowPage() {
   // The info card and the bank card save apart, each with its own message.
   const update = useUpdateFlowReservation(id ?? '');
   const updateBank = useUpdateFlowReservation(id ?? '');
+  const navigate = useNavigate();
+  const openPaymentFlow = useOpenPaymentFlow();
+  const [rescinding, setRescinding] = useState(false);
 
   if (flow.isLoading) {
     return (
@@ -126,26 +100,25 @@ export default function SaleFlowPage() {
         label="Flujo de pago"
         icon={<IconCash size={18} />}
         to={data.paymentFlowId ? paths.paymentFlow(data.paymentFlowId) : null}
-        disabledReason={
-          data.commissionId
-            ? 'El flujo de pago aún no se ha creado: se abre desde Pagos'
-            : 'Esta reserva no tiene una comisión configurada'
+        // No payment flow yet: opening it creates the first one (spec part 2 §2).
+        onClick={
+          !data.paymentFlowId && data.commissionId
+            ? () =>
+                openPaymentFlow.mutate(
+                  { reservationId: reservation.id, which: 'first' },
+                  { onSuccess: (opened) => navigate(paths.paymentFlow(opened.flowId)) },
+                )
+            : undefined
         }
+        loading={openPaymentFlow.isPending}
+        disabledReason="Esta reserva no tiene una comisión configurada"
       />
-      <HeaderIcon
-        label="Documentos"
-        icon={<IconFolder size={18} />}
-        onClick={() => notify({ color: 'blue', message: 'Documentos: en desarrollo', autoClose: 3000 })}
-      />
+      <DocumentsHeaderIcon />
       <HeaderIcon label="Seguimiento" icon={<IconListCheck size={18} />} to={paths.followUp} />
       {user.isAdmin && !rescinded ? (
-        <Tooltip label="El asistente de resciliación llega con el módulo de Pagos" withArrow>
-          <span>
-            <Button color="red" variant="outline" size="sm" disabled>
-              Resciliar Reserva
-            </Button>
-          </span>
-        </Tooltip>
+        <Button color="red" variant="outline" size="sm" onClick={() => setRescinding(true)}>
+          Resciliar Reserva
+        </Button>
       ) : null}
     </Group>
   );
@@ -169,7 +142,7 @@ export default function SaleFlowPage() {
         }
         actions={actions}
       />
-      <ErrorAlert error={flow.error} />
+      <ErrorAlert error={flow.error ?? openPaymentFlow.error} />
       <Stack gap="md">
         {data.rescission ? (
           <Alert color="red" title="Reserva resciliada" role="region" aria-label="Resciliación">
@@ -200,8 +173,22 @@ export default function SaleFlowPage() {
             </Grid.Col>
           ) : null}
         </Grid>
-        <StagesSection key={data.id} flow={data} users={users.data ?? []} isAdmin={user.isAdmin} />
+        <StagesSection
+          key={data.id}
+          kind="sale"
+          flow={data}
+          users={users.data ?? []}
+          isAdmin={user.isAdmin}
+        />
       </Stack>
+      {rescinding ? (
+        <RescissionDialog
+          opened
+          reservationId={reservation.id}
+          reservationNumber={reservation.reservationNumber}
+          onClose={() => setRescinding(false)}
+        />
+      ) : null}
     </>
   );
 }

@@ -15,16 +15,21 @@ import {
 import { IconAlertCircle, IconMessageCircle, IconPencil, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
+  type FlowStatus,
   type TaskStatus,
   taskStatusBadges,
   taskStatusOptions,
 } from '../../../shared/domain/workflow/statuses';
+import { errorCatalog } from '../../../shared/errors';
 import { formatDateTime } from '../../../shared/format';
-import type { SaleFlowDetail, SaleFlowStage, SaleFlowTask } from '../../../shared/schemas/sale-flows';
+import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { UserOption } from '../../../shared/schemas/users';
-import { AvatarStack } from '../../components/user-avatars';
+import type { FlowPerson } from '../../../shared/schemas/workflows';
+import { AvatarStack, PersonAvatar } from '../../components/user-avatars';
 import { errorMessage } from '../../lib/api';
+import { fullName } from '../users/api';
 import {
+  type FlowKind,
   useAddComment,
   useDeleteComment,
   useSetTaskAssignees,
@@ -34,11 +39,47 @@ import {
 } from './api';
 import { AssignDialog } from './assign-dialog';
 import { CommentsDialog } from './comments-dialog';
-import { TaskDatesDialog } from './task-dates-dialog';
+import { DatesDialog } from './dates-dialog';
+
+/**
+ * A task as both flow screens show it: a payment task also names its default assignee (offered as
+ * 'Asignar a {nombre}') and the tasks it waits for.
+ */
+export type FlowTaskView = SaleFlowTask & {
+  defaultAssignee?: FlowPerson | null;
+  waitsFor?: readonly string[];
+};
+
+export interface FlowStageView {
+  id: string;
+  name: string;
+  isComplete: boolean;
+  tasks: readonly FlowTaskView[];
+}
+
+/** What the stages need of a flow (a sale flow's detail and a payment flow's both fit). */
+export interface FlowStagesView {
+  id: string;
+  status: FlowStatus;
+  currentStageId: string | null;
+  reservation: { isRescinded: boolean };
+  stages: readonly FlowStageView[];
+}
+
+/**
+ * How each kind of flow behaves on screen (its definition, workflows.md §2-§3): a payment task has
+ * one responsible, and while blocked it waits for its prerequisites (only administrators change it).
+ */
+const FLOW_RULES: Record<FlowKind, { singleAssignee: boolean; blockedWaitsForPrerequisites: boolean }> = {
+  sale: { singleAssignee: false, blockedWaitsForPrerequisites: false },
+  payment: { singleAssignee: true, blockedWaitsForPrerequisites: true },
+};
+
+const listFormat = new Intl.ListFormat('es', { type: 'conjunction' });
 
 type Dialog = 'assign' | 'comments' | 'dates' | null;
 
-function Days({ task }: { task: SaleFlowTask }) {
+function Days({ task }: { task: FlowTaskView }) {
   return (
     <Group gap="md" wrap="wrap">
       <Text size="xs" c="dimmed">
@@ -63,32 +104,68 @@ function Days({ task }: { task: SaleFlowTask }) {
   );
 }
 
+/** Why a task's controls are off for this user, or null when they may change it. */
+export function taskLockReason({
+  kind,
+  flowStatus,
+  task,
+  isAdmin,
+}: {
+  kind: FlowKind;
+  flowStatus: FlowStatus;
+  task: Pick<FlowTaskView, 'status'>;
+  isAdmin: boolean;
+}): string | null {
+  if (flowStatus === 'pending') return errorCatalog.FLOW_NOT_STARTED.message;
+  if (isAdmin) return null;
+  if (task.status === 'completed') return errorCatalog.TASK_COMPLETED_ADMIN_ONLY.message;
+  if (task.status === 'blocked' && FLOW_RULES[kind].blockedWaitsForPrerequisites) {
+    return errorCatalog.TASK_BLOCKED.message;
+  }
+  return null;
+}
+
 /**
  * One task: its status select, assignees with the assign popup, comments, dates and days. Changes of
- * a completed task are for administrators (the controls say so); a refusal shows here, and when it
- * means the screen was out of date the flow is read again.
+ * a completed task are for administrators (the controls say so), and nothing changes while a payment
+ * flow is pending; a refusal shows here, and when it means the screen was out of date the flow is
+ * read again.
  */
 function TaskRow({
+  kind,
   flow,
   task,
   users,
   isAdmin,
 }: {
-  flow: SaleFlowDetail;
-  task: SaleFlowTask;
+  kind: FlowKind;
+  flow: FlowStagesView;
+  task: FlowTaskView;
   users: readonly UserOption[];
   isAdmin: boolean;
 }) {
   const [dialog, setDialog] = useState<Dialog>(null);
-  const status = useSetTaskStatus(flow.id);
-  const assignees = useSetTaskAssignees(flow.id);
-  const dates = useSetTaskDates(flow.id);
-  const addComment = useAddComment(flow.id);
-  const deleteComment = useDeleteComment(flow.id);
-  const comments = useTaskComments(flow.id, task.id, dialog === 'comments');
+  const ref = { kind, id: flow.id };
+  const rules = FLOW_RULES[kind];
+  const status = useSetTaskStatus(ref);
+  const assignees = useSetTaskAssignees(ref);
+  const dates = useSetTaskDates(ref);
+  const addComment = useAddComment(ref);
+  const deleteComment = useDeleteComment(ref);
+  const comments = useTaskComments(ref, task.id, dialog === 'comments');
   const closed = flow.status === 'cancelled' || flow.reservation.isRescinded;
-  const adminOnly = task.status === 'completed' && !isAdmin;
+  const notStarted = flow.status === 'pending';
+  const lockReason = taskLockReason({ kind, flowStatus: flow.status, task, isAdmin });
+  const assignLockReason =
+    lockReason === errorCatalog.TASK_COMPLETED_ADMIN_ONLY.message
+      ? errorCatalog.ASSIGN_COMPLETED_ADMIN_ONLY.message
+      : lockReason;
   const rowError = status.error ?? (dialog === 'assign' ? null : assignees.error);
+  const waitsFor =
+    task.status === 'blocked' && task.waitsFor && task.waitsFor.length > 0 ? task.waitsFor : null;
+  const offeredAssignee =
+    !closed && task.assignees.length === 0 && task.status !== 'completed' ? task.defaultAssignee : null;
+  const singleAssignee = rules.singleAssignee && task.assignees.length === 1 ? task.assignees[0] : null;
 
   return (
     <Paper withBorder radius="md" p="sm" role="listitem" aria-label={task.name} data-status={task.status}>
@@ -98,13 +175,14 @@ function TaskRow({
           <Text fw={600} size="sm">
             {task.name}
           </Text>
+          {waitsFor ? (
+            <Text size="xs" c="dimmed" data-testid="task-waits-for">
+              Espera: {listFormat.format(waitsFor)}
+            </Text>
+          ) : null}
         </Grid.Col>
         <Grid.Col span={{ base: 'content', lg: 2 }}>
-          <Tooltip
-            label="Solo los administradores pueden modificar tareas completadas"
-            disabled={!adminOnly || closed}
-            withArrow
-          >
+          <Tooltip label={lockReason} disabled={!lockReason || closed} withArrow multiline maw={280}>
             <div>
               <Select
                 aria-label={`Estado de ${task.name}`}
@@ -113,7 +191,7 @@ function TaskRow({
                 data={taskStatusOptions}
                 value={task.status}
                 allowDeselect={false}
-                disabled={closed || adminOnly || status.isPending}
+                disabled={closed || lockReason !== null || status.isPending}
                 leftSection={
                   <span
                     aria-hidden
@@ -155,18 +233,45 @@ function TaskRow({
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 2 }}>
           <Group gap="xs" wrap="nowrap">
-            <AvatarStack people={task.assignees} size={26} empty="Sin asignar" />
+            {singleAssignee ? (
+              <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }} data-testid="task-assignee">
+                <PersonAvatar person={singleAssignee} size={26} />
+                <Text size="sm" truncate>
+                  {fullName(singleAssignee)}
+                </Text>
+              </Group>
+            ) : offeredAssignee ? null : (
+              <AvatarStack people={task.assignees} size={26} empty="Sin asignar" />
+            )}
+            {offeredAssignee ? (
+              <Tooltip label={assignLockReason} disabled={!assignLockReason} withArrow multiline maw={280}>
+                <Button
+                  size="compact-xs"
+                  variant="light"
+                  leftSection={<PersonAvatar person={offeredAssignee} size={18} />}
+                  disabled={assignLockReason !== null}
+                  loading={assignees.isPending}
+                  onClick={() =>
+                    assignees.mutate({ taskId: task.id, current: [], userIds: [offeredAssignee.id] })
+                  }
+                >
+                  Asignar a {offeredAssignee.firstName}
+                </Button>
+              </Tooltip>
+            ) : null}
             {closed ? null : (
               <Tooltip
                 label={
-                  adminOnly ? 'No se pueden asignar usuarios a tareas completadas' : 'Asignar responsables'
+                  assignLockReason ?? (rules.singleAssignee ? 'Asignar responsable' : 'Asignar responsables')
                 }
                 withArrow
+                multiline
+                maw={280}
               >
                 <ActionIcon
                   variant="subtle"
-                  aria-label={`Asignar responsables a ${task.name}`}
-                  disabled={adminOnly}
+                  aria-label={`${rules.singleAssignee ? 'Asignar responsable' : 'Asignar responsables'} a ${task.name}`}
+                  disabled={assignLockReason !== null}
                   onClick={() => {
                     assignees.reset();
                     setDialog('assign');
@@ -189,11 +294,11 @@ function TaskRow({
               </Text>
               <Text size="xs" c="dimmed">
                 Término:{' '}
-                <Text span size="xs" c="dark">
+                <Text span size="xs" c="dark" data-testid="task-completed">
                   {task.completedAt ? formatDateTime(task.completedAt) : '—'}
                 </Text>
               </Text>
-              {isAdmin && !closed ? (
+              {isAdmin && !closed && !notStarted ? (
                 <Tooltip label="Editar fechas" withArrow>
                   <ActionIcon
                     variant="subtle"
@@ -224,6 +329,7 @@ function TaskRow({
           opened
           task={task}
           users={users}
+          single={rules.singleAssignee}
           saving={assignees.isPending}
           error={assignees.error}
           onClose={() => setDialog(null)}
@@ -236,9 +342,17 @@ function TaskRow({
         />
       ) : null}
       {dialog === 'dates' ? (
-        <TaskDatesDialog
+        <DatesDialog
           opened
-          task={task}
+          title="Editar fechas de la tarea"
+          subject={
+            <>
+              Tarea: <strong>{task.name}</strong>
+            </>
+          }
+          startedAt={task.startedAt}
+          completedAt={task.completedAt}
+          isCompleted={task.status === 'completed'}
           saving={dates.isPending}
           error={dates.error}
           onClose={() => setDialog(null)}
@@ -256,6 +370,7 @@ function TaskRow({
           loadError={comments.error}
           users={users}
           isAdmin={isAdmin}
+          composeDisabledReason={notStarted ? errorCatalog.FLOW_NOT_STARTED.message : null}
           error={addComment.error ?? deleteComment.error}
           sending={addComment.isPending}
           deletingId={deleteComment.isPending ? (deleteComment.variables ?? null) : null}
@@ -270,7 +385,7 @@ function TaskRow({
   );
 }
 
-function StageTitle({ stage, isCurrent }: { stage: SaleFlowStage; isCurrent: boolean }) {
+function StageTitle({ stage, isCurrent }: { stage: FlowStageView; isCurrent: boolean }) {
   const done = stage.tasks.filter((task) => task.status === 'completed').length;
   return (
     <Group gap="sm" wrap="wrap">
@@ -291,13 +406,18 @@ function StageTitle({ stage, isCurrent }: { stage: SaleFlowStage; isCurrent: boo
   );
 }
 
-/** The flow's stages in order, collapsible; those not complete start expanded (spec part 2 §2). */
+/**
+ * A flow's stages in order, collapsible; those not complete start expanded (spec part 2 §2). The
+ * same for a sale flow and a payment flow: `kind` says where the commands go and which rules apply.
+ */
 export function StagesSection({
+  kind,
   flow,
   users,
   isAdmin,
 }: {
-  flow: SaleFlowDetail;
+  kind: FlowKind;
+  flow: FlowStagesView;
   users: readonly UserOption[];
   isAdmin: boolean;
 }) {
@@ -321,7 +441,7 @@ export function StagesSection({
           <Accordion.Panel>
             <Stack gap="xs" role="list" aria-label={`Tareas de ${stage.name}`}>
               {stage.tasks.map((task) => (
-                <TaskRow key={task.id} flow={flow} task={task} users={users} isAdmin={isAdmin} />
+                <TaskRow key={task.id} kind={kind} flow={flow} task={task} users={users} isAdmin={isAdmin} />
               ))}
             </Stack>
           </Accordion.Panel>

@@ -1,7 +1,6 @@
 import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { santiagoInstant, santiagoWallClock } from '../../../shared/format';
-import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 
@@ -45,28 +44,37 @@ function InstantFields({
 }
 
 /**
- * Administrators correct a task's start and completion (spec part 2 §6), as Santiago wall-clock
- * times whatever the browser's zone. A task not completed has no completion to edit.
+ * Administrators correct a start and a completion (spec part 2 §6) — a task's, or a flow's — as
+ * Santiago wall-clock times whatever the browser's zone. What is not completed has no completion to
+ * edit.
  */
-export function TaskDatesDialog({
+export function DatesDialog({
   opened,
-  task,
+  title,
+  subject,
+  startedAt,
+  completedAt,
+  isCompleted,
   saving,
   error,
   onSave,
   onClose,
 }: {
   opened: boolean;
-  task: SaleFlowTask;
+  title: string;
+  /** What is being corrected ('Tarea: …'). */
+  subject: ReactNode;
+  startedAt: string | null;
+  completedAt: string | null;
+  isCompleted: boolean;
   saving: boolean;
   error: unknown;
   onSave: (dates: { startedAt?: string | null; completedAt?: string | null }) => void;
   onClose: () => void;
 }) {
-  const [start, setStart] = useState(() => wallOf(task.startedAt));
-  const [end, setEnd] = useState(() => wallOf(task.completedAt));
+  const [start, setStart] = useState(() => wallOf(startedAt));
+  const [end, setEnd] = useState(() => wallOf(completedAt));
   const [problem, setProblem] = useState<{ start?: string; end?: string }>({});
-  const completed = task.status === 'completed';
 
   const instantOf = (wall: WallClock): string | null | undefined => {
     if (!wall.date) return null;
@@ -79,7 +87,7 @@ export function TaskDatesDialog({
       onClose={() => {
         if (!saving) onClose();
       }}
-      title={<Text fw={700}>Editar fechas de la tarea</Text>}
+      title={<Text fw={700}>{title}</Text>}
       size="md"
       centered
       closeButtonProps={{ 'aria-label': 'Cerrar' }}
@@ -88,23 +96,22 @@ export function TaskDatesDialog({
         onSubmit={(event) => {
           event.preventDefault();
           const startedAt = instantOf(start);
-          const completedAt = completed ? instantOf(end) : undefined;
+          const completedAt = isCompleted ? instantOf(end) : undefined;
           const next = {
             start: startedAt === undefined ? TIME_MESSAGE : undefined,
-            end: completed && (completedAt === undefined || completedAt === null) ? TIME_MESSAGE : undefined,
+            end:
+              isCompleted && (completedAt === undefined || completedAt === null) ? TIME_MESSAGE : undefined,
           };
           setProblem(next);
           if (next.start || next.end) return;
-          onSave({ startedAt, ...(completed ? { completedAt } : {}) });
+          onSave({ startedAt, ...(isCompleted ? { completedAt } : {}) });
         }}
       >
         <Stack gap="sm">
-          <Text size="sm">
-            Tarea: <strong>{task.name}</strong>
-          </Text>
+          <Text size="sm">{subject}</Text>
           <ErrorAlert error={error} />
           <InstantFields label="Inicio" value={start} onChange={setStart} error={problem.start} />
-          {completed ? (
+          {isCompleted ? (
             <InstantFields label="Término" value={end} onChange={setEnd} error={problem.end} />
           ) : null}
           <Text size="xs" c="dimmed">
