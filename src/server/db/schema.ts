@@ -294,6 +294,10 @@ export const reservations = pgTable(
   },
   (t) => [
     index('reservations_date_idx').on(t.reservationDate.desc(), t.id.desc()),
+    // 'Pagos' (reservations sold with a broker), newest first: the page is read off the index.
+    index('reservations_broker_date_idx')
+      .on(t.reservationDate.desc(), t.id.desc())
+      .where(sql`${t.isWithBroker}`),
     index('reservations_newest_idx').on(t.createdAt.desc(), t.id.desc()),
     index('reservations_client_idx').on(t.clientId),
     index('reservations_project_idx').on(t.projectId),

@@ -1,0 +1,1 @@
+CREATE INDEX "reservations_broker_date_idx" ON "reservations" USING btree ("reservation_date" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "reservations"."is_with_broker";
