@@ -314,16 +314,15 @@ export function CommissionForm({
             </Table>
           ) : null}
 
-          {readOnly ? null : (
-            <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={onCancel} disabled={saving}>
-                Cancelar
-              </Button>
-              <Button type="submit" disabled={saving}>
-                {saving ? 'Guardando...' : confirmLabel}
-              </Button>
-            </Group>
-          )}
+          {/* Read-only: nothing to save. */}
+          <Group justify="flex-end" mt="sm" display={readOnly ? 'none' : undefined}>
+            <Button variant="default" onClick={onCancel} disabled={saving}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? 'Guardando...' : confirmLabel}
+            </Button>
+          </Group>
         </Stack>
       </Fieldset>
     </form>

@@ -1,17 +1,13 @@
-import { Alert, Badge, Button, Grid, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconArrowLeft,
   IconArrowRight,
   IconCoin,
-  IconFileDescription,
   IconGift,
-  IconListCheck,
   IconPlayerPlay,
   IconPlus,
-  IconReceipt,
   IconRoute,
-  IconUser,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -27,10 +23,9 @@ import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
 import { PromotionDialog } from '../reservations';
 import { useReservation, useSaveCommission, useSavePromotion } from '../reservations/api';
-import { DocumentsHeaderIcon, HeaderIcon, StagesSection } from '../sale-flows';
+import { FlowHeaderDescription, FlowShortcuts, HeaderIcon, StagesSection } from '../sale-flows';
 import { useInvalidateFlow } from '../sale-flows/api';
-import { useUserOptions } from '../users/api';
-import { useOpenPaymentFlow, usePaymentFlow, useSetRisk, useStartPaymentFlow } from './api';
+import { useOpenPaymentFlow, usePaymentFlow, useStartPaymentFlow } from './api';
 import { PaymentInfoCard } from './payment-info-card';
 import { ProcessStatusCard } from './process-status-card';
 import { RiskDialog } from './risk-dialog';
@@ -211,13 +206,7 @@ export default function PaymentFlowPage() {
   const { flowId } = useParams<{ flowId: string }>();
   const user = useCurrentUser();
   const flow = usePaymentFlow(flowId);
-  const users = useUserOptions();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const risk = useSetRisk(flowId ?? '');
-  const openDialog = (next: Dialog) => {
-    risk.reset();
-    setDialog(next);
-  };
 
   if (flow.isPending) return <PageLoader />;
   if (!flow.data) {
@@ -240,21 +229,11 @@ export default function PaymentFlowPage() {
 
   const data = flow.data;
   const { reservation } = data;
-  const icons = (
-    <Group gap={6} wrap="wrap">
-      <HeaderIcon
-        label="Editar cliente"
-        icon={<IconUser size={18} />}
-        to={paths.editClient(data.client.id)}
-      />
-      <HeaderIcon
-        label="Editar reserva"
-        icon={<IconFileDescription size={18} />}
-        to={paths.editReservation(reservation.id)}
-      />
+  const shortcuts = (
+    <FlowShortcuts clientId={data.client.id} reservationId={reservation.id}>
       <HeaderIcon
         label="Editar comisión"
-        icon={<IconReceipt size={18} />}
+        icon={<IconCoin size={18} />}
         to={paths.commission(reservation.id)}
       />
       <HeaderIcon
@@ -263,9 +242,7 @@ export default function PaymentFlowPage() {
         to={data.saleFlowId ? paths.reservationFlow(data.saleFlowId) : null}
         disabledReason="Esta reserva no tiene flujo de reserva"
       />
-      <DocumentsHeaderIcon />
-      <HeaderIcon label="Seguimiento" icon={<IconListCheck size={18} />} to={paths.followUp} />
-    </Group>
+    </FlowShortcuts>
   );
 
   return (
@@ -273,19 +250,14 @@ export default function PaymentFlowPage() {
       <PageHeader
         title={paymentFlowTitle(data)}
         description={
-          <Group gap="xs" component="span" wrap="wrap">
-            <span>
-              {data.client.firstName} {data.client.lastName} · {data.project.name} · Depto.{' '}
-              {reservation.apartmentNumber}
-            </span>
-            {reservation.isRescinded ? (
-              <Badge color="red" size="md">
-                Resciliada
-              </Badge>
-            ) : null}
-          </Group>
+          <FlowHeaderDescription
+            client={data.client}
+            projectName={data.project.name}
+            apartmentNumber={reservation.apartmentNumber}
+            isRescinded={reservation.isRescinded}
+          />
         }
-        actions={icons}
+        actions={shortcuts}
       />
       <ErrorAlert error={flow.error} />
       <Stack gap="md">
@@ -298,7 +270,7 @@ export default function PaymentFlowPage() {
             </Text>
           </Alert>
         ) : null}
-        <FlowActions flow={data} isAdmin={user.isAdmin} onDialog={openDialog} />
+        <FlowActions flow={data} isAdmin={user.isAdmin} onDialog={setDialog} />
         <Grid gap="md">
           <Grid.Col span={{ base: 12, lg: 7 }}>
             <PaymentInfoCard flow={data} />
@@ -316,31 +288,11 @@ export default function PaymentFlowPage() {
             </Text>
           </Alert>
         ) : null}
-        <StagesSection
-          key={data.id}
-          kind="payment"
-          flow={data}
-          users={users.data ?? []}
-          isAdmin={user.isAdmin}
-        />
+        <StagesSection key={data.id} kind="payment" flow={data} />
       </Stack>
 
       {dialog === 'risk' ? (
-        <RiskDialog
-          opened
-          commission={data.commission}
-          saving={risk.isPending}
-          error={risk.error}
-          onClose={() => setDialog(null)}
-          onSave={(body) =>
-            risk.mutate(body, {
-              onSuccess: (saved) => {
-                notifySaved(saved.atRisk ? 'Comisión marcada En Riesgo' : 'La comisión ya no está en riesgo');
-                setDialog(null);
-              },
-            })
-          }
-        />
+        <RiskDialog opened flowId={data.id} commission={data.commission} onClose={() => setDialog(null)} />
       ) : null}
       {dialog === 'promotion' || dialog === 'commission' ? (
         <ReservationPopups flow={data} dialog={dialog} onClose={() => setDialog(null)} />

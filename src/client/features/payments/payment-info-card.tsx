@@ -36,11 +36,9 @@ export function PaymentInfoCard({ flow }: { flow: PaymentFlowDetail }) {
           </Text>
         </InfoItem>
         <InfoItem label="Proyecto">
-          <Text size="sm">
-            {flow.project.name} · {flow.project.stage}
-          </Text>
+          <Text size="sm">{flow.project.name}</Text>
           <Text size="xs" c="dimmed">
-            Depto. {flow.reservation.apartmentNumber}
+            {flow.project.stage} · Depto. {flow.reservation.apartmentNumber}
           </Text>
         </InfoItem>
         <InfoItem label="Broker">

@@ -1,10 +1,11 @@
-import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { PaymentListRow } from '../../../shared/schemas/payments';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { ProjectCell, ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { useListParams } from '../../lib/list-params';
@@ -34,29 +35,13 @@ export default function PaymentsPage() {
       title: 'N° Reserva',
       noWrap: true,
       render: (row) => (
-        <Group gap={6} wrap="nowrap">
-          <Text size="sm" fw={600} c={row.isRescinded ? 'red.8' : undefined}>
-            {row.reservationNumber}
-          </Text>
-          {row.isRescinded ? (
-            <Badge color="red" size="sm">
-              Resciliada
-            </Badge>
-          ) : null}
-        </Group>
+        <ReservationNumberCell reservationNumber={row.reservationNumber} isRescinded={row.isRescinded} />
       ),
     },
     {
       accessor: 'projectName',
       title: 'Proyecto',
-      render: (row) => (
-        <div>
-          <Text size="sm">{row.projectName}</Text>
-          <Text size="xs" c="dimmed">
-            {row.projectStage}
-          </Text>
-        </div>
-      ),
+      render: (row) => <ProjectCell name={row.projectName} stage={row.projectStage} />,
     },
     { accessor: 'apartmentNumber', title: 'Depto.', noWrap: true },
     { accessor: 'brokerName', title: 'Broker', render: (row) => row.brokerName ?? '—' },
@@ -144,9 +129,7 @@ export default function PaymentsPage() {
           noRecordsText={
             list.search ? 'No hay pagos de departamentos con ese número' : 'Aún no hay reservas con broker'
           }
-          rowStyle={(row) =>
-            row.isRescinded ? { backgroundColor: 'var(--mantine-color-red-0)' } : { cursor: 'pointer' }
-          }
+          rowStyle={rescindedRowStyle}
           onRowClick={({ record }) => {
             open.reset();
             openFlow(record, 'first');

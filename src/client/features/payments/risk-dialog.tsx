@@ -1,8 +1,10 @@
-import { Button, Checkbox, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Checkbox, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { type RiskBody, riskBody } from '../../../shared/schemas/payments';
-import { ErrorAlert } from '../../components/error-alert';
+import { FormDialog } from '../../components/form-dialog';
 import { schemaErrors } from '../../lib/forms';
+import { notifySaved } from '../../lib/notify';
+import { useSetRisk } from './api';
 
 /** Why the at-risk form cannot be sent as it is (the reason, when at risk), or null. */
 export function riskReasonProblem(body: RiskBody): string | null {
@@ -15,87 +17,76 @@ export function riskReasonProblem(body: RiskBody): string | null {
  */
 export function RiskDialog({
   opened,
+  flowId,
   commission,
-  saving,
-  error,
-  onSave,
   onClose,
 }: {
   opened: boolean;
+  flowId: string;
   commission: { atRisk: boolean; atRiskReason: string | null; version: number };
-  saving: boolean;
-  error: unknown;
-  onSave: (body: RiskBody) => void;
   onClose: () => void;
 }) {
+  const save = useSetRisk(flowId);
   // Opened to mark or to edit a flag that is on: either way it starts checked.
   const [atRisk, setAtRisk] = useState(true);
   const [reason, setReason] = useState(commission.atRiskReason ?? '');
   const [problem, setProblem] = useState<string | null>(null);
 
+  const submit = () => {
+    const body: RiskBody = { atRisk, reason: atRisk ? reason : null, version: commission.version };
+    const why = riskReasonProblem(body);
+    setProblem(why);
+    if (why) return;
+    save.mutate(body, {
+      onSuccess: (saved) => {
+        notifySaved(saved.atRisk ? 'Comisión marcada En Riesgo' : 'La comisión ya no está en riesgo');
+        onClose();
+      },
+    });
+  };
+
   return (
-    <Modal
+    <FormDialog
       opened={opened}
-      onClose={() => !saving && onClose()}
-      title={<Text fw={700}>{commission.atRisk ? 'Editar Estado Riesgo' : 'Marcar En Riesgo'}</Text>}
-      centered
-      closeButtonProps={{ 'aria-label': 'Cerrar' }}
+      title={commission.atRisk ? 'Editar Estado Riesgo' : 'Marcar En Riesgo'}
+      saving={save.isPending}
+      error={save.error}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const body: RiskBody = { atRisk, reason: atRisk ? reason : null, version: commission.version };
-          const why = riskReasonProblem(body);
-          setProblem(why);
-          if (!why) onSave(body);
+      <Checkbox
+        label="Comisión en riesgo"
+        checked={atRisk}
+        onChange={(event) => {
+          const checked = event.currentTarget.checked;
+          setAtRisk(checked);
+          if (!checked) {
+            setReason('');
+            setProblem(null);
+          }
         }}
-      >
-        <Stack gap="sm">
-          <ErrorAlert error={error} />
-          <Checkbox
-            label="Comisión en riesgo"
-            checked={atRisk}
-            onChange={(event) => {
-              const checked = event.currentTarget.checked;
-              setAtRisk(checked);
-              if (!checked) {
-                setReason('');
-                setProblem(null);
-              }
-            }}
-          />
-          {atRisk ? (
-            <Textarea
-              label="Motivo del Riesgo"
-              required
-              autosize
-              minRows={3}
-              maxRows={8}
-              maxLength={500}
-              value={reason}
-              error={problem}
-              data-autofocus
-              onChange={(event) => {
-                setReason(event.currentTarget.value);
-                if (problem && event.currentTarget.value.trim()) setProblem(null);
-              }}
-            />
-          ) : (
-            <Text size="sm" c="dimmed">
-              Al guardar sin marcar, la comisión deja de estar en riesgo y se borra el motivo.
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={saving}>
-              Cancelar
-            </Button>
-            <Button type="submit" loading={saving}>
-              Guardar
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      />
+      {atRisk ? (
+        <Textarea
+          label="Motivo del Riesgo"
+          required
+          autosize
+          minRows={3}
+          maxRows={8}
+          maxLength={500}
+          value={reason}
+          error={problem}
+          data-autofocus
+          onChange={(event) => {
+            setReason(event.currentTarget.value);
+            if (problem && event.currentTarget.value.trim()) setProblem(null);
+          }}
+        />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Al guardar sin marcar, la comisión deja de estar en riesgo y se borra el motivo.
+        </Text>
+      )}
+    </FormDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { ActionIcon, Tooltip } from '@mantine/core';
-import { IconFolder } from '@tabler/icons-react';
+import { ActionIcon, Badge, Group, Tooltip } from '@mantine/core';
+import { IconFileDescription, IconFolder, IconListCheck, IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { paths } from '../../app/paths';
 import { notify } from '../../lib/notify';
 
 /**
@@ -46,13 +47,61 @@ export function HeaderIcon({
   );
 }
 
-/** 'Documentos': the spec shows it as a screen still under development. */
-export function DocumentsHeaderIcon() {
+/**
+ * The shortcuts of a flow screen's header (spec part 2 §2): the client and the reservation first,
+ * then what the screen adds (`children`), then the documents (shown by the spec as a screen still
+ * under development) and the follow-up.
+ */
+export function FlowShortcuts({
+  clientId,
+  reservationId,
+  children,
+}: {
+  clientId: string;
+  reservationId: string;
+  children: ReactNode;
+}) {
   return (
-    <HeaderIcon
-      label="Documentos"
-      icon={<IconFolder size={18} />}
-      onClick={() => notify({ color: 'blue', message: 'Documentos: en desarrollo', autoClose: 3000 })}
-    />
+    <Group gap={6} wrap="wrap">
+      <HeaderIcon label="Editar cliente" icon={<IconUser size={18} />} to={paths.editClient(clientId)} />
+      <HeaderIcon
+        label="Editar reserva"
+        icon={<IconFileDescription size={18} />}
+        to={paths.editReservation(reservationId)}
+      />
+      {children}
+      <HeaderIcon
+        label="Documentos"
+        icon={<IconFolder size={18} />}
+        onClick={() => notify({ color: 'blue', message: 'Documentos: en desarrollo', autoClose: 3000 })}
+      />
+      <HeaderIcon label="Seguimiento" icon={<IconListCheck size={18} />} to={paths.followUp} />
+    </Group>
+  );
+}
+
+/** Under a flow screen's title: whose reservation it is, where, and 'Resciliada' once rescinded. */
+export function FlowHeaderDescription({
+  client,
+  projectName,
+  apartmentNumber,
+  isRescinded,
+}: {
+  client: { firstName: string; lastName: string };
+  projectName: string;
+  apartmentNumber: string;
+  isRescinded: boolean;
+}) {
+  return (
+    <Group gap="xs" component="span" wrap="wrap">
+      <span>
+        {client.firstName} {client.lastName} · {projectName} · Depto. {apartmentNumber}
+      </span>
+      {isRescinded ? (
+        <Badge color="red" size="md">
+          Resciliada
+        </Badge>
+      ) : null}
+    </Group>
   );
 }

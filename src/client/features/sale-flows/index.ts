@@ -1,6 +1,7 @@
 // The flow screens' pieces other features show (the payment flow detail uses the same stages, tasks,
 // popups and header as the sale flow detail).
-export { DatesDialog } from './dates-dialog';
+
+export { FlowHeaderDescription, FlowShortcuts, HeaderIcon } from './flow-header';
 export { InfoItem } from './flow-info-card';
-export { DocumentsHeaderIcon, HeaderIcon } from './header-icon';
 export { type FlowStagesView, type FlowTaskView, StagesSection, taskLockReason } from './stages-section';
+export { DatesDialog } from './task-dates-dialog';

@@ -1,13 +1,5 @@
-import { Alert, Badge, Button, Grid, Group, Loader, Stack, Text } from '@mantine/core';
-import {
-  IconArrowLeft,
-  IconBriefcase,
-  IconCash,
-  IconCoin,
-  IconFileDescription,
-  IconListCheck,
-  IconUser,
-} from '@tabler/icons-react';
+import { Alert, Button, Grid, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconBriefcase, IconCash, IconCoin } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../../shared/format';
@@ -17,11 +9,10 @@ import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { RescissionDialog } from '../payments';
 import { useOpenPaymentFlow } from '../payments/api';
-import { useUserOptions } from '../users/api';
 import { useSaleFlow, useUpdateFlowReservation } from './api';
 import { BankCard } from './bank-card';
+import { FlowHeaderDescription, FlowShortcuts, HeaderIcon } from './flow-header';
 import { FlowInfoCard, type ReservationPatch } from './flow-info-card';
-import { DocumentsHeaderIcon, HeaderIcon } from './header-icon';
 import { StagesSection } from './stages-section';
 
 /**
@@ -33,7 +24,6 @@ export default function SaleFlowPage() {
   const { id } = useParams<{ id: string }>();
   const user = useCurrentUser();
   const flow = useSaleFlow(id);
-  const users = useUserOptions();
   // The info card and the bank card save apart, each with its own message.
   const update = useUpdateFlowReservation(id ?? '');
   const updateBank = useUpdateFlowReservation(id ?? '');
@@ -73,54 +63,44 @@ export default function SaleFlowPage() {
   const rescinded = reservation.isRescinded;
 
   const actions = (
-    <Group gap={6} wrap="wrap">
-      <HeaderIcon
-        label="Editar cliente"
-        icon={<IconUser size={18} />}
-        to={paths.editClient(data.client.id)}
-      />
-      <HeaderIcon
-        label="Editar reserva"
-        icon={<IconFileDescription size={18} />}
-        to={paths.editReservation(reservation.id)}
-      />
-      <HeaderIcon
-        label="Editar broker"
-        icon={<IconBriefcase size={18} />}
-        to={data.broker ? paths.editBroker(data.broker.id) : null}
-        disabledReason="Reserva sin broker"
-      />
-      <HeaderIcon
-        label="Editar comisión"
-        icon={<IconCoin size={18} />}
-        to={reservation.isWithBroker ? paths.commission(reservation.id) : null}
-        disabledReason="Reserva sin broker: no lleva comisión"
-      />
-      <HeaderIcon
-        label="Flujo de pago"
-        icon={<IconCash size={18} />}
-        to={data.paymentFlowId ? paths.paymentFlow(data.paymentFlowId) : null}
-        // No payment flow yet: opening it creates the first one (spec part 2 §2).
-        onClick={
-          !data.paymentFlowId && data.commissionId
-            ? () =>
-                openPaymentFlow.mutate(
-                  { reservationId: reservation.id, which: 'first' },
-                  { onSuccess: (opened) => navigate(paths.paymentFlow(opened.flowId)) },
-                )
-            : undefined
-        }
-        loading={openPaymentFlow.isPending}
-        disabledReason="Esta reserva no tiene una comisión configurada"
-      />
-      <DocumentsHeaderIcon />
-      <HeaderIcon label="Seguimiento" icon={<IconListCheck size={18} />} to={paths.followUp} />
+    <>
+      <FlowShortcuts clientId={data.client.id} reservationId={reservation.id}>
+        <HeaderIcon
+          label="Editar broker"
+          icon={<IconBriefcase size={18} />}
+          to={data.broker ? paths.editBroker(data.broker.id) : null}
+          disabledReason="Reserva sin broker"
+        />
+        <HeaderIcon
+          label="Editar comisión"
+          icon={<IconCoin size={18} />}
+          to={reservation.isWithBroker ? paths.commission(reservation.id) : null}
+          disabledReason="Reserva sin broker: no lleva comisión"
+        />
+        <HeaderIcon
+          label="Flujo de pago"
+          icon={<IconCash size={18} />}
+          to={data.paymentFlowId ? paths.paymentFlow(data.paymentFlowId) : null}
+          // No payment flow yet: opening it creates the first one (spec part 2 §2).
+          onClick={
+            !data.paymentFlowId && data.commissionId
+              ? () =>
+                  openPaymentFlow.mutate(
+                    { reservationId: reservation.id, which: 'first' },
+                    { onSuccess: (opened) => navigate(paths.paymentFlow(opened.flowId)) },
+                  )
+              : undefined
+          }
+          loading={openPaymentFlow.isPending}
+          disabledReason="Esta reserva no tiene una comisión configurada"
+        />
+      </FlowShortcuts>
       {user.isAdmin && !rescinded ? (
         <Button color="red" variant="outline" size="sm" onClick={() => setRescinding(true)}>
           Resciliar Reserva
         </Button>
       ) : null}
-    </Group>
+    </>
   );
 
   return (
@@ -128,17 +108,12 @@ export default function SaleFlowPage() {
       <PageHeader
         title={`Flujo de Reserva N°\u00a0${reservation.reservationNumber}`}
         description={
-          <Group gap="xs" component="span" wrap="wrap">
-            <span>
-              {data.client.firstName} {data.client.lastName} · {data.project.name} · Depto.{' '}
-              {reservation.apartmentNumber}
-            </span>
-            {rescinded ? (
-              <Badge color="red" size="md">
-                Resciliada
-              </Badge>
-            ) : null}
-          </Group>
+          <FlowHeaderDescription
+            client={data.client}
+            projectName={data.project.name}
+            apartmentNumber={reservation.apartmentNumber}
+            isRescinded={rescinded}
+          />
         }
         actions={actions}
       />
@@ -173,13 +148,7 @@ export default function SaleFlowPage() {
             </Grid.Col>
           ) : null}
         </Grid>
-        <StagesSection
-          key={data.id}
-          kind="sale"
-          flow={data}
-          users={users.data ?? []}
-          isAdmin={user.isAdmin}
-        />
+        <StagesSection key={data.id} kind="sale" flow={data} />
       </Stack>
       {rescinding ? (
         <RescissionDialog

@@ -27,7 +27,8 @@ import type { UserOption } from '../../../shared/schemas/users';
 import type { FlowPerson } from '../../../shared/schemas/workflows';
 import { AvatarStack, PersonAvatar } from '../../components/user-avatars';
 import { errorMessage } from '../../lib/api';
-import { fullName } from '../users/api';
+import { useCurrentUser } from '../../lib/session';
+import { fullName, useUserOptions } from '../users/api';
 import {
   type FlowKind,
   useAddComment,
@@ -39,7 +40,7 @@ import {
 } from './api';
 import { AssignDialog } from './assign-dialog';
 import { CommentsDialog } from './comments-dialog';
-import { DatesDialog } from './dates-dialog';
+import { DatesDialog } from './task-dates-dialog';
 
 /**
  * A task as both flow screens show it: a payment task also names its default assignee (offered as
@@ -410,17 +411,10 @@ function StageTitle({ stage, isCurrent }: { stage: FlowStageView; isCurrent: boo
  * A flow's stages in order, collapsible; those not complete start expanded (spec part 2 §2). The
  * same for a sale flow and a payment flow: `kind` says where the commands go and which rules apply.
  */
-export function StagesSection({
-  kind,
-  flow,
-  users,
-  isAdmin,
-}: {
-  kind: FlowKind;
-  flow: FlowStagesView;
-  users: readonly UserOption[];
-  isAdmin: boolean;
-}) {
+export function StagesSection({ kind, flow }: { kind: FlowKind; flow: FlowStagesView }) {
+  const { isAdmin } = useCurrentUser();
+  // The active users the assign popup and the mentions offer.
+  const users = useUserOptions().data ?? [];
   const [open, setOpen] = useState<string[]>(() =>
     flow.stages.filter((stage) => !stage.isComplete).map((stage) => stage.id),
   );

@@ -1,8 +1,8 @@
-import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { SimpleGrid, Text, TextInput } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { santiagoInstant, santiagoWallClock } from '../../../shared/format';
 import { DateField } from '../../components/date-field';
-import { ErrorAlert } from '../../components/error-alert';
+import { FormDialog } from '../../components/form-dialog';
 
 interface WallClock {
   date: string | null;
@@ -81,52 +81,35 @@ export function DatesDialog({
     return santiagoInstant(wall.date, wall.time)?.toISOString();
   };
 
+  const submit = () => {
+    const startedAt = instantOf(start);
+    const completedAt = isCompleted ? instantOf(end) : undefined;
+    const next = {
+      start: startedAt === undefined ? TIME_MESSAGE : undefined,
+      end: isCompleted && (completedAt === undefined || completedAt === null) ? TIME_MESSAGE : undefined,
+    };
+    setProblem(next);
+    if (next.start || next.end) return;
+    onSave({ startedAt, ...(isCompleted ? { completedAt } : {}) });
+  };
+
   return (
-    <Modal
+    <FormDialog
       opened={opened}
-      onClose={() => {
-        if (!saving) onClose();
-      }}
-      title={<Text fw={700}>{title}</Text>}
-      size="md"
-      centered
-      closeButtonProps={{ 'aria-label': 'Cerrar' }}
+      title={title}
+      saving={saving}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
     >
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          const startedAt = instantOf(start);
-          const completedAt = isCompleted ? instantOf(end) : undefined;
-          const next = {
-            start: startedAt === undefined ? TIME_MESSAGE : undefined,
-            end:
-              isCompleted && (completedAt === undefined || completedAt === null) ? TIME_MESSAGE : undefined,
-          };
-          setProblem(next);
-          if (next.start || next.end) return;
-          onSave({ startedAt, ...(isCompleted ? { completedAt } : {}) });
-        }}
-      >
-        <Stack gap="sm">
-          <Text size="sm">{subject}</Text>
-          <ErrorAlert error={error} />
-          <InstantFields label="Inicio" value={start} onChange={setStart} error={problem.start} />
-          {isCompleted ? (
-            <InstantFields label="Término" value={end} onChange={setEnd} error={problem.end} />
-          ) : null}
-          <Text size="xs" c="dimmed">
-            Horas de Santiago de Chile.
-          </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={saving}>
-              Cancelar
-            </Button>
-            <Button type="submit" loading={saving}>
-              Guardar
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm">{subject}</Text>
+      <InstantFields label="Inicio" value={start} onChange={setStart} error={problem.start} />
+      {isCompleted ? (
+        <InstantFields label="Término" value={end} onChange={setEnd} error={problem.end} />
+      ) : null}
+      <Text size="xs" c="dimmed">
+        Horas de Santiago de Chile.
+      </Text>
+    </FormDialog>
   );
 }
