@@ -195,7 +195,11 @@ export const brokers = pgTable(
     version: version(),
   },
   (t) => [
-    index('brokers_name_idx').on(t.name),
+    // The orders of /brokers (decision 0019), each ending in a unique column: name (the default), razón
+    // social, KAM then name (also the KAM filter and the list of KAM names).
+    index('brokers_name_idx').on(t.name, t.id),
+    index('brokers_business_name_idx').on(t.businessName, t.id),
+    index('brokers_kam_idx').on(t.kamName, t.name, t.id),
     index('brokers_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
