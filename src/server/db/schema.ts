@@ -196,10 +196,12 @@ export const brokers = pgTable(
   },
   (t) => [
     // The orders of /brokers (decision 0019), each ending in a unique column: name (the default), razón
-    // social, KAM then name (also the KAM filter and the list of KAM names).
+    // social, KAM then name (also the KAM filter and the list of KAM names); RUT below.
     index('brokers_name_idx').on(t.name, t.id),
     index('brokers_business_name_idx').on(t.businessName, t.id),
     index('brokers_kam_idx').on(t.kamName, t.name, t.id),
+    // By RUT in number order (the RUT padded to its longest length, as for clients).
+    index('brokers_rut_order_idx').on(sql`lpad(${t.rut}, 10, '0')`),
     index('brokers_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
@@ -231,6 +233,11 @@ export const clients = pgTable(
     // A soft-deleted client frees its RUT; two live clients never share one.
     uniqueIndex('clients_rut_key').on(t.rut).where(sql`${t.deletedAt} is null`),
     index('clients_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
+    // /clientes by RUT (decision 0019): in number order, '9.876.543-2' before '12.345.678-5' (the RUT as
+    // text would put it after), by the RUT padded to its longest length.
+    index('clients_rut_order_idx')
+      .on(sql`lpad(${t.rut}, 10, '0')`)
+      .where(sql`${t.deletedAt} is null`),
     // Every client, deleted ones included: the sale flow list (issue 12) finds reservations by their
     // client's name, and deleted clients stay on their reservations. Live-only searches filter it.
     index('clients_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
