@@ -20,7 +20,9 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
+import { rescissionsRoutes } from './features/rescissions/rescissions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
@@ -157,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reservationsRoutes, { prefix: '/reservations' });
       await api.register(commissionsRoutes, { prefix: '/reservations' });
       await api.register(promotionsRoutes, { prefix: '/reservations' });
+      await api.register(rescissionsRoutes, { prefix: '/reservations' });
       await api.register(clientsRoutes, { prefix: '/clients', db });
       await api.register(brokersRoutes, { prefix: '/brokers', db });
       await api.register(dashboardRoutes, {
@@ -168,6 +171,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(settingsRoutes, { prefix: '/settings' });
       await api.register(saleFlowsRoutes, { prefix: '/sale-flows' });
       await api.register(flowTaskRoutes('sale'), { prefix: '/sale-flows' });
+      await api.register(paymentsRoutes, { prefix: '/payments' });
+      await api.register(paymentFlowsRoutes, { prefix: '/payment-flows' });
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
       await api.register(searchRoutes, { prefix: '/search', db });
       await api.register(notificationsRoutes, { prefix: '/notifications' });

@@ -9,6 +9,8 @@ export type UserType = (typeof USER_TYPES)[number];
 export const ADMIN_ACTIONS = [
   'clients.delete',
   'reservations.delete',
+  'reservations.rescind',
+  'payments.start',
   'promotions.delete',
   'menu.followUp',
   'menu.approvals',
@@ -23,6 +25,8 @@ export type Action = (typeof ADMIN_ACTIONS)[number];
 export const actionDescriptions: Record<Action, string> = {
   'clients.delete': 'Eliminar clientes',
   'reservations.delete': 'Eliminar reservas',
+  'reservations.rescind': 'Resciliar reservas (irreversible)',
+  'payments.start': 'Iniciar un flujo de pago («Proceder con Pago»)',
   'promotions.delete': 'Eliminar promociones',
   'menu.followUp': 'Ver el seguimiento de tareas de todos los usuarios (menú Seguimiento)',
   'menu.approvals': 'Ver el menú Aprobaciones',

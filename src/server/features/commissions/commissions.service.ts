@@ -146,3 +146,44 @@ export async function recordPaymentDate(
     actorId,
   );
 }
+
+/**
+ * 'Marcar En Riesgo' / 'Editar Estado Riesgo' inside the caller's transaction: on with its reason, or
+ * off with the reason cleared; with the version the user read (stale → 409).
+ */
+export async function setRiskIn(
+  tx: Executor,
+  commissionId: string,
+  version: number,
+  risk: { atRisk: boolean; reason: string | null },
+  actorId: string,
+): Promise<{ atRisk: boolean; atRiskReason: string | null; version: number }> {
+  const updated = await queries.updateCommission(
+    tx,
+    commissionId,
+    version,
+    { atRisk: risk.atRisk, atRiskReason: risk.atRisk ? risk.reason : null },
+    actorId,
+  );
+  if (!updated) throw new AppError('STALE_VERSION');
+  return { atRisk: updated.atRisk, atRiskReason: updated.atRiskReason, version: updated.version };
+}
+
+/**
+ * A rescission, inside its transaction (workflows.md §5): the at-risk flag and reason are cleared and,
+ * when a penalty was chosen, its amount is recorded.
+ */
+export async function recordRescissionIn(
+  tx: Executor,
+  commissionId: string,
+  penaltyAmount: string | null,
+  actorId: string,
+): Promise<void> {
+  await queries.updateCommission(
+    tx,
+    commissionId,
+    null,
+    { atRisk: false, atRiskReason: null, ...(penaltyAmount === null ? {} : { penaltyAmount }) },
+    actorId,
+  );
+}

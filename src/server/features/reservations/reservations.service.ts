@@ -358,3 +358,34 @@ export async function formOptions(ctx: ReadContext) {
   const [options, sellers] = await Promise.all([queries.formOptions(ctx.db), users.listSellers(ctx.db)]);
   return { projects: options.projects, sellers, defaultSellerId: options.defaultSellerId };
 }
+
+/** The reservation, locked for a rescission's transaction (null when it does not exist). */
+export function lockForRescissionIn(tx: Executor, id: string) {
+  return queries.lockReservation(tx, id);
+}
+
+/**
+ * Inside a rescission's transaction, on the locked reservation read at `version`: rescinded, with
+ * when, why and by whom (irreversible; the live-unit constraints release its apartment, parking and
+ * storage).
+ */
+export async function markRescindedIn(
+  tx: Executor,
+  id: string,
+  version: number,
+  rescission: { at: Date; reason: string; actorId: string },
+): Promise<void> {
+  const updated = await queries.updateReservation(
+    tx,
+    id,
+    version,
+    {
+      isRescinded: true,
+      rescindedAt: rescission.at,
+      rescindedReason: rescission.reason,
+      rescindedBy: rescission.actorId,
+    },
+    rescission.actorId,
+  );
+  if (!updated) throw new AppError('STALE_VERSION');
+}

@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { SaleFlowListRow, SaleFlowSort } from '../../../shared/schemas/sale-flows';
-import type { FlowPerson } from '../../../shared/schemas/workflows';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
 import { matchesEveryWord } from '../../db/search';
@@ -186,31 +185,4 @@ export async function findSaleFlowHeader(db: Executor, flowId: string) {
        where f.id = ${flowId} and f.kind = 'sale'`,
   );
   return row ?? null;
-}
-
-export interface TaskExtras {
-  commentCounts: Record<string, number>;
-  people: (FlowPerson & { isActive: boolean })[];
-}
-
-/**
- * Per task row of the flow its number of comments (flow_task_comments_task_idx), and everyone
- * assigned to one of its tasks as a person (deactivated users included, marked).
- */
-export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtras> {
-  const [row] = await queryRows<TaskExtras>(
-    db,
-    sql`
-      select coalesce((select json_object_agg(ft.id, (select count(*) from flow_task_comments c
-                                                       where c.flow_task_id = ft.id))
-                         from flow_tasks ft where ft.flow_id = ${flowId}), '{}') as "commentCounts",
-             coalesce((select json_agg(json_build_object('id', u.id, 'firstName', u.first_name,
-                                                         'lastName', u.last_name, 'avatarUrl', u.avatar_url,
-                                                         'isActive', u.is_active))
-                         from profiles u
-                        where u.id in (select a.user_id
-                                         from flow_tasks ft join flow_task_assignees a on a.flow_task_id = ft.id
-                                        where ft.flow_id = ${flowId})), '[]') as people`,
-  );
-  return row!;
 }

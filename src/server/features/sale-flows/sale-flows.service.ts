@@ -1,12 +1,10 @@
 import type { z } from 'zod';
 import { projectDelivery } from '../../../shared/domain/projects';
-import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
-import { isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
+import { progressOf } from '../../../shared/domain/workflow/engine';
 import { santiagoDateOf } from '../../../shared/format';
 import type {
   SaleFlowDetail,
   SaleFlowReservationChanges,
-  SaleFlowStage,
   saleFlowListQuery,
 } from '../../../shared/schemas/sale-flows';
 import type { ReadContext, ServiceContext } from '../../context';
@@ -39,41 +37,10 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
  * the flow exists and is a sale flow.
  */
 export async function get(ctx: Pick<ServiceContext, 'db' | 'now'>, flowId: string): Promise<SaleFlowDetail> {
-  // Everything read at once: each read needs only the flow's id.
-  const [{ flow, definition, state, versions }, header, extras] = await Promise.all([
-    workflows.readFlow(ctx.db, flowId),
-    queries.findSaleFlowHeader(ctx.db, flowId),
-    queries.taskExtras(ctx.db, flowId),
-  ]);
+  const screen = await workflows.readFlowScreen(ctx.db, flowId, queries.findSaleFlowHeader);
+  const { flow, state, header } = screen;
   if (flow.kind !== 'sale' || !header) throw new AppError('FLOW_NOT_FOUND');
-  const people = new Map(extras.people.map((person) => [person.id, person]));
-  const taskDefinitions = new Map(definition.tasks.map((task) => [task.id, task]));
-
-  const stages: SaleFlowStage[] = definition.stages.map((stage) => ({
-    id: stage.id,
-    name: stage.name,
-    order: stage.order,
-    isComplete: isStageComplete(definition, state.tasks, stage.id),
-    tasks: state.tasks
-      .filter((task) => taskDefinitions.get(task.taskId)?.stageId === stage.id)
-      .map((task) => ({
-        id: task.id,
-        taskId: task.taskId,
-        name: taskDefinitions.get(task.taskId)!.name,
-        status: task.status,
-        startedAt: iso(task.startedAt),
-        completedAt: iso(task.completedAt),
-        daysManaged: task.startedAt ? santiagoDaysBetween(task.startedAt, task.completedAt ?? ctx.now) : null,
-        daysToComplete: task.daysToComplete,
-        daysLate: daysLate(task, ctx.now),
-        assignees: task.assignees.flatMap((assignee) => {
-          const person = people.get(assignee.userId);
-          return person ? [person] : [];
-        }),
-        commentCount: extras.commentCounts[task.id] ?? 0,
-        version: versions.get(task.id) ?? 1,
-      })),
-  }));
+  const stages = workflows.stagesView(screen, ctx.now);
 
   const today = santiagoDateOf(ctx.now);
   return {

@@ -8,7 +8,7 @@ import type {
   WorkflowDefinition,
   WorkflowKind,
 } from '../../../shared/domain/workflow/types';
-import type { FlowTaskCommentView } from '../../../shared/schemas/workflows';
+import type { FlowPerson, FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 
 /**
@@ -472,4 +472,40 @@ export function currentTaskOf(flowAlias: SQL): SQL {
        and ${flowAlias}.status = 'in_progress'
      order by ft.started_at asc nulls last, s.sort_order, t.sort_order
      limit 1`;
+}
+
+export interface TaskExtras {
+  commentCounts: Record<string, number>;
+  /** Everyone assigned to one of the flow's tasks or a default assignee of one of its workflow's tasks. */
+  people: (FlowPerson & { isActive: boolean })[];
+}
+
+/**
+ * What a flow's screen shows beside the engine's state, in one statement: per task row its number of
+ * comments (flow_task_comments_task_idx), and as people everyone assigned to one of its tasks and
+ * every default assignee of its workflow (deactivated users included, marked).
+ */
+export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtras> {
+  const [row] = await queryRows<TaskExtras>(
+    db,
+    sql`
+      select coalesce((select json_object_agg(ft.id, (select count(*) from flow_task_comments c
+                                                       where c.flow_task_id = ft.id))
+                         from flow_tasks ft where ft.flow_id = ${flowId}), '{}') as "commentCounts",
+             coalesce((select json_agg(json_build_object('id', u.id, 'firstName', u.first_name,
+                                                         'lastName', u.last_name, 'avatarUrl', u.avatar_url,
+                                                         'isActive', u.is_active))
+                         from profiles u
+                        where u.id in (select a.user_id
+                                         from flow_tasks ft join flow_task_assignees a on a.flow_task_id = ft.id
+                                        where ft.flow_id = ${flowId}
+                                       union
+                                       select d.user_id
+                                         from flows f
+                                         join workflow_stages s on s.workflow_id = f.workflow_id
+                                         join workflow_tasks t on t.stage_id = s.id
+                                         join workflow_task_default_assignees d on d.task_id = t.id
+                                        where f.id = ${flowId})), '[]') as people`,
+  );
+  return row!;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
-import { apply, instantiate, progressOf } from '../../../shared/domain/workflow/engine';
+import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
+import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
 import type {
   FlowCommand,
   FlowEvent,
@@ -10,6 +11,7 @@ import type {
 } from '../../../shared/domain/workflow/types';
 import { santiagoDateOf } from '../../../shared/format';
 import { isAdmin } from '../../../shared/permissions';
+import type { SaleFlowStage, SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { FlowStateView, FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
@@ -227,6 +229,77 @@ export async function readFlow(
   ]);
   if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
   return { flow, definition, state, versions };
+}
+
+/** A flow as its screen reads it: the engine's view plus comment counts and the people it names. */
+export interface FlowScreen {
+  flow: queries.FlowRow;
+  definition: WorkflowDefinition;
+  state: FlowState;
+  versions: Map<string, number>;
+  extras: queries.TaskExtras;
+}
+
+/** The flow's row, definition, state and extras; `header` (the screen's own statement) read alongside. */
+export async function readFlowScreen<Header>(
+  db: Executor,
+  flowId: string,
+  header: (db: Executor, flowId: string) => Promise<Header>,
+): Promise<FlowScreen & { header: Header }> {
+  // Everything read at once: each read needs only the flow's id.
+  const [flowRead, headerRow, extras] = await Promise.all([
+    readFlow(db, flowId),
+    header(db, flowId),
+    queries.taskExtras(db, flowId),
+  ]);
+  return { ...flowRead, header: headerRow, extras };
+}
+
+const isoOf = (date: Date | null) => date?.toISOString() ?? null;
+
+/**
+ * The stages in order, each with its tasks as both flow screens show them: assignees as people,
+ * comment counts, days managed and late on the Santiago calendar, the version a command sends back.
+ * `extend` adds what one screen shows beyond that (a payment task's default assignee).
+ */
+export function stagesView<Extra extends object = Record<never, never>>(
+  screen: FlowScreen,
+  now: Date,
+  extend: (task: FlowState['tasks'][number], definition: WorkflowDefinition['tasks'][number]) => Extra = () =>
+    ({}) as Extra,
+): (Omit<SaleFlowStage, 'tasks'> & { tasks: (SaleFlowTask & Extra)[] })[] {
+  const { definition, state, versions, extras } = screen;
+  const people = new Map(extras.people.map((person) => [person.id, person]));
+  const taskDefinitions = new Map(definition.tasks.map((task) => [task.id, task]));
+  return definition.stages.map((stage) => ({
+    id: stage.id,
+    name: stage.name,
+    order: stage.order,
+    isComplete: isStageComplete(definition, state.tasks, stage.id),
+    tasks: state.tasks
+      .filter((task) => taskDefinitions.get(task.taskId)?.stageId === stage.id)
+      .map((task) => {
+        const taskDefinition = taskDefinitions.get(task.taskId)!;
+        return {
+          id: task.id,
+          taskId: task.taskId,
+          name: taskDefinition.name,
+          status: task.status,
+          startedAt: isoOf(task.startedAt),
+          completedAt: isoOf(task.completedAt),
+          daysManaged: task.startedAt ? santiagoDaysBetween(task.startedAt, task.completedAt ?? now) : null,
+          daysToComplete: task.daysToComplete,
+          daysLate: daysLate(task, now),
+          assignees: task.assignees.flatMap((assignee) => {
+            const person = people.get(assignee.userId);
+            return person ? [person] : [];
+          }),
+          commentCount: extras.commentCounts[task.id] ?? 0,
+          version: versions.get(task.id) ?? 1,
+          ...extend(task, taskDefinition),
+        };
+      }),
+  }));
 }
 
 /** The flow a task row belongs to (commands addressed by task). */

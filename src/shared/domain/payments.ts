@@ -1,0 +1,44 @@
+import type { FlowStatus } from './workflow/statuses';
+
+/**
+ * How a commission's payments stand (spec part 2 'Pagos', §4 'Commission flow'), for the list's
+ * badges and the 'Crear Segundo Pago' button, on the server and in any export alike.
+ */
+
+export type PaymentStanding = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+
+export interface PaymentSubject {
+  isRescinded: boolean;
+  commission: { numberOfPayments: 1 | 2; payment2Date: string | null } | null;
+  firstFlow: { status: FlowStatus } | null;
+  secondFlow: { status: FlowStatus } | null;
+}
+
+/** A flow's badge: no flow yet, or one not started, is 'Pendiente'. */
+function standingOf(flow: { status: FlowStatus } | null): PaymentStanding {
+  return flow ? flow.status : 'pending';
+}
+
+export function firstPaymentStanding(subject: PaymentSubject): PaymentStanding {
+  return standingOf(subject.firstFlow);
+}
+
+/** Null without a second payment; completed when its flow is, or once payment 2 is dated. */
+export function secondPaymentStanding(subject: PaymentSubject): PaymentStanding | null {
+  if (subject.commission?.numberOfPayments !== 2) return null;
+  if (subject.commission.payment2Date !== null) return 'completed';
+  return standingOf(subject.secondFlow);
+}
+
+/**
+ * 'Crear Segundo Pago' is offered when the commission has two payments, its first flow is completed
+ * and no second flow exists (a rescinded reservation gets no new flow).
+ */
+export function canCreateSecondPayment(subject: PaymentSubject): boolean {
+  return (
+    !subject.isRescinded &&
+    subject.commission?.numberOfPayments === 2 &&
+    subject.firstFlow?.status === 'completed' &&
+    subject.secondFlow === null
+  );
+}
