@@ -1,0 +1,384 @@
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { signIn, uniqueRut, uniqueText } from './fixtures';
+
+// Issue 13: a commission paid through both payment flows, and the rescission of a paid reservation.
+
+interface Commission {
+  commissionAmount: string;
+  numberOfPayments: 1 | 2;
+  firstPaymentPercentage: 25 | 50 | 100;
+  payment1Date?: string | null;
+}
+
+interface BrokerReservation {
+  reservationId: string;
+  saleFlowId: string;
+  number: string;
+  apartment: string;
+}
+
+/**
+ * A client and a reservation sold with a broker, with its commission, made through the API (these
+ * journeys are about paying the commission, not about the reservation form).
+ */
+async function brokerReservation(
+  request: APIRequestContext,
+  origin: string,
+  commission: Commission,
+  sellerId: string | null = null,
+): Promise<BrokerReservation> {
+  const headers = { origin };
+  const client = await request.post('/api/clients', {
+    headers,
+    data: {
+      rut: uniqueRut(),
+      firstName: 'Rosario',
+      lastName: uniqueText('Pizarro'),
+      birthDate: '1984-02-11',
+      phone: null,
+      email: null,
+    },
+  });
+  expect(client.status(), await client.text()).toBe(201);
+  const brokers = await (await request.get('/api/brokers?page=1&pageSize=1')).json();
+  const options = await (await request.get('/api/reservations/form-options')).json();
+  const project = options.projects.find(
+    (candidate: { name: string }) => candidate.name === 'Edificio Los Aromos',
+  );
+  const apartment = `P${uniqueText('').trim().slice(-7)}`;
+  const reservation = await request.post('/api/reservations', {
+    headers,
+    data: {
+      reservationNumber: uniqueText('PG').replace(' ', '-'),
+      clientId: (await client.json()).id,
+      projectId: project.id,
+      sellerId,
+      reservationDate: '2026-09-14',
+      apartmentNumber: apartment,
+      parkingNumber: null,
+      storageNumber: null,
+      apartmentPrice: '3000',
+      columnDiscount: '0',
+      additionalDiscount: '0',
+      otherDiscount: '0',
+      creditPayment: '2900',
+      isWithBroker: true,
+      brokerId: brokers.rows[0].id,
+      commission: {
+        commissionIncludesTax: true,
+        commissionForDiscount: true,
+        paysSecondary: false,
+        purchaseOrder: null,
+        invoice1: null,
+        invoice1Date: null,
+        payment1Date: null,
+        invoice2: null,
+        invoice2Date: null,
+        payment2Date: null,
+        ...commission,
+      },
+    },
+  });
+  expect(reservation.status(), await reservation.text()).toBe(201);
+  const body = (await reservation.json()).reservation;
+  return {
+    reservationId: body.id,
+    saleFlowId: body.reservationFlowId,
+    number: body.reservationNumber,
+    apartment,
+  };
+}
+
+const status = (page: Page, task: string) => page.getByRole('combobox', { name: `Estado de ${task}` });
+const taskCard = (page: Page, name: string) =>
+  page.getByRole('list', { name: /^Tareas de / }).getByRole('listitem', { name, exact: true });
+
+async function complete(page: Page, task: string) {
+  await status(page, task).click();
+  await page.getByRole('option', { name: 'Completada', exact: true }).click();
+  await expect(status(page, task)).toHaveValue('Completada');
+}
+
+/** The apartment's row on /pagos, found by the search (the beginning of the apartment number). */
+async function paymentRow(page: Page, apartment: string) {
+  await page.goto(`/pagos?q=${encodeURIComponent(apartment)}`);
+  const row = page.getByRole('row').filter({ hasText: apartment });
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
+/** 'dd/mm/aaaa' of today in Santiago, as the screens show dates. */
+function santiagoToday(): string {
+  const parts = new Intl.DateTimeFormat('es-CL', {
+    timeZone: 'America/Santiago',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).formatToParts(new Date());
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)!.value;
+  return `${part('day')}/${part('month')}/${part('year')}`;
+}
+
+/** A staff user of this journey only, signed in a browser of their own: their bell counts only what it gives them. */
+async function newStaffUser(page: Page, browser: Browser, origin: string) {
+  const word = uniqueText('').trim();
+  const email = `gestora-${word}@inmoflujo.test`;
+  const password = 'clave-gestora-segura';
+  const created = await page.request.post('/api/settings/users', {
+    headers: { origin },
+    data: {
+      email,
+      password,
+      firstName: 'Paula',
+      lastName: `Gestora ${word}`,
+      position: 'Gestora de Pagos',
+      userType: 'Gestor de Pagos',
+      isSeller: true,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    locale: 'es-CL',
+    timezoneId: 'America/Santiago',
+    storageState: { cookies: [], origins: [] },
+  });
+  const herPage = await context.newPage();
+  await signIn(herPage, { email, password });
+  return {
+    id: (await created.json()).user.id as string,
+    name: `Paula Gestora ${word}`,
+    page: herPage,
+    close: () => context.close(),
+  };
+}
+
+test.describe('pagos', () => {
+  test('una comisión en dos pagos del 50 %: el primer flujo con su rama paralela, el segundo pago, y ambos completados', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await page.goto('/pagos');
+    await expect(page.getByRole('heading', { name: 'Pagos', exact: true })).toBeVisible();
+    const reservation = await brokerReservation(page.request, new URL(page.url()).origin, {
+      commissionAmount: '119',
+      numberOfPayments: 2,
+      firstPaymentPercentage: 50,
+    });
+
+    // The row: the commission gross and net with its split, both payments pending.
+    let row = await paymentRow(page, reservation.apartment);
+    await expect(row).toContainText(reservation.number);
+    await expect(row).toContainText('Edificio Los Aromos');
+    await expect(row).toContainText('UF 119,00');
+    await expect(row).toContainText('Neta UF 100,00');
+    await expect(row).toContainText('2 pagos: 50,00 % / 50,00 %');
+    await expect(row.getByLabel('Pago 1: Pendiente')).toBeVisible();
+    await expect(row.getByLabel('Pago 2: Pendiente')).toBeVisible();
+    await expect(row.getByRole('button', { name: 'Crear Segundo Pago' })).toHaveCount(0);
+
+    // A row click opens the first payment flow, created pending: nothing can change yet.
+    await row.getByRole('cell', { name: reservation.apartment }).click();
+    await expect(page).toHaveURL(/\/pagos\/flujo\/[0-9a-f-]{36}$/);
+    await expect(
+      page.getByRole('heading', { name: `Flujo de Pago N°\u00a0${reservation.number}` }),
+    ).toBeVisible();
+    await expect(page.getByTestId('flow-status')).toHaveText('Pendiente');
+    await expect(page.getByTestId('payment-type')).toContainText('Primer pago (50,00 %)');
+    await expect(status(page, 'Solicitud Liquidación')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Marcar En Riesgo' })).toHaveCount(0);
+
+    // 'Proceder con Pago': the flow starts and its first task opens.
+    await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+    await expect(page.getByTestId('flow-status')).toHaveText('En Proceso');
+    await expect(page.getByRole('button', { name: 'Proceder con Pago' })).toHaveCount(0);
+    await expect(page.getByTestId('flow-started')).toContainText(santiagoToday());
+    await expect(status(page, 'Solicitud Liquidación')).toHaveValue('Pendiente');
+    await expect(status(page, 'Solicitud a Jefe Inversiones')).toHaveValue('Bloqueada');
+    await expect(taskCard(page, 'Solicitud a Jefe Inversiones').getByTestId('task-waits-for')).toHaveText(
+      'Espera: Solicitud Liquidación',
+    );
+
+    await complete(page, 'Solicitud Liquidación');
+    await complete(page, 'Solicitud a Jefe Inversiones');
+    await complete(page, 'VB Jefe Inversiones');
+    await expect(page.getByTestId('current-stage')).toHaveText('Aprobación Gerente Comercial');
+
+    // The parallel branch: 'Solicitud Operaciones' opens after 'VB Jefe Inversiones' while the
+    // Gerente Comercial branch is still open; the operations branch is done first.
+    await expect(status(page, 'Solicitud Gerente Comercial')).toHaveValue('Pendiente');
+    await expect(status(page, 'Solicitud Operaciones')).toHaveValue('Pendiente');
+    await complete(page, 'Solicitud Operaciones');
+    await complete(page, 'VB Operaciones');
+    await complete(page, 'Solicitud Control de Gestión');
+    await complete(page, 'VB Control de Gestión');
+    await expect(status(page, 'VB Gerente Comercial')).toHaveValue('Bloqueada');
+    await expect(status(page, 'Generación de OC')).toHaveValue('Bloqueada');
+    await expect(page.getByTestId('current-stage')).toHaveText('Aprobación Gerente Comercial');
+
+    // The commercial branch closes, and the purchase order (waiting for both) opens.
+    await complete(page, 'Solicitud Gerente Comercial');
+    await complete(page, 'VB Gerente Comercial');
+    await expect(status(page, 'Generación de OC')).toHaveValue('Pendiente');
+    for (const task of [
+      'Generación de OC',
+      'VB OC Gerencia Comercial',
+      'VB OC Gerencia General',
+      'Envío OC Broker',
+      'Recepción Factura Broker',
+      'Generación de Entrada',
+      'Aprobación de Entrada',
+      'Notificación a Finanzas',
+      'Fecha de Pago',
+    ]) {
+      await complete(page, task);
+    }
+    await expect(page.getByTestId('flow-status')).toHaveText('Completado');
+    await expect(page.getByTestId('flow-progress')).toHaveText('100 %');
+    await expect(page.getByTestId('flow-completed')).toContainText(santiagoToday());
+    await expect(page.getByRole('button', { name: 'Crear Segundo Pago' })).toBeVisible();
+
+    // Pago 1 'Completado'; the second payment may now be created.
+    row = await paymentRow(page, reservation.apartment);
+    await expect(row.getByLabel('Pago 1: Completado')).toBeVisible();
+    await expect(row.getByLabel('Pago 2: Pendiente')).toBeVisible();
+
+    // The commission shows payment date 1, set by the flow and read-only.
+    await row.getByRole('link', { name: `Editar comisión de la reserva ${reservation.number}` }).click();
+    await expect(page).toHaveURL(`/pagos/${reservation.reservationId}`);
+    await expect(page.getByRole('heading', { name: 'Editar Comisión' })).toBeVisible();
+    const payment1 = page.getByLabel('Fecha de pago 1');
+    await expect(payment1).toHaveValue(santiagoToday());
+    await expect(payment1).toBeDisabled();
+    await expect(page.getByText('La registra el flujo del primer pago')).toBeVisible();
+    await expect(page.getByLabel('Fecha de pago 2')).toBeEnabled();
+    await page.getByRole('link', { name: 'Volver a Pagos' }).click();
+    await expect(page).toHaveURL(/\/pagos$/);
+
+    // 'Crear Segundo Pago' from the list: the second flow, pending, then started and completed.
+    row = await paymentRow(page, reservation.apartment);
+    await row.getByRole('button', { name: 'Crear Segundo Pago' }).click();
+    await expect(
+      page.getByRole('heading', { name: `Segundo Pago N°\u00a0${reservation.number}` }),
+    ).toBeVisible();
+    await expect(page.getByTestId('flow-status')).toHaveText('Pendiente');
+    await expect(page.getByTestId('payment-type')).toContainText('Segundo pago (50,00 %)');
+    await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+    await expect(page.getByTestId('flow-status')).toHaveText('En Proceso');
+    for (const task of [
+      'Generación de Entrada 2',
+      'Aprobación de Entrada 2',
+      'Envío Entrada Broker 2',
+      'Recepción Factura 2 Broker',
+      'Notificación a Finanzas 2',
+      'Fecha de Pago 2',
+    ]) {
+      await complete(page, task);
+    }
+    await expect(page.getByTestId('flow-status')).toHaveText('Completado');
+    await expect(page.getByRole('button', { name: 'Crear Segundo Pago' })).toHaveCount(0);
+
+    row = await paymentRow(page, reservation.apartment);
+    await expect(row.getByLabel('Pago 1: Completado')).toBeVisible();
+    await expect(row.getByLabel('Pago 2: Completado')).toBeVisible();
+    await expect(row.getByRole('button', { name: 'Crear Segundo Pago' })).toHaveCount(0);
+  });
+
+  test('resciliar una reserva con la comisión pagada: la multa, la reserva resciliada y sus tareas fuera de los pendientes', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto('/pagos');
+    const origin = new URL(page.url()).origin;
+    const gestora = await newStaffUser(page, browser, origin);
+    try {
+      // Paid: payment 1 of a two-payment 50 % commission is dated. She sells it (the COF tasks are hers).
+      const reservation = await brokerReservation(
+        page.request,
+        origin,
+        {
+          commissionAmount: '120',
+          numberOfPayments: 2,
+          firstPaymentPercentage: 50,
+          payment1Date: '2026-10-01',
+        },
+        gestora.id,
+      );
+
+      // From the sale flow, the payment icon creates the first payment flow; it starts, and its
+      // first task is given to her.
+      await page.goto(`/flujo-reservas/${reservation.saleFlowId}`);
+      await page.getByRole('button', { name: 'Flujo de pago' }).click();
+      await expect(
+        page.getByRole('heading', { name: `Flujo de Pago N°\u00a0${reservation.number}` }),
+      ).toBeVisible();
+      await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+      await expect(page.getByTestId('flow-status')).toHaveText('En Proceso');
+      await taskCard(page, 'Solicitud Liquidación')
+        .getByRole('button', { name: 'Asignar responsable a Solicitud Liquidación' })
+        .click();
+      const assign = page.getByRole('dialog', { name: 'Asignar responsable' });
+      await assign.getByLabel('Buscar usuario').fill(gestora.name);
+      await assign.getByRole('checkbox', { name: gestora.name }).click();
+      await assign.getByRole('button', { name: 'Guardar' }).click();
+      await expect(assign).toBeHidden();
+      await expect(taskCard(page, 'Solicitud Liquidación').getByTestId('task-assignee')).toContainText(
+        gestora.name,
+      );
+
+      // Her pending tasks: the three COF tasks of the sale flow and the payment task.
+      await gestora.page.reload();
+      await expect(gestora.page.getByTestId('bell-badge')).toHaveText('4');
+
+      // The wizard, from the sale flow's 'Resciliar Reserva'.
+      await page.getByRole('link', { name: 'Flujo de reserva' }).click();
+      await expect(
+        page.getByRole('heading', { name: `Flujo de Reserva N°\u00a0${reservation.number}` }),
+      ).toBeVisible();
+      await page.getByRole('button', { name: 'Resciliar Reserva' }).click();
+      const wizard = page.getByRole('dialog', { name: `Resciliar Reserva N°\u00a0${reservation.number}` });
+      await wizard.getByRole('button', { name: 'Siguiente' }).click();
+      await expect(wizard.getByText('Debe ingresar un motivo para la resciliación')).toBeVisible();
+      await wizard.getByLabel('Motivo de la resciliación').fill('El cliente desiste de la compra');
+      await wizard.getByRole('button', { name: 'Siguiente' }).click();
+      await expect(wizard.getByText('Esta acción es irreversible')).toBeVisible();
+      await wizard.getByLabel('Aplicar multa por comisión pagada (UF 60,00)').check();
+      const confirmation = wizard.getByLabel(/Para confirmar, escriba CONFIRMAR o CONFIRMACIÓN/);
+      await confirmation.fill('confirmar');
+      await wizard.getByRole('button', { name: 'Resciliar Reserva' }).click();
+      await expect(
+        wizard.getByText('Debe confirmar la resciliación escribiendo "CONFIRMAR" o "CONFIRMACIÓN"'),
+      ).toBeVisible();
+      await confirmation.fill('CONFIRMAR');
+      await wizard.getByRole('button', { name: 'Resciliar Reserva' }).click();
+      await expect(wizard).toBeHidden();
+
+      // The sale flow: rescinded, with its reason; no second rescission offered.
+      await expect(page.getByText('Resciliada', { exact: true })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Reserva resciliada' })).toContainText(
+        'El cliente desiste de la compra',
+      );
+      await expect(page.getByRole('button', { name: 'Resciliar Reserva' })).toHaveCount(0);
+
+      // The penalty on the commission: 50 % of UF 120,00 (payment 1 dated).
+      await page.goto(`/pagos/${reservation.reservationId}`);
+      await expect(page.getByTestId('penalty-amount')).toHaveText('UF 60,00');
+
+      // The list marks it; the payment flow is cancelled.
+      const row = await paymentRow(page, reservation.apartment);
+      await expect(row).toContainText('Resciliada');
+      await row.getByRole('cell', { name: reservation.apartment }).click();
+      await expect(page.getByTestId('flow-status')).toHaveText('Cancelado');
+
+      // Her tasks left the pending lists: her notifications count none (the bell shows no badge).
+      const counted = gestora.page.waitForResponse('**/api/notifications/count');
+      await gestora.page.reload();
+      expect(await (await counted).json()).toEqual({ count: 0 });
+      await expect(gestora.page.getByRole('link', { name: 'Notificaciones', exact: true })).toBeVisible();
+      await expect(gestora.page.getByTestId('bell-badge')).toHaveCount(0);
+    } finally {
+      await gestora.close();
+    }
+  });
+});
