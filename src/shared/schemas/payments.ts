@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESCISSION_CONFIRMATIONS } from '../domain/rescission';
+import { isRescissionConfirmed } from '../domain/rescission';
 import { FLOW_STATUSES } from '../domain/workflow/statuses';
 import { pageOf, requiredText, uuid } from './common';
 import { saleFlowTask } from './sale-flows';
@@ -179,9 +179,7 @@ export const rescissionBody = z.strictObject({
   /** Exactly one of the two words, as typed. */
   confirmation: z
     .string({ error: RESCISSION_CONFIRMATION_MESSAGE })
-    .refine((value) => (RESCISSION_CONFIRMATIONS as readonly string[]).includes(value), {
-      error: RESCISSION_CONFIRMATION_MESSAGE,
-    }),
+    .refine(isRescissionConfirmed, { error: RESCISSION_CONFIRMATION_MESSAGE }),
   /** Only when the commission is paid (a payment dated). */
   applyPenalty: z.boolean().default(false),
 });
