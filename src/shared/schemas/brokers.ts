@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { optionalEmail, optionalText, pageOf, requiredText, versioned } from './common';
+import {
+  optionalEmail,
+  optionalText,
+  pageOf,
+  requiredText,
+  sortedPageQuery,
+  versioned,
+  yesNoAllFilter,
+} from './common';
 import { requiredDate, requiredRut } from './fields';
 
 /** The broker fields of spec part 1 §3 and their rules (§5). Used by the API and by the form. */
@@ -71,8 +79,30 @@ export const brokerRow = z.object({
 });
 export type BrokerRow = z.infer<typeof brokerRow>;
 
+/**
+ * The orders of /brokers, each read off an index (decision 0019): name (the spec's order), RUT,
+ * razón social, KAM (then the broker's name).
+ */
+export const BROKER_SORTS = ['name', 'rut', 'businessName', 'kamName'] as const;
+export type BrokerSort = (typeof BROKER_SORTS)[number];
+
+/** GET /api/brokers: searched by name, RUT or razón social, filtered by KAM, sorted, paged. */
+export const brokerListQuery = sortedPageQuery(BROKER_SORTS, { sort: 'name', direction: 'asc' }).extend({
+  /** The KAM's name exactly as the brokers carry it (one of GET /api/brokers/kams). */
+  kam: z.string().trim().min(1, { error: 'Indique el KAM' }).max(200, { error: 'KAM no válido' }).optional(),
+  /** Whether the broker's KAM receives commission ('all' by default). */
+  kamReceivesCommission: yesNoAllFilter('Filtro de comisión KAM no válido: use all, yes o no'),
+});
+export type BrokerListParams = z.output<typeof brokerListQuery>;
+/** What a screen sends: any of the parameters (each has a default). */
+export type BrokerListQuery = Partial<BrokerListParams>;
+
 export const brokerPage = pageOf(brokerRow);
 export type BrokerPage = z.infer<typeof brokerPage>;
+
+/** GET /api/brokers/kams: the KAM names the brokers carry, once each, in order (the list's filter). */
+export const brokerKams = z.object({ kams: z.array(z.string()) });
+export type BrokerKams = z.infer<typeof brokerKams>;
 
 /** One broker with every field, for the form: carries the `version` an edit must send back. */
 export const brokerResponse = z.object({

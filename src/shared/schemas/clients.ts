@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { santiagoDateOf } from '../format';
-import { optionalEmail, optionalText, pageOf, requiredText, versioned } from './common';
+import { optionalEmail, optionalText, pageOf, requiredText, sortedPageQuery, versioned } from './common';
 import { requiredDate, requiredRut } from './fields';
 
 /** The client fields of spec part 1 §3 and their rules (§5). Used by the API and by the form. */
@@ -46,6 +46,19 @@ export const clientRow = z.object({
   createdAt: z.string(),
 });
 export type ClientRow = z.infer<typeof clientRow>;
+
+/**
+ * The orders of /clientes, each read off an index (decision 0019): newest first (the spec's order,
+ * clients_newest_idx), by RUT (the live-RUT unique index), by full name (clients_name_idx).
+ */
+export const CLIENT_SORTS = ['createdAt', 'rut', 'fullName'] as const;
+export type ClientSort = (typeof CLIENT_SORTS)[number];
+
+/** GET /api/clients: live clients searched by RUT or name (every word), sorted, paged. */
+export const clientListQuery = sortedPageQuery(CLIENT_SORTS, { sort: 'createdAt', direction: 'desc' });
+export type ClientListParams = z.output<typeof clientListQuery>;
+/** What a screen sends: any of the parameters (each has a default). */
+export type ClientListQuery = Partial<ClientListParams>;
 
 export const clientPage = pageOf(clientRow);
 export type ClientPage = z.infer<typeof clientPage>;

@@ -111,6 +111,56 @@ export const pageQuery = z.strictObject({
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
+// --- Sorted and filtered lists (decision 0019) ---------------------------------------------------
+
+/** The page sizes a list screen offers; the API takes any size from 1 to 100. */
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 25;
+
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+export const LIST_QUERY_MESSAGES = {
+  page: 'La página debe ser un número entero mayor o igual a 1',
+  pageSize: 'El tamaño de página debe ser un número entero entre 1 y 100',
+  search: (max: number) => `La búsqueda admite hasta ${max} caracteres`,
+  sort: (sorts: readonly string[]) => `Orden no válido: use ${sorts.join(', ')}`,
+  direction: 'Dirección de orden no válida: use asc o desc',
+} as const;
+
+/**
+ * The query of a sorted list: page, page size, search, one of the orders the list offers (each one
+ * served by an index, so offer no other) and its direction. A list adds its filters with `.extend`.
+ */
+export function sortedPageQuery<const Sorts extends readonly [string, ...string[]]>(
+  sorts: Sorts,
+  defaults: { sort: Sorts[number]; direction: SortDirection },
+  { searchMax = 100 }: { searchMax?: number } = {},
+) {
+  const M = LIST_QUERY_MESSAGES;
+  return z.strictObject({
+    page: z.coerce.number({ error: M.page }).int({ error: M.page }).min(1, { error: M.page }).default(1),
+    pageSize: z.coerce
+      .number({ error: M.pageSize })
+      .int({ error: M.pageSize })
+      .min(1, { error: M.pageSize })
+      .max(100, { error: M.pageSize })
+      .default(DEFAULT_PAGE_SIZE),
+    search: z
+      .string()
+      .trim()
+      .max(searchMax, { error: M.search(searchMax) })
+      .optional(),
+    sort: z.enum(sorts, { error: M.sort(sorts) }).default(defaults.sort),
+    direction: z.enum(SORT_DIRECTIONS, { error: M.direction }).default(defaults.direction),
+  });
+}
+
+/** A yes/no filter of a list ('all', the default, filters nothing). */
+export const YES_NO_ALL = ['all', 'yes', 'no'] as const;
+export type YesNoAll = (typeof YES_NO_ALL)[number];
+export const yesNoAllFilter = (message: string) => z.enum(YES_NO_ALL, { error: message }).default('all');
+
 /** A page of rows. `total` is exact up to `LIST_COUNT_CAP`; `totalIsCapped` says when it stopped. */
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ rows: z.array(row), total: z.number().int(), totalIsCapped: z.boolean() });

@@ -9,7 +9,9 @@ import {
   requiredEmail,
   requiredText,
   rut,
+  sortedPageQuery,
   uuid,
+  yesNoAllFilter,
 } from './common';
 
 /** A discount fraction 0..1 with at most six decimals ("0.125"): the form edits it as a percent. */
@@ -139,11 +141,50 @@ export const saveCommissionBody = commissionObject
   .superRefine(paymentSplit);
 export type SaveCommissionBody = z.input<typeof saveCommissionBody>;
 
-export const reservationListQuery = z.strictObject({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
-  search: z.string().trim().max(50).optional(),
-});
+/**
+ * The orders of /reservas, each read off an index (decision 0019): reservation date (newest first,
+ * the default; reservations_date_idx), number (its unique index), client (clients_name_idx), project
+ * (projects_name_stage_idx). The money columns are not offered: no index orders them.
+ */
+export const RESERVATION_SORTS = [
+  'reservationDate',
+  'reservationNumber',
+  'clientName',
+  'projectName',
+] as const;
+export type ReservationSort = (typeof RESERVATION_SORTS)[number];
+
+export const RESERVATION_LIST_MESSAGES = {
+  project: 'Proyecto no válido',
+  seller: 'Vendedor no válido',
+  fromDate: 'La fecha «desde» no es válida',
+  toDate: 'La fecha «hasta» no es válida',
+  dateRange: 'La fecha «hasta» no puede ser anterior a la fecha «desde»',
+  rescinded: 'Filtro de resciliadas no válido: use all, yes o no',
+} as const;
+
+/** GET /api/reservations: searched by number, filtered, sorted, paged. */
+export const reservationListQuery = sortedPageQuery(
+  RESERVATION_SORTS,
+  { sort: 'reservationDate', direction: 'desc' },
+  { searchMax: 50 },
+)
+  .extend({
+    projectId: uuid(RESERVATION_LIST_MESSAGES.project).optional(),
+    sellerId: uuid(RESERVATION_LIST_MESSAGES.seller).optional(),
+    /** Reservation dates from and to these days, both included ('YYYY-MM-DD'). */
+    fromDate: isoDate(RESERVATION_LIST_MESSAGES.fromDate).optional(),
+    toDate: isoDate(RESERVATION_LIST_MESSAGES.toDate).optional(),
+    /** 'yes': only rescinded ones; 'no': only live ones; 'all' (the default). */
+    rescinded: yesNoAllFilter(RESERVATION_LIST_MESSAGES.rescinded),
+  })
+  .refine((query) => !query.fromDate || !query.toDate || query.fromDate <= query.toDate, {
+    path: ['toDate'],
+    error: RESERVATION_LIST_MESSAGES.dateRange,
+  });
+export type ReservationListParams = z.output<typeof reservationListQuery>;
+/** What a screen sends: any of the parameters (each has a default). */
+export type ReservationListQuery = Partial<ReservationListParams>;
 
 export const reservationListRow = z.object({
   id: z.uuid(),
@@ -159,7 +200,20 @@ export const reservationListRow = z.object({
   totalPayment: z.string(),
 });
 export type ReservationListRow = z.infer<typeof reservationListRow>;
-export const reservationListResponse = pageOf(reservationListRow);
+
+/** The sums of the money columns over every row the filters keep (not only the page). */
+export const reservationListTotals = z.object({
+  totalPrice: z.string(),
+  minimumPrice: z.string(),
+  totalPayment: z.string(),
+});
+export type ReservationListTotals = z.infer<typeof reservationListTotals>;
+
+export const reservationListResponse = pageOf(reservationListRow).extend({
+  /** Null when more rows match than the list counts (`totalIsCapped`): filter to see them. */
+  totals: reservationListTotals.nullable(),
+});
+export type ReservationPage = z.infer<typeof reservationListResponse>;
 
 export const commissionView = z.object({
   id: z.uuid(),

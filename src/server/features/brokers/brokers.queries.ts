@@ -1,7 +1,14 @@
-import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm';
-import type { Broker, BrokerRow, BrokerValues } from '../../../shared/schemas/brokers';
-import type { PageQuery } from '../../../shared/schemas/common';
+import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type {
+  Broker,
+  BrokerListParams,
+  BrokerRow,
+  BrokerSort,
+  BrokerValues,
+} from '../../../shared/schemas/brokers';
+import type { SortDirection, YesNoAll } from '../../../shared/schemas/common';
 import { type Executor, isoInstant } from '../../db/client';
+import { rutInNumberOrder } from '../../db/order';
 import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
 import { brokers } from '../../db/schema';
 import { matchesEveryWord } from '../../db/search';
@@ -45,24 +52,66 @@ const detailColumns = {
   version: brokers.version,
 };
 
-/** The list of /brokers (and the reservation's broker picker): by name, searched by name, RUT or razón social. */
-function listSpec(query: PageQuery): PageSpec {
+/**
+ * The order of each sort, ending in a unique column so pages never overlap. Each is read off an index:
+ * brokers_name_idx (the spec's order), brokers_rut_order_idx (RUTs in number order), brokers_business_name_idx,
+ * brokers_kam_idx (a KAM's brokers by name).
+ */
+function orderOf(sort: BrokerSort, direction: SortDirection): SQL[] {
+  const by = direction === 'asc' ? asc : desc;
+  switch (sort) {
+    case 'name':
+      return [by(brokers.name), by(brokers.id)];
+    case 'rut':
+      // In number order (brokers_rut_order_idx); unique.
+      return [by(rutInNumberOrder(brokers.rut))];
+    case 'businessName':
+      return [by(brokers.businessName), by(brokers.id)];
+    case 'kamName':
+      return [by(brokers.kamName), by(brokers.name), by(brokers.id)];
+  }
+}
+
+const kamReceivesCommission: Record<YesNoAll, SQL | undefined> = {
+  all: undefined,
+  yes: eq(brokers.kamReceivesCommission, true),
+  no: eq(brokers.kamReceivesCommission, false),
+};
+
+/**
+ * The list of /brokers (and the reservation's broker picker): searched by name, RUT or razón social,
+ * filtered by KAM and by whether the KAM receives commission, in the chosen order.
+ */
+function listSpec(query: BrokerListParams): PageSpec {
   return {
     columns: rowColumns,
     from: brokers,
-    where: matchesEveryWord(brokers.searchText, query.search),
-    orderBy: [asc(brokers.name), asc(brokers.id)],
+    where: and(
+      matchesEveryWord(brokers.searchText, query.search),
+      query.kam === undefined ? undefined : eq(brokers.kamName, query.kam),
+      kamReceivesCommission[query.kamReceivesCommission],
+    ),
+    orderBy: orderOf(query.sort, query.direction),
     page: query.page,
     pageSize: query.pageSize,
   };
 }
 
-export function listBrokersSql(query: PageQuery): SQL {
+export function listBrokersSql(query: BrokerListParams): SQL {
   return pageSql(listSpec(query));
 }
 
-export function listBrokers(db: Executor, query: PageQuery): Promise<Page<BrokerRow>> {
+export function listBrokers(db: Executor, query: BrokerListParams): Promise<Page<BrokerRow>> {
   return selectPage<BrokerRow>(db, listSpec(query));
+}
+
+/** Every KAM name the brokers carry, once, in order (read off brokers_kam_idx). */
+export async function listKamNames(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ kamName: brokers.kamName })
+    .from(brokers)
+    .orderBy(asc(brokers.kamName));
+  return rows.map((row) => row.kamName);
 }
 
 export async function findBroker(db: Executor, id: string): Promise<Broker | null> {

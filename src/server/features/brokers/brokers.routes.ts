@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { brokerBody, brokerPage, brokerResponse, brokerUpdateBody } from '../../../shared/schemas/brokers';
-import { idParams, pageQuery } from '../../../shared/schemas/common';
+import {
+  brokerBody,
+  brokerKams,
+  brokerListQuery,
+  brokerPage,
+  brokerResponse,
+  brokerUpdateBody,
+} from '../../../shared/schemas/brokers';
+import { idParams } from '../../../shared/schemas/common';
 import type { Database } from '../../db/client';
 import { currentUser } from '../../http/session';
 import * as brokers from './brokers.service';
@@ -8,9 +15,15 @@ import * as brokers from './brokers.service';
 export const brokersRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
   const tags = ['brokers'];
 
-  app.get('/', { schema: { tags, querystring: pageQuery, response: { 200: brokerPage } } }, async (request) =>
-    brokers.list(db, request.query),
+  app.get(
+    '/',
+    { schema: { tags, querystring: brokerListQuery, response: { 200: brokerPage } } },
+    async (request) => brokers.list(db, request.query),
   );
+
+  app.get('/kams', { schema: { tags, response: { 200: brokerKams } } }, async () => ({
+    kams: await brokers.listKams(db),
+  }));
 
   app.get(
     '/:id',

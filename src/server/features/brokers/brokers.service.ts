@@ -1,6 +1,5 @@
 import type { SessionUser } from '../../../shared/schemas/auth';
-import type { Broker, BrokerPage, BrokerValues } from '../../../shared/schemas/brokers';
-import type { PageQuery } from '../../../shared/schemas/common';
+import type { Broker, BrokerListParams, BrokerPage, BrokerValues } from '../../../shared/schemas/brokers';
 import type { Database } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './brokers.queries';
@@ -25,8 +24,13 @@ async function guardRut<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function list(db: Database, query: PageQuery): Promise<BrokerPage> {
+export function list(db: Database, query: BrokerListParams): Promise<BrokerPage> {
   return queries.listBrokers(db, query);
+}
+
+/** The KAM names the brokers carry, for the list's filter. */
+export function listKams(db: Database): Promise<string[]> {
+  return queries.listKamNames(db);
 }
 
 export async function get(db: Database, id: string): Promise<Broker> {

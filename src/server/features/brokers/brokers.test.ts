@@ -290,3 +290,74 @@ describe('brokers: list and search', () => {
     });
   });
 });
+
+describe('brokers: orders and KAM filters', () => {
+  const ctx = useTestApp();
+
+  it('sorts by name, RUT, razón social and KAM both ways, filters by KAM and lists the KAM names', async () => {
+    const agent = await loginAs(ctx);
+    const sur = await createBroker(ctx.db, {
+      name: 'Sur Propiedades',
+      rut: '9500000-1',
+      businessName: 'Alfa Sur SpA',
+      kamName: 'Karla Mendoza',
+      kamReceivesCommission: true,
+    });
+    const norte = await createBroker(ctx.db, {
+      name: 'Norte Corredores',
+      rut: '76000000-2',
+      businessName: 'Zeta Norte Ltda',
+      kamName: 'Bruno Soto',
+    });
+    const centro = await createBroker(ctx.db, {
+      name: 'Centro Brokers',
+      rut: '12000000-3',
+      businessName: 'Media Centro SA',
+      kamName: 'Karla Mendoza',
+    });
+    const ids = async (query: string) => {
+      const response = await agent.get(`/api/brokers?${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return response.json().rows.map((row: { id: string }) => row.id);
+    };
+    expect(await ids('')).toEqual([centro.id, norte.id, sur.id]);
+    expect(await ids('sort=name&direction=desc')).toEqual([sur.id, norte.id, centro.id]);
+    // In number order: 9.500.000 before 12.000.000.
+    expect(await ids('sort=rut&direction=asc')).toEqual([sur.id, centro.id, norte.id]);
+    expect(await ids('sort=rut&direction=desc')).toEqual([norte.id, centro.id, sur.id]);
+    expect(await ids('sort=businessName&direction=asc')).toEqual([sur.id, centro.id, norte.id]);
+    expect(await ids('sort=businessName&direction=desc')).toEqual([norte.id, centro.id, sur.id]);
+    // By KAM, each KAM's brokers by name.
+    expect(await ids('sort=kamName&direction=asc')).toEqual([norte.id, centro.id, sur.id]);
+    expect(await ids('sort=kamName&direction=desc')).toEqual([sur.id, centro.id, norte.id]);
+
+    expect(await ids(`kam=${encodeURIComponent('Karla Mendoza')}`)).toEqual([centro.id, sur.id]);
+    expect(await ids('kam=Karla')).toEqual([]);
+    expect(await ids('kamReceivesCommission=yes')).toEqual([sur.id]);
+    expect(await ids('kamReceivesCommission=no')).toEqual([centro.id, norte.id]);
+    expect(await ids(`kam=${encodeURIComponent('Karla Mendoza')}&kamReceivesCommission=no`)).toEqual([
+      centro.id,
+    ]);
+    expect(await ids('kamReceivesCommission=all&search=norte')).toEqual([norte.id]);
+
+    const kams = await agent.get('/api/brokers/kams');
+    expect(kams.statusCode).toBe(200);
+    expect(kams.json()).toEqual({ kams: ['Bruno Soto', 'Karla Mendoza'] });
+  });
+
+  it('refuses an unknown order or filter value with a Spanish message', async () => {
+    const agent = await loginAs(ctx, { userType: 'KAM' });
+    const refusal = async (query: string) => {
+      const response = await agent.get(`/api/brokers?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      return errorOf(response).message;
+    };
+    expect(await refusal('sort=kamEmail')).toBe('Orden no válido: use name, rut, businessName, kamName');
+    expect(await refusal('direction=abajo')).toBe('Dirección de orden no válida: use asc o desc');
+    expect(await refusal('kamReceivesCommission=si')).toBe(
+      'Filtro de comisión KAM no válido: use all, yes o no',
+    );
+    expect(await refusal('kam=')).toBe('Indique el KAM');
+    expect(await refusal('page=-1')).toBe('La página debe ser un número entero mayor o igual a 1');
+  });
+});

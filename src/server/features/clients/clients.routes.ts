@@ -1,7 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { clientBody, clientPage, clientResponse, clientUpdateBody } from '../../../shared/schemas/clients';
-import { idParams, pageQuery } from '../../../shared/schemas/common';
+import {
+  clientBody,
+  clientListQuery,
+  clientPage,
+  clientResponse,
+  clientUpdateBody,
+} from '../../../shared/schemas/clients';
+import { idParams } from '../../../shared/schemas/common';
 import type { Database } from '../../db/client';
 import { currentUser } from '../../http/session';
 import * as clients from './clients.service';
@@ -9,8 +15,10 @@ import * as clients from './clients.service';
 export const clientsRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
   const tags = ['clients'];
 
-  app.get('/', { schema: { tags, querystring: pageQuery, response: { 200: clientPage } } }, async (request) =>
-    clients.list(db, request.query),
+  app.get(
+    '/',
+    { schema: { tags, querystring: clientListQuery, response: { 200: clientPage } } },
+    async (request) => clients.list(db, request.query),
   );
 
   app.get(

@@ -1,7 +1,6 @@
 import { can } from '../../../shared/permissions';
 import type { SessionUser } from '../../../shared/schemas/auth';
-import type { ClientPage, ClientValues } from '../../../shared/schemas/clients';
-import type { PageQuery } from '../../../shared/schemas/common';
+import type { ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
 import type { Database } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './clients.queries';
@@ -29,7 +28,7 @@ async function guardRut<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function list(db: Database, query: PageQuery): Promise<ClientPage> {
+export function list(db: Database, query: ClientListParams): Promise<ClientPage> {
   return queries.listClients(db, query);
 }
 

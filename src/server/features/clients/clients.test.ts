@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rutCheckDigit } from '../../../shared/domain/rut';
 import { santiagoDateOf } from '../../../shared/format';
 import { USER_TYPES } from '../../../shared/permissions';
+import { clientListQuery } from '../../../shared/schemas/clients';
 import { queryRows } from '../../db/client';
 import { clients, reservations } from '../../db/schema';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
@@ -419,6 +420,57 @@ describe('clients: list and search', () => {
   });
 });
 
+describe('clients: orders', () => {
+  const ctx = useTestApp();
+
+  it('sorts by RUT and by full name both ways, newest first by default, and refuses other orders in Spanish', async () => {
+    const agent = await loginAs(ctx);
+    const carla = await createClient(ctx.db, {
+      rut: '9000001-5',
+      firstName: 'Carla',
+      lastName: 'Araya',
+      createdAt: new Date(Date.UTC(2026, 0, 1)),
+    });
+    const ana = await createClient(ctx.db, {
+      rut: '10000005-0',
+      firstName: 'Ana',
+      lastName: 'Zamora',
+      createdAt: new Date(Date.UTC(2026, 0, 2)),
+    });
+    const anaB = await createClient(ctx.db, {
+      rut: '20000003-8',
+      firstName: 'Ana',
+      lastName: 'Bravo',
+      createdAt: new Date(Date.UTC(2026, 0, 3)),
+    });
+    const ids = async (query: string) => {
+      const response = await agent.get(`/api/clients?${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return response.json().rows.map((row: { id: string }) => row.id);
+    };
+    expect(await ids('')).toEqual([anaB.id, ana.id, carla.id]);
+    expect(await ids('sort=createdAt&direction=asc')).toEqual([carla.id, ana.id, anaB.id]);
+    // In number order: 9.000.001 before 10.000.005 (as text it would come last).
+    expect(await ids('sort=rut&direction=asc')).toEqual([carla.id, ana.id, anaB.id]);
+    expect(await ids('sort=rut&direction=desc')).toEqual([anaB.id, ana.id, carla.id]);
+    // First names, then last names.
+    expect(await ids('sort=fullName&direction=asc')).toEqual([anaB.id, ana.id, carla.id]);
+    expect(await ids('sort=fullName&direction=desc')).toEqual([carla.id, ana.id, anaB.id]);
+    expect(await ids('sort=fullName&direction=asc&search=ana')).toEqual([anaB.id, ana.id]);
+    expect(await ids('sort=fullName&direction=asc&pageSize=2&page=2')).toEqual([carla.id]);
+
+    const refused = await agent.get('/api/clients?sort=email');
+    expect(refused.statusCode).toBe(400);
+    expect(errorOf(refused).message).toBe('Orden no válido: use createdAt, rut, fullName');
+    expect(errorOf(await agent.get('/api/clients?direction=arriba')).message).toBe(
+      'Dirección de orden no válida: use asc o desc',
+    );
+    expect(errorOf(await agent.get('/api/clients?pageSize=101')).message).toBe(
+      'El tamaño de página debe ser un número entero entre 1 y 100',
+    );
+  });
+});
+
 describe('clients: search on 100,000 clients', () => {
   const ctx = useTestApp();
 
@@ -438,7 +490,7 @@ describe('clients: search on 100,000 clients', () => {
     for (const search of ['Juan Pérez 4242', '10.042.17', 'gonzalez 2947']) {
       const plan = await queryRows<{ 'QUERY PLAN': string }>(
         ctx.db,
-        sql`explain ${listClientsSql({ page: 1, pageSize: 25, search })}`,
+        sql`explain ${listClientsSql(clientListQuery.parse({ search }))}`,
       );
       const text = plan.map((line) => line['QUERY PLAN']).join('\n');
       expect(text, search).toContain('clients_search_trgm_idx');
@@ -447,9 +499,25 @@ describe('clients: search on 100,000 clients', () => {
     // Without a search, the newest page comes off the newest-first index, not a sort of every client.
     const plan = await queryRows<Record<string, string>>(
       ctx.db,
-      sql`explain ${listClientsSql({ page: 1, pageSize: 25 })}`,
+      sql`explain ${listClientsSql(clientListQuery.parse({}))}`,
     );
     const text = plan.map((row) => Object.values(row)[0]).join('\n');
     expect(text).toContain('clients_newest_idx');
+    // So does every other order, off its own index.
+    for (const [query, index] of [
+      [{ sort: 'createdAt', direction: 'asc' }, 'clients_newest_idx'],
+      [{ sort: 'rut', direction: 'asc' }, 'clients_rut_order_idx'],
+      [{ sort: 'rut', direction: 'desc' }, 'clients_rut_order_idx'],
+      [{ sort: 'fullName', direction: 'asc' }, 'clients_name_idx'],
+      [{ sort: 'fullName', direction: 'desc' }, 'clients_name_idx'],
+    ] as const) {
+      const sortedPlan = await queryRows<Record<string, string>>(
+        ctx.db,
+        sql`explain ${listClientsSql(clientListQuery.parse(query))}`,
+      );
+      const sortedText = sortedPlan.map((row) => Object.values(row)[0]).join('\n');
+      expect(sortedText, JSON.stringify(query)).toMatch(new RegExp(`Index Scan( Backward)? using ${index}`));
+      expect(sortedText, JSON.stringify(query)).not.toMatch(/Sort Key: clients/);
+    }
   }, 120_000);
 });

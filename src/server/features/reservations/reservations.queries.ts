@@ -1,8 +1,13 @@
-import { type AnyColumn, and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
-import type { ReservationListRow } from '../../../shared/schemas/reservations';
+import { type AnyColumn, and, asc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { SortDirection, YesNoAll } from '../../../shared/schemas/common';
+import type {
+  ReservationListParams,
+  ReservationListRow,
+  ReservationListTotals,
+  ReservationSort,
+} from '../../../shared/schemas/reservations';
 import type { Executor } from '../../db/client';
-import { descending } from '../../db/order';
-import { type PageSpec, selectPage } from '../../db/paging';
+import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
 import { brokers, clients, defaultSeller, projects, reservations } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/search';
 
@@ -179,38 +184,108 @@ export async function formOptions(db: Executor) {
 
 // --- List ------------------------------------------------------------------------------------
 
-/** The reservation list's statement (exported so a test can EXPLAIN it): newest reservation date first. */
-export function reservationListSql(query: { page: number; pageSize: number; search?: string | undefined }) {
+/**
+ * The order of each sort, ending in a unique column. Each is read off an index without sorting the
+ * table: reservations_date_idx (newest first, the default, or backwards), the reservation number's
+ * unique index, the clients' and projects' name indexes (clients_name_idx, projects_name_stage_idx;
+ * then the few reservations of each, newest first).
+ */
+function orderOf(sort: ReservationSort, direction: SortDirection): SQL[] {
+  const dir = direction === 'asc' ? sql`asc` : sql`desc`;
+  // Within one client or project: newest reservation first.
+  const newest = [sql`r.reservation_date desc nulls last`, sql`r.id desc nulls last`];
+  switch (sort) {
+    case 'reservationDate':
+      return direction === 'desc'
+        ? newest
+        : [sql`r.reservation_date asc nulls first`, sql`r.id asc nulls first`];
+    case 'reservationNumber':
+      return [sql`r.reservation_number ${dir}`];
+    case 'clientName':
+      return [sql`c.first_name ${dir}`, sql`c.last_name ${dir}`, sql`c.id ${dir}`, ...newest];
+    case 'projectName':
+      return [sql`p.name ${dir}`, sql`p.stage ${dir}`, sql`p.id ${dir}`, ...newest];
+  }
+}
+
+const rescindedFilter: Record<YesNoAll, SQL | undefined> = {
+  all: undefined,
+  yes: sql`r.is_rescinded`,
+  no: sql`not r.is_rescinded`,
+};
+
+/**
+ * The filters, all on the reservation row: the number's partial match (reservations_number_trgm_idx),
+ * project (reservations_project_idx), seller (reservations_seller_idx), the reservation date range
+ * (reservations_date_idx), rescinded or not.
+ */
+function listFilter(query: ReservationListParams): SQL | undefined {
+  const search = query.search?.trim();
+  return and(
+    search ? containsIgnoringCase(sql`r.reservation_number`, search) : undefined,
+    query.projectId ? sql`r.project_id = ${query.projectId}` : undefined,
+    query.sellerId ? sql`r.seller_id = ${query.sellerId}` : undefined,
+    query.fromDate ? sql`r.reservation_date >= ${query.fromDate}` : undefined,
+    query.toDate ? sql`r.reservation_date <= ${query.toDate}` : undefined,
+    rescindedFilter[query.rescinded],
+  );
+}
+
+/**
+ * The reservation list's statement (exported so a test can EXPLAIN it). The page is chosen on
+ * reservations alone (joined to clients or projects only when ordered by them); the names are looked
+ * up for the page's rows only. The money columns are summed over every filtered row in the count's
+ * pass (decision 0019): up to the count's cap, so their cost is bounded like the count's.
+ */
+export function reservationListSql(query: ReservationListParams) {
+  const byClient = query.sort === 'clientName';
+  const byProject = query.sort === 'projectName';
   return {
     columns: {
-      id: reservations.id,
-      reservationNumber: reservations.reservationNumber,
-      reservationDate: reservations.reservationDate,
-      isRescinded: reservations.isRescinded,
-      clientName: sql`${clients.firstName} || ' ' || ${clients.lastName}`,
-      projectName: projects.name,
-      projectStage: projects.stage,
-      apartmentNumber: reservations.apartmentNumber,
-      totalPrice: reservations.totalPrice,
-      minimumPrice: reservations.minimumPrice,
-      totalPayment: reservations.totalPayment,
+      id: sql`r.id`,
+      reservationNumber: sql`r.reservation_number`,
+      reservationDate: sql`r.reservation_date`,
+      isRescinded: sql`r.is_rescinded`,
+      clientId: sql`r.client_id`,
+      projectId: sql`r.project_id`,
+      apartmentNumber: sql`r.apartment_number`,
+      totalPrice: sql`r.total_price`,
+      minimumPrice: sql`r.minimum_price`,
+      totalPayment: sql`r.total_payment`,
     },
-    from: sql`${reservations}
-      join ${clients} on ${clients.id} = ${reservations.clientId}
-      join ${projects} on ${projects.id} = ${reservations.projectId}`,
+    // Per row of the page only (by primary key).
+    pageColumns: {
+      clientName: sql`(select c.first_name || ' ' || c.last_name from clients c where c.id = ${pageColumn('clientId')})`,
+      projectName: sql`(select p.name from projects p where p.id = ${pageColumn('projectId')})`,
+      projectStage: sql`(select p.stage from projects p where p.id = ${pageColumn('projectId')})`,
+    } satisfies Partial<Record<keyof ReservationListRow, SQL>>,
+    from: byClient
+      ? sql`reservations r join clients c on c.id = r.client_id`
+      : byProject
+        ? sql`reservations r join projects p on p.id = r.project_id`
+        : sql`reservations r`,
     // client_id and project_id are NOT NULL foreign keys: the joins never change the count.
-    countFrom: reservations,
-    // Partial match on the number, served by the trigram index on lower(reservation_number).
-    where: query.search ? containsIgnoringCase(reservations.reservationNumber, query.search) : undefined,
-    orderBy: [descending(reservations.reservationDate), descending(reservations.id)],
+    countFrom: sql`reservations r`,
+    where: listFilter(query),
+    orderBy: orderOf(query.sort, query.direction),
+    sums: {
+      totalPrice: sql`r.total_price`,
+      minimumPrice: sql`r.minimum_price`,
+      totalPayment: sql`r.total_payment`,
+    } satisfies Record<keyof ReservationListTotals, SQL>,
     page: query.page,
     pageSize: query.pageSize,
   } satisfies PageSpec;
 }
 
-export function listReservations(
-  db: Executor,
-  query: { page: number; pageSize: number; search?: string | undefined },
-) {
-  return selectPage<ReservationListRow>(db, reservationListSql(query));
+export async function listReservations(db: Executor, query: ReservationListParams) {
+  const { sums, ...page } = await selectPageWithSums<
+    ReservationListRow & { clientId: string; projectId: string },
+    keyof ReservationListTotals
+  >(db, reservationListSql(query));
+  return {
+    ...page,
+    rows: page.rows.map(({ clientId: _client, projectId: _project, ...row }) => row),
+    totals: sums,
+  };
 }

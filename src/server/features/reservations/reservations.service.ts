@@ -7,6 +7,7 @@ import { can } from '../../../shared/permissions';
 import { pick } from '../../../shared/pick';
 import type {
   createReservationBody,
+  ReservationListParams,
   ReservationView,
   reservationFields,
   updateReservationBody,
@@ -347,11 +348,8 @@ export async function get(ctx: ReadContext, id: string): Promise<ReservationView
   };
 }
 
-export function list(
-  ctx: ReadContext,
-  query: { page: number; pageSize: number; search?: string | undefined },
-) {
-  return queries.listReservations(ctx.db, { ...query, search: query.search?.trim() || undefined });
+export function list(ctx: ReadContext, query: ReservationListParams) {
+  return queries.listReservations(ctx.db, query);
 }
 
 export async function formOptions(ctx: ReadContext) {

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import { reservationListQuery } from '../../../shared/schemas/reservations';
 import { type Database, queryRows } from '../../db/client';
 import { pageSql } from '../../db/paging';
 import {
@@ -807,6 +808,146 @@ describe('the reservation list', () => {
     expect(wildcard.total).toBe(0);
   });
 
+  it('sorts by each offered column both ways, with the newest first within one client or project', async () => {
+    const andes = await createProject(ctx.db, { name: 'Andes', stage: 'Etapa 1' });
+    const bosque = await createProject(ctx.db, { name: 'Bosque', stage: 'Etapa 1' });
+    const ana = await createClient(ctx.db, { firstName: 'Ana', lastName: 'Zúñiga' });
+    const bruno = await createClient(ctx.db, { firstName: 'Bruno', lastName: 'Alvarez' });
+    const rows = [
+      { reservationNumber: 'S-3', reservationDate: '2026-03-01', clientId: bruno.id, projectId: andes.id },
+      { reservationNumber: 'S-1', reservationDate: '2026-01-01', clientId: ana.id, projectId: bosque.id },
+      { reservationNumber: 'S-4', reservationDate: '2026-04-01', clientId: ana.id, projectId: andes.id },
+      { reservationNumber: 'S-2', reservationDate: '2026-02-01', clientId: bruno.id, projectId: bosque.id },
+    ];
+    for (const row of rows) await createReservation(ctx.db, row);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const numbers = async (query: string) => {
+      const response = await kam.get(`/api/reservations?${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return response.json().rows.map((row: { reservationNumber: string }) => row.reservationNumber);
+    };
+
+    expect(await numbers('')).toEqual(['S-4', 'S-3', 'S-2', 'S-1']);
+    expect(await numbers('sort=reservationDate&direction=asc')).toEqual(['S-1', 'S-2', 'S-3', 'S-4']);
+    expect(await numbers('sort=reservationNumber&direction=asc')).toEqual(['S-1', 'S-2', 'S-3', 'S-4']);
+    expect(await numbers('sort=reservationNumber&direction=desc')).toEqual(['S-4', 'S-3', 'S-2', 'S-1']);
+    // By the client's name (first names, then last names); each client's newest reservation first.
+    expect(await numbers('sort=clientName&direction=asc')).toEqual(['S-4', 'S-1', 'S-3', 'S-2']);
+    expect(await numbers('sort=clientName&direction=desc')).toEqual(['S-3', 'S-2', 'S-4', 'S-1']);
+    expect(await numbers('sort=projectName&direction=asc')).toEqual(['S-4', 'S-3', 'S-2', 'S-1']);
+    expect(await numbers('sort=projectName&direction=desc')).toEqual(['S-2', 'S-1', 'S-4', 'S-3']);
+    // Pages follow the order without overlapping.
+    expect(await numbers('sort=clientName&direction=asc&pageSize=3&page=2')).toEqual(['S-2']);
+  });
+
+  it('filters by project, seller, reservation date range and rescission, and sums the money of every filtered row', async () => {
+    const andes = await createProject(ctx.db, { name: 'Andes', stage: 'Etapa 1' });
+    const bosque = await createProject(ctx.db, { name: 'Bosque', stage: 'Etapa 2' });
+    const seller = await createUser(ctx.db, { firstName: 'Sara', lastName: 'Vende', isSeller: true });
+    const other = await createUser(ctx.db, { firstName: 'Otto', lastName: 'Vende', isSeller: true });
+    const client = await createClient(ctx.db);
+    const make = (
+      number: string,
+      date: string,
+      projectId: string,
+      sellerId: string,
+      apartmentPrice: string,
+    ) =>
+      createReservation(ctx.db, {
+        reservationNumber: number,
+        reservationDate: date,
+        projectId,
+        sellerId,
+        clientId: client.id,
+        apartmentPrice,
+      });
+    // Prices of the builder: list = apartment + 200; minimum = apartment × 0.95 + 200; escrituración 3000.
+    await make('F-1', '2026-01-10', andes.id, seller.id, '1000.00');
+    await make('F-2', '2026-02-10', andes.id, other.id, '2000.00');
+    await make('F-3', '2026-03-10', bosque.id, seller.id, '3000.00');
+    await make('F-4', '2026-04-10', andes.id, seller.id, '4000.00');
+    await ctx.db
+      .update(reservations)
+      .set({ isRescinded: true })
+      .where(eq(reservations.reservationNumber, 'F-4'));
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const list = async (query: string) => {
+      const response = await kam.get(`/api/reservations?${query}`);
+      expect(response.statusCode, query).toBe(200);
+      const page = response.json();
+      return {
+        numbers: page.rows.map((row: { reservationNumber: string }) => row.reservationNumber),
+        total: page.total,
+        totals: page.totals,
+      };
+    };
+
+    expect(await list(`projectId=${andes.id}`)).toEqual({
+      numbers: ['F-4', 'F-2', 'F-1'],
+      total: 3,
+      totals: { totalPrice: '7600.00', minimumPrice: '7250.00', totalPayment: '9000.00' },
+    });
+    expect((await list(`sellerId=${seller.id}`)).numbers).toEqual(['F-4', 'F-3', 'F-1']);
+    expect((await list(`projectId=${andes.id}&sellerId=${seller.id}`)).numbers).toEqual(['F-4', 'F-1']);
+    // Both ends of the range are included.
+    expect((await list('fromDate=2026-02-10&toDate=2026-03-10')).numbers).toEqual(['F-3', 'F-2']);
+    expect((await list('fromDate=2026-03-01')).numbers).toEqual(['F-4', 'F-3']);
+    expect((await list('toDate=2026-01-31')).numbers).toEqual(['F-1']);
+    expect((await list('rescinded=yes')).numbers).toEqual(['F-4']);
+    expect((await list('rescinded=no')).numbers).toEqual(['F-3', 'F-2', 'F-1']);
+    expect((await list('rescinded=all')).numbers).toEqual(['F-4', 'F-3', 'F-2', 'F-1']);
+    // The totals count every filtered row, not only the page's.
+    expect(await list('rescinded=no&pageSize=1')).toEqual({
+      numbers: ['F-3'],
+      total: 3,
+      totals: { totalPrice: '6600.00', minimumPrice: '6300.00', totalPayment: '9000.00' },
+    });
+    expect(await list('search=zzz')).toEqual({
+      numbers: [],
+      total: 0,
+      totals: { totalPrice: '0.00', minimumPrice: '0.00', totalPayment: '0.00' },
+    });
+  });
+
+  it('gives no totals when more reservations match than the list counts', async () => {
+    const project = await createProject(ctx.db);
+    const client = await createClient(ctx.db);
+    await ctx.db.execute(sql`insert into reservations (reservation_number, client_id, project_id, reservation_date,
+        apartment_number, total_price)
+      select 'C-' || g, ${client.id}, ${project.id}, date '2026-01-01' + (g % 300), g::text, 10
+      from generate_series(1, 1001) g`);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const capped = (await kam.get('/api/reservations?pageSize=1')).json();
+    expect(capped).toMatchObject({ total: 1000, totalIsCapped: true, totals: null });
+    const narrowed = (await kam.get('/api/reservations?search=c-100')).json();
+    // C-100 and C-1000, C-1001.
+    expect(narrowed).toMatchObject({ total: 3, totals: { totalPrice: '30.00' } });
+  }, 60_000);
+
+  it('refuses an unknown order, page size, project, date or rescission filter with a Spanish message', async () => {
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const refusal = async (query: string) => {
+      const response = await kam.get(`/api/reservations?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      return errorOf(response).message;
+    };
+    expect(await refusal('sort=apartmentNumber')).toBe(
+      'Orden no válido: use reservationDate, reservationNumber, clientName, projectName',
+    );
+    expect(await refusal('direction=up')).toBe('Dirección de orden no válida: use asc o desc');
+    expect(await refusal('pageSize=500')).toBe('El tamaño de página debe ser un número entero entre 1 y 100');
+    expect(await refusal('page=0')).toBe('La página debe ser un número entero mayor o igual a 1');
+    expect(await refusal('projectId=abc')).toBe('Proyecto no válido');
+    expect(await refusal('sellerId=abc')).toBe('Vendedor no válido');
+    expect(await refusal('fromDate=2026-02-30')).toBe('La fecha «desde» no es válida');
+    expect(await refusal('toDate=ayer')).toBe('La fecha «hasta» no es válida');
+    expect(await refusal('fromDate=2026-03-01&toDate=2026-02-01')).toBe(
+      'La fecha «hasta» no puede ser anterior a la fecha «desde»',
+    );
+    expect(await refusal('rescinded=maybe')).toBe('Filtro de resciliadas no válido: use all, yes o no');
+    expect(await refusal('sellerName=Sara')).toBe('Campo no permitido: sellerName');
+  });
+
   it('answers a page in one indexed statement, even with many reservations', async () => {
     const project = await createProject(ctx.db);
     const client = await createClient(ctx.db);
@@ -816,7 +957,7 @@ describe('the reservation list', () => {
     await ctx.db.execute(sql`analyze reservations`);
     const plan = await queryRows<Record<string, string>>(
       ctx.db,
-      sql`explain ${pageSql(reservationListSql({ page: 1, pageSize: 25, search: 'n-1234' }))}`,
+      sql`explain ${pageSql(reservationListSql(reservationListQuery.parse({ search: 'n-1234' })))}`,
     );
     const text = plan.map((row) => Object.values(row)[0]).join('\n');
     expect(text).toContain('reservations_number_trgm_idx');
@@ -825,11 +966,28 @@ describe('the reservation list', () => {
     // The first page without a search reads the newest rows off the date index, without sorting them all.
     const firstPage = await queryRows<Record<string, string>>(
       ctx.db,
-      sql`explain ${pageSql(reservationListSql({ page: 1, pageSize: 25 }))}`,
+      sql`explain ${pageSql(reservationListSql(reservationListQuery.parse({})))}`,
     );
     const firstPageText = firstPage.map((row) => Object.values(row)[0]).join('\n');
     expect(firstPageText).toContain('reservations_date_idx');
-    expect(firstPageText).not.toMatch(/Seq Scan on reservations reservations_1/);
+    expect(firstPageText).not.toMatch(/Sort Key: r(_\d+)?\./);
+
+    // Every other order reads its index too, and so does a date range: no sort of the matching rows
+    // (only the page's 25 are put back in order, by their row number).
+    for (const [query, index] of [
+      [{ sort: 'reservationDate', direction: 'asc' }, 'reservations_date_idx'],
+      [{ sort: 'reservationNumber', direction: 'asc' }, 'reservations_reservation_number_unique'],
+      [{ sort: 'reservationNumber', direction: 'desc' }, 'reservations_reservation_number_unique'],
+      [{ fromDate: '2025-03-01', toDate: '2025-03-31' }, 'reservations_date_idx'],
+    ] as const) {
+      const plan = await queryRows<Record<string, string>>(
+        ctx.db,
+        sql`explain ${pageSql(reservationListSql(reservationListQuery.parse(query)))}`,
+      );
+      const text = plan.map((row) => Object.values(row)[0]).join('\n');
+      expect(text, JSON.stringify(query)).toContain(index);
+      expect(text, JSON.stringify(query)).not.toMatch(/Sort Key: r(_\d+)?\./);
+    }
     // 100,000 rows through the rollup triggers: minutes, not seconds, on a busy two-core machine.
   }, 180_000);
 });
