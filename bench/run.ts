@@ -38,6 +38,7 @@ import {
 } from '../scripts/demo-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
+import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
 import { type SaleFlowTargets, saleFlowEndpoints, saleFlowTargets } from './sale-flows';
 
 const config = {
@@ -251,7 +252,11 @@ interface Measurement {
   throughputRatio?: number;
 }
 
-function endpoints(badgeEmail: string, saleFlow: SaleFlowTargets | null): Endpoint[] {
+function endpoints(
+  badgeEmail: string,
+  saleFlow: SaleFlowTargets | null,
+  payment: PaymentTargets | null,
+): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
     {
@@ -285,6 +290,8 @@ function endpoints(badgeEmail: string, saleFlow: SaleFlowTargets | null): Endpoi
     },
     // Flujo de Reservas (issue 12): the list searched by a common surname, a flow, a task status change.
     ...saleFlowEndpoints(saleFlow),
+    // Pagos (issue 13): the list searched by apartment, a payment flow, a task completion.
+    ...paymentEndpoints(payment),
     { key: 'dashboard', label: 'dashboard', method: 'GET', path: '/api/dashboard', target: 100 },
     {
       key: 'searchApartment',
@@ -489,7 +496,8 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       `Measuring per endpoint: ${config.warmup} s warm-up, then ${config.duration} s with ${config.latencyConnections} connection(s) (latency, judged against the targets) and ${config.duration} s with ${config.connections} (throughput).`,
     );
     const saleFlow = await saleFlowTargets(origin, cookies.admin);
-    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow)) {
+    const payment = await paymentTargets(origin, cookies.admin);
+    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow, payment)) {
       const result = await measure(origin, endpoint, cookies);
       const shown =
         result.status === 'ok'

@@ -3,6 +3,7 @@
 // server being measured (the first flow of the surname's search, and an open task of its current
 // stage), so the dataset needs no fixed ids.
 import { COMMON_SURNAME } from '../scripts/demo-data';
+import { getJson } from './api';
 
 export interface SaleFlowTargets {
   flowId: string;
@@ -12,12 +13,6 @@ export interface SaleFlowTargets {
 interface DetailTask {
   id: string;
   status: string;
-}
-
-async function getJson<T>(origin: string, cookie: string, path: string): Promise<T> {
-  const response = await fetch(`${origin}${path}`, { headers: { cookie, origin } });
-  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-  return response.json() as Promise<T>;
 }
 
 /** A flow in progress of the surname's search and an open task of its current stage; null before issue 12. */

@@ -89,7 +89,11 @@ export function saleFlowListSql(params: SaleFlowListParams): PageSpec {
         select json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
                                           'avatarUrl', u.avatar_url) order by x.first_at, u.id)
           from (select a.user_id, min(a.assigned_at) as first_at
-                  from flow_tasks ft join flow_task_assignees a on a.flow_task_id = ft.id
+                  from flow_tasks ft
+                  -- offset 0 keeps this a per-task lookup (the assignees' primary key): flattened into a
+                  -- join, the planner hashes the whole assignees table once per row of the page.
+                  cross join lateral (select a.user_id, a.assigned_at from flow_task_assignees a
+                                       where a.flow_task_id = ft.id offset 0) a
                  where ft.flow_id = ${pageColumn('id')}
                  group by a.user_id) x
           join profiles u on u.id = x.user_id), '[]')`,

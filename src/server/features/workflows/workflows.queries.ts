@@ -497,7 +497,10 @@ export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtr
                                                          'isActive', u.is_active))
                          from profiles u
                         where u.id in (select a.user_id
-                                         from flow_tasks ft join flow_task_assignees a on a.flow_task_id = ft.id
+                                         from flow_tasks ft
+                                         -- A lookup per task (offset 0: never a hash of every assignee).
+                                         cross join lateral (select a.user_id from flow_task_assignees a
+                                                              where a.flow_task_id = ft.id offset 0) a
                                         where ft.flow_id = ${flowId}
                                        union
                                        select d.user_id

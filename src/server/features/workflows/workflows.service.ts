@@ -96,6 +96,8 @@ export interface CommandOutcome {
   definition: WorkflowDefinition;
   before: FlowState;
   state: FlowState;
+  /** Every task row's version after the command (a changed row is one version further). */
+  versions: Map<string, number>;
   events: FlowEvent[];
   /** Users whose pending tasks may have changed (told after the commit). */
   affectedUserIds: string[];
@@ -104,6 +106,8 @@ export interface CommandOutcome {
 export interface CommandOptions {
   /** The version of the task row the user read: a stale one is refused with 409. */
   taskVersion?: number;
+  /** The kind the screen speaks of: a flow of the other kind answers 404, as an unknown one. */
+  kind?: WorkflowKind;
 }
 
 /**
@@ -134,7 +138,7 @@ export async function runCommandsIn(
   options: CommandOptions = {},
 ): Promise<CommandOutcome> {
   const flow = await queries.lockFlow(tx, flowId);
-  if (!flow) throw new AppError('FLOW_NOT_FOUND');
+  if (!flow || (options.kind && flow.kind !== options.kind)) throw new AppError('FLOW_NOT_FOUND');
   const definition = await queries.loadDefinition(tx, { id: flow.workflowId });
   if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
   const { state: before, versions } = await queries.loadFlowState(tx, flow);
@@ -156,9 +160,21 @@ export async function runCommandsIn(
     state = result.state;
     events.push(...result.events);
   }
-  await queries.applyChanges(tx, flow.id, diffFlow(before, state), actor.id);
+  const changes = diffFlow(before, state);
+  await queries.applyChanges(tx, flow.id, changes, actor.id);
   await handOnInTransaction(tx, flow, events, actor.id);
-  return { flow, definition, before, state, events, affectedUserIds: affectedUsers(before, state) };
+  // applyChanges steps each changed task row one version (under the flow's lock, nobody else did).
+  const after = new Map(versions);
+  for (const task of changes.tasks) after.set(task.id, (versions.get(task.id) ?? 1) + 1);
+  return {
+    flow,
+    definition,
+    before,
+    state,
+    versions: after,
+    events,
+    affectedUserIds: affectedUsers(before, state),
+  };
 }
 
 /** What a flow's events change beyond the flow, in the same transaction. */
@@ -325,20 +341,23 @@ export async function requireFlowOfKind(
 /** The flow's state as the screens read it (every task with its assignees and version). */
 export async function flowStateView(db: Executor, flowId: string): Promise<FlowStateView> {
   const { flow, state, versions } = await readFlow(db, flowId);
-  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return stateView(flow.id, state, versions);
+}
+
+function stateView(flowId: string, state: FlowState, versions: Map<string, number>): FlowStateView {
   return {
-    id: flow.id,
+    id: flowId,
     status: state.status,
     currentStageId: state.currentStageId,
-    startedAt: iso(state.startedAt),
-    completedAt: iso(state.completedAt),
+    startedAt: isoOf(state.startedAt),
+    completedAt: isoOf(state.completedAt),
     progress: progressOf(state.tasks),
     tasks: state.tasks.map((task) => ({
       id: task.id,
       taskId: task.taskId,
       status: task.status,
-      startedAt: iso(task.startedAt),
-      completedAt: iso(task.completedAt),
+      startedAt: isoOf(task.startedAt),
+      completedAt: isoOf(task.completedAt),
       completedBy: task.completedBy,
       daysToComplete: task.daysToComplete,
       assigneeIds: task.assignees.map((assignee) => assignee.userId),
@@ -347,7 +366,10 @@ export async function flowStateView(db: Executor, flowId: string): Promise<FlowS
   };
 }
 
-/** A command from a flow screen: the flow must be of the screen's kind; answers the new state. */
+/**
+ * A command from a flow screen: the flow must be of the screen's kind (checked under the lock); answers
+ * the new state as the command left it (no second read).
+ */
 export async function runFlowCommand(
   ctx: ServiceContext,
   kind: WorkflowKind,
@@ -355,9 +377,8 @@ export async function runFlowCommand(
   command: FlowCommand,
   options: CommandOptions = {},
 ): Promise<{ flow: FlowStateView }> {
-  await requireFlowOfKind(ctx.db, flowId, kind);
-  await runCommand(ctx, flowId, command, options);
-  return { flow: await flowStateView(ctx.db, flowId) };
+  const outcome = await runCommand(ctx, flowId, command, { ...options, kind });
+  return { flow: stateView(outcome.flow.id, outcome.state, outcome.versions) };
 }
 
 // --- Comments --------------------------------------------------------------------------------
