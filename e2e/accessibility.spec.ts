@@ -15,13 +15,18 @@ const SEVERE = ['serious', 'critical'];
 
 interface Screen {
   path: string | ((ids: RecordIds) => string);
-  heading: string;
+  /** The screen's title, exactly, or a pattern when it names a record. */
+  heading: string | RegExp;
 }
 
 interface RecordIds {
   client: string;
   reservation: string;
   broker: string;
+  /** A reservation sold with a broker, with its commission (/pagos/{id}). */
+  commissionReservation: string;
+  /** Its first payment flow (/pagos/flujo/{id}), opened (created on demand) as a row click does. */
+  paymentFlow: string;
 }
 
 const SIGNED_OUT_SCREENS: Screen[] = [
@@ -41,6 +46,9 @@ const SCREENS: Screen[] = [
   { path: '/brokers/nuevo', heading: 'Nuevo Broker' },
   { path: (ids) => `/brokers/editar/${ids.broker}`, heading: 'Editar Broker' },
   { path: '/notificaciones', heading: 'Mis Tareas Pendientes' },
+  { path: '/pagos', heading: 'Pagos' },
+  { path: (ids) => `/pagos/${ids.commissionReservation}`, heading: 'Editar Comisión' },
+  { path: (ids) => `/pagos/flujo/${ids.paymentFlow}`, heading: /^Flujo de Pago N°/ },
   ...SETTINGS_TABS.map((tab) => ({ path: `/configuracion/${tab}`, heading: 'Configuración' })),
 ];
 
@@ -53,16 +61,32 @@ async function recordIds(page: Page): Promise<RecordIds> {
     expect(body.rows.length, `the e2e dataset has ${list}`).toBeGreaterThan(0);
     return body.rows[0]!.id;
   };
+  const payments = await page.request.get('/api/payments?page=1&pageSize=100');
+  expect(payments.status(), 'GET /api/payments').toBe(200);
+  const rows = (await payments.json()).rows as { reservationId: string; commission: object | null }[];
+  const withCommission = rows.find((row) => row.commission !== null);
+  expect(withCommission, 'the e2e dataset has a reservation with a broker commission').toBeDefined();
+  const opened = await page.request.post(`/api/payments/${withCommission!.reservationId}/first-flow`, {
+    headers: { origin: new URL(test.info().project.use.baseURL!).origin },
+  });
+  expect(opened.status(), 'POST first-flow').toBeLessThan(300);
   return {
     client: await first('clients'),
     reservation: await first('reservations'),
     broker: await first('brokers'),
+    commissionReservation: withCommission!.reservationId,
+    paymentFlow: (await opened.json()).flowId,
   };
 }
 
 /** Waits until the screen has its data: its heading, no request in flight, no loader showing. */
-async function settle(page: Page, heading: string) {
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+async function settle(page: Page, heading: string | RegExp) {
+  await expect(
+    page.getByRole(
+      'heading',
+      typeof heading === 'string' ? { name: heading, exact: true } : { name: heading },
+    ),
+  ).toBeVisible();
   await page.waitForLoadState('networkidle');
   await expect(
     page.locator('.mantine-Loader-root:visible, .mantine-Skeleton-root[data-visible]'),
@@ -115,7 +139,13 @@ for (const viewport of VIEWPORTS) {
       const name =
         typeof screen.path === 'string'
           ? screen.path
-          : screen.path({ client: ':id', reservation: ':id', broker: ':id' });
+          : screen.path({
+              client: ':id',
+              reservation: ':id',
+              broker: ':id',
+              commissionReservation: ':id',
+              paymentFlow: ':id',
+            });
       test(`${name} no tiene violaciones graves`, async ({ page }) => {
         const path = typeof screen.path === 'string' ? screen.path : screen.path(await recordIds(page));
         await page.goto(path);

@@ -15,7 +15,7 @@ export function ReservationNumberCell({
   isRescinded: boolean;
   to?: string;
 }) {
-  const color = isRescinded ? 'red.8' : undefined;
+  const color = isRescinded ? 'red' : undefined;
   return (
     <Group gap={6} wrap="nowrap">
       {to ? (

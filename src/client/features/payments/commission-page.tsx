@@ -58,7 +58,7 @@ function ReservationSummary({ reservation }: { reservation: ReservationView }) {
         ) : null}
         {commission?.penaltyAmount ? (
           <InfoItem label="Multa por resciliación" testId="penalty-amount">
-            <Text size="sm" fw={600} c="red.8">
+            <Text size="sm" fw={600} c="red">
               {formatUF(commission.penaltyAmount)}
             </Text>
           </InfoItem>

@@ -95,9 +95,9 @@ function Days({ task }: { task: FlowTaskView }) {
           {task.daysToComplete === null ? '—' : `${task.daysToComplete} días`}
         </Text>
       </Text>
-      <Text size="xs" c={task.daysLate > 0 ? 'red.7' : 'dimmed'} fw={task.daysLate > 0 ? 700 : undefined}>
+      <Text size="xs" c={task.daysLate > 0 ? 'red' : 'dimmed'} fw={task.daysLate > 0 ? 700 : undefined}>
         Atraso:{' '}
-        <Text span size="xs" c={task.daysLate > 0 ? 'red.7' : 'dark'} fw={task.daysLate > 0 ? 700 : 500}>
+        <Text span size="xs" c={task.daysLate > 0 ? 'red' : 'dark'} fw={task.daysLate > 0 ? 700 : 500}>
           {task.daysLate}
         </Text>
       </Text>
