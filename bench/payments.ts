@@ -22,10 +22,16 @@ interface DetailTask {
   status: string;
 }
 
-/** A payment flow in progress with an open task, from the first list pages; null before issue 13. */
+/** A payment flow in progress with an open task, found through the list; null before issue 13. */
 export async function paymentTargets(origin: string, cookie: string): Promise<PaymentTargets | null> {
-  for (let page = 1; page <= 20; page += 1) {
-    const list = await probeJson<ListPage>(origin, cookie, `/api/payments?page=${page}&pageSize=100`);
+  // Payment flows run months after the sale: the apartment's search spans every date, and then the
+  // list far from its newest rows.
+  const pages = [
+    ...Array.from({ length: 10 }, (_, index) => `search=${COMMON_APARTMENT}&page=${index + 1}`),
+    ...Array.from({ length: 60 }, (_, index) => `page=${(index + 1) * 10}`),
+  ];
+  for (const query of pages) {
+    const list = await probeJson<ListPage>(origin, cookie, `/api/payments?${query}&pageSize=100`);
     if (!list) return null;
     const flowIds = list.rows
       .flatMap((row) => [row.firstFlow, row.secondFlow])
@@ -44,9 +50,7 @@ export async function paymentTargets(origin: string, cookie: string): Promise<Pa
       if (open && unfinished >= 2) return { flowId, taskId: open.id };
     }
   }
-  throw new Error(
-    'No payment flow in progress with two open tasks among the first 2,000 rows of /api/payments',
-  );
+  throw new Error('No payment flow in progress with an open task found through /api/payments');
 }
 
 /**
