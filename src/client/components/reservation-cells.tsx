@@ -36,7 +36,7 @@ export function ReservationNumberCell({
         </Text>
       )}
       {isRescinded ? (
-        <Badge color="red" size="sm">
+        <Badge color="red" size="sm" miw="max-content">
           Resciliada
         </Badge>
       ) : null}

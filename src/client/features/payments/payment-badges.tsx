@@ -10,7 +10,7 @@ import type { PaymentListRow, PaymentStanding } from '../../../shared/schemas/pa
 export function PaymentBadge({ label, standing }: { label: string; standing: PaymentStanding }) {
   const badge = flowStatusBadges[standing];
   return (
-    <Badge color={badge.color} variant="light" aria-label={`${label}: ${badge.label}`}>
+    <Badge color={badge.color} variant="light" miw="max-content" aria-label={`${label}: ${badge.label}`}>
       {badge.label}
     </Badge>
   );
@@ -40,7 +40,7 @@ export function CommissionCell({ commission }: { commission: PaymentListRow['com
           {formatUF(commission.commissionAmount)}
         </Text>
         {commission.atRisk ? (
-          <Badge color="orange" size="sm">
+          <Badge color="orange" size="sm" miw="max-content">
             En Riesgo
           </Badge>
         ) : null}

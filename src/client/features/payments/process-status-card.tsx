@@ -28,6 +28,7 @@ const dash = (
 export function currentStageText(flow: Pick<PaymentFlowDetail, 'status' | 'currentStageName'>): string {
   if (flow.status === 'pending') return 'No iniciado';
   if (flow.status === 'completed') return 'Completado';
+  if (flow.status === 'cancelled') return 'Cancelado';
   return flow.currentStageName ?? '—';
 }
 
@@ -67,7 +68,8 @@ export function ProcessStatusCard({ flow, isAdmin }: { flow: PaymentFlowDetail; 
             aria-label={`Progreso del flujo: ${flow.progress} %`}
           />
         </Stack>
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" verticalSpacing="sm">
+        {/* Beside the general information (wide screens) the card is narrow: two columns. */}
+        <SimpleGrid cols={{ base: 2, sm: 4, lg: 2 }} spacing="md" verticalSpacing="sm">
           <InfoItem label="Fecha de Inicio" testId="flow-started">
             <Group gap={4} wrap="nowrap">
               <Text size="sm">{flow.startedAt ? formatDateTime(flow.startedAt) : dash}</Text>

@@ -120,6 +120,7 @@ describe('the stages of a flow', () => {
       true,
     );
     expect(within(row).queryByRole('button', { name: /Editar fechas/ })).toBeNull();
+    expect(within(row).getByText('2 días')).toBeTruthy();
   });
 
   it("offers the default assignee as 'Asignar a {nombre}' and assigns them in one click", async () => {
@@ -138,11 +139,12 @@ describe('the stages of a flow', () => {
   it('shows the one responsible of a payment task by name', () => {
     renderStages(
       paymentFlow('in_progress', [
-        task('VB Operaciones', 'pending', { assignees: [{ ...person, isActive: true }] }),
+        task('VB Operaciones', 'pending', { assignees: [{ ...person, isActive: true }], daysToComplete: 1 }),
       ]),
       kam,
     );
     expect(within(screen.getByTestId('task-assignee')).getByText('Bruno Díaz')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Asignar a Bruno/ })).toBeNull();
+    expect(screen.getByText('1 día')).toBeTruthy();
   });
 });

@@ -92,7 +92,9 @@ function Days({ task }: { task: FlowTaskView }) {
       <Text size="xs" c="dimmed">
         Plazo:{' '}
         <Text span size="xs" c="dark" fw={500}>
-          {task.daysToComplete === null ? '—' : `${task.daysToComplete} días`}
+          {task.daysToComplete === null
+            ? '—'
+            : `${task.daysToComplete} ${task.daysToComplete === 1 ? 'día' : 'días'}`}
         </Text>
       </Text>
       <Text size="xs" c={task.daysLate > 0 ? 'red' : 'dimmed'} fw={task.daysLate > 0 ? 700 : undefined}>
@@ -232,7 +234,7 @@ function TaskRow({
             </Tooltip>
           </Group>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 2 }}>
+        <Grid.Col span={{ base: 12, lg: 3 }}>
           <Group gap="xs" wrap="nowrap">
             {singleAssignee ? (
               <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }} data-testid="task-assignee">
@@ -284,7 +286,7 @@ function TaskRow({
             )}
           </Group>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
+        <Grid.Col span={{ base: 12, lg: 3 }}>
           <Stack gap={2}>
             <Group gap="md" wrap="wrap">
               <Text size="xs" c="dimmed">
