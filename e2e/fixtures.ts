@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { rutCheckDigit } from '../src/shared/domain/rut';
 
 /** Accounts created by scripts/e2e-server.mjs before the server starts. */
@@ -29,4 +29,88 @@ export function uniqueRut(): string {
 
 export function uniqueText(prefix: string): string {
   return `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+}
+
+export interface ApiReservation {
+  reservationId: string;
+  /** Its sale flow, started with it. */
+  saleFlowId: string;
+  number: string;
+  apartment: string;
+}
+
+/**
+ * A client and a reservation of a unit nobody holds in 'Edificio Los Aromos', made through the API
+ * (for journeys about what follows the reservation form). With `commission` it is sold through the
+ * first broker of the list, with that commission (the rest of its fields left empty, so the spec's
+ * defaults: tax included, for discount, no secondary prices).
+ */
+export async function apiReservation(
+  request: APIRequestContext,
+  origin: string,
+  {
+    firstName,
+    lastName,
+    prefix,
+    sellerId = null,
+    commission,
+  }: {
+    firstName: string;
+    lastName: string;
+    /** Starts the reservation and apartment numbers, so a journey's rows are easy to tell. */
+    prefix: string;
+    sellerId?: string | null;
+    commission?: {
+      commissionAmount: string;
+      numberOfPayments: 1 | 2;
+      firstPaymentPercentage: 25 | 50 | 100;
+      payment1Date?: string;
+    };
+  },
+): Promise<ApiReservation> {
+  const headers = { origin };
+  const client = await request.post('/api/clients', {
+    headers,
+    data: { rut: uniqueRut(), firstName, lastName, birthDate: '1987-09-14', phone: null, email: null },
+  });
+  expect(client.status(), await client.text()).toBe(201);
+  const options = await (await request.get('/api/reservations/form-options')).json();
+  const project = options.projects.find(
+    (candidate: { name: string }) => candidate.name === 'Edificio Los Aromos',
+  );
+  const broker = commission
+    ? (await (await request.get('/api/brokers?page=1&pageSize=1')).json()).rows[0].id
+    : null;
+  const apartment = `${prefix}${uniqueText('').trim().slice(-6)}`;
+  const reservation = await request.post('/api/reservations', {
+    headers,
+    data: {
+      reservationNumber: uniqueText(prefix).replace(' ', '-'),
+      clientId: (await client.json()).id,
+      projectId: project.id,
+      sellerId,
+      reservationDate: '2026-10-05',
+      apartmentNumber: apartment,
+      apartmentPrice: '3000',
+      columnDiscount: '0',
+      additionalDiscount: '0',
+      otherDiscount: '0',
+      creditPayment: '2900',
+      isWithBroker: broker !== null,
+      brokerId: broker,
+      ...(commission
+        ? {
+            commission: {
+              commissionIncludesTax: true,
+              commissionForDiscount: true,
+              paysSecondary: false,
+              ...commission,
+            },
+          }
+        : {}),
+    },
+  });
+  expect(reservation.status(), await reservation.text()).toBe(201);
+  const { id, reservationFlowId, reservationNumber } = (await reservation.json()).reservation;
+  return { reservationId: id, saleFlowId: reservationFlowId, number: reservationNumber, apartment };
 }

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ACCOUNTS, signIn, uniqueRut, uniqueText } from './fixtures';
+import { ACCOUNTS, apiReservation, signIn, uniqueText } from './fixtures';
 
 const COF = ['COF PENDIENTE GENERACIÓN', 'COF PENDIENTE FIRMA', 'SOLICITUD VB COF PENDIENTE'];
 
@@ -10,53 +10,15 @@ interface FlowTask {
   version: number;
 }
 
-/**
- * A client and a reservation of a unit nobody holds, made through the API (these journeys are about
- * the flow, not the reservation form): the reservation's sale flow starts with it.
- */
+/** A reservation through the API (these journeys are about the flow, not the reservation form). */
 async function reservationFor(
   request: APIRequestContext,
   origin: string,
   firstName: string,
   lastName: string,
 ) {
-  const headers = { origin };
-  const client = await request.post('/api/clients', {
-    headers,
-    data: { rut: uniqueRut(), firstName, lastName, birthDate: '1987-09-14', phone: null, email: null },
-  });
-  expect(client.status(), await client.text()).toBe(201);
-  const options = await (await request.get('/api/reservations/form-options')).json();
-  const project = options.projects.find(
-    (candidate: { name: string }) => candidate.name === 'Edificio Los Aromos',
-  );
-  const unit = uniqueText('').trim().slice(-6);
-  const reservation = await request.post('/api/reservations', {
-    headers,
-    data: {
-      reservationNumber: uniqueText('F').replace(' ', '-'),
-      clientId: (await client.json()).id,
-      projectId: project.id,
-      sellerId: null,
-      reservationDate: '2026-10-05',
-      apartmentNumber: `F${unit}`,
-      parkingNumber: null,
-      storageNumber: null,
-      apartmentPrice: '3000',
-      columnDiscount: '0',
-      additionalDiscount: '0',
-      otherDiscount: '0',
-      creditPayment: '2900',
-      isWithBroker: false,
-      brokerId: null,
-    },
-  });
-  expect(reservation.status(), await reservation.text()).toBe(201);
-  const body = await reservation.json();
-  return {
-    flowId: body.reservation.reservationFlowId as string,
-    number: body.reservation.reservationNumber as string,
-  };
+  const reservation = await apiReservation(request, origin, { firstName, lastName, prefix: 'F' });
+  return { flowId: reservation.saleFlowId, number: reservation.number };
 }
 
 async function tasksOf(request: APIRequestContext, flowId: string): Promise<FlowTask[]> {
