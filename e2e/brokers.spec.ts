@@ -134,3 +134,87 @@ test.describe('brokers', () => {
     await expect(company.getByRole('textbox', { name: 'Nombre', exact: true })).toHaveValue(`Copia ${word}`);
   });
 });
+
+/** Creates a broker through the API with the page's session. */
+async function createBrokerByApi(
+  page: Page,
+  values: { name: string; businessName: string; kamName: string; kamReceivesCommission?: boolean },
+) {
+  const response = await page.request.post('/api/brokers', {
+    headers: { origin: new URL(page.url()).origin },
+    data: {
+      rut: uniqueRut(),
+      constitutionDate: '2015-03-01',
+      constitutionNotary: 'Notaría Uno',
+      legalRepresentative: 'Ana Soto',
+      legalRepresentativeRut: uniqueRut(),
+      commercialAddress: 'Calle 1',
+      commercialAddressCommune: 'Santiago',
+      commercialContactName: 'Luis Díaz',
+      ...values,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+test.describe('lista de brokers', () => {
+  test('filtra por KAM y por su comisión, ordena por razón social y la dirección lo guarda', async ({
+    page,
+  }) => {
+    await page.goto('/brokers');
+    const word = token();
+    const kam = `Kam ${word}`;
+    await createBrokerByApi(page, { name: `Norte ${word}`, businessName: `Beta ${word} SpA`, kamName: kam });
+    await createBrokerByApi(page, {
+      name: `Sur ${word}`,
+      businessName: `Alfa ${word} SpA`,
+      kamName: kam,
+      kamReceivesCommission: true,
+    });
+    await page.reload();
+
+    await page.getByRole('combobox', { name: 'KAM', exact: true }).fill(word);
+    await page.getByRole('option', { name: kam }).click();
+    await expect(page).toHaveURL(/kam=/);
+    const rows = page.getByRole('row').filter({ hasText: word });
+    await expect(rows).toHaveText([/Norte/, /Sur/]);
+
+    await page
+      .getByRole('columnheader', { name: /^Razón Social/ })
+      .getByRole('button')
+      .click();
+    await expect(rows).toHaveText([/Alfa/, /Beta/]);
+    await expect(page).toHaveURL(/orden=businessName&dir=asc/);
+
+    await page.getByRole('combobox', { name: 'Comisión KAM' }).click();
+    await page.getByRole('option', { name: 'Recibe comisión', exact: true }).click();
+    await expect(rows).toHaveText([/Sur/]);
+
+    // The address keeps the filters and the order.
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'KAM', exact: true })).toHaveValue(kam);
+    await expect(page.getByRole('combobox', { name: 'Comisión KAM' })).toHaveValue('Recibe comisión');
+    await expect(rows).toHaveText([/Sur/]);
+
+    await page.getByRole('button', { name: 'Limpiar filtros' }).click();
+    await expect(page).not.toHaveURL(/kam=/);
+    await expect(page.getByRole('combobox', { name: 'KAM', exact: true })).toHaveValue('');
+    await expect(page).toHaveURL(/orden=businessName/);
+  });
+
+  test('en un teléfono los brokers son tarjetas y los filtros se despliegan con «Filtros»', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/brokers');
+    const cards = page.getByRole('list', { name: 'Brokers' }).getByRole('listitem');
+    await expect(cards.first()).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'KAM', exact: true })).toBeHidden();
+    await page.getByRole('button', { name: 'Filtros' }).click();
+    await page.getByRole('combobox', { name: 'Comisión KAM' }).click();
+    await page.getByRole('option', { name: 'Recibe comisión', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Filtros (1)' })).toBeVisible();
+    await expect(cards.first().getByRole('img', { name: 'El KAM recibe comisión' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});

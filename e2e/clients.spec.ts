@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { formatRut } from '../src/shared/domain/rut';
+import { formatRut, rutCheckDigit } from '../src/shared/domain/rut';
 import { ACCOUNTS, SIGNED_OUT, signIn, uniqueRut, uniqueText } from './fixtures';
 
 /** A word no other journey uses, to find our own rows on the shared server. */
@@ -181,6 +181,82 @@ test.describe('clientes', () => {
       .click();
     await expect(page.getByText(`Cliente Eliminable ${word} eliminado`)).toBeVisible();
     await expect(page.getByText('Ningún cliente coincide con la búsqueda')).toBeVisible();
+  });
+});
+
+test.describe('lista de clientes', () => {
+  /** The names of the rows that carry `word`, top to bottom. */
+  const namesOf = (page: Page, word: string) => page.getByRole('row').filter({ hasText: word });
+
+  test('ordena por nombre y por RUT en el servidor, y la dirección guarda el orden', async ({ page }) => {
+    await page.goto('/clientes');
+    const word = token();
+    // RUTs whose number order differs from their text order: 9.xxx.xxx < 10.xxx.xxx < 20.xxx.xxx.
+    const rutOf = (base: number) => {
+      const body = String(base + Math.floor(Math.random() * 900_000));
+      return `${body}-${rutCheckDigit(body)}`;
+    };
+    // Created in this order: the list shows the newest first.
+    await createClientByApi(page, { rut: rutOf(10_000_000), firstName: 'Zoe', lastName: word });
+    await createClientByApi(page, { rut: rutOf(20_000_000), firstName: 'Ana', lastName: word });
+    await createClientByApi(page, { rut: rutOf(9_000_000), firstName: 'Marta', lastName: word });
+    await searchClients(page, word);
+    const rows = namesOf(page, word);
+    await expect(rows).toHaveText([/Marta/, /Ana/, /Zoe/]);
+
+    // The column's header is a button, which also says the order to screen readers.
+    const header = page.getByRole('columnheader', { name: /^Nombre Completo/ }).getByRole('button');
+    await header.click();
+    await expect(rows).toHaveText([/Ana/, /Marta/, /Zoe/]);
+    await expect(page).toHaveURL(/orden=fullName&dir=asc/);
+    await expect(header).toHaveAccessibleName(/Nombre Completo.*orden ascendente/);
+    await header.click();
+    await expect(rows).toHaveText([/Zoe/, /Marta/, /Ana/]);
+    await expect(page).toHaveURL(/orden=fullName&dir=desc/);
+
+    // The address keeps the search and the order.
+    await page.reload();
+    await expect(rows).toHaveText([/Zoe/, /Marta/, /Ana/]);
+    await expect(page.getByPlaceholder('Buscar por RUT, nombres o apellidos')).toHaveValue(word);
+
+    // A third click goes back to the spec's order, newest first.
+    await header.click();
+    await expect(rows).toHaveText([/Marta/, /Ana/, /Zoe/]);
+    await expect(page).not.toHaveURL(/orden=/);
+
+    // By RUT: in number order (as text, 9.xxx.xxx would come last).
+    await page.getByRole('columnheader', { name: /^RUT/ }).getByRole('button').click();
+    await expect(page).toHaveURL(/orden=rut&dir=asc/);
+    await expect(rows).toHaveText([/Marta/, /Zoe/, /Ana/]);
+  });
+
+  test('cambia las filas por página y la dirección las guarda', async ({ page }) => {
+    await page.goto('/clientes');
+    await expect(page.getByRole('table', { name: 'Clientes' }).locator('tbody tr')).toHaveCount(25);
+    await page.getByLabel('Filas por página').selectOption('10');
+    await expect(page).toHaveURL(/porPagina=10/);
+    await expect(page.getByRole('table', { name: 'Clientes' }).locator('tbody tr')).toHaveCount(10);
+    await expect(page.getByText(/^Mostrando 1–10 de /)).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Filas por página')).toHaveValue('10');
+    await expect(page.getByRole('table', { name: 'Clientes' }).locator('tbody tr')).toHaveCount(10);
+  });
+
+  test('en un teléfono los clientes son tarjetas, ordenadas con «Ordenar por»', async ({ page }) => {
+    await page.goto('/clientes');
+    const word = token();
+    for (const firstName of ['Bruno', 'Amalia']) {
+      await createClientByApi(page, { rut: uniqueRut(), firstName, lastName: word });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/clientes?q=${word}`);
+    const cards = page.getByRole('list', { name: 'Clientes' }).getByRole('listitem');
+    await expect(cards).toHaveText([/Amalia/, /Bruno/]);
+    await page.getByLabel('Ordenar por').selectOption({ label: 'Nombre Completo ↓' });
+    await expect(cards).toHaveText([/Bruno/, /Amalia/]);
+    await expect(page).toHaveURL(/orden=fullName&dir=desc/);
+    await expect(cards.first().getByRole('link', { name: `Editar a Bruno ${word}` })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
 

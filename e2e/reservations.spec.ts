@@ -236,6 +236,12 @@ test.describe('reservas', () => {
     const cards = page.getByRole('list', { name: 'Reservas' }).getByRole('listitem');
     await expect(cards.first()).toBeVisible();
     await expect(cards.first().getByRole('link', { name: /^Editar reserva / })).toBeInViewport();
+    // The order is chosen in a select (no headers to click), and it is the list's: newest first.
+    await expect(page.getByLabel('Ordenar por')).toHaveValue('reservationDate:desc');
+    await page.getByLabel('Ordenar por').selectOption({ label: 'N° Reserva ↑' });
+    await expect(page).toHaveURL(/orden=reservationNumber&dir=asc/);
+    // The totals of the list in a last card.
+    await expect(page.getByRole('group', { name: 'Totales' })).toContainText('Precio Lista');
     // Nothing hides off-screen to the right.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
@@ -264,6 +270,145 @@ test.describe('reservas', () => {
     await page.getByLabel('Descuento columna').fill('101');
     await expect(page.getByText('El descuento no puede superar 100 %')).toBeVisible();
     await expect(page.getByLabel('Descuento columna')).toHaveValue('101');
+  });
+});
+
+/** Creates a reservation through the API: the unit's price, paid by credit; nothing else. */
+async function apiReservation(
+  page: Page,
+  values: { number: string; clientId: string; projectId: string; date: string; price: string },
+) {
+  const response = await page.request.post('/api/reservations', {
+    headers: { origin: new URL(page.url()).origin },
+    data: {
+      reservationNumber: values.number,
+      clientId: values.clientId,
+      projectId: values.projectId,
+      sellerId: null,
+      reservationDate: values.date,
+      apartmentNumber: `L-${values.number}`,
+      parkingNumber: null,
+      storageNumber: null,
+      apartmentPrice: values.price,
+      parkingPrice: '0',
+      storagePrice: '0',
+      columnDiscount: '0',
+      additionalDiscount: '0',
+      otherDiscount: '0',
+      reservationPayment: '0',
+      promisePayment: '0',
+      downPayment: '0',
+      creditPayment: values.price,
+      subsidyPayment: '0',
+      isWithBroker: false,
+      brokerId: null,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+test.describe('lista de reservas', () => {
+  test('filtra por proyecto y fechas, ordena por cliente, suma los montos y la dirección lo guarda', async ({
+    page,
+  }) => {
+    await page.goto('/reservas');
+    const word = uniqueText('').trim();
+    const options = (await (await page.request.get('/api/reservations/form-options')).json()) as {
+      projects: { id: string; name: string; stage: string }[];
+    };
+    const project = options.projects.find((candidate) => candidate.name === 'Parque Vicuña')!;
+    const zoe = await apiClient(page, 'Zoe', `Lista ${word}`);
+    const ana = await apiClient(page, 'Ana', `Lista ${word}`);
+    // A month no other journey books: these three are the only ones of the project in it.
+    const day = `20${30 + (Date.now() % 60)}-01`;
+    await apiReservation(page, {
+      number: `L1-${word}`,
+      clientId: zoe.id,
+      projectId: project.id,
+      date: `${day}-05`,
+      price: '1000',
+    });
+    await apiReservation(page, {
+      number: `L2-${word}`,
+      clientId: ana.id,
+      projectId: project.id,
+      date: `${day}-20`,
+      price: '2000.5',
+    });
+    await apiReservation(page, {
+      number: `L3-${word}`,
+      clientId: zoe.id,
+      projectId: project.id,
+      date: `${day}-31`,
+      price: '3000',
+    });
+    // Outside the range, same project.
+    await apiReservation(page, {
+      number: `L4-${word}`,
+      clientId: ana.id,
+      projectId: project.id,
+      date: `${day.slice(0, 4)}-02-01`,
+      price: '9000',
+    });
+
+    await page.getByRole('combobox', { name: 'Proyecto' }).click();
+    await page.getByRole('option', { name: 'Parque Vicuña · Etapa 2' }).click();
+    const [year] = day.split('-');
+    await page.getByLabel('Desde').fill(`01/01/${year}`);
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Hasta').fill(`31/01/${year}`);
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(
+      new RegExp(`proyecto=${project.id}.*desde=${year}-01-01.*hasta=${year}-01-31`),
+    );
+
+    const table = page.getByRole('table', { name: 'Reservas' });
+    const rows = table.locator('tbody tr');
+    await expect(rows).toHaveText([
+      new RegExp(`L3-${word}`),
+      new RegExp(`L2-${word}`),
+      new RegExp(`L1-${word}`),
+    ]);
+    // The totals of the filtered reservations: 1.000 + 2.000,50 + 3.000.
+    const totals = table.locator('tfoot tr');
+    await expect(totals).toContainText('Totales');
+    await expect(totals).toContainText('UF 6.000,50');
+
+    // By client: Ana first; each client's newest reservation first.
+    await page
+      .getByRole('columnheader', { name: /^Cliente/ })
+      .getByRole('button')
+      .click();
+    await expect(page).toHaveURL(/orden=clientName&dir=asc/);
+    await expect(rows).toHaveText([
+      new RegExp(`L2-${word}`),
+      new RegExp(`L3-${word}`),
+      new RegExp(`L1-${word}`),
+    ]);
+
+    // The page size is kept in the address too.
+    await page.getByLabel('Filas por página').selectOption('10');
+    await expect(page).toHaveURL(/porPagina=10/);
+
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Proyecto' })).toHaveValue('Parque Vicuña · Etapa 2');
+    await expect(page.getByLabel('Desde')).toHaveValue(`01/01/${year}`);
+    await expect(page.getByLabel('Hasta')).toHaveValue(`31/01/${year}`);
+    await expect(page.getByLabel('Filas por página')).toHaveValue('10');
+    await expect(rows).toHaveText([
+      new RegExp(`L2-${word}`),
+      new RegExp(`L3-${word}`),
+      new RegExp(`L1-${word}`),
+    ]);
+    await expect(totals).toContainText('UF 6.000,50');
+
+    // Only the live ones: none of these is rescinded; only the rescinded ones: none of these.
+    await page.getByRole('combobox', { name: 'Estado' }).click();
+    await page.getByRole('option', { name: 'Resciliadas', exact: true }).click();
+    await expect(page.getByText('Ninguna reserva cumple los filtros')).toBeVisible();
+    await page.getByRole('button', { name: 'Limpiar filtros' }).click();
+    await expect(page).not.toHaveURL(/proyecto=|desde=|hasta=|resciliadas=/);
+    await expect(page).toHaveURL(/orden=clientName/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_DATE_MESSAGE, parseDisplayDate, typedDateProblem } from './date-field';
-import { paginationText } from './server-table';
+import { nextSortStatus, paginationText, sortChoicesOf } from './server-table';
 
 describe('paginationText', () => {
   it('writes the range and total in Spanish with es-CL thousands', () => {
@@ -39,5 +39,44 @@ describe('typedDateProblem', () => {
     expect(typedDateProblem('01/01/1899', { minDate: new Date(1900, 0, 1) })).toBe(
       'La fecha no puede ser anterior al 01/01/1900',
     );
+  });
+});
+
+describe('nextSortStatus', () => {
+  const newest = { columnAccessor: 'createdAt', direction: 'desc' } as const;
+
+  it('sorts a new column A→Z, then Z→A, then goes back to the list’s own order', () => {
+    const first = nextSortStatus(newest, 'rut', newest);
+    expect(first).toEqual({ columnAccessor: 'rut', direction: 'asc' });
+    const second = nextSortStatus(first, 'rut', newest);
+    expect(second).toEqual({ columnAccessor: 'rut', direction: 'desc' });
+    expect(nextSortStatus(second, 'rut', newest)).toEqual(newest);
+  });
+
+  it('flips the default column itself between its two directions', () => {
+    const date = { columnAccessor: 'reservationDate', direction: 'desc' } as const;
+    const flipped = nextSortStatus(date, 'reservationDate', date);
+    expect(flipped).toEqual({ columnAccessor: 'reservationDate', direction: 'asc' });
+    expect(nextSortStatus(flipped, 'reservationDate', date)).toEqual(date);
+  });
+});
+
+describe('sortChoicesOf', () => {
+  it('offers the extra orders, then each sortable column with a text title both ways', () => {
+    const choices = sortChoicesOf(
+      [
+        { accessor: 'rut', title: 'RUT', sortable: true },
+        { accessor: 'email', title: 'Correo Electrónico' },
+        { accessor: 'fullName', title: 'Nombre Completo', sortable: true },
+      ],
+      [{ columnAccessor: 'createdAt', direction: 'desc', label: 'Más recientes primero' }],
+    );
+    expect(choices.map((choice) => choice.label)).toEqual([
+      'Más recientes primero',
+      'RUT ↑',
+      'RUT ↓',
+      'Nombre Completo ↑',
+      'Nombre Completo ↓',
+    ]);
   });
 });

@@ -1,20 +1,25 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Broker, BrokerBody, BrokerPage, BrokerUpdateBody } from '../../../shared/schemas/brokers';
+import type {
+  Broker,
+  BrokerBody,
+  BrokerKams,
+  BrokerListQuery,
+  BrokerPage,
+  BrokerUpdateBody,
+} from '../../../shared/schemas/brokers';
 import { api } from '../../lib/api';
-
-export interface BrokerListQuery {
-  page?: number;
-  pageSize?: number;
-  search?: string;
-}
 
 export const brokerKeys = {
   all: ['brokers'] as const,
   list: (query: BrokerListQuery) => ['brokers', 'list', query] as const,
   detail: (id: string) => ['brokers', 'detail', id] as const,
+  kams: ['brokers', 'kams'] as const,
 };
 
-/** GET /api/brokers: by name, searched by name, RUT or razón social (the reservation's broker picker too). */
+/**
+ * GET /api/brokers: by name unless sorted, searched by name, RUT or razón social, filtered by KAM
+ * (the reservation's broker picker too).
+ */
 export function fetchBrokers(query: BrokerListQuery, signal?: AbortSignal): Promise<BrokerPage> {
   return api<BrokerPage>('/api/brokers', { query: { ...query }, signal });
 }
@@ -28,6 +33,15 @@ export function useBrokers(query: BrokerListQuery) {
     queryKey: brokerKeys.list(query),
     queryFn: ({ signal }) => fetchBrokers(query, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The KAM names the brokers carry, for the list's KAM filter (refreshed with every broker save). */
+export function useBrokerKams() {
+  return useQuery({
+    queryKey: brokerKeys.kams,
+    queryFn: ({ signal }) => api<BrokerKams>('/api/brokers/kams', { signal }).then((answer) => answer.kams),
+    staleTime: 60_000,
   });
 }
 

@@ -1,16 +1,23 @@
-import { ActionIcon, Box, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { formatRut } from '../../../shared/format';
-import type { BrokerRow } from '../../../shared/schemas/brokers';
+import { BROKER_SORTS, type BrokerRow } from '../../../shared/schemas/brokers';
+import { YES_NO_ALL } from '../../../shared/schemas/common';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
+import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
-import { useListParams } from '../../lib/list-params';
-import { useBrokers } from './api';
+import { oneOf, useListParams } from '../../lib/list-params';
+import { useBrokerKams, useBrokers } from './api';
+
+const KAM_COMMISSION_CHOICES = [
+  { value: 'yes', label: 'Recibe comisión' },
+  { value: 'no', label: 'No recibe comisión' },
+];
 
 /** The dot of the list: green when the broker's KAM receives commissions, grey otherwise. */
 export function KamCommissionDot({ receives }: { receives: boolean }) {
@@ -33,54 +40,62 @@ export function KamCommissionDot({ receives }: { receives: boolean }) {
   );
 }
 
+/**
+ * /brokers: searched by name, RUT or razón social, filtered by KAM and by whether the KAM receives
+ * commission, by name or sorted by RUT, razón social or KAM, paged.
+ */
 export default function BrokersPage() {
   const location = useLocation();
-  const list = useListParams();
-  const brokers = useBrokers(list.query);
+  const list = useListParams({
+    sort: { sorts: BROKER_SORTS, defaultSort: 'name', defaultDirection: 'asc' },
+    filters: ['kam', 'comisionKam'],
+  });
+  const kamReceivesCommission = oneOf(YES_NO_ALL, list.filters.comisionKam);
+  const brokers = useBrokers({
+    ...list.query,
+    ...(list.filters.kam ? { kam: list.filters.kam } : {}),
+    ...(kamReceivesCommission ? { kamReceivesCommission } : {}),
+  });
+  const kams = useBrokerKams();
   const back = { from: location.search };
-  // On a phone the RUT goes under the name and the icons need no header, so nothing scrolls sideways.
+  // On a phone (cards, one line per column) the icons need no visible header.
   const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
 
   const columns: DataTableColumn<BrokerRow>[] = [
     {
       accessor: 'name',
       title: 'Broker',
+      sortable: true,
       render: (broker) => (
-        <>
-          <Text size="sm" fw={500}>
-            {broker.name}
-          </Text>
-          {narrow ? (
-            <Text size="xs" c="dimmed">
-              {formatRut(broker.rut)}
-            </Text>
-          ) : null}
-        </>
+        <Text size="sm" fw={500}>
+          {broker.name}
+        </Text>
       ),
     },
     {
       accessor: 'rut',
       title: 'RUT',
       noWrap: true,
+      sortable: true,
       visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.sm})`,
       render: (broker) => formatRut(broker.rut),
     },
     {
       accessor: 'businessName',
       title: 'Razón Social',
+      sortable: true,
       visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.sm})`,
     },
     {
       accessor: 'kamName',
       title: 'KAM',
+      sortable: true,
       visibleMediaQuery: (theme) => `(min-width: ${theme.breakpoints.md})`,
     },
     {
       accessor: 'kamReceivesCommission',
-      // Two lines on a phone ('Comisión / KAM'), one on wider screens.
-      title: narrow ? <span style={{ whiteSpace: 'normal' }}>Comisión KAM</span> : 'Comisión KAM',
+      title: 'Comisión KAM',
       textAlign: 'center',
-      width: narrow ? 100 : undefined,
       render: (broker) => <KamCommissionDot receives={broker.kamReceivesCommission} />,
     },
     {
@@ -117,24 +132,52 @@ export default function BrokersPage() {
       />
       <Stack gap="md">
         <ErrorAlert error={brokers.error} />
-        <SearchInput
-          value={list.search}
-          onSearch={list.setSearch}
-          placeholder="Buscar por nombre, RUT o razón social"
-          maw={480}
-        />
+        <FilterBar
+          activeCount={list.activeFilterCount}
+          onClear={list.clearFilters}
+          search={
+            <SearchInput
+              value={list.search}
+              onSearch={list.setSearch}
+              placeholder="Buscar por nombre, RUT o razón social"
+            />
+          }
+        >
+          <Select
+            label="KAM"
+            placeholder="Todos"
+            data={kams.data ?? []}
+            value={list.filters.kam ?? null}
+            onChange={(value) => list.setFilter('kam', value)}
+            searchable
+            clearable
+            nothingFoundMessage="Ningún KAM con ese nombre"
+            w={{ base: '100%', sm: 220 }}
+          />
+          <Select
+            label="Comisión KAM"
+            placeholder="Todos"
+            data={KAM_COMMISSION_CHOICES}
+            value={kamReceivesCommission === 'all' ? null : (kamReceivesCommission ?? null)}
+            onChange={(value) => list.setFilter('comisionKam', value)}
+            clearable
+            w={{ base: '100%', sm: 200 }}
+          />
+        </FilterBar>
         <ServerTable<BrokerRow>
+          {...list.table}
           aria-label="Brokers"
           records={brokers.data?.rows}
           total={brokers.data?.total}
           totalIsCapped={brokers.data?.totalIsCapped}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
           fetching={brokers.isFetching}
           error={brokers.error}
           columns={columns}
-          noRecordsText={list.search ? 'Ningún broker coincide con la búsqueda' : 'Aún no hay brokers'}
+          noRecordsText={
+            list.search || list.activeFilterCount > 0
+              ? 'Ningún broker coincide con la búsqueda'
+              : 'Aún no hay brokers'
+          }
         />
       </Stack>
     </>

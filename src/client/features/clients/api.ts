@@ -1,12 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Client, ClientBody, ClientPage, ClientUpdateBody } from '../../../shared/schemas/clients';
+import type {
+  Client,
+  ClientBody,
+  ClientListQuery,
+  ClientPage,
+  ClientUpdateBody,
+} from '../../../shared/schemas/clients';
 import { api } from '../../lib/api';
-
-export interface ClientListQuery {
-  page?: number;
-  pageSize?: number;
-  search?: string;
-}
 
 export const clientKeys = {
   all: ['clients'] as const,
@@ -14,7 +14,7 @@ export const clientKeys = {
   detail: (id: string) => ['clients', 'detail', id] as const,
 };
 
-/** GET /api/clients: live clients, newest first, searched by RUT, names or full name. */
+/** GET /api/clients: live clients searched by RUT, names or full name; newest first unless sorted. */
 export function fetchClients(query: ClientListQuery, signal?: AbortSignal): Promise<ClientPage> {
   return api<ClientPage>('/api/clients', { query: { ...query }, signal });
 }

@@ -5,13 +5,14 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatDate, formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
-import type { ClientRow } from '../../../shared/schemas/clients';
+import { CLIENT_SORTS, type ClientRow } from '../../../shared/schemas/clients';
 import { paths } from '../../app/paths';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
-import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { type DataTableColumn, ServerTable, type SortChoice } from '../../components/server-table';
 import { useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
@@ -26,10 +27,19 @@ const dimmedDash = (
   </Text>
 );
 
+// The spec's order (newest first) shows in no column: the phone's order select names it.
+const NEWEST_FIRST: SortChoice[] = [
+  { columnAccessor: 'createdAt', direction: 'desc', label: 'Más recientes primero' },
+  { columnAccessor: 'createdAt', direction: 'asc', label: 'Más antiguos primero' },
+];
+
+/** /clientes: live clients searched by RUT or name, newest first or sorted by RUT or name, paged. */
 export default function ClientsPage() {
   const user = useCurrentUser();
   const location = useLocation();
-  const list = useListParams();
+  const list = useListParams({
+    sort: { sorts: CLIENT_SORTS, defaultSort: 'createdAt', defaultDirection: 'desc' },
+  });
   const clients = useClients(list.query);
   const remove = useDeleteClient();
   const [toDelete, setToDelete] = useState<ClientRow | null>(null);
@@ -40,8 +50,14 @@ export default function ClientsPage() {
   const back = { from: location.search };
 
   const columns: DataTableColumn<ClientRow>[] = [
-    { accessor: 'rut', title: 'RUT', noWrap: true, render: (client) => formatRut(client.rut) },
-    { accessor: 'fullName', title: 'Nombre Completo', render: fullName },
+    {
+      accessor: 'rut',
+      title: 'RUT',
+      noWrap: true,
+      sortable: true,
+      render: (client) => formatRut(client.rut),
+    },
+    { accessor: 'fullName', title: 'Nombre Completo', sortable: true, render: fullName },
     {
       accessor: 'email',
       title: 'Correo Electrónico',
@@ -110,20 +126,24 @@ export default function ClientsPage() {
       />
       <Stack gap="md">
         <ErrorAlert error={clients.error} />
-        <SearchInput
-          value={list.search}
-          onSearch={list.setSearch}
-          placeholder="Buscar por RUT, nombres o apellidos"
-          maw={480}
+        <FilterBar
+          activeCount={list.activeFilterCount}
+          onClear={list.clearFilters}
+          search={
+            <SearchInput
+              value={list.search}
+              onSearch={list.setSearch}
+              placeholder="Buscar por RUT, nombres o apellidos"
+            />
+          }
         />
         <ServerTable<ClientRow>
+          {...list.table}
           aria-label="Clientes"
           records={clients.data?.rows}
           total={clients.data?.total}
           totalIsCapped={clients.data?.totalIsCapped}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
+          extraSortChoices={NEWEST_FIRST}
           fetching={clients.isFetching}
           error={clients.error}
           columns={columns}

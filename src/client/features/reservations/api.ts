@@ -1,19 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
 import type {
   CommissionView,
   CreateReservationBody,
   PromotionFields,
   PromotionView,
   ReservationFormOptions,
+  ReservationListQuery,
+  ReservationPage,
   ReservationView,
-  reservationListResponse,
   SaveCommissionBody,
   UpdateReservationBody,
 } from '../../../shared/schemas/reservations';
 import { api } from '../../lib/api';
-
-type ReservationPage = z.infer<typeof reservationListResponse>;
 
 export const reservationKeys = {
   all: ['reservations'] as const,
@@ -22,7 +20,8 @@ export const reservationKeys = {
   formOptions: ['reservations', 'form-options'] as const,
 };
 
-export function useReservationList(query: { page: number; pageSize: number; search?: string }) {
+/** One page of reservations (searched, filtered, sorted) with the totals of every filtered row. */
+export function useReservationList(query: ReservationListQuery) {
   return useQuery({
     queryKey: reservationKeys.list(query),
     queryFn: ({ signal }) => api<ReservationPage>('/api/reservations', { query, signal }),

@@ -1,27 +1,178 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatDate, formatUF } from '../../../shared/format';
-import type { ReservationListRow } from '../../../shared/schemas/reservations';
+import { formatDate, formatInteger, formatUF } from '../../../shared/format';
+import { LIST_COUNT_CAP, YES_NO_ALL } from '../../../shared/schemas/common';
+import {
+  RESERVATION_SORTS,
+  type ReservationListQuery,
+  type ReservationListRow,
+  type ReservationListTotals,
+} from '../../../shared/schemas/reservations';
 import { paths } from '../../app/paths';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
+import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
-import { ServerTable } from '../../components/server-table';
-import { useListParams } from '../../lib/list-params';
+import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { type ListParams, oneOf, useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
-import { useDeleteReservation, useReservationList } from './api';
+import { useDeleteReservation, useReservationFormOptions, useReservationList } from './api';
 
-/** /reservas: paged and searched by number on the server; rescinded ones in red with their badge. */
+/** The filters as the address keeps them (`?proyecto=…&desde=2026-01-01&resciliadas=no`). */
+const FILTERS = ['proyecto', 'vendedor', 'desde', 'hasta', 'resciliadas'] as const;
+type Filter = (typeof FILTERS)[number];
+
+const RESCINDED_CHOICES = [
+  { value: 'no', label: 'Vigentes' },
+  { value: 'yes', label: 'Resciliadas' },
+];
+
+/** Width of a filter: the whole row on a phone (the filters stack), fixed beside the others on wider screens. */
+const filterWidth = (px: number) => ({ base: '100%', sm: px });
+
+/** The list's request: its page, search and order, and the filters of the address. */
+function reservationQuery(
+  list: ListParams<(typeof RESERVATION_SORTS)[number], Filter>,
+): ReservationListQuery {
+  const { proyecto, vendedor, desde, hasta, resciliadas } = list.filters;
+  const rescinded = oneOf(YES_NO_ALL, resciliadas);
+  return {
+    ...list.query,
+    ...(proyecto ? { projectId: proyecto } : {}),
+    ...(vendedor ? { sellerId: vendedor } : {}),
+    ...(desde ? { fromDate: desde } : {}),
+    ...(hasta ? { toDate: hasta } : {}),
+    ...(rescinded ? { rescinded } : {}),
+  };
+}
+
+/** A money column with its total (of every filtered row) at its foot. */
+function moneyColumn(
+  accessor: keyof ReservationListTotals,
+  title: string,
+  totals: ReservationListTotals | null | undefined,
+): DataTableColumn<ReservationListRow> {
+  return {
+    accessor,
+    title,
+    textAlign: 'right',
+    noWrap: true,
+    render: (row) => formatUF(row[accessor]),
+    ...(totals
+      ? {
+          footer: (
+            <Text size="sm" fw={700}>
+              {formatUF(totals[accessor])}
+            </Text>
+          ),
+        }
+      : {}),
+  };
+}
+
+/**
+ * /reservas: searched by number, filtered by project, seller, reservation date and rescission,
+ * newest first or sorted by number, client or project, paged on the server; the totals of the money
+ * columns over every filtered row at the foot; rescinded ones in red with their badge.
+ */
 export default function ReservationsListPage() {
   const user = useCurrentUser();
-  const list = useListParams();
-  const reservations = useReservationList(list.query);
+  const list = useListParams({
+    sort: { sorts: RESERVATION_SORTS, defaultSort: 'reservationDate', defaultDirection: 'desc' },
+    filters: FILTERS,
+  });
+  const reservations = useReservationList(reservationQuery(list));
+  const options = useReservationFormOptions();
   const remove = useDeleteReservation();
   const [deleting, setDeleting] = useState<ReservationListRow | null>(null);
+  const totals = reservations.data?.totals;
+  const filtered = list.search !== '' || list.activeFilterCount > 0;
+
+  const columns: DataTableColumn<ReservationListRow>[] = [
+    {
+      accessor: 'reservationNumber',
+      title: 'N° Reserva',
+      sortable: true,
+      render: (row) => (
+        <Group gap={6} wrap="nowrap">
+          <Anchor
+            component={Link}
+            to={paths.editReservation(row.id)}
+            fw={600}
+            c={row.isRescinded ? 'red' : undefined}
+          >
+            {row.reservationNumber}
+          </Anchor>
+          {row.isRescinded ? (
+            <Badge color="red" size="sm">
+              Resciliada
+            </Badge>
+          ) : null}
+        </Group>
+      ),
+    },
+    {
+      accessor: 'reservationDate',
+      title: 'Fecha',
+      sortable: true,
+      noWrap: true,
+      render: (row) => formatDate(row.reservationDate),
+    },
+    { accessor: 'clientName', title: 'Cliente', sortable: true },
+    {
+      accessor: 'projectName',
+      title: 'Proyecto',
+      sortable: true,
+      render: (row) => (
+        <div>
+          <Text size="sm">{row.projectName}</Text>
+          <Text size="xs" c="dimmed">
+            {row.projectStage}
+          </Text>
+        </div>
+      ),
+    },
+    { accessor: 'apartmentNumber', title: 'Depto.' },
+    moneyColumn('totalPrice', 'Precio Lista', totals),
+    moneyColumn('minimumPrice', 'Precio Mínimo', totals),
+    moneyColumn('totalPayment', 'Escrituración', totals),
+    {
+      accessor: 'actions',
+      // Named for screen readers (every data cell has a header); nothing shown, as before.
+      title: <VisuallyHidden>Acciones</VisuallyHidden>,
+      textAlign: 'right',
+      render: (row) => (
+        <Group gap={4} justify="flex-end" wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            component={Link}
+            to={paths.editReservation(row.id)}
+            aria-label={`Editar reserva ${row.reservationNumber}`}
+          >
+            <IconPencil size={16} />
+          </ActionIcon>
+          {user.isAdmin ? (
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={`Eliminar reserva ${row.reservationNumber}`}
+              onClick={() => {
+                remove.reset();
+                setDeleting(row);
+              }}
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          ) : null}
+        </Group>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -35,115 +186,101 @@ export default function ReservationsListPage() {
       />
       <ErrorAlert error={reservations.error} />
       <Stack gap="md">
-        <SearchInput
-          value={list.search}
-          onSearch={list.setSearch}
-          placeholder="Buscar por número de reserva"
-          aria-label="Buscar por número de reserva"
-          maw={420}
-        />
+        <FilterBar
+          // Narrow enough for the five filters to fit beside it at 1440 px.
+          searchMaxWidth={260}
+          activeCount={list.activeFilterCount}
+          onClear={list.clearFilters}
+          search={
+            <SearchInput
+              value={list.search}
+              onSearch={list.setSearch}
+              placeholder="Buscar por número de reserva"
+              aria-label="Buscar por número de reserva"
+            />
+          }
+        >
+          <Select
+            label="Proyecto"
+            placeholder="Todos"
+            data={(options.data?.projects ?? []).map((project) => ({
+              value: project.id,
+              label: `${project.name} · ${project.stage}`,
+            }))}
+            value={list.filters.proyecto ?? null}
+            onChange={(value) => list.setFilter('proyecto', value)}
+            searchable
+            clearable
+            nothingFoundMessage="Ningún proyecto con ese nombre"
+            w={filterWidth(210)}
+          />
+          <Select
+            label="Vendedor"
+            placeholder="Todos"
+            data={(options.data?.sellers ?? []).map((seller) => ({
+              value: seller.id,
+              label: `${seller.firstName} ${seller.lastName}`,
+            }))}
+            value={list.filters.vendedor ?? null}
+            onChange={(value) => list.setFilter('vendedor', value)}
+            searchable
+            clearable
+            nothingFoundMessage="Ningún vendedor con ese nombre"
+            w={filterWidth(170)}
+          />
+          <DateField
+            label="Desde"
+            value={list.filters.desde ?? null}
+            onChange={(value) => list.setFilter('desde', value)}
+            maxDate={list.filters.hasta}
+            clearable
+            w={filterWidth(155)}
+          />
+          <DateField
+            label="Hasta"
+            value={list.filters.hasta ?? null}
+            onChange={(value) => list.setFilter('hasta', value)}
+            minDate={list.filters.desde}
+            clearable
+            w={filterWidth(155)}
+          />
+          <Select
+            label="Estado"
+            placeholder="Todas"
+            data={RESCINDED_CHOICES}
+            value={list.filters.resciliadas ?? null}
+            onChange={(value) => list.setFilter('resciliadas', value)}
+            clearable
+            w={filterWidth(140)}
+          />
+        </FilterBar>
         <ServerTable<ReservationListRow>
+          {...list.table}
           aria-label="Reservas"
           records={reservations.data?.rows}
           total={reservations.data?.total}
           totalIsCapped={reservations.data?.totalIsCapped}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
           fetching={reservations.isFetching}
           error={reservations.error}
-          noRecordsText={list.search ? 'No hay reservas con ese número' : 'Aún no hay reservas'}
+          noRecordsText={
+            list.search
+              ? 'No hay reservas con ese número'
+              : filtered
+                ? 'Ninguna reserva cumple los filtros'
+                : 'Aún no hay reservas'
+          }
           rowStyle={(row) =>
             row.isRescinded ? { backgroundColor: 'var(--mantine-color-red-0)' } : undefined
           }
-          columns={[
-            {
-              accessor: 'reservationNumber',
-              title: 'N° Reserva',
-              render: (row) => (
-                <Group gap={6} wrap="nowrap">
-                  <Anchor
-                    component={Link}
-                    to={paths.editReservation(row.id)}
-                    fw={600}
-                    c={row.isRescinded ? 'red' : undefined}
-                  >
-                    {row.reservationNumber}
-                  </Anchor>
-                  {row.isRescinded ? (
-                    <Badge color="red" size="sm">
-                      Resciliada
-                    </Badge>
-                  ) : null}
-                </Group>
-              ),
-            },
-            { accessor: 'reservationDate', title: 'Fecha', render: (row) => formatDate(row.reservationDate) },
-            { accessor: 'clientName', title: 'Cliente' },
-            {
-              accessor: 'projectName',
-              title: 'Proyecto',
-              render: (row) => (
-                <div>
-                  <Text size="sm">{row.projectName}</Text>
-                  <Text size="xs" c="dimmed">
-                    {row.projectStage}
-                  </Text>
-                </div>
-              ),
-            },
-            { accessor: 'apartmentNumber', title: 'Depto.' },
-            {
-              accessor: 'totalPrice',
-              title: 'Precio Lista',
-              textAlign: 'right',
-              render: (row) => formatUF(row.totalPrice),
-            },
-            {
-              accessor: 'minimumPrice',
-              title: 'Precio Mínimo',
-              textAlign: 'right',
-              render: (row) => formatUF(row.minimumPrice),
-            },
-            {
-              accessor: 'totalPayment',
-              title: 'Escrituración',
-              textAlign: 'right',
-              render: (row) => formatUF(row.totalPayment),
-            },
-            {
-              accessor: 'actions',
-              // Named for screen readers (every data cell has a header); nothing shown, as before.
-              title: <VisuallyHidden>Acciones</VisuallyHidden>,
-              textAlign: 'right',
-              render: (row) => (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <ActionIcon
-                    variant="subtle"
-                    component={Link}
-                    to={paths.editReservation(row.id)}
-                    aria-label={`Editar reserva ${row.reservationNumber}`}
-                  >
-                    <IconPencil size={16} />
-                  </ActionIcon>
-                  {user.isAdmin ? (
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Eliminar reserva ${row.reservationNumber}`}
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(row);
-                      }}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  ) : null}
-                </Group>
-              ),
-            },
-          ]}
+          columns={columns}
+          footerTitle="Totales"
         />
+        {reservations.data?.totalIsCapped ? (
+          <Text size="sm" c="dimmed">
+            Los totales se muestran cuando la lista tiene {formatInteger(LIST_COUNT_CAP)} reservas o menos:
+            use los filtros para acotarla.
+          </Text>
+        ) : null}
       </Stack>
       <ConfirmDialog
         opened={deleting !== null}
