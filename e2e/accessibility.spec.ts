@@ -25,7 +25,7 @@ interface RecordIds {
   broker: string;
   /** A reservation sold with a broker, with its commission (/pagos/{id}). */
   commissionReservation: string;
-  /** Its first payment flow (/pagos/flujo/{id}), opened (created on demand) as a row click does. */
+  /** Its first payment flow (/pagos/flujo/{id}), opened as a row click does (created if none). */
   paymentFlow: string;
 }
 
@@ -63,8 +63,15 @@ async function recordIds(page: Page): Promise<RecordIds> {
   };
   const payments = await page.request.get('/api/payments?page=1&pageSize=100');
   expect(payments.status(), 'GET /api/payments').toBe(200);
-  const rows = (await payments.json()).rows as { reservationId: string; commission: object | null }[];
-  const withCommission = rows.find((row) => row.commission !== null);
+  const rows = (await payments.json()).rows as {
+    reservationId: string;
+    commission: object | null;
+    firstFlow: { id: string; status: string } | null;
+  }[];
+  // A flow under way shows the most (open, blocked and completed tasks, assignees, days late).
+  const withCommission =
+    rows.find((row) => row.firstFlow?.status === 'in_progress') ??
+    rows.find((row) => row.commission !== null);
   expect(withCommission, 'the e2e dataset has a reservation with a broker commission').toBeDefined();
   const opened = await page.request.post(`/api/payments/${withCommission!.reservationId}/first-flow`, {
     headers: { origin: new URL(test.info().project.use.baseURL!).origin },
