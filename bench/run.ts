@@ -38,6 +38,7 @@ import {
 } from '../scripts/demo-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
+import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
 import { type SaleFlowTargets, saleFlowEndpoints, saleFlowTargets } from './sale-flows';
 
@@ -256,6 +257,7 @@ function endpoints(
   badgeEmail: string,
   saleFlow: SaleFlowTargets | null,
   payment: PaymentTargets | null,
+  lists: ListTargets,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -288,6 +290,8 @@ function endpoints(
       path: '/api/reservations?page=1&pageSize=25',
       target: 25,
     },
+    // The lists' orders and filters (issue 10): a project by client, a month by number, by name, a KAM's.
+    ...listEndpoints(lists),
     // Flujo de Reservas (issue 12): the list searched by a common surname, a flow, a task status change.
     ...saleFlowEndpoints(saleFlow),
     // Pagos (issue 13): the list searched by apartment, a payment flow, a task completion.
@@ -497,7 +501,8 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     );
     const saleFlow = await saleFlowTargets(origin, cookies.admin);
     const payment = await paymentTargets(origin, cookies.admin);
-    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow, payment)) {
+    const lists = await listTargets(origin, cookies.admin);
+    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow, payment, lists)) {
       const result = await measure(origin, endpoint, cookies);
       const shown =
         result.status === 'ok'

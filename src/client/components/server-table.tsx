@@ -46,11 +46,14 @@ export interface ServerTableProps<T> {
   /**
    * Server-side sorting (`sortable` columns): the current order, and the order the user asks for. A
    * header click sorts a new column A→Z, then Z→A, then back to `defaultSortStatus` when given; on a
-   * phone an 'Ordenar por' select offers every sortable column both ways.
+   * phone an 'Ordenar por' select offers every sortable column both ways (see `defaultSortStatus`).
    */
   sortStatus?: SortStatus;
   onSortStatusChange?: (status: SortStatus) => void;
-  /** The list's own order (the spec's), which a third click on a header goes back to. */
+  /**
+   * The list's own order (the spec's), which a third click on a header goes back to. Lists that give
+   * it (`useListParams().table` does) get the phone's 'Ordenar por' select; others bring their own.
+   */
   defaultSortStatus?: SortStatus;
   /** Orders the phone's select offers besides the columns' (the default when it is no column's). */
   extraSortChoices?: SortChoice[];
@@ -191,7 +194,11 @@ export function ServerTable<T>({
         rowStyle={rowStyle}
         onRowClick={onRowClick}
         aria-label={ariaLabel}
-        sortChoices={sortStatus && onSortStatusChange ? sortChoicesOf(columns, extraSortChoices) : []}
+        sortChoices={
+          sortStatus && onSortStatusChange && defaultSortStatus
+            ? sortChoicesOf(columns, extraSortChoices)
+            : []
+        }
         sortStatus={sortStatus}
         onSortStatusChange={onSortStatusChange}
         footerTitle={footerTitle}
