@@ -235,9 +235,7 @@ export const clients = pgTable(
     index('clients_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
     // /clientes by RUT (decision 0019): in number order, '9.876.543-2' before '12.345.678-5' (the RUT as
     // text would put it after), by the RUT padded to its longest length.
-    index('clients_rut_order_idx')
-      .on(sql`lpad(${t.rut}, 10, '0')`)
-      .where(sql`${t.deletedAt} is null`),
+    index('clients_rut_order_idx').on(sql`lpad(${t.rut}, 10, '0')`).where(sql`${t.deletedAt} is null`),
     // Every client, deleted ones included: the sale flow list (issue 12) finds reservations by their
     // client's name, and deleted clients stay on their reservations. Live-only searches filter it.
     index('clients_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
