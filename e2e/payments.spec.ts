@@ -130,6 +130,24 @@ test.describe('pagos', () => {
       'Espera: Solicitud Liquidación',
     );
 
+    // At risk, only while in progress: the reason is required, shown, and cleared when unchecked.
+    await page.getByRole('button', { name: 'Marcar En Riesgo' }).click();
+    const risk = page.getByRole('dialog', { name: 'Marcar En Riesgo' });
+    await risk.getByRole('button', { name: 'Guardar' }).click();
+    await expect(risk.getByText('Ingrese el motivo del riesgo')).toBeVisible();
+    await risk.getByLabel('Motivo del Riesgo').fill('El broker no ha enviado la factura');
+    await risk.getByRole('button', { name: 'Guardar' }).click();
+    await expect(risk).toBeHidden();
+    await expect(page.getByTestId('at-risk-badge')).toHaveText('En Riesgo');
+    await expect(page.getByTestId('at-risk-reason')).toHaveText('El broker no ha enviado la factura');
+    await page.getByRole('button', { name: 'Editar Estado Riesgo' }).click();
+    const editRisk = page.getByRole('dialog', { name: 'Editar Estado Riesgo' });
+    await editRisk.getByLabel('Comisión en riesgo').uncheck();
+    await editRisk.getByRole('button', { name: 'Guardar' }).click();
+    await expect(editRisk).toBeHidden();
+    await expect(page.getByTestId('at-risk-badge')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Marcar En Riesgo' })).toBeVisible();
+
     await complete(page, 'Solicitud Liquidación');
     await complete(page, 'Solicitud a Jefe Inversiones');
     await complete(page, 'VB Jefe Inversiones');
@@ -192,6 +210,10 @@ test.describe('pagos', () => {
     row = await paymentRow(page, reservation.apartment);
     await expect(row.getByLabel('Pago 1: Completado')).toBeVisible();
     await expect(row.getByLabel('Pago 2: Completado')).toBeVisible();
+
+    // Without a flow's id the address leads back to the list.
+    await page.goto('/pagos/flujo');
+    await expect(page).toHaveURL(/\/pagos$/);
     await expect(row.getByRole('button', { name: 'Crear Segundo Pago' })).toHaveCount(0);
   });
 

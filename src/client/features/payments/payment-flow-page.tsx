@@ -210,7 +210,8 @@ export default function PaymentFlowPage() {
 
   if (flow.isPending) return <PageLoader />;
   if (!flow.data) {
-    const notFound = flow.error instanceof ApiError && flow.error.status === 404;
+    // An address whose id is not even an id (400) is as missing as an unknown one (404).
+    const notFound = flow.error instanceof ApiError && [400, 404].includes(flow.error.status);
     return (
       <>
         <PageHeader title="Flujo de Pago" />

@@ -1,13 +1,14 @@
-import { Anchor, Badge, Group, Select, Stack, Text } from '@mantine/core';
+import { Badge, Group, Select, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useCallback, useMemo } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { flowStatusBadges } from '../../../shared/domain/workflow/statuses';
 import { SALE_FLOW_SORTS, type SaleFlowListRow, type SaleFlowSort } from '../../../shared/schemas/sale-flows';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { ProjectCell, ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { AvatarStack } from '../../components/user-avatars';
@@ -84,23 +85,11 @@ export default function SaleFlowsPage() {
       sortable: true,
       noWrap: true,
       render: (row) => (
-        <Group gap={6} wrap="nowrap">
-          <Anchor
-            component={Link}
-            to={paths.reservationFlow(row.id)}
-            fw={600}
-            size="sm"
-            c={row.isRescinded ? 'red.8' : undefined}
-            onClick={(event) => event.stopPropagation()}
-          >
-            {row.reservationNumber}
-          </Anchor>
-          {row.isRescinded ? (
-            <Badge color="red" size="sm">
-              Resciliada
-            </Badge>
-          ) : null}
-        </Group>
+        <ReservationNumberCell
+          reservationNumber={row.reservationNumber}
+          isRescinded={row.isRescinded}
+          to={paths.reservationFlow(row.id)}
+        />
       ),
     },
     { accessor: 'clientName', title: 'Cliente', sortable: true },
@@ -108,14 +97,7 @@ export default function SaleFlowsPage() {
       accessor: 'projectName',
       title: 'Proyecto',
       sortable: true,
-      render: (row) => (
-        <div>
-          <Text size="sm">{row.projectName}</Text>
-          <Text size="xs" c="dimmed">
-            {row.projectStage}
-          </Text>
-        </div>
-      ),
+      render: (row) => <ProjectCell name={row.projectName} stage={row.projectStage} />,
     },
     { accessor: 'apartmentNumber', title: 'Depto.', noWrap: true },
     { accessor: 'currentStageName', title: 'Etapa Actual', render: stageText },
@@ -185,9 +167,7 @@ export default function SaleFlowsPage() {
           onSortStatusChange={(status) =>
             order.setSort(status.columnAccessor as SaleFlowSort, status.direction)
           }
-          rowStyle={(row) =>
-            row.isRescinded ? { backgroundColor: 'var(--mantine-color-red-0)' } : undefined
-          }
+          rowStyle={rescindedRowStyle}
           onRowClick={({ record }) => navigate(paths.reservationFlow(record.id))}
           columns={columns}
         />
