@@ -22,7 +22,7 @@ interface DetailTask {
   status: string;
 }
 
-/** A payment flow in progress with an open task, found through the list; null before issue 13. */
+/** A payment flow in progress with an open task, found through the list; null if none (or before issue 13). */
 export async function paymentTargets(origin: string, cookie: string): Promise<PaymentTargets | null> {
   // Payment flows run months after the sale: the apartment's search spans every date, and then the
   // list far from its newest rows.
@@ -50,7 +50,9 @@ export async function paymentTargets(origin: string, cookie: string): Promise<Pa
       if (open && unfinished >= 2) return { flowId, taskId: open.id };
     }
   }
-  throw new Error('No payment flow in progress with an open task found through /api/payments');
+  // A small dataset may have none under way: its flow endpoints are then reported as not available.
+  console.warn('No payment flow in progress with an open task found through /api/payments');
+  return null;
 }
 
 /**
