@@ -116,14 +116,12 @@ export default function PaymentsPage() {
           maw={420}
         />
         <ServerTable<PaymentListRow>
+          {...list.table}
           aria-label="Pagos"
           idAccessor="reservationId"
           records={payments.data?.rows}
           total={payments.data?.total}
           totalIsCapped={payments.data?.totalIsCapped}
-          page={list.page}
-          pageSize={list.pageSize}
-          onPageChange={list.setPage}
           fetching={payments.isFetching || open.isPending}
           error={payments.error}
           noRecordsText={

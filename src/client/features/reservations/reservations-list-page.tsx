@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -16,6 +16,7 @@ import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
+import { ProjectCell, ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { type ListParams, oneOf, useListParams } from '../../lib/list-params';
@@ -99,21 +100,11 @@ export default function ReservationsListPage() {
       title: 'N° Reserva',
       sortable: true,
       render: (row) => (
-        <Group gap={6} wrap="nowrap">
-          <Anchor
-            component={Link}
-            to={paths.editReservation(row.id)}
-            fw={600}
-            c={row.isRescinded ? 'red' : undefined}
-          >
-            {row.reservationNumber}
-          </Anchor>
-          {row.isRescinded ? (
-            <Badge color="red" size="sm">
-              Resciliada
-            </Badge>
-          ) : null}
-        </Group>
+        <ReservationNumberCell
+          reservationNumber={row.reservationNumber}
+          isRescinded={row.isRescinded}
+          to={paths.editReservation(row.id)}
+        />
       ),
     },
     {
@@ -128,14 +119,7 @@ export default function ReservationsListPage() {
       accessor: 'projectName',
       title: 'Proyecto',
       sortable: true,
-      render: (row) => (
-        <div>
-          <Text size="sm">{row.projectName}</Text>
-          <Text size="xs" c="dimmed">
-            {row.projectStage}
-          </Text>
-        </div>
-      ),
+      render: (row) => <ProjectCell name={row.projectName} stage={row.projectStage} />,
     },
     { accessor: 'apartmentNumber', title: 'Depto.' },
     moneyColumn('totalPrice', 'Precio Lista', totals),
@@ -269,9 +253,7 @@ export default function ReservationsListPage() {
                 ? 'Ninguna reserva cumple los filtros'
                 : 'Aún no hay reservas'
           }
-          rowStyle={(row) =>
-            row.isRescinded ? { backgroundColor: 'var(--mantine-color-red-0)' } : undefined
-          }
+          rowStyle={rescindedRowStyle}
           columns={columns}
           footerTitle="Totales"
         />
