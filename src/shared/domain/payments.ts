@@ -5,7 +5,8 @@ import type { FlowStatus } from './workflow/statuses';
  * badges and the 'Crear Segundo Pago' button, on the server and in any export alike.
  */
 
-export type PaymentStanding = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+/** A payment stands as its flow does ('Pendiente' without one). */
+export type PaymentStanding = FlowStatus;
 
 export interface PaymentSubject {
   isRescinded: boolean;

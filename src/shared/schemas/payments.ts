@@ -27,8 +27,8 @@ export type PaymentListQuery = z.input<typeof paymentListQuery>;
  * 'pending' (Pendiente: no flow yet, or a flow not started), 'cancelled' (its flow was cancelled by a
  * rescission).
  */
-export const PAYMENT_STANDINGS = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
-export type PaymentStanding = (typeof PAYMENT_STANDINGS)[number];
+export const PAYMENT_STANDINGS = FLOW_STATUSES;
+export type { PaymentStanding } from '../domain/payments';
 
 const paymentFlowRef = z.object({ id: z.uuid(), status: z.enum(FLOW_STATUSES) });
 
