@@ -105,7 +105,7 @@ test.describe('brokers', () => {
       },
     });
     expect(response.status()).toBe(201);
-    const existing = (await response.json()) as { id: string };
+    const existing = (await response.json()).broker as { id: string };
 
     await page.goto(`/brokers/editar/${existing.id}`);
     await expect(section(page, 'Empresa').getByRole('textbox', { name: 'Nombre', exact: true })).toHaveValue(

@@ -14,7 +14,7 @@ async function createClientByApi(page: Page, values: { rut: string; firstName: s
     data: { ...values, birthDate: '1980-01-15' },
   });
   expect(response.status()).toBe(201);
-  return (await response.json()) as { id: string; version: number };
+  return (await response.json()).client as { id: string; version: number };
 }
 
 async function searchClients(page: Page, text: string) {

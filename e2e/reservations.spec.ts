@@ -8,7 +8,7 @@ async function apiClient(page: Page, firstName: string, lastName: string) {
     data: { rut: uniqueRut(), firstName, lastName, birthDate: '1988-05-20', phone: null, email: null },
   });
   expect(response.status()).toBe(201);
-  return response.json() as Promise<{ id: string }>;
+  return (await response.json()).client as { id: string };
 }
 
 async function apiBroker(page: Page, name: string) {

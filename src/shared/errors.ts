@@ -12,6 +12,10 @@ export const errorCatalog = {
   FORBIDDEN: { status: 403, message: 'No tiene permisos para realizar esta acción.' },
   CROSS_ORIGIN: { status: 403, message: 'Solicitud rechazada: origen no permitido.' },
   NOT_FOUND: { status: 404, message: 'El recurso solicitado no existe.' },
+  EVENT_STREAM_ONLY: {
+    status: 406,
+    message: 'Esta dirección entrega un flujo de eventos: pídala con Accept: text/event-stream.',
+  },
   STALE_VERSION: { status: 409, message: 'El registro fue modificado por otro usuario. Recargue la página.' },
   RATE_LIMITED: {
     status: 429,
@@ -128,6 +132,8 @@ export const errorCatalog = {
     status: 409,
     message: 'Solo se puede cambiar el estado de riesgo mientras el flujo de pago está en proceso',
   },
+  /** The consolidated view's at-risk popup on a rescinded reservation (spec part 2 §2, §4). */
+  RISK_ON_RESCINDED: { status: 409, message: 'No se puede marcar en riesgo una unidad resciliada' },
   RESERVATION_ALREADY_RESCINDED: { status: 409, message: 'La reserva ya fue resciliada' },
   PENALTY_NOT_APPLICABLE: {
     status: 409,
@@ -164,14 +170,33 @@ export const errorCatalog = {
   USER_NOT_IDENTIFIED: { status: 401, message: 'No se ha podido identificar al usuario' },
   USER_NOT_AVAILABLE: { status: 400, message: 'El usuario seleccionado no existe o está desactivado' },
 
+  // Approvals (Aprobaciones; spec part 2 §2, §8; workflows.md §4)
+  /** The approval detail's full-page error (spec part 2 §8). */
+  APPROVAL_NOT_FOUND: { status: 404, message: 'No se encontró la información de aprobación' },
+  APPROVAL_NOT_ASSIGNED: {
+    status: 403,
+    message: 'Solo la persona asignada a esta aprobación o un administrador puede aprobarla o rechazarla',
+  },
+  APPROVAL_NOT_OPEN: {
+    status: 409,
+    message: 'Esta aprobación no está pendiente: fue rechazada o aún espera la tarea anterior',
+  },
+  APPROVAL_ALREADY_APPROVED: {
+    status: 409,
+    message: 'Esta aprobación ya fue aprobada y no se puede rechazar',
+  },
+  APPROVAL_FILTER_UNKNOWN: { status: 400, message: 'Tipo de aprobación no válido' },
+
   // Clients and brokers
-  CLIENT_RUT_TAKEN: { status: 409, message: 'Ya existe un cliente con este RUT' },
+  CLIENT_NOT_FOUND: { status: 404, message: 'El cliente no existe o fue eliminado.' },
+  CLIENT_RUT_TAKEN: { status: 409, message: 'Ya existe un cliente con este RUT', field: 'rut' },
   CLIENT_HAS_LIVE_RESERVATIONS: {
     status: 409,
     message:
       'No se puede eliminar el cliente: tiene reservas vigentes (N° {numbers}). Resciliarlas antes, o dejarlo como está.',
   },
-  BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT' },
+  BROKER_NOT_FOUND: { status: 404, message: 'El broker no existe.' },
+  BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT', field: 'rut' },
 
   // Settings (Configuración)
   AGENCY_NOT_FOUND: { status: 404, message: 'La inmobiliaria no existe.' },

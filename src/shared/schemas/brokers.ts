@@ -134,3 +134,7 @@ export const brokerResponse = z.object({
   version: z.number().int(),
 });
 export type Broker = z.infer<typeof brokerResponse>;
+
+/** The answer of one broker's read, creation and edit (docs/code-style.md: one record, wrapped). */
+export const brokerAnswer = z.object({ broker: brokerResponse });
+export type BrokerAnswer = z.infer<typeof brokerAnswer>;

@@ -69,3 +69,7 @@ export const clientResponse = clientRow.extend({
   version: z.number().int(),
 });
 export type Client = z.infer<typeof clientResponse>;
+
+/** The answer of one client's read, creation and edit (docs/code-style.md: one record, wrapped). */
+export const clientAnswer = z.object({ client: clientResponse });
+export type ClientAnswer = z.infer<typeof clientAnswer>;

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Broker,
+  BrokerAnswer,
   BrokerBody,
   BrokerKams,
   BrokerListQuery,
@@ -25,7 +26,7 @@ export function fetchBrokers(query: BrokerListQuery, signal?: AbortSignal): Prom
 }
 
 export function fetchBroker(id: string, signal?: AbortSignal): Promise<Broker> {
-  return api<Broker>(`/api/brokers/${id}`, { signal });
+  return api<BrokerAnswer>(`/api/brokers/${id}`, { signal }).then((answer) => answer.broker);
 }
 
 export function useBrokers(query: BrokerListQuery) {
@@ -57,10 +58,11 @@ export function useBroker(id: string | undefined) {
 export function useSaveBroker(id: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BrokerBody & { version?: number }) =>
-      id
-        ? api<Broker>(`/api/brokers/${id}`, { method: 'PUT', body: body as BrokerUpdateBody })
-        : api<Broker>('/api/brokers', { method: 'POST', body }),
+    mutationFn: (body: BrokerBody & { version?: number }): Promise<Broker> =>
+      (id
+        ? api<BrokerAnswer>(`/api/brokers/${id}`, { method: 'PUT', body: body as BrokerUpdateBody })
+        : api<BrokerAnswer>('/api/brokers', { method: 'POST', body })
+      ).then((answer) => answer.broker),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: brokerKeys.all }),
   });
 }

@@ -1,19 +1,14 @@
-import { Button, Fieldset, Group, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Fieldset, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, type UseFormReturnType, useForm } from '@mantine/form';
-import { useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { formatRut } from '../../../shared/format';
 import { type Broker, brokerBody } from '../../../shared/schemas/brokers';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
-import { ErrorAlert } from '../../components/error-alert';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
-import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
+import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
-import { errorMessage } from '../../lib/api';
-import { applyServerErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
 import { useBroker, useSaveBroker } from './api';
 
@@ -62,21 +57,19 @@ function valuesOf(broker: Broker | undefined): BrokerFormValues {
 /** /brokers/nuevo and /brokers/editar/{id}. */
 export default function BrokerFormPage() {
   const { id } = useParams();
-  const broker = useBroker(id);
   const title = id ? 'Editar Broker' : 'Nuevo Broker';
-
-  if (id && broker.isPending) return <PageLoader />;
-  if (id && broker.isError) {
-    return (
-      <LoadFailed
-        title={title}
-        message={`Error al cargar el broker: ${errorMessage(broker.error)}`}
-        backTo={paths.brokers}
-        backLabel="Volver a Brokers"
-      />
-    );
-  }
-  return <BrokerForm key={id ?? 'new'} title={title} broker={broker.data} />;
+  return (
+    <RecordFormPage
+      id={id}
+      record={useBroker(id)}
+      title={title}
+      what="el broker"
+      backTo={paths.brokers}
+      backLabel="Volver a Brokers"
+    >
+      {({ record, onReload }) => <BrokerForm title={title} broker={record} onReload={onReload} />}
+    </RecordFormPage>
+  );
 }
 
 type Form = UseFormReturnType<BrokerFormValues>;
@@ -129,11 +122,18 @@ function ContactFields({
   );
 }
 
-function BrokerForm({ title, broker }: { title: string; broker: Broker | undefined }) {
+function BrokerForm({
+  title,
+  broker,
+  onReload,
+}: {
+  title: string;
+  broker: Broker | undefined;
+  onReload: () => void;
+}) {
   const navigate = useNavigate();
   const location = useLocation();
   const save = useSaveBroker(broker?.id);
-  const [failure, setFailure] = useState<unknown>(null);
   const listUrl = paths.brokers + ((location.state as { from?: string } | null)?.from ?? '');
 
   const form = useForm<BrokerFormValues>({
@@ -143,16 +143,11 @@ function BrokerForm({ title, broker }: { title: string; broker: Broker | undefin
   });
   const leaveGuard = useLeaveGuard(form.isDirty() && !save.isPending);
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const body = { ...values, constitutionDate: values.constitutionDate ?? '' };
-      await save.mutateAsync(broker ? { ...body, version: broker.version } : body);
-      notifySaved(broker ? 'Broker actualizado' : 'Broker creado');
-      navigate(listUrl, { state: AFTER_SAVE });
-    } catch (error) {
-      setFailure(applyServerErrors(form, error));
-    }
+  const { submit, failure } = useRecordSubmit(form, async (values) => {
+    const body = { ...values, constitutionDate: values.constitutionDate ?? '' };
+    await save.mutateAsync(broker ? { ...body, version: broker.version } : body);
+    notifySaved(broker ? 'Broker actualizado' : 'Broker creado');
+    navigate(listUrl, { state: AFTER_SAVE });
   });
 
   const columns = { base: 1, sm: 2 } as const;
@@ -162,7 +157,7 @@ function BrokerForm({ title, broker }: { title: string; broker: Broker | undefin
       {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={960}>
-          <ErrorAlert error={failure} />
+          <FormFailureAlert failure={failure} onReload={broker ? onReload : undefined} />
           <Fieldset legend="Empresa" radius="md" styles={LEGEND_STYLES}>
             <SimpleGrid cols={columns}>
               <RutInput label="RUT" required key={form.key('rut')} {...form.getInputProps('rut')} />
@@ -229,14 +224,7 @@ function BrokerForm({ title, broker }: { title: string; broker: Broker | undefin
             </SimpleGrid>
           </Fieldset>
 
-          <Group justify="flex-end">
-            <Button component={Link} to={listUrl} variant="default">
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? 'Guardando...' : 'Guardar'}
-            </Button>
-          </Group>
+          <FormActions cancelTo={listUrl} saving={save.isPending} />
         </Stack>
       </form>
     </>

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Client,
+  ClientAnswer,
   ClientBody,
   ClientListQuery,
   ClientPage,
@@ -20,7 +21,7 @@ export function fetchClients(query: ClientListQuery, signal?: AbortSignal): Prom
 }
 
 export function fetchClient(id: string, signal?: AbortSignal): Promise<Client> {
-  return api<Client>(`/api/clients/${id}`, { signal });
+  return api<ClientAnswer>(`/api/clients/${id}`, { signal }).then((answer) => answer.client);
 }
 
 /** One page of clients; the previous page stays on screen while the next one loads. */
@@ -44,10 +45,11 @@ export function useClient(id: string | undefined) {
 export function useSaveClient(id: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ClientBody & { version?: number }) =>
-      id
-        ? api<Client>(`/api/clients/${id}`, { method: 'PUT', body: body as ClientUpdateBody })
-        : api<Client>('/api/clients', { method: 'POST', body }),
+    mutationFn: (body: ClientBody & { version?: number }): Promise<Client> =>
+      (id
+        ? api<ClientAnswer>(`/api/clients/${id}`, { method: 'PUT', body: body as ClientUpdateBody })
+        : api<ClientAnswer>('/api/clients', { method: 'POST', body })
+      ).then((answer) => answer.client),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.all }),
   });
 }

@@ -1,19 +1,14 @@
-import { Button, Group, Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useState } from 'react';
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatRut } from '../../../shared/format';
 import { type Client, clientBody } from '../../../shared/schemas/clients';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
-import { ErrorAlert } from '../../components/error-alert';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
-import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
+import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
-import { errorMessage } from '../../lib/api';
-import { applyServerErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
 import { useClient, useSaveClient } from './api';
 
@@ -40,21 +35,19 @@ function valuesOf(client: Client | undefined): ClientFormValues {
 /** /clientes/nuevo and /clientes/editar/{id}. */
 export default function ClientFormPage() {
   const { id } = useParams();
-  const client = useClient(id);
   const title = id ? 'Editar Cliente' : 'Nuevo Cliente';
-
-  if (id && client.isPending) return <PageLoader />;
-  if (id && client.isError) {
-    return (
-      <LoadFailed
-        title={title}
-        message={`Error al cargar el cliente: ${errorMessage(client.error)}`}
-        backTo={paths.clients}
-        backLabel="Volver a Clientes"
-      />
-    );
-  }
-  return <ClientForm key={id ?? 'new'} title={title} client={client.data} />;
+  return (
+    <RecordFormPage
+      id={id}
+      record={useClient(id)}
+      title={title}
+      what="el cliente"
+      backTo={paths.clients}
+      backLabel="Volver a Clientes"
+    >
+      {({ record, onReload }) => <ClientForm title={title} client={record} onReload={onReload} />}
+    </RecordFormPage>
+  );
 }
 
 /** A return path from the query string, only when it stays inside the app ('/x', never '//host'). */
@@ -62,11 +55,18 @@ export function safeReturnPath(value: string | null): string | null {
   return value && /^\/(?!\/)[\w\-/]*$/.test(value) ? value : null;
 }
 
-function ClientForm({ title, client }: { title: string; client: Client | undefined }) {
+function ClientForm({
+  title,
+  client,
+  onReload,
+}: {
+  title: string;
+  client: Client | undefined;
+  onReload: () => void;
+}) {
   const navigate = useNavigate();
   const location = useLocation();
   const save = useSaveClient(client?.id);
-  const [failure, setFailure] = useState<unknown>(null);
   // A new client started from another screen (the reservation's client step) goes back there with
   // the client chosen: ?volver=/reservas/nueva. Only paths inside the app are followed.
   const [params] = useSearchParams();
@@ -80,17 +80,11 @@ function ClientForm({ title, client }: { title: string; client: Client | undefin
   });
   const leaveGuard = useLeaveGuard(form.isDirty() && !save.isPending);
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const body = { ...values, birthDate: values.birthDate ?? '' };
-      const saved = await save.mutateAsync(client ? { ...body, version: client.version } : body);
-      notifySaved(client ? 'Cliente actualizado' : 'Cliente creado');
-      navigate(returnTo ? `${returnTo}?clienteId=${saved.id}` : listUrl, { state: AFTER_SAVE });
-    } catch (error) {
-      // The input stays as typed; field messages go on their fields, the message on top.
-      setFailure(applyServerErrors(form, error));
-    }
+  const { submit, failure } = useRecordSubmit(form, async (values) => {
+    const body = { ...values, birthDate: values.birthDate ?? '' };
+    const saved = await save.mutateAsync(client ? { ...body, version: client.version } : body);
+    notifySaved(client ? 'Cliente actualizado' : 'Cliente creado');
+    navigate(returnTo ? `${returnTo}?clienteId=${saved.id}` : listUrl, { state: AFTER_SAVE });
   });
 
   return (
@@ -99,7 +93,7 @@ function ClientForm({ title, client }: { title: string; client: Client | undefin
       {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={760}>
-          <ErrorAlert error={failure} />
+          <FormFailureAlert failure={failure} onReload={client ? onReload : undefined} />
           <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <RutInput label="RUT" required key={form.key('rut')} {...form.getInputProps('rut')} />
@@ -142,14 +136,7 @@ function ClientForm({ title, client }: { title: string; client: Client | undefin
               />
             </SimpleGrid>
           </Paper>
-          <Group justify="flex-end">
-            <Button component={Link} to={listUrl} variant="default">
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? 'Guardando...' : 'Guardar'}
-            </Button>
-          </Group>
+          <FormActions cancelTo={listUrl} saving={save.isPending} />
         </Stack>
       </form>
     </>

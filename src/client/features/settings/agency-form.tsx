@@ -1,21 +1,17 @@
-import { Button, Group, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ACCOUNT_TYPES } from '../../../shared/domain/accounts';
 import { formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { type Agency, agencyBody } from '../../../shared/schemas/settings';
-import { PageLoader } from '../../app/shell/app-layout';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
-import { LoadFailed } from '../../components/load-failed';
+import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
-import { errorMessage } from '../../lib/api';
-import { applyServerErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
 import { useAgency, useSaveAgency } from './api';
-import { AdminOnly, type FormFailure, FormFailureAlert, FormHeader, useBackTo } from './settings-form';
+import { AdminOnly, FormHeader, useBackTo } from './settings-form';
 
 interface AgencyFormValues {
   rut: string;
@@ -40,29 +36,22 @@ export function AgencyFormPage({ id }: { id: string | undefined }) {
   const canManage = can(useCurrentUser(), 'agencies.manage');
   const agency = useAgency(canManage ? id : undefined);
   const backTo = useBackTo('inmobiliarias');
-  const [reloads, setReloads] = useState(0);
   const title = id ? 'Editar Inmobiliaria' : 'Nueva Inmobiliaria';
 
   if (!canManage) return <AdminOnly title={title} backTo={backTo} what="inmobiliarias" />;
-  if (id && agency.isPending) return <PageLoader />;
-  if (id && agency.isError) {
-    return (
-      <LoadFailed
-        title={title}
-        message={`Error al cargar la inmobiliaria: ${errorMessage(agency.error)}`}
-        backTo={backTo}
-        backLabel="Volver a Inmobiliarias"
-      />
-    );
-  }
   return (
-    <AgencyForm
-      key={`${id ?? 'new'}-${reloads}`}
+    <RecordFormPage
+      id={id}
+      record={agency}
       title={title}
-      agency={agency.data}
+      what="la inmobiliaria"
       backTo={backTo}
-      onReload={() => void agency.refetch().then(() => setReloads((count) => count + 1))}
-    />
+      backLabel="Volver a Inmobiliarias"
+    >
+      {({ record, onReload }) => (
+        <AgencyForm title={title} agency={record} backTo={backTo} onReload={onReload} />
+      )}
+    </RecordFormPage>
   );
 }
 
@@ -79,7 +68,6 @@ function AgencyForm({
 }) {
   const navigate = useNavigate();
   const save = useSaveAgency(agency?.id);
-  const [failure, setFailure] = useState<FormFailure | null>(null);
   const form = useForm<AgencyFormValues>({
     mode: 'controlled',
     initialValues: valuesOf(agency),
@@ -87,18 +75,11 @@ function AgencyForm({
   });
   const leaveGuard = useLeaveGuard(form.isDirty() && !save.isPending);
 
-  const submit = form.onSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const body = agencyBody.parse(values);
-      await save.mutateAsync(agency ? { ...body, version: agency.version } : body);
-      notifySaved(agency ? 'Inmobiliaria actualizada' : 'Inmobiliaria creada');
-      navigate(backTo, { state: AFTER_SAVE });
-    } catch (error) {
-      // The input stays as typed; field messages go on their fields, the message on top.
-      applyServerErrors(form, error);
-      setFailure({ error });
-    }
+  const { submit, failure } = useRecordSubmit(form, async (values) => {
+    const body = agencyBody.parse(values);
+    await save.mutateAsync(agency ? { ...body, version: agency.version } : body);
+    notifySaved(agency ? 'Inmobiliaria actualizada' : 'Inmobiliaria creada');
+    navigate(backTo, { state: AFTER_SAVE });
   });
 
   return (
@@ -143,14 +124,7 @@ function AgencyForm({
               />
             </SimpleGrid>
           </Paper>
-          <Group justify="flex-end">
-            <Button component={Link} to={backTo} variant="default">
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? 'Guardando...' : 'Guardar'}
-            </Button>
-          </Group>
+          <FormActions cancelTo={backTo} saving={save.isPending} />
         </Stack>
       </form>
     </>

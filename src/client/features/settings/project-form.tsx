@@ -1,14 +1,4 @@
-import {
-  Anchor,
-  Button,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconBuildingSkyscraper } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -19,10 +9,14 @@ import { formatRut, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { type Project, type ProjectBody, projectBody } from '../../../shared/schemas/settings';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../app/shell/app-layout';
 import { DateField } from '../../components/date-field';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
-import { LoadFailed } from '../../components/load-failed';
+import {
+  FormActions,
+  type FormFailure,
+  FormFailureAlert,
+  RecordFormPage,
+} from '../../components/record-form';
 import { errorMessage } from '../../lib/api';
 import { applyServerErrors, schemaErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
@@ -31,8 +25,6 @@ import { settingsKeys, useAgencyOptions, useProject, useProjectLogo, useSaveProj
 import { type ImageChange, ImagePicker, KEEP_IMAGE } from './image-picker';
 import {
   AdminOnly,
-  type FormFailure,
-  FormFailureAlert,
   FormHeader,
   type FormLocationState,
   imageFailure,
@@ -83,29 +75,23 @@ export function ProjectFormPage({ id }: { id: string | undefined }) {
   const project = useProject(canManage ? id : undefined);
   const backTo = useBackTo('proyectos');
   const formKey = useFormKey(id);
-  const [reloads, setReloads] = useState(0);
   const title = id ? 'Editar Proyecto' : 'Nuevo Proyecto';
 
   if (!canManage) return <AdminOnly title={title} backTo={backTo} what="proyectos" />;
-  if (id && project.isPending) return <PageLoader />;
-  if (id && project.isError) {
-    return (
-      <LoadFailed
-        title={title}
-        message={`Error al cargar el proyecto: ${errorMessage(project.error)}`}
-        backTo={backTo}
-        backLabel="Volver a Proyectos"
-      />
-    );
-  }
   return (
-    <ProjectForm
-      key={`${formKey}-${reloads}`}
+    <RecordFormPage
+      id={id}
+      record={project}
       formKey={formKey}
-      project={project.data}
+      title={title}
+      what="el proyecto"
       backTo={backTo}
-      onReload={() => void project.refetch().then(() => setReloads((count) => count + 1))}
-    />
+      backLabel="Volver a Proyectos"
+    >
+      {({ record, onReload }) => (
+        <ProjectForm formKey={formKey} project={record} backTo={backTo} onReload={onReload} />
+      )}
+    </RecordFormPage>
   );
 }
 
@@ -281,14 +267,7 @@ function ProjectForm({
               />
             </Stack>
           </Paper>
-          <Group justify="flex-end">
-            <Button component={Link} to={backTo} variant="default">
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Guardando...' : 'Guardar'}
-            </Button>
-          </Group>
+          <FormActions cancelTo={backTo} saving={saving} />
         </Stack>
       </form>
     </>

@@ -1,10 +1,9 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { Alert, Button } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { paths, type SettingsRecordTab } from '../../app/paths';
-import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
-import { ApiError, errorMessage } from '../../lib/api';
+import type { FormFailure } from '../../components/record-form';
 import type { BackState } from './settings-list';
 
 /**
@@ -52,55 +51,6 @@ export function AdminOnly({ title, backTo, what }: { title: string; backTo: stri
       </Alert>
     </>
   );
-}
-
-export interface FormFailure {
-  error: unknown;
-  title?: string;
-  /** What the user can do about it, on a line of its own. */
-  hint?: string;
-}
-
-/**
- * The refusal above a form. A record changed by someone else since it was opened (STALE_VERSION)
- * offers to load its current data (what was typed here is then discarded).
- */
-export function FormFailureAlert({
-  failure,
-  onReload,
-}: {
-  failure: FormFailure | null;
-  onReload?: () => void;
-}) {
-  if (!failure) return null;
-  if (failure.error instanceof ApiError && failure.error.code === 'STALE_VERSION' && onReload) {
-    return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" mb="md">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{failure.error.message}</Text>
-          <Group gap="xs">
-            <Button size="xs" color="red" variant="light" onClick={onReload}>
-              Cargar los datos actuales
-            </Button>
-            <Text size="xs" c="dimmed">
-              Se descartan los cambios escritos aquí.
-            </Text>
-          </Group>
-        </Stack>
-      </Alert>
-    );
-  }
-  if (failure.hint) {
-    return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} title={failure.title} role="alert" mb="md">
-        <Text size="sm">{errorMessage(failure.error)}</Text>
-        <Text size="sm" mt={4}>
-          {failure.hint}
-        </Text>
-      </Alert>
-    );
-  }
-  return <ErrorAlert error={failure.error} title={failure.title} />;
 }
 
 /** What to say when the image failed after the record itself was saved. */

@@ -17,7 +17,7 @@ import { useForm } from '@mantine/form';
 import { IconKey, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { can, USER_TYPES } from '../../../shared/permissions';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../shared/schemas/auth';
 import {
@@ -28,11 +28,14 @@ import {
   userUpdateBody,
 } from '../../../shared/schemas/settings';
 import { paths } from '../../app/paths';
-import { PageLoader } from '../../app/shell/app-layout';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
-import { LoadFailed } from '../../components/load-failed';
-import { errorMessage } from '../../lib/api';
+import {
+  FormActions,
+  type FormFailure,
+  FormFailureAlert,
+  RecordFormPage,
+} from '../../components/record-form';
 import { applyServerErrors, schemaErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
@@ -41,8 +44,6 @@ import { ChangePasswordDialog } from './change-password-dialog';
 import { type ImageChange, ImagePicker, KEEP_IMAGE } from './image-picker';
 import {
   AdminOnly,
-  type FormFailure,
-  FormFailureAlert,
   FormHeader,
   type FormLocationState,
   imageFailure,
@@ -98,29 +99,23 @@ export function UserFormPage({ id }: { id: string | undefined }) {
   const user = useSettingsUser(canManage ? id : undefined);
   const backTo = useBackTo('usuarios');
   const formKey = useFormKey(id);
-  const [reloads, setReloads] = useState(0);
   const title = id ? 'Editar Usuario' : 'Nuevo Usuario';
 
   if (!canManage) return <AdminOnly title={title} backTo={backTo} what="usuarios" />;
-  if (id && user.isPending) return <PageLoader />;
-  if (id && user.isError) {
-    return (
-      <LoadFailed
-        title={title}
-        message={`Error al cargar el usuario: ${errorMessage(user.error)}`}
-        backTo={backTo}
-        backLabel="Volver a Usuarios"
-      />
-    );
-  }
   return (
-    <UserForm
-      key={`${formKey}-${reloads}`}
+    <RecordFormPage
+      id={id}
+      record={user}
       formKey={formKey}
-      user={user.data}
+      title={title}
+      what="el usuario"
       backTo={backTo}
-      onReload={() => void user.refetch().then(() => setReloads((count) => count + 1))}
-    />
+      backLabel="Volver a Usuarios"
+    >
+      {({ record, onReload }) => (
+        <UserForm formKey={formKey} user={record} backTo={backTo} onReload={onReload} />
+      )}
+    </RecordFormPage>
   );
 }
 
@@ -286,14 +281,7 @@ function UserForm({
             <Stack>
               <FormFailureAlert failure={failure} onReload={current ? onReload : undefined} />
               {fields}
-              <Group justify="flex-end">
-                <Button component={Link} to={backTo} variant="default">
-                  Cancelar
-                </Button>
-                <Button type="submit" disabled={saving}>
-                  {saving ? 'Guardando...' : 'Guardar'}
-                </Button>
-              </Group>
+              <FormActions cancelTo={backTo} saving={saving} />
             </Stack>
           </form>
         </Grid.Col>

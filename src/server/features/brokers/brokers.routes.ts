@@ -1,48 +1,49 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  brokerAnswer,
   brokerBody,
   brokerKams,
   brokerListQuery,
   brokerPage,
-  brokerResponse,
   brokerUpdateBody,
 } from '../../../shared/schemas/brokers';
 import { idParams } from '../../../shared/schemas/common';
-import type { Database } from '../../db/client';
-import { currentUser } from '../../http/session';
+import { serviceContext } from '../../http/context';
 import * as brokers from './brokers.service';
 
-export const brokersRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const brokersRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['brokers'];
 
   app.get(
     '/',
     { schema: { tags, querystring: brokerListQuery, response: { 200: brokerPage } } },
-    async (request) => brokers.list(db, request.query),
+    async (request) => brokers.list(serviceContext(request), request.query),
   );
 
-  app.get('/kams', { schema: { tags, response: { 200: brokerKams } } }, async () => ({
-    kams: await brokers.listKams(db),
+  app.get('/kams', { schema: { tags, response: { 200: brokerKams } } }, async (request) => ({
+    kams: await brokers.listKams(serviceContext(request)),
   }));
 
   app.get(
     '/:id',
-    { schema: { tags, params: idParams, response: { 200: brokerResponse } } },
-    async (request) => brokers.get(db, request.params.id),
+    { schema: { tags, params: idParams, response: { 200: brokerAnswer } } },
+    async (request) => ({ broker: await brokers.get(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: brokerBody, response: { 201: brokerResponse } } },
+    { schema: { tags, body: brokerBody, response: { 201: brokerAnswer } } },
     async (request, reply) => {
-      const broker = await brokers.create(db, currentUser(request), request.body);
-      return reply.status(201).send(broker);
+      const broker = await brokers.create(serviceContext(request), request.body);
+      return reply.status(201).send({ broker });
     },
   );
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParams, body: brokerUpdateBody, response: { 200: brokerResponse } } },
-    async (request) => brokers.update(db, currentUser(request), request.params.id, request.body),
+    { schema: { tags, params: idParams, body: brokerUpdateBody, response: { 200: brokerAnswer } } },
+    async (request) => ({
+      broker: await brokers.update(serviceContext(request), request.params.id, request.body),
+    }),
   );
 };

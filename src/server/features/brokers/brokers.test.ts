@@ -49,7 +49,7 @@ describe('brokers: create and read', () => {
     const agent = await loginAs(ctx, { userType: 'Gestor de Pagos' });
     const response = await agent.post('/api/brokers', valid);
     expect(response.statusCode).toBe(201);
-    const broker = response.json();
+    const { broker } = response.json();
     expect(broker).toEqual({
       ...valid,
       id: expect.any(String),
@@ -66,8 +66,8 @@ describe('brokers: create and read', () => {
     });
     const read = await agent.get(`/api/brokers/${broker.id}`);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual(broker);
-    expect(read.json()).not.toHaveProperty('searchText');
+    expect(read.json()).toEqual({ broker });
+    expect(read.json().broker).not.toHaveProperty('searchText');
   });
 
   it('leaves every contact field optional, and the KAM commission flag off unless set', async () => {
@@ -88,7 +88,7 @@ describe('brokers: create and read', () => {
     const minimal = Object.fromEntries(Object.entries(valid).filter(([key]) => !optional.includes(key)));
     const response = await agent.post('/api/brokers', minimal);
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({
+    expect(response.json().broker).toMatchObject({
       operationsContactName: null,
       financeContactEmail: null,
       kamEmail: null,
@@ -101,7 +101,7 @@ describe('brokers: create and read', () => {
       operationsContactPhone: '  ',
     });
     expect(blanks.statusCode).toBe(201);
-    expect(blanks.json()).toMatchObject({ kamEmail: null, operationsContactPhone: null });
+    expect(blanks.json().broker).toMatchObject({ kamEmail: null, operationsContactPhone: null });
   });
 
   it('refuses each missing required field with its own message and writes nothing', async () => {
@@ -170,7 +170,7 @@ describe('brokers: create and read', () => {
       legalRepresentativeRut: '6K',
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ rut: '10000013-K', legalRepresentativeRut: '6-K' });
+    expect(response.json().broker).toMatchObject({ rut: '10000013-K', legalRepresentativeRut: '6-K' });
   });
 });
 
@@ -196,7 +196,7 @@ describe('brokers: duplicate RUT and edits', () => {
   it('saves an edit that keeps its own RUT, refuses another broker’s RUT, and refuses a stale version', async () => {
     const creator = await loginAs(ctx);
     const editor = await loginAs(ctx, { userType: 'Supervisor' });
-    const broker = (await creator.post('/api/brokers', valid)).json();
+    const broker = (await creator.post('/api/brokers', valid)).json().broker;
     const other = await createBroker(ctx.db);
 
     const saved = await editor.put(`/api/brokers/${broker.id}`, {
@@ -206,7 +206,7 @@ describe('brokers: duplicate RUT and edits', () => {
       version: 1,
     });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({
+    expect(saved.json().broker).toMatchObject({
       name: 'Andinas Propiedades',
       kamReceivesCommission: false,
       version: 2,

@@ -1,50 +1,35 @@
 import { can } from '../../../shared/permissions';
-import type { SessionUser } from '../../../shared/schemas/auth';
 import type { ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
-import type { Database } from '../../db/client';
+import type { ReadContext, ServiceContext } from '../../context';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './clients.queries';
-
-const NOT_FOUND_MESSAGE = 'El cliente no existe o fue eliminado.';
-
-function notFound(): AppError {
-  return new AppError('NOT_FOUND', { message: NOT_FOUND_MESSAGE });
-}
-
-function rutTaken(cause?: unknown): AppError {
-  return new AppError('CLIENT_RUT_TAKEN', {
-    fields: { rut: 'Ya existe un cliente con este RUT' },
-    cause,
-  });
-}
 
 /** The live-RUT unique index is the last line of defence when two saves race. */
 async function guardRut<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error, 'clients_rut_key')) throw rutTaken(error);
+    if (isUniqueViolation(error, 'clients_rut_key')) throw new AppError('CLIENT_RUT_TAKEN', { cause: error });
     throw error;
   }
 }
 
-export function list(db: Database, query: ClientListParams): Promise<ClientPage> {
+export function list({ db }: ReadContext, query: ClientListParams): Promise<ClientPage> {
   return queries.listClients(db, query);
 }
 
-export async function get(db: Database, id: string): Promise<queries.ClientDetail> {
+export async function get({ db }: ReadContext, id: string): Promise<queries.ClientDetail> {
   const client = await queries.findLiveClient(db, id);
-  if (!client) throw notFound();
+  if (!client) throw new AppError('CLIENT_NOT_FOUND');
   return client;
 }
 
 /** created_by / updated_by come from the session, never from the body. */
 export async function create(
-  db: Database,
-  user: SessionUser,
+  { db, user }: ServiceContext,
   values: ClientValues,
 ): Promise<queries.ClientDetail> {
-  if (await queries.rutTaken(db, values.rut)) throw rutTaken();
+  if (await queries.rutTaken(db, values.rut)) throw new AppError('CLIENT_RUT_TAKEN');
   return guardRut(() => queries.insertClient(db, values, user.id));
 }
 
@@ -53,19 +38,18 @@ export async function create(
  * itself is excluded); a stale version answers 409 and changes nothing.
  */
 export async function update(
-  db: Database,
-  user: SessionUser,
+  { db, user }: ServiceContext,
   id: string,
   { version, ...values }: ClientValues & { version: number },
 ): Promise<queries.ClientDetail> {
   if (await queries.rutTaken(db, values.rut, id)) {
-    if (!(await queries.findLiveClient(db, id))) throw notFound();
-    throw rutTaken();
+    if (!(await queries.findLiveClient(db, id))) throw new AppError('CLIENT_NOT_FOUND');
+    throw new AppError('CLIENT_RUT_TAKEN');
   }
   const updated = await guardRut(() => queries.updateClient(db, id, version, values, user.id));
   if (updated) return updated;
   if (await queries.findLiveClient(db, id)) throw new AppError('STALE_VERSION');
-  throw notFound();
+  throw new AppError('CLIENT_NOT_FOUND');
 }
 
 /**
@@ -74,10 +58,10 @@ export async function update(
  * again as another person and split the buyer's history. The client row is locked first, so a
  * reservation created meanwhile (which checks the client under a share lock) waits or is seen.
  */
-export async function remove(db: Database, user: SessionUser, id: string): Promise<void> {
+export async function remove({ db, user }: ServiceContext, id: string): Promise<void> {
   if (!can(user, 'clients.delete')) throw new AppError('FORBIDDEN');
   await db.transaction(async (tx) => {
-    if (!(await queries.lockLiveClient(tx, id))) throw notFound();
+    if (!(await queries.lockLiveClient(tx, id))) throw new AppError('CLIENT_NOT_FOUND');
     const numbers = await queries.liveReservationNumbers(tx, id, 6);
     if (numbers.length > 0) {
       const shown = numbers.slice(0, 5).join(', ') + (numbers.length > 5 ? ' y otras' : '');

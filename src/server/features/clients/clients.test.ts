@@ -50,7 +50,7 @@ describe('clients: create and read', () => {
     const agent = await loginAs(ctx, { userType: 'KAM' });
     const response = await agent.post('/api/clients', valid);
     expect(response.statusCode).toBe(201);
-    const client = response.json();
+    const { client } = response.json();
     expect(client).toEqual({
       id: expect.any(String),
       rut: '12345678-5',
@@ -68,7 +68,7 @@ describe('clients: create and read', () => {
 
     const read = await agent.get(`/api/clients/${client.id}`);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual(client);
+    expect(read.json()).toEqual({ client });
   });
 
   it('accepts every well-formed RUT with its módulo-11 digit, including K, and leaves phone and e-mail optional', async () => {
@@ -89,12 +89,12 @@ describe('clients: create and read', () => {
         continue;
       }
       expect(response.statusCode, input).toBe(201);
-      expect(response.json()).toMatchObject({ rut: stored, phone: null, email: null });
+      expect(response.json().client).toMatchObject({ rut: stored, phone: null, email: null });
     }
     const { phone: _phone, email: _email, ...withoutOptional } = valid;
     const minimal = await agent.post('/api/clients', { ...withoutOptional, rut: uniqueRut() });
     expect(minimal.statusCode).toBe(201);
-    expect(minimal.json()).toMatchObject({ phone: null, email: null });
+    expect(minimal.json().client).toMatchObject({ phone: null, email: null });
   });
 
   it('refuses each broken rule with its Spanish message on the field and writes nothing', async () => {
@@ -163,7 +163,7 @@ describe('clients: create and read', () => {
     const response = await agent.get('/api/clients/00000000-0000-4000-8000-000000000000');
     expect(response.statusCode).toBe(404);
     expect(errorOf(response)).toMatchObject({
-      code: 'NOT_FOUND',
+      code: 'CLIENT_NOT_FOUND',
       message: 'El cliente no existe o fue eliminado.',
     });
   });
@@ -214,7 +214,7 @@ describe('clients: edit', () => {
   it('saves an edit that keeps the client’s own RUT; updated_by comes from the session and the version goes up', async () => {
     const creator = await loginAs(ctx);
     const editor = await loginAs(ctx, { userType: 'Operaciones' });
-    const created = (await creator.post('/api/clients', valid)).json();
+    const created = (await creator.post('/api/clients', valid)).json().client;
 
     const response = await editor.put(`/api/clients/${created.id}`, {
       ...valid,
@@ -224,7 +224,7 @@ describe('clients: edit', () => {
       version: 1,
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    expect(response.json().client).toMatchObject({
       rut: '12345678-5',
       lastName: 'Pérez Rojas',
       email: null,

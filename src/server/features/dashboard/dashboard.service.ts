@@ -10,6 +10,7 @@ import { commissionFigures } from '../../../shared/domain/pricing';
 import { daysLate } from '../../../shared/domain/workflow/days';
 import { santiagoDateOf } from '../../../shared/format';
 import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
+import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import * as queries from './dashboard.queries';
 
@@ -43,10 +44,10 @@ async function loadRows(db: Database, from: string, to: string): Promise<Dashboa
 }
 
 /**
- * The dashboard (spec part 1 §2; decision 0011). `now` decides the current month (on the
- * America/Santiago calendar) and the days late of the payments' current tasks; tests pass it.
+ * The dashboard (spec part 1 §2; decision 0011). The request's `now` decides the current month (on
+ * the America/Santiago calendar) and the days late of the payments' current tasks; tests fix it.
  */
-export async function getDashboard(db: Database, now: Date = new Date()): Promise<DashboardData> {
+export async function getDashboard({ db, now }: Pick<ServiceContext, 'db' | 'now'>): Promise<DashboardData> {
   const currentMonth = santiagoDateOf(now).slice(0, 7);
   const months = monthsEndingWith(currentMonth, DASHBOARD_MONTHS);
   const from = `${months[0]}-01`;

@@ -1,6 +1,6 @@
 import { isSearchable, SEARCH_RESULTS_PER_TYPE } from '../../../shared/domain/global-search';
 import type { SearchResults } from '../../../shared/schemas/search';
-import type { Database } from '../../db/client';
+import type { ReadContext } from '../../context';
 import * as queries from './search.queries';
 
 const EMPTY: SearchResults = { clients: [], reservationsByNumber: [], reservationsByApartment: [] };
@@ -10,7 +10,7 @@ const EMPTY: SearchResults = { clients: [], reservationsByNumber: [], reservatio
  * answer nothing, whatever the client sends), up to five clients, five reservations by number and
  * five by apartment number.
  */
-export async function globalSearch(db: Database, text: string): Promise<SearchResults> {
+export async function globalSearch({ db }: ReadContext, text: string): Promise<SearchResults> {
   const trimmed = text.trim();
   if (!isSearchable(trimmed)) return EMPTY;
   const limit = SEARCH_RESULTS_PER_TYPE;
