@@ -114,7 +114,7 @@ test.describe('menú lateral', () => {
     await menu.getByRole('link', { name: 'Proyección Comisiones' }).click();
     await expect(page).toHaveURL(/\/informes\/proyeccion-comisiones$/);
     await expect(page.getByRole('heading', { name: 'Proyección Comisiones' })).toBeVisible();
-    await expect(page.getByText('Esta sección aún no está disponible')).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Mes' })).toBeVisible();
 
     await menu.getByText('Aprobaciones', { exact: true }).click();
     await menu.getByRole('link', { name: 'Liquidaciones' }).click();

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { rutCheckDigit } from '../src/shared/domain/rut';
 
 /** Accounts created by scripts/e2e-server.mjs before the server starts. */
@@ -86,7 +86,7 @@ export async function apiReservation(
     headers,
     data: {
       reservationNumber: uniqueText(prefix).replace(' ', '-'),
-      clientId: (await client.json()).id,
+      clientId: (await client.json()).client.id,
       projectId: project.id,
       sellerId,
       reservationDate: '2026-10-05',
@@ -113,4 +113,49 @@ export async function apiReservation(
   expect(reservation.status(), await reservation.text()).toBe(201);
   const { id, reservationFlowId, reservationNumber } = (await reservation.json()).reservation;
   return { reservationId: id, saleFlowId: reservationFlowId, number: reservationNumber, apartment };
+}
+
+/**
+ * A staff user of one journey only (created by the administrator's page through Configuración's
+ * API), signed in a browser context of their own: their bell and inboxes count only what the
+ * journey gives them. Paula, a Gestora de Pagos who also sells, unless told otherwise.
+ */
+export async function newStaffUser(
+  page: Page,
+  browser: Browser,
+  origin: string,
+  who: { firstName?: string; lastName?: string; position?: string; userType?: string } = {},
+) {
+  const word = uniqueText('').trim();
+  const firstName = who.firstName ?? 'Paula';
+  const lastName = `${who.lastName ?? 'Gestora'} ${word}`;
+  const email = `${firstName.toLowerCase()}-${word}@inmoflujo.test`;
+  const password = 'clave-gestora-segura';
+  const created = await page.request.post('/api/settings/users', {
+    headers: { origin },
+    data: {
+      email,
+      password,
+      firstName,
+      lastName,
+      position: who.position ?? 'Gestora de Pagos',
+      userType: who.userType ?? 'Gestor de Pagos',
+      isSeller: true,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    locale: 'es-CL',
+    timezoneId: 'America/Santiago',
+    storageState: { cookies: [], origins: [] },
+  });
+  const herPage = await context.newPage();
+  await signIn(herPage, { email, password });
+  return {
+    id: (await created.json()).user.id as string,
+    name: `${firstName} ${lastName}`,
+    page: herPage,
+    close: () => context.close(),
+  };
 }

@@ -134,6 +134,9 @@ test.describe('flujo de reservas', () => {
       timezoneId: 'America/Santiago',
       storageState: { cookies: [], origins: [] },
     });
+    // Her tab's live stream is held closed: her screen stays as she opened it (a tab that lost its
+    // stream), so her change reaches the server against a completed task.
+    await kamContext.route('**/api/events', (route) => route.abort());
     const kam = await kamContext.newPage();
     await signIn(kam, ACCOUNTS.kam);
     await kam.goto(`/flujo-reservas/${flowId}`);
@@ -164,6 +167,37 @@ test.describe('flujo de reservas', () => {
     await page.reload();
     await expect(page.getByRole('combobox', { name: `Estado de ${task}` })).toHaveValue('En Proceso');
     await expect(taskCard(page, task)).toContainText('Término: —');
+  });
+
+  test('una pantalla abierta muestra sola el cambio que otro usuario hace en una tarea', async ({
+    page,
+    browser,
+  }) => {
+    await page.goto('/flujo-reservas');
+    const origin = new URL(page.url()).origin;
+    const { flowId } = await reservationFor(page.request, origin, 'Clemente', uniqueText('Ovalle'));
+    const task = COF[1]!;
+    await page.goto(`/flujo-reservas/${flowId}`);
+    await expect(page.getByRole('combobox', { name: `Estado de ${task}` })).toHaveValue('Pendiente');
+
+    // The KAM, in a browser of her own, moves the task; the administrator's screen is not reloaded.
+    const kamContext = await browser.newContext({
+      baseURL: test.info().project.use.baseURL,
+      locale: 'es-CL',
+      timezoneId: 'America/Santiago',
+      storageState: { cookies: [], origins: [] },
+    });
+    const kam = await kamContext.newPage();
+    await signIn(kam, ACCOUNTS.kam);
+    const pending = (await tasksOf(kam.request, flowId)).find((candidate) => candidate.name === task)!;
+    const moved = await kam.request.put(`/api/sale-flows/${flowId}/tasks/${pending.id}/status`, {
+      headers: { origin },
+      data: { status: 'in_progress', version: pending.version },
+    });
+    expect(moved.status(), await moved.text()).toBe(200);
+    await kamContext.close();
+
+    await expect(page.getByRole('combobox', { name: `Estado de ${task}` })).toHaveValue('En Proceso');
   });
 
   test('en un teléfono la lista son tarjetas y el detalle se apila sin salirse de la pantalla', async ({

@@ -1652,6 +1652,8 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
 
     // The dashboard's rollups from scratch: at bench scale the triggers that keep them were skipped.
     await tx.execute(sql`select dashboard_rebuild()`);
+    // The task inboxes likewise (decision 0021).
+    await tx.execute(sql`select task_inbox_rebuild()`);
 
     return { counts, users: logins };
   });

@@ -270,6 +270,7 @@ export async function writeFlows(
       flow.state.tasks.flatMap((task) =>
         task.assignees.map((assignee) => ({
           flow_task_id: task.id,
+          flow_id: flow.id,
           user_id: assignee.userId,
           assigned_by: assignee.assignedBy,
           assigned_at: assignee.assignedAt.toISOString(),
@@ -278,10 +279,10 @@ export async function writeFlows(
     );
     if (assigneeRows.length > 0) {
       await tx.execute(sql`
-        insert into flow_task_assignees (flow_task_id, user_id, assigned_by, assigned_at)
-        select flow_task_id, user_id, assigned_by, assigned_at
+        insert into flow_task_assignees (flow_task_id, flow_id, user_id, assigned_by, assigned_at)
+        select flow_task_id, flow_id, user_id, assigned_by, assigned_at
           from json_to_recordset(${JSON.stringify(assigneeRows)}::json)
-                 as x(flow_task_id uuid, user_id uuid, assigned_by uuid, assigned_at timestamptz)`);
+                 as x(flow_task_id uuid, flow_id uuid, user_id uuid, assigned_by uuid, assigned_at timestamptz)`);
     }
     assignees += assigneeRows.length;
     progress?.(Math.min(flows.length, start + batchSize));

@@ -11,6 +11,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
+import { eventsRoutes } from './events/events.routes';
+import { approvalsRoutes } from './features/approvals/approvals.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
 import { brokersRoutes } from './features/brokers/brokers.routes';
@@ -22,6 +24,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
+import { reportsRoutes } from './features/reports/reports.routes';
 import { rescissionsRoutes } from './features/rescissions/rescissions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
@@ -160,13 +163,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(commissionsRoutes, { prefix: '/reservations' });
       await api.register(promotionsRoutes, { prefix: '/reservations' });
       await api.register(rescissionsRoutes, { prefix: '/reservations' });
-      await api.register(clientsRoutes, { prefix: '/clients', db });
-      await api.register(brokersRoutes, { prefix: '/brokers', db });
-      await api.register(dashboardRoutes, {
-        prefix: '/dashboard',
-        db,
-        now: options.now,
-      });
+      await api.register(clientsRoutes, { prefix: '/clients' });
+      await api.register(brokersRoutes, { prefix: '/brokers' });
+      await api.register(dashboardRoutes, { prefix: '/dashboard' });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(settingsRoutes, { prefix: '/settings' });
       await api.register(saleFlowsRoutes, { prefix: '/sale-flows' });
@@ -174,8 +173,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paymentsRoutes, { prefix: '/payments' });
       await api.register(paymentFlowsRoutes, { prefix: '/payment-flows' });
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
-      await api.register(searchRoutes, { prefix: '/search', db });
+      await api.register(approvalsRoutes, { prefix: '/approvals' });
+      await api.register(reportsRoutes, { prefix: '/reports' });
+      await api.register(searchRoutes, { prefix: '/search' });
       await api.register(notificationsRoutes, { prefix: '/notifications' });
+      await api.register(eventsRoutes, { prefix: '/events' });
       await api.register(filesRoutes, { prefix: '/files' });
     },
     { prefix: '/api' },

@@ -131,7 +131,7 @@ describe('the server process on the embedded database', () => {
           }),
         });
         expect(created.status, `cycle ${cycle}`).toBe(201);
-        acknowledged.push((await created.json()).id);
+        acknowledged.push((await created.json()).client.id);
         // Every client acknowledged so far survived every crash.
         const listed = await fetch(`${base}/api/clients?search=Persistente&pageSize=100`, {
           headers: { cookie },

@@ -1,7 +1,11 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { loadEnv } from './env';
+import { type EventBus, inProcessEventBus } from './events/event-bus';
+import { postgresEventBus } from './events/postgres-event-bus';
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -17,8 +21,25 @@ async function main() {
     throw error;
   }
   await database.migrate();
-  // The embedded database is locked to this process: it is the only writer.
-  const app = await buildApp({ db: database.db, env });
+  // Live events: in-process on the embedded database (locked to this process: the only writer); on
+  // PostgreSQL, where several instances may serve one database, through LISTEN/NOTIFY.
+  let log: FastifyBaseLogger | undefined;
+  const { db } = database;
+  const events: EventBus =
+    database.kind === 'postgres' && env.DATABASE_URL
+      ? await postgresEventBus({
+          connectionString: env.DATABASE_URL,
+          notify: async (channel, payload) => {
+            await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+          },
+          log: {
+            warn: (object, message) => log?.warn(object, message),
+            info: (object, message) => log?.info(object, message),
+          },
+        })
+      : inProcessEventBus();
+  const app = await buildApp({ db, env, events });
+  log = app.log;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -27,6 +48,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     try {
       await app.close();
+      await events.close?.();
     } finally {
       await database.close();
       process.exit(0);

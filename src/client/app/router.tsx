@@ -1,6 +1,5 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { PlaceholderPage } from '../components/placeholder-page';
 import { connection } from '../lib/connection';
 import { PublicOnly, RequireSession } from './guards';
 import { paths } from './paths';
@@ -28,11 +27,6 @@ async function loadScreen<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A screen whose issue has not landed yet. */
-function notYet(title: string): Pick<RouteObject, 'element'> {
-  return { element: <PlaceholderPage title={title} /> };
-}
-
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
@@ -56,7 +50,10 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <Navigate to={paths.dashboard} replace /> },
                   { path: paths.dashboard, ...page(() => import('../features/dashboard/dashboard-page')) },
-                  { path: paths.notifications, ...notYet('Mis Tareas Pendientes') },
+                  {
+                    path: paths.notifications,
+                    ...page(() => import('../features/notifications/notifications-page')),
+                  },
                   {
                     path: paths.reservations,
                     ...page(() => import('../features/reservations/reservations-list-page')),
@@ -83,7 +80,7 @@ export const routes: RouteObject[] = [
                     path: paths.reservationFlow(':id'),
                     ...page(() => import('../features/sale-flows/sale-flow-page')),
                   },
-                  { path: paths.followUp, ...notYet('Mis Tareas Pendientes') },
+                  { path: paths.followUp, ...page(() => import('../features/notifications/follow-up-page')) },
                   { path: paths.approvals, element: <Navigate to={paths.settlementApprovals} replace /> },
                   { path: paths.brokers, ...page(() => import('../features/brokers/brokers-page')) },
                   { path: paths.newBroker, ...page(() => import('../features/brokers/broker-form-page')) },
@@ -102,14 +99,35 @@ export const routes: RouteObject[] = [
                     ...page(() => import('../features/payments/commission-page')),
                   },
                   { path: paths.reports, element: <Navigate to={paths.commissionReport} replace /> },
-                  { path: paths.commissionReport, ...notYet('Informe de Comisiones') },
-                  { path: paths.commissionProjectionReport, ...notYet('Proyección Comisiones') },
-                  { path: paths.salesReport, ...notYet('Informe de Ventas') },
-                  { path: paths.brokersReport, ...notYet('Informe de Brokers') },
-                  { path: paths.brokerPaymentsReport, ...notYet('Informe de Pagos Brokers') },
-                  { path: paths.brokerConsolidatedReport, ...notYet('Consolidado Brokers') },
-                  { path: paths.settlementApprovals, ...notYet('Aprobación de Liquidaciones') },
-                  { path: paths.settlementApproval(':id'), ...notYet('Aprobación de Liquidación') },
+                  {
+                    path: paths.commissionReport,
+                    ...page(() => import('../features/reports/commission-report-page')),
+                  },
+                  {
+                    path: paths.commissionProjectionReport,
+                    ...page(() => import('../features/reports/commission-projection-page')),
+                  },
+                  { path: paths.salesReport, ...page(() => import('../features/reports/sales-report-page')) },
+                  {
+                    path: paths.brokersReport,
+                    ...page(() => import('../features/reports/brokers-report-page')),
+                  },
+                  {
+                    path: paths.brokerPaymentsReport,
+                    ...page(() => import('../features/reports/broker-payments-report-page')),
+                  },
+                  {
+                    path: paths.brokerConsolidatedReport,
+                    ...page(() => import('../features/reports/broker-consolidated-page')),
+                  },
+                  {
+                    path: paths.settlementApprovals,
+                    ...page(() => import('../features/approvals/approvals-page')),
+                  },
+                  {
+                    path: paths.settlementApproval(':id'),
+                    ...page(() => import('../features/approvals/approval-page')),
+                  },
                   {
                     path: paths.settings,
                     element: <Navigate to={paths.settingsTab('proyectos')} replace />,

@@ -325,6 +325,9 @@ export const reservations = pgTable(
     // The few rescinded reservations: commissions are summed with these left out.
     index('reservations_rescinded_idx').on(t.id).where(sql`${t.isRescinded}`),
     index('reservations_projection_month_idx').on(t.commissionProjectionMonth),
+    // The brokers and sales reports by promise or deed date (decision 0023).
+    index('reservations_promise_date_idx').on(t.promiseDate),
+    index('reservations_deed_date_idx').on(t.deedDate),
     // No apartment, parking or storage is sold twice: one live (not rescinded) reservation each per project.
     uniqueIndex('reservations_live_apartment_key')
       .on(t.projectId, sql`lower(${t.apartmentNumber})`)
@@ -575,6 +578,11 @@ export const flows = pgTable(
     index('flows_reservation_idx').on(t.reservationId),
     index('flows_status_idx').on(t.status),
     index('flows_payment_started_idx').on(t.startedAt.desc()).where(sql`${t.kind} = 'payment'`),
+    // 'Informe de Pagos Brokers' (decision 0023): the few payment flows in progress, without reading
+    // every flow.
+    index('flows_payment_in_progress_idx')
+      .on(t.id)
+      .where(sql`${t.kind} = 'payment' and ${t.status} = 'in_progress'`),
     check('flows_kind_check', sql.raw(`kind in (${WORKFLOW_KINDS_SQL})`)),
     check('flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),
     check(
@@ -620,6 +628,10 @@ export const flowTaskAssignees = pgTable(
     flowTaskId: uuid('flow_task_id')
       .notNull()
       .references(() => flowTasks.id, { onDelete: 'cascade' }),
+    /** The task row's flow, copied: a list's assignees of a flow are one index read, not one per task. */
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
@@ -629,6 +641,7 @@ export const flowTaskAssignees = pgTable(
   (t) => [
     primaryKey({ columns: [t.flowTaskId, t.userId] }),
     index('flow_task_assignees_user_idx').on(t.userId),
+    index('flow_task_assignees_flow_idx').on(t.flowId),
   ],
 );
 
@@ -663,6 +676,56 @@ export const flowTaskCommentMentions = pgTable(
   (t) => [
     primaryKey({ columns: [t.commentId, t.userId] }),
     index('flow_task_comment_mentions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The task inboxes (decision 0021): one row per assignee of a pending task — not completed, not
+ * blocked, of a flow in progress (workflows.md §6) —, with the keys the inboxes sort by: the
+ * follow-up's fixed stage rank (spec part 2 §9), the stage's order in its workflow, the assignment
+ * instant (newest first). Kept by the triggers of migration 0013 in the transaction of every change
+ * to flows, task rows and assignees, whoever writes; the notifications and follow-up pages read
+ * their keyset pages off its indexes instead of joining and sorting every open task.
+ */
+export const taskInbox = pgTable(
+  'task_inbox',
+  {
+    flowTaskId: uuid('flow_task_id')
+      .notNull()
+      .references(() => flowTasks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    stageName: text('stage_name').notNull(),
+    /** Position in the follow-up's fixed stage order (1-13); 14 for a stage it does not name. */
+    stageRank: smallint('stage_rank').notNull(),
+    stageOrder: integer('stage_order').notNull(),
+    assignedAt: instant('assigned_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.flowTaskId, t.userId] }),
+    // A page reads (stage order ascending, newest first) as one backward scan of a group's range:
+    // the stage order is indexed negated so that the keyset is one row comparison.
+    index('task_inbox_user_idx').on(
+      t.userId,
+      t.stageRank,
+      t.stageName,
+      sql`(-${t.stageOrder})`,
+      t.assignedAt,
+      t.flowTaskId,
+    ),
+    index('task_inbox_all_idx').on(
+      t.stageRank,
+      t.stageName,
+      sql`(-${t.stageOrder})`,
+      t.assignedAt,
+      t.flowTaskId,
+      t.userId,
+    ),
+    index('task_inbox_flow_idx').on(t.flowId),
   ],
 );
 

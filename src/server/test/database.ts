@@ -73,19 +73,33 @@ export interface TestDatabaseSource {
   close(): Promise<void>;
 }
 
+/**
+ * A fresh migrated PostgreSQL database of its own (a copy of the run's template) and its URL, for a
+ * test that opens several connections to one database (two server instances); `drop` removes it.
+ */
+export async function createPostgresTestDatabase(
+  url: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `inmoflujo_t_${randomBytes(6).toString('hex')}`;
+  await createFromTemplate(url, name);
+  return {
+    url: withDatabase(url, name),
+    drop: () => adminQuery(url, `drop database if exists ${name} with (force)`),
+  };
+}
+
 export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
   const url = testDatabaseUrl();
   if (url) {
     return {
       async create() {
-        const name = `inmoflujo_t_${randomBytes(6).toString('hex')}`;
-        await createFromTemplate(url, name);
-        const handle = postgresHandle(postgresPool(withDatabase(url, name), 4));
+        const database = await createPostgresTestDatabase(url);
+        const handle = postgresHandle(postgresPool(database.url, 4));
         return {
           ...handle,
           async close() {
             await handle.close();
-            await adminQuery(url, `drop database if exists ${name} with (force)`);
+            await database.drop();
           },
         };
       },

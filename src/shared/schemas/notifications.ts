@@ -1,5 +1,139 @@
 import { z } from 'zod';
+import { OPEN_TASK_STATUSES } from '../domain/workflow/statuses';
+import { uuid } from './common';
 
 /** GET /api/notifications/count: the signed-in user's pending tasks (workflows.md §6), for the bell badge. */
 export const notificationCountResponse = z.object({ count: z.number().int().min(0) });
 export type NotificationCount = z.infer<typeof notificationCountResponse>;
+
+// --- The task inboxes: 'Mis Tareas Pendientes' of /notificaciones and /seguimiento ----------------
+
+/**
+ * Cards per group on the first page (every group at once: an overview of all stages, two rows of
+ * three on a wide screen), then per 'Ver más' page of one group.
+ */
+export const INBOX_FIRST_PAGE_SIZE = 6;
+export const INBOX_PAGE_SIZE = 12;
+/** A group counts its cards up to this many; above it says 'más de 1.000'. */
+export const INBOX_COUNT_CAP = 1_000;
+
+const CURSOR_MESSAGE = 'La página pedida no es válida: vuelva a cargar la lista';
+const STAGE_MESSAGE = 'Indique la etapa de la página pedida';
+
+/**
+ * Where a group's next page starts (opaque to the client): the last card's negated stage order,
+ * assignment instant (microseconds), task row and assignee.
+ */
+export interface InboxCursor {
+  negStageOrder: number;
+  assignedAt: string;
+  flowTaskId: string;
+  userId: string;
+}
+
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeInboxCursor(cursor: InboxCursor): string {
+  const text = [cursor.negStageOrder, cursor.assignedAt, cursor.flowTaskId, cursor.userId].join('|');
+  return btoa(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+export function decodeInboxCursor(value: string): InboxCursor | null {
+  let text: string;
+  try {
+    text = atob(value.replaceAll('-', '+').replaceAll('_', '/'));
+  } catch {
+    return null;
+  }
+  const [order, assignedAt, flowTaskId, userId, ...rest] = text.split('|');
+  if (rest.length > 0 || !order || !assignedAt || !flowTaskId || !userId) return null;
+  const negStageOrder = Number(order);
+  if (!Number.isSafeInteger(negStageOrder) || !CURSOR_INSTANT.test(assignedAt)) return null;
+  if (Number.isNaN(Date.parse(assignedAt)) || !UUID.test(flowTaskId) || !UUID.test(userId)) return null;
+  return { negStageOrder, assignedAt, flowTaskId, userId };
+}
+
+const cursor = z
+  .string()
+  .max(200, { error: CURSOR_MESSAGE })
+  .transform((value, ctx) => {
+    const decoded = decodeInboxCursor(value);
+    if (!decoded) {
+      ctx.addIssue({ code: 'custom', message: CURSOR_MESSAGE });
+      return z.NEVER;
+    }
+    return decoded;
+  });
+
+/**
+ * The first page of every group (no `stage`), or the page of one group after `after` (a 'Ver más').
+ * `stage` is a stage name: groups are the stage names in the follow-up's fixed order.
+ */
+const inboxPageFields = {
+  stage: z.string().trim().min(1, { error: STAGE_MESSAGE }).max(100, { error: STAGE_MESSAGE }).optional(),
+  after: cursor.optional(),
+};
+
+const afterNeedsStage = (value: { stage?: string; after?: unknown }) =>
+  value.after === undefined || value.stage !== undefined;
+
+export const notificationsQuery = z
+  .strictObject(inboxPageFields)
+  .refine(afterNeedsStage, { error: STAGE_MESSAGE, path: ['stage'] });
+export type NotificationsQuery = z.input<typeof notificationsQuery>;
+
+/** /seguimiento: `userId` filters by assignee ('Todos los usuarios' when absent, for administrators). */
+export const followUpQuery = z
+  .strictObject({ ...inboxPageFields, userId: uuid('Seleccione un usuario').optional() })
+  .refine(afterNeedsStage, { error: STAGE_MESSAGE, path: ['stage'] });
+export type FollowUpQuery = z.input<typeof followUpQuery>;
+
+export const inboxAssignee = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+
+/** One card: a pending task of one assignee, with what the card shows and where it leads. */
+export const inboxTask = z.object({
+  /** The task row (unique with the assignee). */
+  id: z.uuid(),
+  flowId: z.uuid(),
+  kind: z.enum(['sale', 'payment']),
+  isSecondPayment: z.boolean(),
+  taskName: z.string(),
+  stageName: z.string(),
+  status: z.enum(OPEN_TASK_STATUSES),
+  reservationId: z.uuid(),
+  reservationNumber: z.string(),
+  apartmentNumber: z.string(),
+  projectName: z.string(),
+  projectStage: z.string(),
+  clientName: z.string(),
+  brokerName: z.string().nullable(),
+  assignee: inboxAssignee.nullable(),
+  assignedAt: z.string(),
+  startedAt: z.string().nullable(),
+  /** Whole Santiago days since the task started (null when it has not started). */
+  daysSinceStart: z.number().int().nullable(),
+  /** The deadline in days (payment tasks; sale tasks have none). */
+  daysToComplete: z.number().int().nullable(),
+  daysLate: z.number().int().min(0),
+});
+export type InboxTask = z.infer<typeof inboxTask>;
+
+export const inboxGroup = z.object({
+  stage: z.string(),
+  total: z.number().int(),
+  totalIsCapped: z.boolean(),
+  rows: z.array(inboxTask),
+  /** Pass as `after` (with `stage`) for the group's next page; null when this is its last. */
+  nextCursor: z.string().nullable(),
+});
+export type InboxGroup = z.infer<typeof inboxGroup>;
+
+/** The groups in the fixed stage order, non-empty ones only (one group when a `stage` was asked). */
+export const inboxResponse = z.object({ groups: z.array(inboxGroup) });
+export type InboxResponse = z.infer<typeof inboxResponse>;

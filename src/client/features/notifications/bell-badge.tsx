@@ -1,6 +1,6 @@
 import { Box, VisuallyHidden } from '@mantine/core';
 import { useEffect } from 'react';
-import { usePendingTaskCount } from './api';
+import { useLiveUpdates, usePendingTaskCount } from './api';
 
 /** The badge cap of spec part 1 §9: '99+' above 99. */
 export function formatBadgeCount(count: number): string {
@@ -9,9 +9,12 @@ export function formatBadgeCount(count: number): string {
 
 /**
  * The red badge on the top bar's bell: the signed-in user's pending tasks (workflows.md §6).
- * Nothing when there are none. A failed count is only logged (spec part 1 §8).
+ * Nothing when there are none. A failed count is only logged (spec part 1 §8). The bell holds the
+ * tab's live stream: the count (and any open inbox or flow screen) refreshes when a change concerns
+ * it, and on a 60-second timer only while the stream is down.
  */
 export function BellBadge() {
+  useLiveUpdates();
   const { data, error } = usePendingTaskCount();
   useEffect(() => {
     if (error) console.error('No se pudo contar las tareas pendientes', error);

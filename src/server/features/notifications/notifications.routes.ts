@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notificationCountResponse } from '../../../shared/schemas/notifications';
+import {
+  followUpQuery,
+  inboxResponse,
+  notificationCountResponse,
+  notificationsQuery,
+} from '../../../shared/schemas/notifications';
 import { serviceContext } from '../../http/context';
 import * as notifications from './notifications.service';
 
@@ -8,5 +13,21 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/count',
     { schema: { tags: ['notifications'], response: { 200: notificationCountResponse } } },
     async (request) => ({ count: await notifications.pendingTaskCount(serviceContext(request)) }),
+  );
+
+  // /notificaciones: the signed-in user's own pending tasks, a page of every stage group or of one.
+  app.get(
+    '/',
+    {
+      schema: { tags: ['notifications'], querystring: notificationsQuery, response: { 200: inboxResponse } },
+    },
+    async (request) => notifications.listMine(serviceContext(request), request.query),
+  );
+
+  // /seguimiento: everyone's pending tasks (administrators) or the signed-in user's own.
+  app.get(
+    '/follow-up',
+    { schema: { tags: ['notifications'], querystring: followUpQuery, response: { 200: inboxResponse } } },
+    async (request) => notifications.listFollowUp(serviceContext(request), request.query),
   );
 };

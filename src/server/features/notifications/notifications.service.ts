@@ -1,7 +1,135 @@
+import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
+import { can } from '../../../shared/permissions';
+import {
+  encodeInboxCursor,
+  type FollowUpQuery,
+  INBOX_COUNT_CAP,
+  INBOX_FIRST_PAGE_SIZE,
+  INBOX_PAGE_SIZE,
+  type InboxGroup,
+  type InboxResponse,
+  type NotificationsQuery,
+} from '../../../shared/schemas/notifications';
 import type { ServiceContext } from '../../context';
+import { AppError } from '../../http/app-error';
 import * as workflows from '../workflows/workflows.service';
+import * as queries from './notifications.queries';
+
+type ParsedPage = Pick<NotificationsQuery, 'stage'> & {
+  after?: Parameters<typeof queries.inboxPage>[2]['after'];
+};
 
 /** The bell badge: the length of the signed-in user's notification list (workflows.md §6). */
 export async function pendingTaskCount(ctx: ServiceContext): Promise<number> {
   return workflows.countPendingTasks(ctx.db, ctx.user.id);
+}
+
+/**
+ * /notificaciones: the signed-in user's own pending tasks of both flow kinds, grouped by stage in the
+ * fixed stage order, newest first — a page of every group, or the next page of one.
+ */
+export async function listMine(ctx: ServiceContext, query: ParsedPage): Promise<InboxResponse> {
+  return inbox(ctx, { userId: ctx.user.id }, query);
+}
+
+/**
+ * /seguimiento: the pending tasks of every assignee ('Todos los usuarios') or of the one chosen.
+ * Seeing other users' tasks is for administrators; anyone else is answered their own, and naming
+ * another user is refused.
+ */
+export async function listFollowUp(
+  ctx: ServiceContext,
+  query: ParsedPage & Pick<FollowUpQuery, 'userId'>,
+): Promise<InboxResponse> {
+  const { userId, ...page } = query;
+  if (!can(ctx.user, 'menu.followUp')) {
+    if (userId !== undefined && userId !== ctx.user.id) throw new AppError('FORBIDDEN');
+    return inbox(ctx, { userId: ctx.user.id }, page);
+  }
+  if (userId !== undefined && !(await queries.userExists(ctx.db, userId)))
+    throw new AppError('USER_NOT_FOUND');
+  return inbox(ctx, { userId: userId ?? null }, page);
+}
+
+async function inbox(
+  ctx: ServiceContext,
+  scope: queries.InboxScope,
+  page: ParsedPage,
+): Promise<InboxResponse> {
+  const pageSize = page.stage === undefined ? INBOX_FIRST_PAGE_SIZE : INBOX_PAGE_SIZE;
+  const rows = await queries.inboxPage(ctx.db, scope, {
+    stage: page.stage,
+    after: page.after,
+    pageSize,
+    countCap: INBOX_COUNT_CAP,
+  });
+  const groups: InboxGroup[] = [];
+  const byStage = new Map<string, { group: InboxGroup; rows: queries.InboxRow[] }>();
+  for (const row of rows) {
+    let entry = byStage.get(row.stage);
+    if (!entry) {
+      entry = {
+        group: {
+          stage: row.stage,
+          total: Math.min(row.total, INBOX_COUNT_CAP),
+          totalIsCapped: row.total > INBOX_COUNT_CAP,
+          rows: [],
+          nextCursor: null,
+        },
+        rows: [],
+      };
+      byStage.set(row.stage, entry);
+      groups.push(entry.group);
+    }
+    if (row.id !== null) entry.rows.push(row);
+  }
+  for (const { group, rows: groupRows } of byStage.values()) {
+    // One card more than a page was read: its presence says another page follows.
+    const shown = groupRows.slice(0, pageSize);
+    const last = shown.at(-1);
+    if (groupRows.length > pageSize && last) {
+      group.nextCursor = encodeInboxCursor({
+        negStageOrder: last.negStageOrder,
+        assignedAt: last.assignedAtUs,
+        flowTaskId: last.id!,
+        userId: last.userId,
+      });
+    }
+    group.rows = shown.map((row) => card(row, ctx.now));
+  }
+  return { groups };
+}
+
+function card(row: queries.InboxRow, now: Date): InboxGroup['rows'][number] {
+  const startedAt = row.startedAt ? new Date(row.startedAt) : null;
+  return {
+    id: row.id!,
+    flowId: row.flowId,
+    kind: row.kind,
+    isSecondPayment: row.isSecondPayment,
+    taskName: row.taskName,
+    stageName: row.stage,
+    status: row.status,
+    reservationId: row.reservationId,
+    reservationNumber: row.reservationNumber,
+    apartmentNumber: row.apartmentNumber,
+    projectName: row.projectName,
+    projectStage: row.projectStage,
+    clientName: row.clientName,
+    brokerName: row.brokerName,
+    assignee:
+      row.assigneeFirstName === null
+        ? null
+        : {
+            id: row.userId,
+            firstName: row.assigneeFirstName,
+            lastName: row.assigneeLastName ?? '',
+            avatarUrl: row.assigneeAvatarUrl,
+          },
+    assignedAt: row.assignedAt,
+    startedAt: row.startedAt,
+    daysSinceStart: startedAt ? santiagoDaysBetween(startedAt, now) : null,
+    daysToComplete: row.daysToComplete,
+    daysLate: daysLate({ startedAt, completedAt: null, daysToComplete: row.daysToComplete }, now),
+  };
 }

@@ -83,18 +83,14 @@ export function saleFlowListSql(params: SaleFlowListParams): PageSpec {
       projectName: sql`(select p.name from projects p where p.id = ${pageColumn('projectId')})`,
       projectStage: sql`(select p.stage from projects p where p.id = ${pageColumn('projectId')})`,
       currentStageName: sql`(select s.name from workflow_stages s where s.id = ${pageColumn('currentStageId')})`,
-      // Everyone assigned to one of its tasks (flow_tasks_flow_task_key, then the assignees' primary
-      // key), in the order they were first assigned.
+      // Everyone assigned to one of its tasks (one read of flow_task_assignees_flow_idx), in the
+      // order they were first assigned.
       assignees: sql`coalesce((
         select json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name,
                                           'avatarUrl', u.avatar_url) order by x.first_at, u.id)
           from (select a.user_id, min(a.assigned_at) as first_at
-                  from flow_tasks ft
-                  -- offset 0 keeps this a per-task lookup (the assignees' primary key): flattened into a
-                  -- join, the planner hashes the whole assignees table once per row of the page.
-                  cross join lateral (select a.user_id, a.assigned_at from flow_task_assignees a
-                                       where a.flow_task_id = ft.id offset 0) a
-                 where ft.flow_id = ${pageColumn('id')}
+                  from flow_task_assignees a
+                 where a.flow_id = ${pageColumn('id')}
                  group by a.user_id) x
           join profiles u on u.id = x.user_id), '[]')`,
     } satisfies Partial<Record<keyof SaleFlowListRow, SQL>>,

@@ -265,9 +265,12 @@ async function insertAssignees(tx: Executor, rows: FlowChanges['assigneesAdded']
     (row) =>
       sql`(${row.taskRowId}::uuid, ${row.userId}::uuid, ${row.assignedBy}::uuid, ${instantParam(row.assignedAt)})`,
   );
+  // The flow comes from the task row (flow_task_assignees.flow_id is a copy of it).
   await tx.execute(sql`
-    insert into flow_task_assignees (flow_task_id, user_id, assigned_by, assigned_at)
-    values ${sql.join(values, sql`, `)}
+    insert into flow_task_assignees (flow_task_id, flow_id, user_id, assigned_by, assigned_at)
+    select v.flow_task_id, ft.flow_id, v.user_id, v.assigned_by, v.assigned_at
+      from (values ${sql.join(values, sql`, `)}) as v(flow_task_id, user_id, assigned_by, assigned_at)
+      join flow_tasks ft on ft.id = v.flow_task_id
     on conflict do nothing`);
 }
 
@@ -482,7 +485,8 @@ export interface TaskExtras {
 
 /**
  * What a flow's screen shows beside the engine's state, in one statement: per task row its number of
- * comments (flow_task_comments_task_idx), and as people everyone assigned to one of its tasks and
+ * comments (flow_task_comments_task_idx), and as people everyone assigned to one of its tasks
+ * (flow_task_assignees_flow_idx) and
  * every default assignee of its workflow (deactivated users included, marked).
  */
 export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtras> {
@@ -496,12 +500,7 @@ export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtr
                                                          'lastName', u.last_name, 'avatarUrl', u.avatar_url,
                                                          'isActive', u.is_active))
                          from profiles u
-                        where u.id in (select a.user_id
-                                         from flow_tasks ft
-                                         -- A lookup per task (offset 0: never a hash of every assignee).
-                                         cross join lateral (select a.user_id from flow_task_assignees a
-                                                              where a.flow_task_id = ft.id offset 0) a
-                                        where ft.flow_id = ${flowId}
+                        where u.id in (select a.user_id from flow_task_assignees a where a.flow_id = ${flowId}
                                        union
                                        select d.user_id
                                          from flows f

@@ -393,19 +393,54 @@ export async function addComment(
   taskRowId: string,
   input: { content: string; mentionedUserIds?: readonly string[] },
 ): Promise<{ commentId: string }> {
-  const mentioned = [...new Set(input.mentionedUserIds ?? [])];
   return ctx.db.transaction(async (tx) => {
-    await runCommandIn(tx, ctx.user, ctx.now, flowId, { type: 'comment', taskRowId });
-    const active = await queries.activeUserIds(tx, mentioned);
-    if (mentioned.some((id) => !active.has(id))) throw new AppError('USER_NOT_AVAILABLE');
-    const commentId = await queries.insertComment(tx, {
-      flowTaskId: taskRowId,
-      userId: ctx.user.id,
-      content: input.content,
-      mentionedUserIds: mentioned,
+    const { commentId } = await runCommandsWithCommentIn(tx, ctx.user, ctx.now, flowId, () => [], {
+      taskRowId,
+      ...input,
     });
     return { commentId };
   });
+}
+
+export interface CommentInput {
+  taskRowId: string;
+  content: string;
+  mentionedUserIds?: readonly string[];
+}
+
+/**
+ * Commands on one flow and a comment by the actor on one of its tasks, as one change inside the
+ * caller's transaction (an approval's rejection: the task blocked and 'RECHAZO: …' written, or
+ * neither). One lock and one load: the engine checks that the task may get the comment in the state
+ * the commands leave; any refusal, or a failed write, refuses all.
+ */
+export async function runCommandsWithCommentIn(
+  tx: Executor,
+  actor: { id: string; userType: string },
+  now: Date,
+  flowId: string,
+  plan: (definition: WorkflowDefinition, state: FlowState) => FlowCommand[],
+  comment: CommentInput,
+  options: CommandOptions = {},
+): Promise<CommandOutcome & { commentId: string }> {
+  const mentioned = [...new Set(comment.mentionedUserIds ?? [])];
+  const outcome = await runCommandsIn(
+    tx,
+    actor,
+    now,
+    flowId,
+    (definition, state) => [...plan(definition, state), { type: 'comment', taskRowId: comment.taskRowId }],
+    options,
+  );
+  const active = await queries.activeUserIds(tx, mentioned);
+  if (mentioned.some((id) => !active.has(id))) throw new AppError('USER_NOT_AVAILABLE');
+  const commentId = await queries.insertComment(tx, {
+    flowTaskId: comment.taskRowId,
+    userId: actor.id,
+    content: comment.content,
+    mentionedUserIds: mentioned,
+  });
+  return { ...outcome, commentId };
 }
 
 /** A task's comments with their authors and mentions, oldest first; 404 when the task is not the flow's. */

@@ -1,0 +1,85 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { LIVE_EVENTS_URL, openLiveEvents } from '../../lib/live-events';
+import { liveUpdateHandlers, notificationKeys } from './api';
+
+/** An EventSource the test drives: the server's events are dispatched by hand. */
+class FakeEventSource extends EventTarget {
+  closed = false;
+  constructor(readonly url: string) {
+    super();
+  }
+  emit(type: string, data = '{}') {
+    this.dispatchEvent(new MessageEvent(type, { data }));
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+function open() {
+  let source!: FakeEventSource;
+  const handlers = { flowChanged: vi.fn(), resync: vi.fn() };
+  const connection = openLiveEvents(handlers, (url) => {
+    source = new FakeEventSource(url);
+    return source as unknown as EventSource;
+  });
+  return { source, handlers, connection };
+}
+
+describe('live events (one stream per tab)', () => {
+  it('is connected from the server’s first event until an error, and resyncs when it comes back', () => {
+    const { source, handlers, connection } = open();
+    expect(source.url).toBe(LIVE_EVENTS_URL);
+    const changes = vi.fn();
+    connection.subscribe(changes);
+    expect(connection.connected()).toBe(false);
+    source.emit('ready');
+    expect(connection.connected()).toBe(true);
+    expect(handlers.resync).not.toHaveBeenCalled();
+    // Dropped: the timer takes over; back: what happened meanwhile is fetched again.
+    source.dispatchEvent(new Event('error'));
+    expect(connection.connected()).toBe(false);
+    source.emit('ready');
+    expect(connection.connected()).toBe(true);
+    expect(handlers.resync).toHaveBeenCalledTimes(1);
+    expect(changes).toHaveBeenCalledTimes(3);
+    connection.close();
+    expect(source.closed).toBe(true);
+    expect(connection.connected()).toBe(false);
+  });
+
+  it('hands on flow changes and the server’s resync', () => {
+    const { source, handlers } = open();
+    source.emit('flow-changed', JSON.stringify({ flowId: 'f1', reservationId: 'r1', mine: true }));
+    expect(handlers.flowChanged).toHaveBeenCalledWith({ flowId: 'f1', reservationId: 'r1', mine: true });
+    source.emit('resync');
+    expect(handlers.resync).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes the user’s badge and inboxes for their changes, everyone’s follow-up and the flow’s screens for any', async () => {
+    const queryClient = new QueryClient();
+    const keys = [
+      notificationKeys.count,
+      notificationKeys.mine,
+      notificationKeys.followUp(null),
+      ['sale-flows', 'detail', 'f1'],
+      ['payment-flows', 'detail', 'f2'],
+      ['reservations', 'detail', 'r1'],
+    ];
+    const stale = () => keys.map((key) => queryClient.getQueryState(key)?.isInvalidated ?? false);
+    const reset = () => {
+      for (const key of keys) queryClient.setQueryData(key, 1);
+    };
+    reset();
+    const handlers = liveUpdateHandlers(queryClient);
+    handlers.flowChanged({ flowId: 'f1', reservationId: 'r1', mine: false });
+    expect(stale()).toEqual([false, false, true, true, false, true]);
+    reset();
+    handlers.flowChanged({ flowId: 'f2', reservationId: 'r9', mine: true });
+    expect(stale()).toEqual([true, true, true, false, true, false]);
+    reset();
+    handlers.resync();
+    expect(stale()).toEqual([true, true, true, true, true, true]);
+  });
+});

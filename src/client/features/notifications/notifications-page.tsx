@@ -1,0 +1,27 @@
+import { PageHeader } from '../../components/page-header';
+import { NOTIFICATIONS_URL, useMyTasks } from './api';
+import { TaskInbox } from './task-inbox';
+
+const NO_QUERY: Record<string, string> = {};
+
+/** /notificaciones 'Mis Tareas Pendientes': the signed-in user's own pending tasks (spec part 2 §2). */
+export default function NotificationsPage() {
+  const { data, isPending, error } = useMyTasks();
+  return (
+    <>
+      <PageHeader
+        title="Mis Tareas Pendientes"
+        description="Tus tareas abiertas de los flujos de venta y de pago, por etapa; las más recientes primero."
+      />
+      <TaskInbox
+        data={data}
+        isPending={isPending}
+        error={error}
+        url={NOTIFICATIONS_URL}
+        query={NO_QUERY}
+        showAssignee={false}
+        emptyText="No tienes tareas pendientes"
+      />
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useSyncExternalStore } from 'react';
+
+/**
+ * The tab's live updates (decision 0021): one EventSource on /api/events, opened while a signed-in
+ * screen is shown. EventSource reconnects by itself after a drop (the server says how soon); while
+ * the stream is down, `useLiveEventsConnected()` is false and the screens that depend on it fall
+ * back to refreshing on a timer (the bell badge every 60 s).
+ */
+
+export interface FlowChanged {
+  flowId: string;
+  reservationId: string;
+  /** The signed-in user's pending tasks may have changed (badge, inboxes). */
+  mine: boolean;
+}
+
+export interface LiveEventHandlers {
+  flowChanged(event: FlowChanged): void;
+  /** Events may have been missed (the stream came back, or the server's listener did). */
+  resync(): void;
+}
+
+export const LIVE_EVENTS_URL = '/api/events';
+
+type Listener = () => void;
+
+export interface LiveEventsConnection {
+  connected(): boolean;
+  subscribe(listener: Listener): () => void;
+  close(): void;
+}
+
+/**
+ * Opens the stream. `ready` (the server's first event) marks it connected; an error marks it down
+ * until the next `ready`. Every `ready` after the first resyncs: what happened meanwhile was missed.
+ */
+export function openLiveEvents(
+  handlers: LiveEventHandlers,
+  create: (url: string) => EventSource = (url) => new EventSource(url),
+): LiveEventsConnection {
+  const source = create(LIVE_EVENTS_URL);
+  let connected = false;
+  let readyBefore = false;
+  const listeners = new Set<Listener>();
+  const set = (next: boolean) => {
+    if (connected === next) return;
+    connected = next;
+    for (const listener of listeners) listener();
+  };
+  source.addEventListener('ready', () => {
+    set(true);
+    if (readyBefore) handlers.resync();
+    readyBefore = true;
+  });
+  source.addEventListener('flow-changed', (event) => {
+    try {
+      handlers.flowChanged(JSON.parse((event as MessageEvent<string>).data) as FlowChanged);
+    } catch (error) {
+      console.error('Evento en vivo ilegible', error);
+    }
+  });
+  source.addEventListener('resync', () => handlers.resync());
+  // A drop (EventSource tries again by itself) or a refusal (it gives up: the timer takes over).
+  source.addEventListener('error', () => set(false));
+  return {
+    connected: () => connected,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      source.close();
+      set(false);
+    },
+  };
+}
+
+// The tab's one connection, shared by every component that asks whether it is up.
+let current: LiveEventsConnection | null = null;
+const stateListeners = new Set<Listener>();
+const notify = () => {
+  for (const listener of stateListeners) listener();
+};
+
+/** Keeps the tab's stream open while the calling component is mounted (the signed-in shell). */
+export function useLiveEvents(handlers: LiveEventHandlers) {
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const connection = openLiveEvents(handlers);
+    current = connection;
+    const unsubscribe = connection.subscribe(notify);
+    notify();
+    return () => {
+      unsubscribe();
+      connection.close();
+      if (current === connection) current = null;
+      notify();
+    };
+  }, [handlers]);
+}
+
+/** Whether live updates arrive now (false: refresh on a timer instead). */
+export function useLiveEventsConnected(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+    () => current?.connected() ?? false,
+  );
+}

@@ -1,0 +1,102 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../http/app-error';
+import { currentUser } from '../http/session';
+import type { LiveEvent } from './event-bus';
+
+/** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
+export const HEARTBEAT_MS = 25_000;
+/**
+ * A stream ends after this long and the browser opens a new one (EventSource reconnects by
+ * itself), so a session that ended or expired stops receiving events within this time.
+ */
+export const STREAM_LIFETIME_MS = 30 * 60_000;
+/** How long the browser waits before reconnecting a dropped stream. */
+const RETRY_MS = 2_000;
+/** A tab that does not read its stream is cut off rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 1_000_000;
+
+export interface EventsRouteOptions {
+  heartbeatMs?: number;
+  lifetimeMs?: number;
+}
+
+/**
+ * GET /api/events: one server-sent events stream per tab (decision 0021), authenticated by the
+ * session like every /api route. It says `flow-changed` for every flow changed anywhere (an open
+ * flow screen of that flow refreshes; `mine` when the user's pending tasks may have changed: badge
+ * and inboxes refresh) and `resync` when events may have been missed. Heartbeats keep it open; it
+ * is released when the tab goes away or the server closes.
+ */
+export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, options) => {
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const lifetimeMs = options.lifetimeMs ?? STREAM_LIFETIME_MS;
+  const open = new Set<() => void>();
+  // Before the server waits for its connections to end: open streams would keep it waiting.
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  // The stream takes no parameters (an unknown one is refused like on every route).
+  app.get('/', { schema: { tags: ['events'], querystring: z.strictObject({}) } }, (request, reply) => {
+    const user = currentUser(request);
+    // Browsers' EventSource asks for a stream; anything else (a link, a script) gets an answer, not
+    // a connection held open.
+    if (!(request.headers.accept ?? '').includes('text/event-stream'))
+      throw new AppError('EVENT_STREAM_ONLY');
+    const { events } = request.server.dependencies;
+    const res: ServerResponse = reply.raw;
+    // The reply's headers so far (security headers) go out with the stream's own.
+    const headers = { ...(reply.getHeaders() as Record<string, string>) };
+    reply.hijack();
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      // nginx and similar proxies pass each event on at once instead of buffering.
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+
+    const send = (text: string) => {
+      if (res.writableEnded) return;
+      if (res.writableLength > MAX_BUFFERED_BYTES) {
+        end();
+        return;
+      }
+      res.write(text);
+    };
+    const unsubscribe = events.subscribe((event: LiveEvent) => {
+      if (event.type === 'resync') {
+        send('event: resync\ndata: {}\n\n');
+        return;
+      }
+      const data = {
+        flowId: event.flowId,
+        reservationId: event.reservationId,
+        mine: event.userIds.includes(user.id),
+      };
+      send(`event: flow-changed\ndata: ${JSON.stringify(data)}\n\n`);
+    });
+    const heartbeat = setInterval(() => send(': latido\n\n'), heartbeatMs);
+    const lifetime = setTimeout(() => end(), lifetimeMs);
+    let ended = false;
+    function end() {
+      if (ended) return;
+      ended = true;
+      open.delete(end);
+      unsubscribe();
+      clearInterval(heartbeat);
+      clearTimeout(lifetime);
+      if (!res.writableEnded) res.end();
+    }
+    open.add(end);
+    request.raw.on('close', end);
+    res.on('close', end);
+    res.on('error', end);
+    // The first event says the stream is open: the tab stops its periodic refresh.
+    send(`retry: ${RETRY_MS}\nevent: ready\ndata: {}\n\n`);
+  });
+};

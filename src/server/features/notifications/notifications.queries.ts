@@ -1,0 +1,136 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { FOLLOW_UP_STAGE_ORDER } from '../../../shared/domain/workflow/names';
+import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
+import type { WorkflowKind } from '../../../shared/domain/workflow/types';
+import type { InboxCursor } from '../../../shared/schemas/notifications';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
+
+/**
+ * The task inboxes' reads (decision 0021). `task_inbox` holds one row per assignee of a pending task
+ * (kept by the triggers of migration 0013, the same set as the engine's `pendingTaskRowsOf`); a
+ * group is a stage name, in the follow-up's fixed stage order, its cards by stage order then newest
+ * assignment. One statement answers a page of every group asked: each group's count (capped) and
+ * its next cards, read backwards off `task_inbox_user_idx` (one user) or `task_inbox_all_idx`
+ * (everyone), then joined to what a card shows for those cards only.
+ */
+
+export interface InboxScope {
+  /** One assignee's cards, or everyone's (null). */
+  userId: string | null;
+}
+
+export interface InboxPageRequest {
+  /** One group (a stage name), or the first page of every group. */
+  stage?: string;
+  after?: InboxCursor;
+  pageSize: number;
+  countCap: number;
+}
+
+export interface InboxRow {
+  stage: string;
+  total: number;
+  /** The card columns are null for a group whose page is empty (a cursor past its end). */
+  id: string | null;
+  userId: string;
+  negStageOrder: number;
+  assignedAtUs: string;
+  flowId: string;
+  kind: WorkflowKind;
+  isSecondPayment: boolean;
+  taskName: string;
+  status: Extract<TaskStatus, 'pending' | 'in_progress'>;
+  reservationId: string;
+  reservationNumber: string;
+  apartmentNumber: string;
+  projectName: string;
+  projectStage: string;
+  clientName: string;
+  brokerName: string | null;
+  assigneeFirstName: string | null;
+  assigneeLastName: string | null;
+  assigneeAvatarUrl: string | null;
+  assignedAt: string;
+  startedAt: string | null;
+  daysToComplete: number | null;
+}
+
+/** The stage rank of the follow-up's fixed order, as the migration computes it (14: not named there). */
+function stageRank(name: SQL): SQL {
+  const order = sql.join(
+    FOLLOW_UP_STAGE_ORDER.map((stage) => sql`${stage}`),
+    sql`, `,
+  );
+  return sql`coalesce(array_position(array[${order}]::text[], ${name}), ${FOLLOW_UP_STAGE_ORDER.length + 1})`;
+}
+
+export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL {
+  const inScope = scope.userId === null ? sql`true` : sql`i.user_id = ${scope.userId}`;
+  const inGroup = sql`${inScope} and i.stage_rank = g.stage_rank and i.stage_name = g.stage_name`;
+  const after = request.after;
+  // The keyset: one row comparison in the index's order (within one user, the task row is unique).
+  const keyset = !after
+    ? sql``
+    : scope.userId === null
+      ? sql` and ((-i.stage_order), i.assigned_at, i.flow_task_id, i.user_id)
+               < (${after.negStageOrder}, ${after.assignedAt}::timestamptz, ${after.flowTaskId}::uuid, ${after.userId}::uuid)`
+      : sql` and ((-i.stage_order), i.assigned_at, i.flow_task_id)
+               < (${after.negStageOrder}, ${after.assignedAt}::timestamptz, ${after.flowTaskId}::uuid)`;
+  const order = sql`(-i.stage_order) desc, i.assigned_at desc, i.flow_task_id desc, i.user_id desc`;
+  const stageFilter = request.stage === undefined ? sql`` : sql` where s.name = ${request.stage}`;
+  return sql`
+    with g as (
+      select distinct s.name as stage_name, ${stageRank(sql`s.name`)} as stage_rank
+        from workflow_stages s${stageFilter}
+    )
+    select g.stage_name as stage, counted.total, page.*
+      from g
+      cross join lateral (
+        select count(*)::int as total
+          from (select 1 from task_inbox i where ${inGroup} limit ${request.countCap + 1}) as capped
+      ) as counted
+      left join lateral (
+        select i.flow_task_id as id, i.user_id as "userId", (-i.stage_order) as "negStageOrder",
+               to_char(i.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "assignedAtUs",
+               i.n, f.id as "flowId", f.kind, f.is_second_payment as "isSecondPayment",
+               t.name as "taskName", ft.status,
+               r.id as "reservationId", r.reservation_number as "reservationNumber",
+               r.apartment_number as "apartmentNumber", p.name as "projectName", p.stage as "projectStage",
+               c.first_name || ' ' || c.last_name as "clientName", b.name as "brokerName",
+               u.first_name as "assigneeFirstName", u.last_name as "assigneeLastName",
+               u.avatar_url as "assigneeAvatarUrl",
+               ${isoInstant(sql`i.assigned_at`)} as "assignedAt", ${isoInstant(sql`ft.started_at`)} as "startedAt",
+               ft.days_to_complete as "daysToComplete"
+          from (
+            select i.*, row_number() over (order by ${order}) as n
+              from task_inbox i
+             where ${inGroup}${keyset}
+             order by ${order}
+             limit ${request.pageSize + 1}
+          ) as i
+          join flow_tasks ft on ft.id = i.flow_task_id
+          join flows f on f.id = i.flow_id
+          join workflow_tasks t on t.id = ft.task_id
+          join reservations r on r.id = f.reservation_id
+          join projects p on p.id = r.project_id
+          join clients c on c.id = r.client_id
+          left join brokers b on b.id = r.broker_id
+          left join profiles u on u.id = i.user_id
+      ) as page on true
+     where counted.total > 0
+     order by g.stage_rank, g.stage_name, page.n`;
+}
+
+export async function inboxPage(
+  db: Executor,
+  scope: InboxScope,
+  request: InboxPageRequest,
+): Promise<InboxRow[]> {
+  return queryRows<InboxRow>(db, inboxPageSql(scope, request));
+}
+
+/** The user picked in the follow-up's filter exists (any user: a deactivated one keeps open tasks). */
+export async function userExists(db: Executor, userId: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(db, sql`select id from profiles where id = ${userId}`);
+  return rows.length > 0;
+}
