@@ -1,5 +1,5 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { apiReservation, signIn, uniqueText } from './fixtures';
+import { expect, type Page, test } from '@playwright/test';
+import { apiReservation, newStaffUser, uniqueText } from './fixtures';
 
 // Issue 13: a commission paid through both payment flows, and the rescission of a paid reservation.
 
@@ -47,40 +47,6 @@ function santiagoToday(): string {
   }).formatToParts(new Date());
   const part = (type: string) => parts.find((candidate) => candidate.type === type)!.value;
   return `${part('day')}/${part('month')}/${part('year')}`;
-}
-
-/** A staff user of this journey only, signed in a browser of their own: their bell counts only what it gives them. */
-async function newStaffUser(page: Page, browser: Browser, origin: string) {
-  const word = uniqueText('').trim();
-  const email = `gestora-${word}@inmoflujo.test`;
-  const password = 'clave-gestora-segura';
-  const created = await page.request.post('/api/settings/users', {
-    headers: { origin },
-    data: {
-      email,
-      password,
-      firstName: 'Paula',
-      lastName: `Gestora ${word}`,
-      position: 'Gestora de Pagos',
-      userType: 'Gestor de Pagos',
-      isSeller: true,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const context = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
-    locale: 'es-CL',
-    timezoneId: 'America/Santiago',
-    storageState: { cookies: [], origins: [] },
-  });
-  const herPage = await context.newPage();
-  await signIn(herPage, { email, password });
-  return {
-    id: (await created.json()).user.id as string,
-    name: `Paula Gestora ${word}`,
-    page: herPage,
-    close: () => context.close(),
-  };
 }
 
 test.describe('pagos', () => {
@@ -264,6 +230,14 @@ test.describe('pagos', () => {
       // Her pending tasks: the three COF tasks of the sale flow and the payment task.
       await gestora.page.reload();
       await expect(gestora.page.getByTestId('bell-badge')).toHaveText('4');
+      // Her notifications list them, by stage: the sale flow's Reserva, then the payment's first stage.
+      await gestora.page.goto('/notificaciones');
+      const groups = gestora.page.getByTestId('stage-group');
+      await expect(groups).toHaveCount(2);
+      await expect(groups.nth(0)).toHaveAttribute('data-stage', 'Reserva');
+      await expect(groups.nth(0).getByTestId('task-card')).toHaveCount(3);
+      await expect(groups.nth(1)).toHaveAttribute('data-stage', 'Solicitud Liquidación');
+      await expect(groups.nth(1).getByTestId('task-card')).toContainText(reservation.number);
 
       // The wizard, from the sale flow's 'Resciliar Reserva'.
       await page.getByRole('link', { name: 'Flujo de reserva' }).click();
@@ -311,6 +285,10 @@ test.describe('pagos', () => {
       expect(await (await counted).json()).toEqual({ count: 0 });
       await expect(gestora.page.getByRole('link', { name: 'Notificaciones', exact: true })).toBeVisible();
       await expect(gestora.page.getByTestId('bell-badge')).toHaveCount(0);
+      // And her list is empty.
+      await gestora.page.goto('/notificaciones');
+      await expect(gestora.page.getByText('No tienes tareas pendientes')).toBeVisible();
+      await expect(gestora.page.getByTestId('task-card')).toHaveCount(0);
     } finally {
       await gestora.close();
     }

@@ -2,11 +2,14 @@
 // the two fixture accounts of e2e/fixtures.ts, the small 'e2e' dataset of scripts/demo-data.ts (so the
 // journeys see a living app) and a few known rows the journeys name: an agency, two projects, and the
 // administrator as the default seller.
-import { openDatabase } from '../src/server/db/client';
+import { sql } from 'drizzle-orm';
+import { type Database, openDatabase, queryRows } from '../src/server/db/client';
 import { defaultSeller, projects, realEstateAgencies } from '../src/server/db/schema';
 import { loadEnv } from '../src/server/env';
+import * as workflows from '../src/server/features/workflows/workflows.service';
+import { FIRST_PAYMENT_WORKFLOW } from '../src/shared/domain/workflow/names';
 import { createStaffAccount } from './accounts';
-import { generateDataset } from './demo-data';
+import { DEMO_EMAIL_DOMAIN, generateDataset } from './demo-data';
 
 const PASSWORD = 'clave-e2e-segura';
 export const E2E_PROJECTS = [
@@ -19,6 +22,50 @@ export const E2E_PROJECTS = [
     totalUnits: 140,
   },
 ];
+
+/**
+ * The approvals journey signs in as the demo's Jefe de Inversiones: three first payment flows of the
+ * newest commissions without one are opened and moved by the engine up to 'VB Jefe Inversiones',
+ * assigned to him (the small dataset leaves him none).
+ */
+async function openInvestmentHeadApprovals(db: Database, actorId: string, count: number) {
+  const [head] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from profiles where email = ${`rodrigo.saavedra@${DEMO_EMAIL_DOMAIN}`}`,
+  );
+  if (!head) throw new Error("The demo's Jefe de Inversiones is missing");
+  const subjects = await queryRows<{ reservationId: string; commissionId: string }>(
+    db,
+    sql`select r.id as "reservationId", bc.id as "commissionId"
+          from reservations r join broker_commissions bc on bc.reservation_id = r.id
+         where r.is_with_broker and not r.is_rescinded
+           and not exists (select 1 from flows f where f.kind = 'payment' and f.broker_commission_id = bc.id)
+         order by r.reservation_date desc, r.id limit ${count}`,
+  );
+  if (subjects.length < count) throw new Error('Not enough commissions without a payment flow');
+  const actor = { id: actorId, userType: 'Administrador' };
+  const openedAt = Date.now() - 3 * 86_400_000;
+  for (const subject of subjects) {
+    await db.transaction(async (tx) => {
+      const created = await workflows.createFlow(tx, {
+        workflowName: FIRST_PAYMENT_WORKFLOW,
+        reservationId: subject.reservationId,
+        brokerCommissionId: subject.commissionId,
+        actorId,
+        now: new Date(openedAt),
+      });
+      const definition = await workflows.definitionNamed(tx, FIRST_PAYMENT_WORKFLOW);
+      const names = new Map(definition.tasks.map((task) => [task.id, task.name]));
+      const rowOf = new Map(created.state.tasks.map((task) => [names.get(task.taskId), task.id]));
+      await workflows.runCommandsIn(tx, actor, new Date(openedAt + 3_600_000), created.flow.id, () => [
+        { type: 'start' },
+        { type: 'setStatus', taskRowId: rowOf.get('Solicitud Liquidación')!, status: 'completed' },
+        { type: 'setStatus', taskRowId: rowOf.get('Solicitud a Jefe Inversiones')!, status: 'completed' },
+        { type: 'assign', taskRowId: rowOf.get('VB Jefe Inversiones')!, userId: head.id },
+      ]);
+    });
+  }
+}
 
 const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
@@ -44,6 +91,7 @@ try {
     isSeller: false,
   });
   await generateDataset(db, { scale: 'e2e' });
+  await openInvestmentHeadApprovals(db, admin.id, 3);
   await db.transaction(async (tx) => {
     const [agency] = await tx
       .insert(realEstateAgencies)

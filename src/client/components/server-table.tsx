@@ -430,7 +430,12 @@ function CardList<T>({
       ) : null}
       <Stack gap="xs" pos="relative" mih={120}>
         <LoadingOverlay visible={fetching} loaderProps={{ size: 'sm' }} overlayProps={{ blur: 1 }} />
-        <Stack gap="xs" role="list" aria-label={ariaLabel} aria-busy={fetching}>
+        {/* A list only while it has items (an empty ARIA list is an axe violation); else the empty text. */}
+        <Stack
+          gap="xs"
+          {...(records && records.length > 0 ? { role: 'list', 'aria-label': ariaLabel } : {})}
+          aria-busy={fetching}
+        >
           {records && records.length > 0 ? (
             records.map((record, index) => (
               <Paper

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { SIGNED_OUT, signIn } from './fixtures';
+
+// Issue 15: Aprobaciones → Liquidaciones, as the demo's Jefe de Inversiones (scripts/e2e-setup.ts leaves
+// him three 'VB Jefe Inversiones' approvals waiting).
+
+const INVESTMENT_HEAD = { email: 'rodrigo.saavedra@demo.inmoflujo.cl', password: 'demo-inmoflujo' };
+
+test.use(SIGNED_OUT);
+
+const rowBoxes = (page: Page) => page.getByRole('checkbox', { name: /^Seleccionar reserva / });
+
+/** The reservation numbers of the listed approvals, in the list's order. */
+async function listedReservations(page: Page): Promise<string[]> {
+  const labels = await rowBoxes(page).evaluateAll((boxes) =>
+    boxes.map((box) => box.getAttribute('aria-label')),
+  );
+  return labels.map((label) => String(label).replace('Seleccionar reserva ', ''));
+}
+
+/** The approval of a reservation among the user's own, read from the API (its task and flow). */
+async function approvalOf(page: Page, reservationNumber: string) {
+  const page1 = await (await page.request.get('/api/approvals?approval=todas&pageSize=100')).json();
+  const row = page1.rows.find(
+    (candidate: { reservationNumber: string }) => candidate.reservationNumber === reservationNumber,
+  );
+  expect(row, `approval of ${reservationNumber}`).toBeTruthy();
+  return row as { taskId: string; flowId: string };
+}
+
+test.describe('aprobaciones', () => {
+  test('el Jefe de Inversiones aprueba dos liquidaciones a la vez y rechaza la tercera con un motivo', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await signIn(page, INVESTMENT_HEAD);
+
+    // The menu entry 'Aprobaciones' (administrators) with its submenu 'Liquidaciones'.
+    await page.getByRole('button', { name: 'Aprobaciones' }).click();
+    await page.getByRole('link', { name: 'Liquidaciones' }).click();
+    await expect(page).toHaveURL(/\/informes\/aprobacion-liquidaciones$/);
+    await expect(page.getByRole('heading', { name: 'Aprobación de Liquidaciones' })).toBeVisible();
+    await expect(rowBoxes(page)).toHaveCount(3);
+    const approve = page.getByRole('button', { name: /^Aprobar Seleccionados/ });
+    await expect(approve).toHaveText('Aprobar Seleccionados (0)');
+    await expect(approve).toBeDisabled();
+
+    const [first, second, third] = await listedReservations(page);
+    const flows = {
+      first: await approvalOf(page, first!),
+      second: await approvalOf(page, second!),
+      third: await approvalOf(page, third!),
+    };
+
+    // The CSV downloads with those rows.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Exportar CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^aprobaciones_pendientes_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await file.path())!, 'utf8');
+    expect(csv.startsWith('\uFEFFN° Reserva;Cliente;RUT;')).toBe(true);
+    const csvRows = csv.trim().split('\r\n').slice(1);
+    expect(csvRows.map((line) => line.split(';')[0])).toEqual([first, second, third]);
+
+    // Approve two at once: the count falls to one.
+    await page.getByRole('checkbox', { name: `Seleccionar reserva ${first}` }).check();
+    await page.getByRole('checkbox', { name: `Seleccionar reserva ${second}` }).check();
+    await expect(approve).toHaveText('Aprobar Seleccionados (2)');
+    await approve.click();
+    await expect(page.getByText('2 aprobaciones aprobadas')).toBeVisible();
+    await expect(rowBoxes(page)).toHaveCount(1);
+    expect(await listedReservations(page)).toEqual([third]);
+    await expect(approve).toHaveText('Aprobar Seleccionados (0)');
+
+    // The next tasks opened on their flows (the approved stage is complete, so folded).
+    for (const approved of [flows.first, flows.second]) {
+      await page.goto(`/pagos/flujo/${approved.flowId}`);
+      await expect(page.getByRole('combobox', { name: 'Estado de Solicitud Gerente Comercial' })).toHaveValue(
+        'Pendiente',
+      );
+    }
+
+    // The third: its detail, then 'Rechazar' with a reason.
+    await page.goto('/informes/aprobacion-liquidaciones');
+    await page.getByRole('row').filter({ hasText: third! }).click();
+    await expect(page).toHaveURL(new RegExp(`/informes/aprobacion-liquidaciones/${flows.third.taskId}$`));
+    for (const card of [
+      'Tarea',
+      'Cliente',
+      'Broker',
+      'Reserva',
+      'Comisión',
+      'Precios y Descuentos',
+      'Forma de Pago',
+      'Resumen Financiero',
+      'Cadena de Aprobaciones',
+    ]) {
+      await expect(page.getByRole('heading', { name: card, exact: true })).toBeVisible();
+    }
+    await page.getByRole('button', { name: 'Rechazar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rechazar Aprobación' });
+    const confirm = dialog.getByRole('button', { name: 'Confirmar Rechazo' });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel('Motivo del rechazo').fill('   ');
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel('Motivo del rechazo').fill('La factura del broker no coincide con la OC');
+    await confirm.click();
+    await expect(page).toHaveURL(/\/informes\/aprobacion-liquidaciones$/);
+    await expect(page.getByText('No hay aprobaciones pendientes asignadas a tu usuario')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
+
+    // The 'RECHAZO: …' comment is on the payment flow, by him.
+    await page.goto(`/pagos/flujo/${flows.third.flowId}`);
+    await expect(page.getByRole('combobox', { name: 'Estado de VB Jefe Inversiones' })).toHaveValue(
+      'Bloqueada',
+    );
+    await page.getByRole('button', { name: 'Comentarios de VB Jefe Inversiones: 1' }).click();
+    const comments = page.getByRole('dialog', { name: 'Comentarios' });
+    await expect(comments.getByText('RECHAZO: La factura del broker no coincide con la OC')).toBeVisible();
+    await expect(comments.getByText(/Rodrigo Saavedra/)).toBeVisible();
+
+    // The detail's chain says who rejected it and why.
+    await page.goto(`/informes/aprobacion-liquidaciones/${flows.third.taskId}`);
+    await expect(page.getByTestId('chain-rejection')).toContainText('Rechazada por Rodrigo Saavedra');
+    await expect(page.getByRole('button', { name: 'Aprobar', exact: true })).toHaveCount(0);
+  });
+
+  test("una dirección sin aprobación dice 'No se encontró la información de aprobación'", async ({
+    page,
+  }) => {
+    await signIn(page, INVESTMENT_HEAD);
+    await page.goto('/informes/aprobacion-liquidaciones/00000000-0000-4000-8000-000000000000');
+    await expect(page.getByText('No se encontró la información de aprobación')).toBeVisible();
+    await page.getByRole('link', { name: 'Volver' }).click();
+    await expect(page).toHaveURL(/\/informes\/aprobacion-liquidaciones$/);
+  });
+});
