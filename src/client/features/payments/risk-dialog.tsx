@@ -1,4 +1,5 @@
 import { Checkbox, Text, Textarea } from '@mantine/core';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type RiskBody, riskBody } from '../../../shared/schemas/payments';
 import { FormDialog } from '../../components/form-dialog';
@@ -11,9 +12,12 @@ export function riskReasonProblem(body: RiskBody): string | null {
   return schemaErrors(riskBody, body).reason ?? null;
 }
 
+/** What the at-risk change answers. */
+type RiskSaved = { atRisk: boolean; atRiskReason: string | null; version: number };
+
 /**
- * 'Marcar En Riesgo' / 'Editar Estado Riesgo' (spec part 2 §4, §5): the flag with its reason,
- * required while checked ('Motivo del Riesgo *') and cleared when unchecked.
+ * 'Marcar En Riesgo' / 'Editar Estado Riesgo' of a payment flow (spec part 2 §4, §5): the flag with
+ * its reason, required while checked ('Motivo del Riesgo *') and cleared when unchecked.
  */
 export function RiskDialog({
   opened,
@@ -23,10 +27,38 @@ export function RiskDialog({
 }: {
   opened: boolean;
   flowId: string;
-  commission: { atRisk: boolean; atRiskReason: string | null; version: number };
+  commission: RiskSaved;
   onClose: () => void;
 }) {
   const save = useSetRisk(flowId);
+  return (
+    <RiskFormDialog
+      opened={opened}
+      title={commission.atRisk ? 'Editar Estado Riesgo' : 'Marcar En Riesgo'}
+      commission={commission}
+      save={save}
+      onClose={onClose}
+    />
+  );
+}
+
+/**
+ * The at-risk form, saved by the given mutation: the payment flow's (above) or the consolidated
+ * view's ('Marcar En Riesgo' / 'Editar Riesgo').
+ */
+export function RiskFormDialog({
+  opened,
+  title,
+  commission,
+  save,
+  onClose,
+}: {
+  opened: boolean;
+  title: string;
+  commission: RiskSaved;
+  save: UseMutationResult<RiskSaved, Error, RiskBody>;
+  onClose: () => void;
+}) {
   // Opened to mark or to edit a flag that is on: either way it starts checked.
   const [atRisk, setAtRisk] = useState(true);
   const [reason, setReason] = useState(commission.atRiskReason ?? '');
@@ -48,7 +80,7 @@ export function RiskDialog({
   return (
     <FormDialog
       opened={opened}
-      title={commission.atRisk ? 'Editar Estado Riesgo' : 'Marcar En Riesgo'}
+      title={title}
       saving={save.isPending}
       error={save.error}
       onSubmit={submit}

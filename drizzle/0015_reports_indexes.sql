@@ -1,0 +1,1 @@
+CREATE INDEX "flows_payment_in_progress_idx" ON "flows" USING btree ("id") WHERE "flows"."kind" = 'payment' and "flows"."status" = 'in_progress';

@@ -1,0 +1,2 @@
+CREATE INDEX "reservations_promise_date_idx" ON "reservations" USING btree ("promise_date");--> statement-breakpoint
+CREATE INDEX "reservations_deed_date_idx" ON "reservations" USING btree ("deed_date");

@@ -1,0 +1,112 @@
+import { Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
+import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { formatUF } from '../../../shared/format';
+import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
+import type { DataTableColumn } from '../../components/server-table';
+import { exportUrl, type ReportName, type ReportQuery } from './api';
+
+/**
+ * The table columns of a report from its shared definition (header, key, format — the same the CSV
+ * and the XLSX use): numbers right-aligned, the sortable ones with a header button, the totals at the
+ * foot, and any cell the screen draws itself (`render`).
+ */
+export function tableColumns<Row>(
+  definitions: ReportColumns<Row>,
+  {
+    sortable = [],
+    totals,
+    render = {},
+    hidden = [],
+  }: {
+    sortable?: readonly string[];
+    /** Columns the exports carry that the screen shows inside another cell. */
+    hidden?: readonly string[];
+    totals?: Partial<Record<string, CellValue>> | null | undefined;
+    render?: Partial<Record<Extract<keyof Row, string>, (row: Row) => ReactNode>>;
+  } = {},
+): DataTableColumn<Row>[] {
+  return definitions
+    .filter((column) => !hidden.includes(column.key))
+    .map((column) => {
+      const numeric = column.format === 'uf' || column.format === 'integer';
+      const total = totals?.[column.key];
+      const draw = render[column.key];
+      return {
+        accessor: column.key,
+        title: column.header,
+        sortable: sortable.includes(column.key),
+        ...(numeric || column.format === 'date' ? { noWrap: true } : {}),
+        ...(numeric ? { textAlign: 'right' as const } : {}),
+        render: draw ?? ((row: Row) => displayCell(column.format, row[column.key] as CellValue) || '—'),
+        ...(total !== undefined
+          ? {
+              footer: (
+                <Text size="sm" fw={700}>
+                  {displayCell(column.format, total)}
+                </Text>
+              ),
+            }
+          : {}),
+      };
+    });
+}
+
+/** 'Exportar CSV' and 'Exportar Excel': downloads of the report as filtered and sorted; disabled with no rows. */
+export function ExportButtons({
+  name,
+  query,
+  disabled,
+}: {
+  name: ReportName;
+  query: ReportQuery;
+  disabled: boolean;
+}) {
+  const buttons = [
+    { format: 'csv' as const, label: 'Exportar CSV', icon: <IconFileTypeCsv size={16} /> },
+    { format: 'xlsx' as const, label: 'Exportar Excel', icon: <IconFileSpreadsheet size={16} /> },
+  ];
+  return (
+    <Group gap="xs">
+      {buttons.map((button) =>
+        disabled ? (
+          <Button key={button.format} variant="default" leftSection={button.icon} disabled>
+            {button.label}
+          </Button>
+        ) : (
+          <Button
+            key={button.format}
+            component="a"
+            href={exportUrl(name, query, button.format)}
+            download
+            variant="default"
+            leftSection={button.icon}
+          >
+            {button.label}
+          </Button>
+        ),
+      )}
+    </Group>
+  );
+}
+
+/** The summary cards above a report (UF sums). */
+export function SummaryCards({ cards }: { cards: { label: string; value: string | null | undefined }[] }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: cards.length }} spacing="sm">
+      {cards.map((card) => (
+        <Paper key={card.label} withBorder p="md" radius="md">
+          <Text size="sm" c="dimmed">
+            {card.label}
+          </Text>
+          <Text fw={700} fz="xl">
+            {card.value === null || card.value === undefined ? '—' : formatUF(card.value)}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Width of a filter: the whole row on a phone, fixed beside the others on wider screens. */
+export const filterWidth = (px: number) => ({ base: '100%', sm: px });

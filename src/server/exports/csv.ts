@@ -1,0 +1,55 @@
+import { stringify } from 'csv-stringify/sync';
+import { csvCell, type ReportColumns, TOTALS_LABEL, type TotalsRow } from '../../shared/reports/columns';
+
+/** What Chilean Excel needs to read UTF-8 (accents) rather than guess Windows-1252. */
+export const UTF8_BOM = '\uFEFF';
+
+/** Rows formatted between two turns of the event loop. */
+const CSV_ROWS_PER_TURN = 500;
+
+const OPTIONS = { delimiter: ';', record_delimiter: 'windows' } as const;
+
+/** One line per row, formatted by the shared columns (csv-stringify quotes what needs quoting). */
+function lines<Row>(columns: ReportColumns<Row>, rows: readonly Row[]): string {
+  if (rows.length === 0) return '';
+  const records = rows.map((row) =>
+    columns.map((column) => csvCell(column.format, row[column.key] as string | number | null)),
+  );
+  return stringify(records, OPTIONS);
+}
+
+/** The totals row: the given sums, 'Totales' in the first column unless the totals name it. */
+export function totalsValues<Row>(columns: ReportColumns<Row>, totals: TotalsRow<Row>): Row {
+  const first = columns[0]?.key;
+  const values: Record<string, unknown> = { ...totals };
+  if (first !== undefined && (values[first] === undefined || values[first] === null))
+    values[first] = TOTALS_LABEL;
+  return values as Row;
+}
+
+/**
+ * The CSV as text pieces, one per chunk of rows: the BOM and the header first, then each chunk as
+ * it is read (the consumer pulls the next chunk only when it has written the last one: back-pressure
+ * without buffering the file), then the totals row.
+ */
+export async function* csvPieces<Row>(
+  columns: ReportColumns<Row>,
+  chunks: AsyncIterable<readonly Row[]>,
+  totals?: () => Promise<TotalsRow<Row> | null>,
+): AsyncGenerator<string> {
+  yield UTF8_BOM + stringify([columns.map((column) => column.header)], OPTIONS);
+  for await (const rows of chunks) {
+    // A turn of the event loop every few hundred rows: a source whose reads resolve at once (the
+    // embedded database answers from the main thread) would otherwise chain every chunk in
+    // microtasks, and no other request would run until the whole file was written.
+    for (let start = 0; start < rows.length; start += CSV_ROWS_PER_TURN) {
+      const text = lines(columns, rows.slice(start, start + CSV_ROWS_PER_TURN));
+      if (text) yield text;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const totalsRow = totals ? await totals() : null;
+  if (totalsRow) {
+    yield lines(columns, [totalsValues(columns, totalsRow)]);
+  }
+}

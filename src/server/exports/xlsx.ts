@@ -1,0 +1,119 @@
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { dec, isDecimalString } from '../../shared/domain/decimal';
+import type { CellValue, ColumnFormat, ReportColumns, TotalsRow } from '../../shared/reports/columns';
+import { totalsValues } from './csv';
+
+/** Excel number formats (Excel shows them with the reader's own separators: '1.234,56' in es-CL). */
+const NUMBER_FORMATS: Record<ColumnFormat, string | undefined> = {
+  text: undefined,
+  uf: '"UF" #,##0.00',
+  date: 'dd/mm/yyyy',
+  month: 'mm/yyyy',
+  integer: '0',
+};
+
+/** Rows written between two turns of the event loop. */
+const XLSX_ROWS_PER_TURN = 250;
+
+const WIDTHS: Record<ColumnFormat, number> = { text: 24, uf: 16, date: 12, month: 10, integer: 10 };
+
+/** A calendar day 'YYYY-MM-DD' (or the day of an ISO instant, UTC) as the Date exceljs writes exactly. */
+function dayOf(value: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  return match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
+}
+
+/**
+ * A typed cell: numbers as numbers, days as dates, text as text — never a formula: exceljs writes a
+ * string as a string whatever it starts with. A value its format cannot read ('Totales' in a number
+ * column) is written as text.
+ */
+function xlsxCell(format: ColumnFormat, value: CellValue): ExcelJS.CellValue {
+  if (value === null || value === undefined || value === '') return null;
+  const text = String(value);
+  switch (format) {
+    case 'uf':
+      return isDecimalString(text) ? Number(dec(text).toFixed(2)) : text;
+    case 'integer':
+      return Number.isInteger(Number(value)) ? Number(value) : text;
+    case 'date':
+    case 'month':
+      return dayOf(text) ?? text;
+    default:
+      return text;
+  }
+}
+
+/** Waits until `out` has room again; throws when it was closed (the client went away). */
+function drained(out: Writable): Promise<void> {
+  if (out.destroyed) return Promise.reject(new Error('La descarga se interrumpió'));
+  if (!out.writableNeedDrain) return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      if (out.destroyed) reject(new Error('La descarga se interrumpió'));
+      else resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
+/**
+ * Writes the workbook to `out` with exceljs's streaming writer: one sheet, the header row bold,
+ * frozen and auto-filtered, each chunk's rows committed as they come (so they leave for the zip
+ * stream and are not kept), the totals row bold. Between chunks it waits for `out` to drain: a
+ * slow client slows the reads instead of filling memory.
+ */
+export async function writeXlsx<Row>(
+  out: Writable,
+  sheetName: string,
+  columns: ReportColumns<Row>,
+  chunks: AsyncIterable<readonly Row[]>,
+  totals?: () => Promise<TotalsRow<Row> | null>,
+): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31), {
+    views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }],
+  });
+  sheet.columns = columns.map((column) => {
+    const numFmt = NUMBER_FORMATS[column.format];
+    return {
+      header: column.header,
+      key: column.key,
+      width: column.width ?? WIDTHS[column.format],
+      ...(numFmt ? { style: { numFmt } } : {}),
+    };
+  });
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  header.commit();
+
+  const addRow = (row: Row) =>
+    sheet.addRow(columns.map((column) => xlsxCell(column.format, row[column.key] as CellValue)));
+
+  for await (const rows of chunks) {
+    // A turn of the event loop (and room in `out`) every few hundred rows: exceljs builds each row's
+    // XML on the main thread.
+    for (let index = 0; index < rows.length; index++) {
+      addRow(rows[index] as Row).commit();
+      if (index % XLSX_ROWS_PER_TURN === XLSX_ROWS_PER_TURN - 1) await drained(out);
+    }
+    await drained(out);
+  }
+  const totalsRow = totals ? await totals() : null;
+  if (totalsRow) {
+    const row = addRow(totalsValues(columns, totalsRow));
+    row.font = { bold: true };
+    row.commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+}

@@ -1,0 +1,452 @@
+import { and, type SQL, sql } from 'drizzle-orm';
+import { searchWords } from '../../../shared/domain/search';
+import { TIME_ZONE } from '../../../shared/format';
+import type { SortDirection } from '../../../shared/schemas/common';
+import type {
+  BrokerConsolidatedQuery,
+  BrokerConsolidatedSort,
+  BrokerPaymentsQuery,
+  BrokerPaymentsSort,
+  BrokersReportQuery,
+  BrokersReportSort,
+  CommissionReportKind,
+  CommissionReportQuery,
+  CommissionReportSort,
+  ReportDateType,
+  SalesReportQuery,
+  SalesReportSort,
+} from '../../../shared/schemas/reports';
+import { type Executor, queryRows } from '../../db/client';
+import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
+import { escapeLike } from '../../db/search';
+
+/**
+ * The reports' reads (spec part 2 §2 'Informes', §7). Every report is one statement per page (the
+ * page, its count and its totals over every matching row: `selectPageWithSums` with no cap, since a
+ * report's total row must be exact) and, for its export, one statement per keyset chunk of ≤ 2,000
+ * rows in the same order. Sort keys are non-null expressions so that `(key, id)` is a keyset.
+ */
+
+/** A report's count is not capped: its total row speaks of every matching row. */
+const REPORT_CAP = 10_000_000;
+
+/** A sort: its non-null key expression and the type its cursor value is cast to. */
+interface SortKey {
+  key: SQL;
+  type: 'text' | 'numeric' | 'date' | 'integer';
+}
+
+/** A report's statement, before paging: what both the page and the export chunks run. */
+export interface ReportSql {
+  columns: Record<string, SQL>;
+  pageColumns?: Record<string, SQL>;
+  from: SQL;
+  countFrom?: SQL;
+  where: SQL | undefined;
+  sort: SortKey;
+  /** The unique tie-breaker (a uuid column). */
+  id: SQL;
+  direction: SortDirection;
+  sums?: Record<string, SQL>;
+}
+
+/** Descending keys as the `desc` indexes are declared (nulls last), ascending as their backward scan. */
+function orderBy(report: ReportSql): SQL[] {
+  const dir = report.direction === 'asc' ? sql`asc nulls first` : sql`desc nulls last`;
+  return [sql`${report.sort.key} ${dir}`, sql`${report.id} ${dir}`];
+}
+
+export function reportPageSpec(report: ReportSql, page: number, pageSize: number): PageSpec {
+  return {
+    columns: report.columns,
+    ...(report.pageColumns ? { pageColumns: report.pageColumns } : {}),
+    from: report.from,
+    ...(report.countFrom ? { countFrom: report.countFrom } : {}),
+    where: report.where,
+    orderBy: orderBy(report),
+    page,
+    pageSize,
+    cap: REPORT_CAP,
+    ...(report.sums ? { sums: report.sums } : {}),
+  };
+}
+
+export async function selectReportPage<Row, Sums extends string>(
+  db: Executor,
+  report: ReportSql,
+  page: number,
+  pageSize: number,
+) {
+  const result = await selectPageWithSums<Row, Sums>(db, reportPageSpec(report, page, pageSize) as never);
+  return { rows: result.rows, total: result.total, totalIsCapped: result.totalIsCapped, sums: result.sums };
+}
+
+/** The export's cursor: the last row's sort key and id. */
+export type ReportCursor = readonly [string | number, string];
+
+const SORT_ALIAS = '__sort';
+const ID_ALIAS = '__id';
+
+/** One keyset chunk of a report: the rows after `after` in the report's order. */
+export function reportChunkSql(report: ReportSql, after: ReportCursor | null, limit: number): SQL {
+  const columns = sql.join(
+    Object.entries(report.columns).map(
+      ([alias, expression]) => sql`${expression} as ${sql.identifier(alias)}`,
+    ),
+    sql`, `,
+  );
+  const cast = sql.raw(report.sort.type);
+  const keyset = after
+    ? report.direction === 'asc'
+      ? sql`(${report.sort.key}, ${report.id}) > (${after[0]}::${cast}, ${after[1]}::uuid)`
+      : sql`(${report.sort.key}, ${report.id}) < (${after[0]}::${cast}, ${after[1]}::uuid)`
+    : undefined;
+  const where = and(report.where, keyset);
+  return sql`select ${columns}, ${report.sort.key} as ${sql.identifier(SORT_ALIAS)}, ${report.id} as ${sql.identifier(ID_ALIAS)}
+from ${report.from}${where ? sql` where ${where}` : sql``}
+order by ${sql.join(orderBy(report), sql`, `)}
+limit ${limit}`;
+}
+
+export async function selectReportChunk<Row>(
+  db: Executor,
+  report: ReportSql,
+  after: ReportCursor | null,
+  limit: number,
+): Promise<{ rows: Row[]; cursor: ReportCursor | null }> {
+  const result = await queryRows<Record<string, unknown>>(db, reportChunkSql(report, after, limit));
+  const last = result.at(-1);
+  const rows = result.map(({ [SORT_ALIAS]: _sort, [ID_ALIAS]: _id, ...row }) => row as Row);
+  return { rows, cursor: last ? [last[SORT_ALIAS] as string | number, last[ID_ALIAS] as string] : null };
+}
+
+/** The totals of a report over every matching row (what the page's count pass sums): for the export. */
+export async function selectReportSums(db: Executor, report: ReportSql): Promise<Record<string, string>> {
+  const sums = Object.entries(report.sums ?? {});
+  if (sums.length === 0) return {};
+  const [row] = await queryRows<Record<string, string>>(
+    db,
+    sql`select ${sql.join(
+      sums.map(
+        ([alias, expression]) =>
+          sql`coalesce(sum(${expression}), 0)::numeric(20, 2)::text as ${sql.identifier(alias)}`,
+      ),
+      sql`, `,
+    )} from ${report.countFrom ?? report.from}${report.where ? sql` where ${report.where}` : sql``}`,
+  );
+  return row ?? {};
+}
+
+// --- Shared pieces ---------------------------------------------------------------------------
+
+/**
+ * The reservation reports read `reservations` alone — filtered, ordered and limited off its indexes —
+ * and look the names and the commission up per row by key (postponed past the sort and the limit
+ * when the order does not need them): joined, the planner hashed whole tables (every client) for a
+ * month of 3,000 reservations.
+ */
+const RESERVATION_FROM = sql`reservations r`;
+
+const clientName = sql`(select c.first_name || ' ' || c.last_name from clients c where c.id = r.client_id)`;
+const projectName = sql`(select p.name from projects p where p.id = r.project_id)`;
+const brokerName = sql`(select b.name from brokers b where b.id = r.broker_id)`;
+const commissionAmount = sql`(select bc.commission_amount from broker_commissions bc where bc.reservation_id = r.id)`;
+const saleFlowOfPage = sql`(select f.id from flows f where f.kind = 'sale' and f.reservation_id = ${pageColumn('reservationId')})`;
+
+const reservationSorts = {
+  reservationNumber: { key: sql`r.reservation_number`, type: 'text' },
+  clientName: { key: clientName, type: 'text' },
+  projectName: { key: projectName, type: 'text' },
+  apartmentNumber: { key: sql`r.apartment_number`, type: 'text' },
+  brokerName: { key: sql`coalesce(${brokerName}, '')`, type: 'text' },
+  commissionAmount: { key: sql`coalesce(${commissionAmount}, 0)`, type: 'numeric' },
+  reservationDate: { key: sql`r.reservation_date`, type: 'date' },
+  promiseDate: { key: sql`coalesce(r.promise_date, date '0001-01-01')`, type: 'date' },
+  deedDate: { key: sql`coalesce(r.deed_date, date '0001-01-01')`, type: 'date' },
+  totalPayment: { key: sql`r.total_payment`, type: 'numeric' },
+} satisfies Record<string, SortKey>;
+
+const DATE_COLUMNS: Record<ReportDateType, SQL> = {
+  reservation: sql`r.reservation_date`,
+  promise: sql`r.promise_date`,
+  deed: sql`r.deed_date`,
+};
+
+function dateRange(dateType: ReportDateType, fromDate: string | undefined, toDate: string | undefined) {
+  const column = DATE_COLUMNS[dateType];
+  return and(
+    fromDate ? sql`${column} >= ${fromDate}::date` : undefined,
+    toDate ? sql`${column} <= ${toDate}::date` : undefined,
+  );
+}
+
+// --- Informe de Comisiones / Proyección Comisiones ------------------------------------------
+
+const MONTH_COLUMNS: Record<CommissionReportKind, string> = {
+  payment: 'commission_payment_month',
+  projection: 'commission_projection_month',
+};
+
+/**
+ * The months that have data, newest first: a skip scan of the month's index (one index probe per
+ * month instead of reading every reservation).
+ */
+export async function listMonths(db: Executor, kind: CommissionReportKind): Promise<string[]> {
+  const column = sql.identifier(MONTH_COLUMNS[kind]);
+  const rows = await queryRows<{ month: string }>(
+    db,
+    sql`with recursive months(month) as (
+      (select ${column} from reservations where ${column} is not null order by ${column} desc limit 1)
+      union all
+      select (select r.${column} from reservations r where r.${column} < months.month order by r.${column} desc limit 1)
+        from months where months.month is not null
+    )
+    select month from months where month is not null`,
+  );
+  return rows.map((row) => row.month);
+}
+
+const netAmount = sql`(r.total_payment - r.subsidy_payment - coalesce(${commissionAmount}, 0))`;
+
+/** The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx). */
+export function commissionReportSql(
+  query: Pick<CommissionReportQuery, 'kind' | 'month' | 'sort' | 'direction'>,
+): ReportSql {
+  const sorts: Record<CommissionReportSort, SortKey> = {
+    ...reservationSorts,
+    netAmount: { key: netAmount, type: 'numeric' },
+  };
+  return {
+    columns: {
+      reservationId: sql`r.id`,
+      reservationNumber: sql`r.reservation_number`,
+      isRescinded: sql`r.is_rescinded`,
+      clientName,
+      projectName,
+      apartmentNumber: sql`r.apartment_number`,
+      brokerName,
+      commissionAmount,
+      netAmount: sql`${netAmount}::numeric(20, 2)::text`,
+    },
+    pageColumns: { saleFlowId: saleFlowOfPage },
+    from: RESERVATION_FROM,
+    where: sql`r.${sql.identifier(MONTH_COLUMNS[query.kind])} = ${`${query.month}-01`}::date`,
+    sort: sorts[query.sort],
+    id: sql`r.id`,
+    direction: query.direction,
+    sums: { commissionAmount: sql`coalesce(${commissionAmount}, 0)`, netAmount },
+  };
+}
+
+// --- Informe de Brokers ----------------------------------------------------------------------
+
+/** Reservations sold with a broker, of one broker (reservations_broker_idx) or a date range. */
+export function brokersReportSql(
+  query: Omit<BrokersReportQuery, 'page' | 'pageSize' | 'search'> & { sort: BrokersReportSort },
+): ReportSql {
+  return {
+    columns: {
+      reservationId: sql`r.id`,
+      reservationNumber: sql`r.reservation_number`,
+      isRescinded: sql`r.is_rescinded`,
+      clientName,
+      projectName,
+      brokerName,
+      reservationDate: sql`r.reservation_date`,
+      promiseDate: sql`r.promise_date`,
+      deedDate: sql`r.deed_date`,
+      commissionAmount,
+    },
+    pageColumns: { saleFlowId: saleFlowOfPage },
+    from: RESERVATION_FROM,
+    where: and(
+      sql`r.is_with_broker`,
+      query.brokerId ? sql`r.broker_id = ${query.brokerId}` : undefined,
+      dateRange(query.dateType, query.fromDate, query.toDate),
+    ),
+    sort: reservationSorts[query.sort],
+    id: sql`r.id`,
+    direction: query.direction,
+    sums: { commissionAmount: sql`coalesce(${commissionAmount}, 0)` },
+  };
+}
+
+// --- Informe de Ventas -----------------------------------------------------------------------
+
+/** Every reservation of a project (reservations_project_idx) or a date range, with the money sums. */
+export function salesReportSql(
+  query: Omit<SalesReportQuery, 'page' | 'pageSize' | 'search'> & { sort: SalesReportSort },
+): ReportSql {
+  return {
+    columns: {
+      reservationId: sql`r.id`,
+      reservationNumber: sql`r.reservation_number`,
+      isRescinded: sql`r.is_rescinded`,
+      clientName,
+      projectName,
+      apartmentNumber: sql`r.apartment_number`,
+      brokerName,
+      reservationDate: sql`r.reservation_date`,
+      promiseDate: sql`r.promise_date`,
+      deedDate: sql`r.deed_date`,
+      totalPayment: sql`r.total_payment`,
+    },
+    pageColumns: { saleFlowId: saleFlowOfPage },
+    from: RESERVATION_FROM,
+    where: and(
+      query.projectId ? sql`r.project_id = ${query.projectId}` : undefined,
+      dateRange(query.dateType, query.fromDate, query.toDate),
+    ),
+    sort: reservationSorts[query.sort],
+    id: sql`r.id`,
+    direction: query.direction,
+    sums: {
+      totalPrice: sql`r.total_price`,
+      minimumPrice: sql`r.minimum_price`,
+      totalPayment: sql`r.total_payment`,
+    },
+  };
+}
+
+// --- Informe de Pagos Brokers ----------------------------------------------------------------
+
+/** The Santiago calendar day of an instant. */
+const santiagoDay = (instant: SQL) => sql`(${instant} at time zone ${TIME_ZONE})::date`;
+
+/**
+ * The open tasks (pending or in progress) of payment flows in progress, with the days since the task
+ * (or, before it opened, its flow) started on the Santiago calendar, and its days late
+ * (workflows.md §3: only a started task with a deadline can be late).
+ */
+export function brokerPaymentsSql(
+  query: Pick<BrokerPaymentsQuery, 'search' | 'sort' | 'direction'>,
+  today: string,
+): ReportSql {
+  const daysPending = sql`(${today}::date - ${santiagoDay(sql`coalesce(ft.started_at, f.started_at, f.created_at)`)})`;
+  const daysLate = sql`(case when ft.started_at is null or ft.days_to_complete is null then 0
+    else greatest(0, ${today}::date - ${santiagoDay(sql`ft.started_at`)} - ft.days_to_complete) end)`;
+  // The reservation's fields, looked up per open task by key (a few thousand at 100,000 reservations).
+  const ofReservation = (expression: SQL) =>
+    sql`(select ${expression} from reservations r where r.id = f.reservation_id)`;
+  const reservationNumber = ofReservation(sql`r.reservation_number`);
+  const projectName = ofReservation(sql`(select p.name from projects p where p.id = r.project_id)`);
+  const brokerName = ofReservation(sql`(select b.name from brokers b where b.id = r.broker_id)`);
+  const sorts: Record<BrokerPaymentsSort, SortKey> = {
+    daysPending: { key: daysPending, type: 'integer' },
+    daysLate: { key: daysLate, type: 'integer' },
+    reservationNumber: { key: reservationNumber, type: 'text' },
+    projectName: { key: projectName, type: 'text' },
+    brokerName: { key: sql`coalesce(${brokerName}, '')`, type: 'text' },
+    taskName: { key: sql`wt.name`, type: 'text' },
+  };
+  // Every word in the number, apartment, project, broker or task (accents and case folded).
+  const text = sql`lower(translate(${ofReservation(
+    sql`r.reservation_number || ' ' || r.apartment_number || ' '
+      || (select p.name from projects p where p.id = r.project_id) || ' '
+      || coalesce((select b.name from brokers b where b.id = r.broker_id), '')`,
+  )} || ' ' || wt.name, 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))`;
+  const words = searchWords(query.search);
+  return {
+    columns: {
+      flowTaskId: sql`ft.id`,
+      flowId: sql`f.id`,
+      reservationNumber,
+      projectName,
+      apartmentNumber: ofReservation(sql`r.apartment_number`),
+      brokerName,
+      paymentLabel: sql`case when f.is_second_payment then 'Pago 2' else 'Pago 1' end`,
+      stageName: sql`(select ws.name from workflow_stages ws where ws.id = wt.stage_id)`,
+      taskName: sql`wt.name`,
+      startedDate: santiagoDay(sql`ft.started_at`),
+      daysToComplete: sql`ft.days_to_complete`,
+      daysPending,
+      daysLate,
+      assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
+        join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
+    },
+    // The open tasks of the flows in progress (flows_payment_in_progress_idx, then each flow's tasks).
+    from: sql`flow_tasks ft
+      join flows f on f.id = ft.flow_id
+      join workflow_tasks wt on wt.id = ft.task_id`,
+    where: and(
+      sql`f.kind = 'payment' and f.status = 'in_progress' and ft.status in ('pending', 'in_progress')`,
+      sql`wt.name not like '[DEPRECATED]%'`,
+      ...words.map((word) => sql`${text} like ${`%${escapeLike(word)}%`}`),
+    ),
+    sort: sorts[query.sort],
+    id: sql`ft.id`,
+    direction: query.direction,
+  };
+}
+
+// --- Consolidado Brokers ---------------------------------------------------------------------
+
+const firstPart = sql`round(bc.commission_amount * bc.first_payment_percentage / 100, 2)`;
+/** The dated payments of the commission (shared/domain/broker-consolidated.ts, in SQL). */
+const paidAmount = sql`((case when bc.payment_1_date is not null then ${firstPart} else 0 end)
+  + (case when bc.payment_2_date is not null then bc.commission_amount - ${firstPart} else 0 end))`;
+
+/** A broker's commissions (broker_commissions_broker_idx). */
+export function brokerConsolidatedSql(
+  query: Pick<BrokerConsolidatedQuery, 'brokerId' | 'sort' | 'direction'>,
+): ReportSql {
+  const sorts: Record<BrokerConsolidatedSort, SortKey> = {
+    ...reservationSorts,
+    commissionAmount: { key: sql`bc.commission_amount`, type: 'numeric' },
+    payment1Date: { key: sql`coalesce(bc.payment_1_date, date '0001-01-01')`, type: 'date' },
+    payment2Date: { key: sql`coalesce(bc.payment_2_date, date '0001-01-01')`, type: 'date' },
+    paidAmount: { key: paidAmount, type: 'numeric' },
+  };
+  const live = sql`not r.is_rescinded`;
+  return {
+    columns: {
+      commissionId: sql`bc.id`,
+      reservationId: sql`r.id`,
+      reservationNumber: sql`r.reservation_number`,
+      isRescinded: sql`r.is_rescinded`,
+      clientName,
+      projectName,
+      apartmentNumber: sql`r.apartment_number`,
+      commissionAmount: sql`bc.commission_amount`,
+      firstPaymentPercentage: sql`bc.first_payment_percentage::int`,
+      payment1Date: sql`bc.payment_1_date`,
+      payment2Date: sql`bc.payment_2_date`,
+      paidAmount: sql`${paidAmount}::numeric(20, 2)::text`,
+      atRisk: sql`bc.at_risk`,
+      atRiskReason: sql`bc.at_risk_reason`,
+      version: sql`bc.version`,
+    },
+    pageColumns: {
+      firstFlowId: sql`(select f.id from flows f where f.kind = 'payment' and f.broker_commission_id = ${pageColumn('commissionId')} and not f.is_second_payment)`,
+    },
+    from: sql`broker_commissions bc join reservations r on r.id = bc.reservation_id`,
+    where: sql`bc.broker_id = ${query.brokerId}`,
+    sort: sorts[query.sort],
+    id: sql`bc.id`,
+    direction: query.direction,
+    sums: {
+      totalCommission: sql`case when ${live} and not bc.at_risk then bc.commission_amount else 0 end`,
+      totalPaid: sql`case when ${live} and not bc.at_risk then ${paidAmount} else 0 end`,
+      totalAtRisk: sql`case when ${live} and bc.at_risk then ${paidAmount} else 0 end`,
+    },
+  };
+}
+
+/** The reservation's row locked for a change of its commission's risk, with what the rule reads. */
+export async function lockRiskSubject(
+  tx: Executor,
+  reservationId: string,
+): Promise<{ isRescinded: boolean; commissionId: string | null } | null> {
+  const [row] = await queryRows<{ isRescinded: boolean; commissionId: string | null }>(
+    tx,
+    sql`select r.is_rescinded as "isRescinded",
+               (select bc.id from broker_commissions bc where bc.reservation_id = r.id) as "commissionId"
+          from reservations r where r.id = ${reservationId} for update of r`,
+  );
+  return row ?? null;
+}
+
+export async function brokerExists(db: Executor, brokerId: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(db, sql`select id from brokers where id = ${brokerId}`);
+  return rows.length > 0;
+}
