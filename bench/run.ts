@@ -38,8 +38,17 @@ import {
 } from '../scripts/demo-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
+import { type ApprovalTargets, approvalEndpoints, approvalTargets } from './approvals';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
+import { notificationEndpoints } from './notifications';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
+import {
+  type ExportMeasurement,
+  measureExports,
+  type ReportTargets,
+  reportEndpoints,
+  reportTargets,
+} from './reports';
 import { type SaleFlowTargets, saleFlowEndpoints, saleFlowTargets } from './sale-flows';
 
 const config = {
@@ -55,7 +64,18 @@ const config = {
   /** ...and throughput (req/s, and p99 under load) with this many. */
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   regenerate: process.env.BENCH_REGENERATE === '1',
+  /** Measure only the endpoints whose key or label contains one of these words (the baseline always). */
+  only: (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((word) => word.trim().toLowerCase())
+    .filter(Boolean),
 };
+
+function isSelected(endpoint: { key: string; label: string }): boolean {
+  if (config.only.length === 0 || endpoint.key === 'health') return true;
+  const name = `${endpoint.key} ${endpoint.label}`.toLowerCase();
+  return config.only.some((word) => name.includes(word));
+}
 if (!(config.scale in SCALES))
   throw new Error(`BENCH_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
 
@@ -230,6 +250,8 @@ interface Endpoint {
   body?: string;
   /** Several requests each connection sends in turn (a write that alternates between two states). */
   requests?: { method: string; path: string; body?: string }[];
+  /** Held around the measurement (open event streams): resolves with what releases it. */
+  hold?: (origin: string, cookies: Record<string, string>) => Promise<() => Promise<void>>;
 }
 
 interface Measurement {
@@ -258,6 +280,8 @@ function endpoints(
   saleFlow: SaleFlowTargets | null,
   payment: PaymentTargets | null,
   lists: ListTargets,
+  approval: ApprovalTargets | null,
+  report: ReportTargets | null,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -296,6 +320,10 @@ function endpoints(
     ...saleFlowEndpoints(saleFlow),
     // Pagos (issue 13): the list searched by apartment, a payment flow, a task completion.
     ...paymentEndpoints(payment),
+    // Aprobaciones (issue 15): the user's open approvals, the chain's counts, an approval's detail.
+    ...approvalEndpoints(approval),
+    // Informes (issue 16): every report's page at scale.
+    ...reportEndpoints(report),
     { key: 'dashboard', label: 'dashboard', method: 'GET', path: '/api/dashboard', target: 100 },
     {
       key: 'searchApartment',
@@ -341,6 +369,7 @@ function endpoints(
       target: 15,
       as: 'badge',
     },
+    ...notificationEndpoints(),
   ];
 }
 
@@ -441,8 +470,8 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
       r.path,
       String(r.p50),
       String(r.p99),
-      String(r.loadedP99),
-      String(r.requestsPerSecond),
+      r.loadedP99 === undefined ? '' : String(r.loadedP99),
+      r.requestsPerSecond === undefined ? '' : String(r.requestsPerSecond),
       r.p99Ratio === undefined ? '' : `${r.p99Ratio.toFixed(1)}×`,
       r.throughputRatio === undefined ? '' : `${(r.throughputRatio * 100).toFixed(0)} %`,
       r.target ? `≤ ${r.target}` : '',
@@ -475,6 +504,37 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
 
 // ---------------------------------------------------------------------------------------------
 
+/** An export's two lines of the table: the whole download (CSV target 3 s) and the longest stall (100 ms). */
+function exportResults(exported: ExportMeasurement): Measurement[] {
+  const base = {
+    path: exported.path,
+    status: exported.httpStatus === 200 ? ('ok' as const) : ('error' as const),
+  };
+  const total = exported.format === 'csv' ? 3000 : undefined;
+  return [
+    {
+      ...base,
+      key: `export${exported.format}`,
+      label: `export ${exported.format.toUpperCase()} of every reservation (whole download)`,
+      httpStatus: exported.httpStatus,
+      p50: exported.totalMs,
+      p99: exported.totalMs,
+      target: total,
+      met: total === undefined ? undefined : exported.totalMs <= total,
+    },
+    {
+      ...base,
+      key: `export${exported.format}Stall`,
+      label: `export ${exported.format.toUpperCase()}: longest /api/health wait`,
+      httpStatus: exported.httpStatus,
+      p50: exported.longestHealthMs,
+      p99: exported.longestHealthMs,
+      target: 100,
+      met: exported.longestHealthMs <= 100,
+    },
+  ];
+}
+
 /** One engine: its dataset, the production server on it, every endpoint measured. */
 async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; results: Measurement[] }> {
   console.log(`\n━━ ${target.engine === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'}`);
@@ -502,14 +562,27 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     const saleFlow = await saleFlowTargets(origin, cookies.admin);
     const payment = await paymentTargets(origin, cookies.admin);
     const lists = await listTargets(origin, cookies.admin);
-    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow, payment, lists)) {
-      const result = await measure(origin, endpoint, cookies);
+    const approval = await approvalTargets(origin, cookies.admin);
+    const report = await reportTargets(origin, cookies.admin);
+    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow, payment, lists, approval, report)) {
+      if (!isSelected(endpoint)) continue;
+      const release = endpoint.hold ? await endpoint.hold(origin, cookies) : null;
+      const result = await measure(origin, endpoint, cookies).finally(() => release?.());
       const shown =
         result.status === 'ok'
           ? `p50 ${result.p50} ms, p99 ${result.p99} ms; at ${config.connections} connections p99 ${result.loadedP99} ms, ${result.requestsPerSecond} req/s`
           : result.status;
       console.log(`  ${endpoint.label}: ${shown}`);
       results.push(result);
+    }
+    // Informes (issue 16): the CSV and the XLSX of every reservation, /api/health polled meanwhile.
+    if (isSelected({ key: 'exports', label: 'exports' })) {
+      for (const exported of (await measureExports(origin, cookies.admin)) ?? []) {
+        console.log(
+          `  export ${exported.format}: ${exported.rows ?? '?'} rows, ${(exported.bytes / 1e6).toFixed(1)} MB in ${exported.totalMs} ms; longest /api/health wait ${exported.longestHealthMs} ms over ${exported.healthPolls} polls`,
+        );
+        results.push(...exportResults(exported));
+      }
     }
   } finally {
     process.removeListener('SIGINT', stop);
@@ -519,7 +592,9 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
   for (const r of results) {
     if (r.status !== 'ok' || !baseline?.p99 || !baseline.requestsPerSecond) continue;
     r.p99Ratio = r.p99! / baseline.p99;
-    r.throughputRatio = r.requestsPerSecond! / baseline.requestsPerSecond;
+    // The exports' lines are one download each: no throughput.
+    if (r.requestsPerSecond !== undefined)
+      r.throughputRatio = r.requestsPerSecond / baseline.requestsPerSecond;
   }
   return { dataset, results };
 }
