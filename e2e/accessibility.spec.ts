@@ -13,6 +13,10 @@ const VIEWPORTS = [
 
 const SEVERE = ['serious', 'critical'];
 
+// Each check reads the screen only (the first-flow opening it may do is idempotent): the file's
+// 70-odd checks share both workers instead of running one after another on one.
+test.describe.configure({ mode: 'parallel' });
+
 interface Screen {
   path: string | ((ids: RecordIds) => string);
   /** The screen's title, exactly, or a pattern when it names a record. */
@@ -27,6 +31,8 @@ interface RecordIds {
   commissionReservation: string;
   /** Its first payment flow (/pagos/flujo/{id}), opened as a row click does (created if none). */
   paymentFlow: string;
+  /** The 'VB Jefe Inversiones' task of that flow (/informes/aprobacion-liquidaciones/{id}). */
+  approval: string;
 }
 
 const SIGNED_OUT_SCREENS: Screen[] = [
@@ -46,9 +52,22 @@ const SCREENS: Screen[] = [
   { path: '/brokers/nuevo', heading: 'Nuevo Broker' },
   { path: (ids) => `/brokers/editar/${ids.broker}`, heading: 'Editar Broker' },
   { path: '/notificaciones', heading: 'Mis Tareas Pendientes' },
+  // Everyone's open tasks (the administrator): cards with assignees, stage groups, 'Ver más'.
+  { path: '/seguimiento', heading: 'Mis Tareas Pendientes' },
   { path: '/pagos', heading: 'Pagos' },
   { path: (ids) => `/pagos/${ids.commissionReservation}`, heading: 'Editar Comisión' },
   { path: (ids) => `/pagos/flujo/${ids.paymentFlow}`, heading: /^Flujo de Pago N°/ },
+  { path: '/informes/aprobacion-liquidaciones', heading: 'Aprobación de Liquidaciones' },
+  {
+    path: (ids) => `/informes/aprobacion-liquidaciones/${ids.approval}`,
+    heading: /^VB Jefe Inversiones · Reserva N°/,
+  },
+  { path: '/informes/comisiones', heading: 'Informe de Comisiones' },
+  { path: '/informes/proyeccion-comisiones', heading: 'Proyección Comisiones' },
+  { path: '/informes/brokers?desde=2000-01-01&hasta=2099-12-31', heading: 'Informe de Brokers' },
+  { path: '/informes/ventas?desde=2000-01-01&hasta=2099-12-31', heading: 'Informe de Ventas' },
+  { path: '/informes/pagos-brokers', heading: 'Informe de Pagos Brokers' },
+  { path: (ids) => `/informes/consolidado-brokers?broker=${ids.broker}`, heading: 'Consolidado Brokers' },
   ...SETTINGS_TABS.map((tab) => ({ path: `/configuracion/${tab}`, heading: 'Configuración' })),
 ];
 
@@ -77,12 +96,21 @@ async function recordIds(page: Page): Promise<RecordIds> {
     headers: { origin: new URL(test.info().project.use.baseURL!).origin },
   });
   expect(opened.status(), 'POST first-flow').toBeLessThan(300);
+  const paymentFlow = (await opened.json()).flowId as string;
+  const flow = (await (await page.request.get(`/api/payment-flows/${paymentFlow}`)).json()).flow as {
+    stages: { tasks: { id: string; name: string }[] }[];
+  };
+  const approval = flow.stages
+    .flatMap((stage) => stage.tasks)
+    .find((task) => task.name === 'VB Jefe Inversiones');
+  expect(approval, "the payment flow has its 'VB Jefe Inversiones'").toBeDefined();
   return {
     client: await first('clients'),
     reservation: await first('reservations'),
     broker: await first('brokers'),
     commissionReservation: withCommission!.reservationId,
-    paymentFlow: (await opened.json()).flowId,
+    paymentFlow,
+    approval: approval!.id,
   };
 }
 
@@ -152,6 +180,7 @@ for (const viewport of VIEWPORTS) {
               broker: ':id',
               commissionReservation: ':id',
               paymentFlow: ':id',
+              approval: ':id',
             });
       test(`${name} no tiene violaciones graves`, async ({ page }) => {
         const path = typeof screen.path === 'string' ? screen.path : screen.path(await recordIds(page));
