@@ -1,3 +1,4 @@
+import { asSystem } from '../src/server/db/actor';
 import type { Database } from '../src/server/db/client';
 import { insertAccountIn } from '../src/server/features/settings/users.service';
 import type { UserType } from '../src/shared/permissions';
@@ -11,6 +12,7 @@ export async function createStaffAccount(
   db: Database,
   input: RegisterBody & { userType: UserType; isSeller: boolean },
 ): Promise<{ id: string; email: string }> {
-  const id = await db.transaction((tx) => insertAccountIn(tx, input));
+  // An operator's script, or test and demo set-up: 'sistema' in the audit trail.
+  const id = await asSystem(db, (tx) => insertAccountIn(tx, input));
   return { id, email: input.email };
 }

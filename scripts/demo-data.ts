@@ -18,6 +18,7 @@
  *   opened after they were configured, and a bounded number of older open tasks were assigned by hand.
  */
 import { sql } from 'drizzle-orm';
+import { declareActor, SYSTEM_ACTOR } from '../src/server/db/actor';
 import { type Database, type Executor, queryRows } from '../src/server/db/client';
 import { hashPassword } from '../src/server/features/auth/passwords';
 import { definitionNamed } from '../src/server/features/workflows/workflows.service';
@@ -528,14 +529,19 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
   const passwordHash = await hashPassword(DEMO_PASSWORD);
 
   const summary = await db.transaction(async (tx) => {
+    // The generator writes as 'sistema' in the audit trail (decision 0024).
+    await declareActor(tx, SYSTEM_ACTOR);
+    let triggersSkipped = false;
     if (scale.skipTriggers) {
       // Only a superuser may skip triggers; asking first keeps a PostgreSQL transaction usable.
       const [role] = await queryRows<{ superuser: string }>(
         tx,
         sql`select current_setting('is_superuser') as superuser`,
       );
-      if (role?.superuser === 'on') await tx.execute(sql`set local session_replication_role = replica`);
-      else log('  (not a superuser: foreign keys are checked row by row, which is slower)');
+      if (role?.superuser === 'on') {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        triggersSkipped = true;
+      } else log('  (not a superuser: foreign keys are checked row by row, which is slower)');
     }
     // The seeded definitions, loaded as the server loads them (no default assignees yet).
     const saleDefinition = await definitionNamed(tx, SALE_WORKFLOW);
@@ -1654,6 +1660,11 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
     await tx.execute(sql`select dashboard_rebuild()`);
     // The task inboxes likewise (decision 0021).
     await tx.execute(sql`select task_inbox_rebuild()`);
+    // And the audit trail: every row this load wrote, as an insert by 'sistema' (decision 0024).
+    if (triggersSkipped) {
+      await tx.execute(sql`select audit_backfill(true)`);
+      step('audit trail');
+    }
 
     return { counts, users: logins };
   });

@@ -3,6 +3,7 @@
 // journeys see a living app) and a few known rows the journeys name: an agency, two projects, and the
 // administrator as the default seller.
 import { sql } from 'drizzle-orm';
+import { actingAs, SYSTEM_ACTOR } from '../src/server/db/actor';
 import { type Database, openDatabase, queryRows } from '../src/server/db/client';
 import { defaultSeller, projects, realEstateAgencies } from '../src/server/db/schema';
 import { loadEnv } from '../src/server/env';
@@ -71,7 +72,8 @@ const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
 try {
   await database.migrate();
-  const { db } = database;
+  // Set-up writes as 'sistema' in the audit trail (decision 0024).
+  const db = actingAs(database.db, SYSTEM_ACTOR);
   const admin = await createStaffAccount(db, {
     email: 'admin@inmoflujo.test',
     password: PASSWORD,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -13,6 +14,7 @@ import { cookieSecure, type Env, loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { eventsRoutes } from './events/events.routes';
 import { approvalsRoutes } from './features/approvals/approvals.routes';
+import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
 import { brokersRoutes } from './features/brokers/brokers.routes';
@@ -84,6 +86,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOptions(env.LOG_LEVEL, options.logStream),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1_048_576,
+    // Unique across restarts and instances: the audit trail names the request of each change.
+    genReqId: () => randomUUID(),
   });
   // Every route, as registered: the deny-by-default test walks this list.
   const routes: RegisteredRoute[] = [];
@@ -179,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(notificationsRoutes, { prefix: '/notifications' });
       await api.register(eventsRoutes, { prefix: '/events' });
       await api.register(filesRoutes, { prefix: '/files' });
+      await api.register(auditRoutes, { prefix: '/audit' });
     },
     { prefix: '/api' },
   );

@@ -18,6 +18,7 @@ export const ADMIN_ACTIONS = [
   'projects.manage',
   'users.manage',
   'flowSettings.manage',
+  'audit.read',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 
@@ -34,6 +35,7 @@ export const actionDescriptions: Record<Action, string> = {
   'projects.manage': 'Crear y editar proyectos (y sus logos)',
   'users.manage': 'Crear, editar, desactivar y reactivar usuarios; cambiar sus contraseñas',
   'flowSettings.manage': 'Cambiar el vendedor por defecto y los responsables por defecto de los flujos',
+  'audit.read': 'Ver y exportar la auditoría de todos los cambios (Configuración → Auditoría)',
 };
 
 export interface Actor {

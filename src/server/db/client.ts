@@ -81,8 +81,18 @@ export function drizzleFor(client: PGlite | pg.Pool | pg.PoolClient): Database {
 // Any constant shared by every instance: servers starting together on one PostgreSQL migrate in turn.
 const MIGRATION_LOCK_KEY = 724_113_905;
 
+// Migrations change data as 'sistema' in the audit trail (decision 0024): declared on the migrating
+// connection for the migration's length only.
+const DECLARE_SYSTEM_ACTOR = "select set_config('inmoflujo.actor', 'sistema', false)";
+const FORGET_ACTOR = "select set_config('inmoflujo.actor', '', false)";
+
 export async function migratePglite(client: PGlite): Promise<void> {
-  await migratePgliteDriver(drizzlePglite(client), { migrationsFolder });
+  await client.exec(DECLARE_SYSTEM_ACTOR);
+  try {
+    await migratePgliteDriver(drizzlePglite(client), { migrationsFolder });
+  } finally {
+    await client.exec(FORGET_ACTOR);
+  }
 }
 
 export async function migratePostgres(pool: pg.Pool): Promise<void> {
@@ -91,8 +101,10 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   try {
     await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
+      await connection.query(DECLARE_SYSTEM_ACTOR);
       await migratePgDriver(drizzlePg(connection), { migrationsFolder });
     } finally {
+      await connection.query(FORGET_ACTOR);
       await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {

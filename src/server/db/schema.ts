@@ -6,12 +6,14 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   customType,
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -819,3 +821,48 @@ export const storedFiles = pgTable('stored_files', {
   createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Audit trail (decision 0024): one append-only row per insert, update and delete of a business
+// table, written by the triggers of migration 0017 in the transaction of the change (so a change that
+// does not commit leaves none), and the sign-ins and sign-outs as events. The database refuses UPDATE,
+// DELETE and TRUNCATE on it. Nothing but those triggers and `features/audit` writes it.
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    /** Ascending in insertion order: the log's newest-first order and its keyset. */
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The transaction's instant (every row of one change shares it). */
+    occurredAt: instant('occurred_at').notNull().defaultNow(),
+    /** The signed-in user; null is 'sistema' (migrations, the generator, operators' scripts). */
+    actorId: uuid('actor_id'),
+    /** The HTTP request that made the change, when one did. */
+    requestId: text('request_id'),
+    /** insert, update, delete; sign_in, sign_out for session events. */
+    action: text('action').notNull(),
+    /** The table of the changed row ('sessions' for session events). */
+    tableName: text('table_name').notNull(),
+    /** The row's key as text (composite keys joined by ':'). */
+    recordId: text('record_id').notNull(),
+    /** The record whose 'Historial' shows the row: a reservation for its commission, a flow for its tasks. */
+    rootTable: text('root_table').notNull(),
+    rootId: uuid('root_id'),
+    /** Changed fields before the change (the whole row for a delete); money as decimal strings. */
+    before: jsonb('before'),
+    /** Changed fields after the change (the whole row for an insert). Secrets never: '[oculto]'. */
+    after: jsonb('after'),
+  },
+  (t) => [
+    // 'Historial' of one record, newest first.
+    index('audit_log_root_idx').on(t.rootId, t.id.desc()),
+    // Auditoría filtered by user, by kind of record, by date range.
+    index('audit_log_actor_idx').on(t.actorId, t.id.desc()),
+    index('audit_log_table_idx').on(t.rootTable, t.id.desc()),
+    index('audit_log_occurred_idx').on(t.occurredAt.desc(), t.id.desc()),
+    check(
+      'audit_log_action_check',
+      sql`${t.action} in ('insert', 'update', 'delete', 'sign_in', 'sign_out')`,
+    ),
+  ],
+);

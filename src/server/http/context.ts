@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
+import { actingAs } from '../db/actor';
 import type { Database } from '../db/client';
 import type { EventBus } from '../events/event-bus';
 import { currentUser } from './session';
@@ -21,8 +22,14 @@ export function registerDependencies(app: FastifyInstance, dependencies: AppDepe
   app.decorate('dependencies', dependencies);
 }
 
-/** The service context of a signed-in request (401 without a session): routes pass it to services. */
+/**
+ * The service context of a signed-in request (401 without a session): routes pass it to services.
+ * Its database declares the user and the request as the author of every transaction it opens, which
+ * the audit trail records (decision 0024).
+ */
 export function serviceContext(request: FastifyRequest): ServiceContext {
   const { db, now, events } = request.server.dependencies;
-  return { db, user: currentUser(request), now: now(), events };
+  const user = currentUser(request);
+  const at = now();
+  return { db: actingAs(db, { userId: user.id, requestId: request.id, at }), user, now: at, events };
 }

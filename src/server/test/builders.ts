@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { reservationFigures } from '../../shared/domain/pricing';
 import { rutCheckDigit } from '../../shared/domain/rut';
 import type { UserType } from '../../shared/permissions';
+import { asSystem } from '../db/actor';
 import type { Database } from '../db/client';
 import { brokers, clients, profiles, projects, realEstateAgencies, reservations } from '../db/schema';
 import { hashPassword } from '../features/auth/passwords';
@@ -43,7 +44,7 @@ export async function createUser(
     isSeller: overrides.isSeller ?? false,
     passwordHash: await testPasswordHash,
   };
-  const [row] = await db.insert(profiles).values(values).returning({ id: profiles.id });
+  const [row] = await asSystem(db, (tx) => tx.insert(profiles).values(values).returning({ id: profiles.id }));
   return {
     id: row!.id,
     email: values.email,
@@ -55,7 +56,8 @@ export async function createUser(
 
 // ---------------------------------------------------------------------------------------------
 // Business data. Each builder inserts one valid row directly (fast, no API), with overridable
-// fields; derived figures are computed with the same shared math the server uses.
+// fields; derived figures are computed with the same shared math the server uses. Set-up writes as
+// 'sistema' in the audit trail (decision 0024).
 
 let sequence = 0;
 function next(): number {
@@ -76,72 +78,80 @@ export async function createAgency(
   db: Database,
   overrides: Partial<typeof realEstateAgencies.$inferInsert> = {},
 ) {
-  const [row] = await db
-    .insert(realEstateAgencies)
-    .values({
-      rut: uniqueRut(),
-      businessName: `Inmobiliaria ${next()} SpA`,
-      bank: 'Banco de Chile',
-      accountType: 'Cuenta Corriente',
-      accountNumber: '000123456',
-      ...overrides,
-    })
-    .returning();
+  const [row] = await asSystem(db, (tx) =>
+    tx
+      .insert(realEstateAgencies)
+      .values({
+        rut: uniqueRut(),
+        businessName: `Inmobiliaria ${next()} SpA`,
+        bank: 'Banco de Chile',
+        accountType: 'Cuenta Corriente',
+        accountNumber: '000123456',
+        ...overrides,
+      })
+      .returning(),
+  );
   return row!;
 }
 
 export async function createProject(db: Database, overrides: Partial<typeof projects.$inferInsert> = {}) {
   const agencyId = overrides.realEstateAgencyId ?? (await createAgency(db)).id;
-  const [row] = await db
-    .insert(projects)
-    .values({
-      name: `Proyecto ${next()}`,
-      stage: 'Etapa 1',
-      commune: 'Ñuñoa',
-      deadline: '2027-06-30',
-      totalUnits: 120,
-      ...overrides,
-      realEstateAgencyId: agencyId,
-    })
-    .returning();
+  const [row] = await asSystem(db, (tx) =>
+    tx
+      .insert(projects)
+      .values({
+        name: `Proyecto ${next()}`,
+        stage: 'Etapa 1',
+        commune: 'Ñuñoa',
+        deadline: '2027-06-30',
+        totalUnits: 120,
+        ...overrides,
+        realEstateAgencyId: agencyId,
+      })
+      .returning(),
+  );
   return row!;
 }
 
 export async function createClient(db: Database, overrides: Partial<typeof clients.$inferInsert> = {}) {
-  const [row] = await db
-    .insert(clients)
-    .values({
-      rut: uniqueRut(),
-      firstName: 'Juan',
-      lastName: `Pérez ${next()}`,
-      birthDate: '1985-04-12',
-      email: null,
-      phone: null,
-      ...overrides,
-    })
-    .returning();
+  const [row] = await asSystem(db, (tx) =>
+    tx
+      .insert(clients)
+      .values({
+        rut: uniqueRut(),
+        firstName: 'Juan',
+        lastName: `Pérez ${next()}`,
+        birthDate: '1985-04-12',
+        email: null,
+        phone: null,
+        ...overrides,
+      })
+      .returning(),
+  );
   return row!;
 }
 
 export async function createBroker(db: Database, overrides: Partial<typeof brokers.$inferInsert> = {}) {
   const n = next();
-  const [row] = await db
-    .insert(brokers)
-    .values({
-      rut: uniqueRut(),
-      name: `Broker ${n}`,
-      businessName: `Corredora ${n} Limitada`,
-      legalRepresentative: 'María González',
-      legalRepresentativeRut: uniqueRut(),
-      commercialAddress: 'Av. Apoquindo 4500',
-      commercialAddressCommune: 'Las Condes',
-      commercialContactName: 'Pablo Díaz',
-      constitutionDate: '2015-03-10',
-      constitutionNotary: 'Notaría Pérez',
-      kamName: 'Karla Mendoza',
-      ...overrides,
-    })
-    .returning();
+  const [row] = await asSystem(db, (tx) =>
+    tx
+      .insert(brokers)
+      .values({
+        rut: uniqueRut(),
+        name: `Broker ${n}`,
+        businessName: `Corredora ${n} Limitada`,
+        legalRepresentative: 'María González',
+        legalRepresentativeRut: uniqueRut(),
+        commercialAddress: 'Av. Apoquindo 4500',
+        commercialAddressCommune: 'Las Condes',
+        commercialContactName: 'Pablo Díaz',
+        constitutionDate: '2015-03-10',
+        constitutionNotary: 'Notaría Pérez',
+        kamName: 'Karla Mendoza',
+        ...overrides,
+      })
+      .returning(),
+  );
   return row!;
 }
 
@@ -175,9 +185,11 @@ export async function createReservation(db: Database, overrides: Partial<Reserva
     projectId,
   };
   const figures = reservationFigures(values);
-  const [row] = await db
-    .insert(reservations)
-    .values({ ...values, ...figures })
-    .returning();
+  const [row] = await asSystem(db, (tx) =>
+    tx
+      .insert(reservations)
+      .values({ ...values, ...figures })
+      .returning(),
+  );
   return row!;
 }

@@ -12,6 +12,7 @@ import {
   SALE_WORKFLOW,
   SECOND_PAYMENT_WORKFLOW,
 } from '../../shared/domain/workflow/names';
+import { actingAs, asSystem } from '../db/actor';
 import type { Database } from '../db/client';
 import { brokerCommissions } from '../db/schema';
 import * as workflows from '../features/workflows/workflows.service';
@@ -74,7 +75,7 @@ export class FlowDriver {
 
   async run(command: FlowCommand, options: StepOptions = {}) {
     const actor = options.as ?? (await builderAdmin(this.db));
-    return this.db.transaction((tx) =>
+    return actingAs(this.db, { userId: actor.id }).transaction((tx) =>
       workflows.runCommandIn(tx, actor, options.at ?? new Date(), this.id, command),
     );
   }
@@ -124,7 +125,7 @@ export async function createSaleFlow(
   options: { reservationId: string; sellerId?: string | null; at?: Date },
 ): Promise<FlowDriver> {
   const admin = await builderAdmin(db);
-  const created = await db.transaction((tx) =>
+  const created = await actingAs(db, { userId: admin.id }).transaction((tx) =>
     workflows.createFlow(tx, {
       workflowName: SALE_WORKFLOW,
       reservationId: options.reservationId,
@@ -162,17 +163,19 @@ export async function createCommission(
     firstPaymentPercentage: (overrides.firstPaymentPercentage ?? 100) as 25 | 50 | 100,
   };
   const figures = commissionFigures(input, reservation);
-  const [row] = await db
-    .insert(brokerCommissions)
-    .values({
-      ...overrides,
-      ...input,
-      reservationId: reservation.id,
-      brokerId,
-      netCommission: figures.netCommission,
-      difference: figures.difference,
-    })
-    .returning();
+  const [row] = await asSystem(db, (tx) =>
+    tx
+      .insert(brokerCommissions)
+      .values({
+        ...overrides,
+        ...input,
+        reservationId: reservation.id,
+        brokerId,
+        netCommission: figures.netCommission,
+        difference: figures.difference,
+      })
+      .returning(),
+  );
   return row!;
 }
 
@@ -187,7 +190,7 @@ export async function createPaymentFlow(
     .from(brokerCommissions)
     .where(eq(brokerCommissions.id, options.brokerCommissionId));
   if (!commission) throw new Error(`no commission ${options.brokerCommissionId}`);
-  const created = await db.transaction((tx) =>
+  const created = await actingAs(db, { userId: admin.id }).transaction((tx) =>
     workflows.createFlow(tx, {
       workflowName: options.isSecondPayment ? SECOND_PAYMENT_WORKFLOW : FIRST_PAYMENT_WORKFLOW,
       reservationId: commission.reservationId,

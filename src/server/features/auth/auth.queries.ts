@@ -51,6 +51,7 @@ export async function countProfiles(db: Executor): Promise<number> {
 export async function insertProfile(
   db: Executor,
   values: {
+    id?: string;
     email: string;
     passwordHash: string;
     firstName: string;

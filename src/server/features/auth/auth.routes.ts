@@ -37,7 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         reply.header('retry-after', limit.ttlInSeconds);
         throw new AppError('REGISTRATION_THROTTLED');
       }
-      const user = await auth.register(db, settings, request.body);
+      const user = await auth.register(db, settings, request.body, request.id);
       return reply.status(201).send({ user });
     },
   );
@@ -83,6 +83,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         const result = await auth.login(db, settings, request.body, {
           userAgent: request.headers['user-agent'] ?? null,
           ip: request.ip,
+          requestId: request.id,
           previousToken: sessionToken(request, cookie),
         });
         throttle.succeeded(email, request.ip);
@@ -97,8 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   );
 
   app.post('/logout', { schema: { tags: ['auth'], response: { 204: z.null() } } }, async (request, reply) => {
-    currentUser(request);
-    await auth.logout(db, request.sessionId!);
+    await auth.logout(db, currentUser(request), request.sessionId!, request.id);
     clearSessionCookie(reply, cookie);
     return reply.status(204).send(null);
   });

@@ -1,7 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/schemas/auth';
+import { actingAs } from '../../db/actor';
 import type { Database, Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as audit from '../audit/audit.service';
 import * as queries from './auth.queries';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
@@ -14,6 +16,8 @@ export interface AuthSettings {
 export interface ClientMeta {
   userAgent: string | null;
   ip: string | null;
+  /** The HTTP request, named in the audit trail. */
+  requestId?: string | null;
 }
 
 /** The session id stored in the database: the SHA-256 of the cookie token, never the token. */
@@ -72,19 +76,23 @@ export async function register(
   db: Database,
   settings: AuthSettings,
   body: RegisterBody,
+  requestId: string | null = null,
 ): Promise<SessionUser> {
   if (settings.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
   if (await queries.emailExists(db, body.email)) {
     throw new AppError('EMAIL_TAKEN', { fields: { email: 'Este correo electrónico ya está registrado' } });
   }
   const passwordHash = await hashPassword(body.password);
+  // The new user is the author of their own account in the audit trail.
+  const id = randomUUID();
   try {
-    const profile = await db.transaction(async (tx) => {
+    const profile = await actingAs(db, { userId: id, requestId }).transaction(async (tx) => {
       await queries.lockRoles(tx);
       if (settings.registration === 'first-user' && (await queries.countProfiles(tx)) > 0) {
         throw new AppError('REGISTRATION_CLOSED');
       }
       const created = await queries.insertProfile(tx, {
+        id,
         email: body.email,
         passwordHash,
         firstName: body.firstName,
@@ -129,23 +137,34 @@ export async function login(
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   const expiresAt = new Date(now + settings.absoluteTimeoutMs);
-  await db.transaction(async (tx) => {
+  const userAgent = meta.userAgent?.slice(0, 300) ?? null;
+  await actingAs(db, { userId: profile.id, requestId: meta.requestId }).transaction(async (tx) => {
     if (meta.previousToken) await queries.deleteSession(tx, sessionIdOf(meta.previousToken));
     await queries.insertSession(tx, {
       id: sessionIdOf(token),
       userId: profile.id,
       expiresAt,
-      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      userAgent,
       ip: meta.ip,
     });
     // Housekeeping rides on sign-ins: expired rows never pile up.
     await queries.deleteExpiredSessions(tx, new Date(now), new Date(now - settings.idleTimeoutMs));
+    await audit.recordSessionEventIn(tx, { action: 'sign_in', userId: profile.id, ip: meta.ip, userAgent });
   });
   return { token, user: toSessionUser(profile), expiresAt };
 }
 
-export async function logout(db: Database, sessionId: string): Promise<void> {
-  await queries.deleteSession(db, sessionId);
+/** Sign-out: the session ends and the audit trail says so, in one transaction. */
+export async function logout(
+  db: Database,
+  user: SessionUser,
+  sessionId: string,
+  requestId: string | null = null,
+): Promise<void> {
+  await actingAs(db, { userId: user.id, requestId }).transaction(async (tx) => {
+    await queries.deleteSession(tx, sessionId);
+    await audit.recordSessionEventIn(tx, { action: 'sign_out', userId: user.id, ip: null, userAgent: null });
+  });
 }
 
 // Writing last_seen_at on every request would turn every read into a write; once a minute is enough

@@ -32,7 +32,7 @@ export async function get({ db }: ReadContext, id: string): Promise<Broker> {
 /** created_by / updated_by come from the session, never from the body. */
 export async function create({ db, user }: ServiceContext, values: BrokerValues): Promise<Broker> {
   if (await queries.rutTaken(db, values.rut)) throw new AppError('BROKER_RUT_TAKEN');
-  return guardRut(() => queries.insertBroker(db, values, user.id));
+  return guardRut(() => db.transaction((tx) => queries.insertBroker(tx, values, user.id)));
 }
 
 /** Saves an edit read at `version`; a stale version answers 409 and changes nothing. */
@@ -45,7 +45,9 @@ export async function update(
     if (!(await queries.findBroker(db, id))) throw new AppError('BROKER_NOT_FOUND');
     throw new AppError('BROKER_RUT_TAKEN');
   }
-  const updated = await guardRut(() => queries.updateBroker(db, id, version, values, user.id));
+  const updated = await guardRut(() =>
+    db.transaction((tx) => queries.updateBroker(tx, id, version, values, user.id)),
+  );
   if (updated) return updated;
   if (await queries.findBroker(db, id)) throw new AppError('STALE_VERSION');
   throw new AppError('BROKER_NOT_FOUND');

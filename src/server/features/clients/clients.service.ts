@@ -30,7 +30,7 @@ export async function create(
   values: ClientValues,
 ): Promise<queries.ClientDetail> {
   if (await queries.rutTaken(db, values.rut)) throw new AppError('CLIENT_RUT_TAKEN');
-  return guardRut(() => queries.insertClient(db, values, user.id));
+  return guardRut(() => db.transaction((tx) => queries.insertClient(tx, values, user.id)));
 }
 
 /**
@@ -46,7 +46,9 @@ export async function update(
     if (!(await queries.findLiveClient(db, id))) throw new AppError('CLIENT_NOT_FOUND');
     throw new AppError('CLIENT_RUT_TAKEN');
   }
-  const updated = await guardRut(() => queries.updateClient(db, id, version, values, user.id));
+  const updated = await guardRut(() =>
+    db.transaction((tx) => queries.updateClient(tx, id, version, values, user.id)),
+  );
   if (updated) return updated;
   if (await queries.findLiveClient(db, id)) throw new AppError('STALE_VERSION');
   throw new AppError('CLIENT_NOT_FOUND');

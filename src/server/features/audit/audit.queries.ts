@@ -1,0 +1,239 @@
+import { and, asc, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { AUDIT_TABLES, type AuditField, type AuditReference } from '../../../shared/audit/fields';
+import { searchWords } from '../../../shared/domain/search';
+import { TIME_ZONE } from '../../../shared/format';
+import { type AuditAction, type AuditFilters, SYSTEM_ACTOR_FILTER } from '../../../shared/schemas/audit';
+import { type Executor, isoInstant } from '../../db/client';
+import { type PageSpec, selectPage } from '../../db/paging';
+import { auditLog, profiles } from '../../db/schema';
+import { escapeLike } from '../../db/search';
+
+export type SessionEventAction = 'sign_in' | 'sign_out';
+
+/**
+ * A sign-in or sign-out in the audit trail (the sessions table itself is not audited: it holds token
+ * hashes). The user is the author and the record; where from, never the token.
+ */
+export async function insertSessionEvent(
+  tx: Executor,
+  event: { action: SessionEventAction; userId: string; ip: string | null; userAgent: string | null },
+): Promise<void> {
+  await tx.insert(auditLog).values({
+    occurredAt: sql`audit_instant()`,
+    actorId: event.userId,
+    // The request the transaction declared (src/server/db/actor.ts), as the triggers read it.
+    requestId: sql`nullif(current_setting('inmoflujo.request', true), '')`,
+    action: event.action,
+    tableName: 'sessions',
+    recordId: event.userId,
+    rootTable: 'sessions',
+    rootId: event.userId,
+    after: event.action === 'sign_in' ? { ip: event.ip, user_agent: event.userAgent } : null,
+  });
+}
+
+// --- Reading the log ------------------------------------------------------------------------------
+
+/** A log row as the page reads it, with the names its presenter needs (resolved for the page only). */
+export interface AuditRow {
+  id: number;
+  at: string;
+  actorId: string | null;
+  actorName: string | null;
+  action: AuditAction;
+  tableName: string;
+  recordId: string;
+  rootTable: string;
+  rootId: string | null;
+  requestId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** The record's name ('Reserva N° 1234'); null when it no longer exists. */
+  recordLabel: string | null;
+  /** The workflow task a task row, assignment, comment or mention is about. */
+  taskName: string | null;
+  /** The names of the records the row's values point to: `<kind>:<id>` -> name. */
+  references: Record<string, string> | null;
+}
+
+const personName = (alias: string) => sql.raw(`${alias}.first_name || ' ' || ${alias}.last_name`);
+
+/** How each kind of reference is named, by the row's value `d.value` (a uuid as text). */
+const REFERENCE_NAMES: Record<AuditReference, SQL> = {
+  user: sql`(select ${personName('x')} from profiles x where x.id = d.value::uuid)`,
+  client: sql`(select ${personName('x')} from clients x where x.id = d.value::uuid)`,
+  project: sql`(select x.name || ' ' || x.stage from projects x where x.id = d.value::uuid)`,
+  broker: sql`(select x.name from brokers x where x.id = d.value::uuid)`,
+  agency: sql`(select x.business_name from real_estate_agencies x where x.id = d.value::uuid)`,
+  reservation: sql`(select 'N° ' || x.reservation_number from reservations x where x.id = d.value::uuid)`,
+  commission: sql`(select 'Comisión de la reserva N° ' || r.reservation_number from broker_commissions x
+                    join reservations r on r.id = x.reservation_id where x.id = d.value::uuid)`,
+  flow: sql`(select w.name || ' · Reserva N° ' || r.reservation_number from flows x
+              join workflows w on w.id = x.workflow_id join reservations r on r.id = x.reservation_id
+             where x.id = d.value::uuid)`,
+  flowTask: sql`(select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id where x.id = d.value::uuid)`,
+  comment: sql`(select left(x.content, 80) from flow_task_comments x where x.id = d.value::uuid)`,
+  workflow: sql`(select x.name from workflows x where x.id = d.value::uuid)`,
+  stage: sql`(select x.name from workflow_stages x where x.id = d.value::uuid)`,
+  workflowTask: sql`(select x.name from workflow_tasks x where x.id = d.value::uuid)`,
+  role: sql`(select x.name from roles x where x.id = d.value::uuid)`,
+};
+
+/** `<table>.<column>` of every column that points to a record of each kind (from AUDIT_TABLES). */
+function referenceColumns(): Map<AuditReference, string[]> {
+  const columns = new Map<AuditReference, string[]>();
+  for (const [table, { fields }] of Object.entries(AUDIT_TABLES)) {
+    for (const [column, definition] of Object.entries(fields as Record<string, AuditField>)) {
+      if (typeof definition.format !== 'object') continue;
+      const list = columns.get(definition.format.ref) ?? [];
+      list.push(`${table}.${column}`);
+      columns.set(definition.format.ref, list);
+    }
+  }
+  return columns;
+}
+
+/**
+ * The names of the page row's references, in one subquery: each value of its before and after whose
+ * column points to a record, looked up by that record's key.
+ */
+const referencesOfPageRow: SQL = (() => {
+  const columns = referenceColumns();
+  const cases = [...columns].map(
+    ([kind, names]) =>
+      sql`when page."tableName" || '.' || d.key = any(${`{${names.join(',')}}`}::text[]) then ${REFERENCE_NAMES[kind]}`,
+  );
+  const kinds = [...columns].map(
+    ([kind, names]) =>
+      sql`when page."tableName" || '.' || d.key = any(${`{${names.join(',')}}`}::text[]) then ${kind}`,
+  );
+  return sql`(select jsonb_object_agg(named.reference, named.name) from (
+    select distinct (case ${sql.join(kinds, sql` `)} end) || ':' || d.value as reference,
+           case ${sql.join(cases, sql` `)} end as name
+      from (select e.key, e.value from jsonb_each_text(coalesce(page.before, '{}'::jsonb)) e
+            union all select e.key, e.value from jsonb_each_text(coalesce(page.after, '{}'::jsonb)) e) d
+     where d.value ~ '^[0-9a-f]{8}-' and (case ${sql.join(kinds, sql` `)} end) is not null) named
+    where named.name is not null)`;
+})();
+
+/** The record a change belongs to, named as the Auditoría lists it. */
+const recordLabelOfPageRow = sql`case page."rootTable"
+  when 'clients' then (select 'Cliente ' || ${personName('x')} from clients x where x.id = page."rootId")
+  when 'brokers' then (select 'Broker ' || x.name from brokers x where x.id = page."rootId")
+  when 'reservations' then (select 'Reserva N° ' || x.reservation_number from reservations x where x.id = page."rootId")
+  when 'flows' then (select w.name || ' · Reserva N° ' || r.reservation_number from flows x
+                       join workflows w on w.id = x.workflow_id join reservations r on r.id = x.reservation_id
+                      where x.id = page."rootId")
+  when 'projects' then (select 'Proyecto ' || x.name || ' ' || x.stage from projects x where x.id = page."rootId")
+  when 'real_estate_agencies' then (select 'Inmobiliaria ' || x.business_name from real_estate_agencies x where x.id = page."rootId")
+  when 'profiles' then (select 'Usuario ' || ${personName('x')} from profiles x where x.id = page."rootId")
+  when 'sessions' then (select 'Sesión de ' || ${personName('x')} from profiles x where x.id = page."rootId")
+  when 'workflows' then (select x.name from workflows x where x.id = page."rootId")
+  when 'roles' then (select 'Rol ' || x.name from roles x where x.id = page."rootId")
+  when 'default_seller' then 'Vendedor por defecto'
+end`;
+
+/** The workflow task of a task row, an assignment, a comment or a mention. */
+const taskNameOfPageRow = sql`case page."tableName"
+  when 'flow_tasks' then (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id
+                           where x.id = page."recordId"::uuid)
+  when 'flow_task_assignees' then (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id
+                                    where x.id = split_part(page."recordId", ':', 1)::uuid)
+  when 'flow_task_comments' then (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id
+                                   where x.id = (coalesce(page.after, page.before) ->> 'flow_task_id')::uuid)
+  when 'flow_task_comment_mentions' then (select t.name from flow_task_comments c
+                                            join flow_tasks x on x.id = c.flow_task_id
+                                            join workflow_tasks t on t.id = x.task_id
+                                           where c.id = split_part(page."recordId", ':', 1)::uuid)
+end`;
+
+const logColumns = {
+  id: auditLog.id,
+  at: isoInstant(auditLog.occurredAt),
+  actorId: auditLog.actorId,
+  action: auditLog.action,
+  tableName: auditLog.tableName,
+  recordId: auditLog.recordId,
+  rootTable: auditLog.rootTable,
+  rootId: auditLog.rootId,
+  requestId: auditLog.requestId,
+  before: auditLog.before,
+  after: auditLog.after,
+};
+
+const logPageColumns = {
+  actorName: sql`(select ${personName('x')} from profiles x where x.id = page."actorId")`,
+  recordLabel: recordLabelOfPageRow,
+  taskName: taskNameOfPageRow,
+  references: referencesOfPageRow,
+};
+
+/** A page of log rows, newest first; the names are looked up for the page's rows only. */
+function pageOf(spec: { where: SQL | undefined; page: number; pageSize: number }): PageSpec {
+  return {
+    columns: logColumns,
+    pageColumns: logPageColumns,
+    from: auditLog,
+    where: spec.where,
+    orderBy: [sql`${auditLog.id} desc`],
+    page: spec.page,
+    pageSize: spec.pageSize,
+  };
+}
+
+/** The changes of one record and of its parts, newest first (its 'Historial'). */
+export function listHistory(db: Executor, rootId: string, page: { page: number; pageSize: number }) {
+  return selectPage<AuditRow>(db, pageOf({ where: eq(auditLog.rootId, rootId), ...page }));
+}
+
+/** The filter of the Auditoría (and its export). Dates are Santiago calendar days, both included. */
+export function auditFilter(filters: AuditFilters): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (filters.user === SYSTEM_ACTOR_FILTER) conditions.push(isNull(auditLog.actorId));
+  else if (filters.user) conditions.push(eq(auditLog.actorId, filters.user));
+  if (filters.kind) conditions.push(eq(auditLog.rootTable, filters.kind));
+  if (filters.from)
+    conditions.push(
+      sql`${auditLog.occurredAt} >= (${filters.from}::date)::timestamp at time zone ${TIME_ZONE}`,
+    );
+  if (filters.to)
+    conditions.push(
+      sql`${auditLog.occurredAt} < ((${filters.to}::date + 1)::timestamp at time zone ${TIME_ZONE})`,
+    );
+  const words = searchWords(filters.search);
+  for (const word of words)
+    conditions.push(
+      sql`lower(translate(coalesce(${auditLog.before}::text, '') || ' ' || coalesce(${auditLog.after}::text, ''), 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun')) like ${`%${escapeLike(word)}%`}`,
+    );
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** A page of the whole log, newest first, filtered. */
+export function listLog(db: Executor, filters: AuditFilters, page: { page: number; pageSize: number }) {
+  return selectPage<AuditRow>(db, pageOf({ where: auditFilter(filters), ...page }));
+}
+
+/** One export chunk: up to `limit` rows older than `beforeId`, newest first. */
+export async function listLogChunk(
+  db: Executor,
+  filters: AuditFilters,
+  beforeId: number | null,
+  limit: number,
+): Promise<AuditRow[]> {
+  const where = and(auditFilter(filters), beforeId === null ? undefined : lt(auditLog.id, beforeId));
+  const { rows } = await selectPage<AuditRow>(db, { ...pageOf({ where, page: 1, pageSize: limit }), cap: 0 });
+  return rows;
+}
+
+/** Every staff account, active or not, for the Auditoría's user filter. */
+export function listUsers(db: Executor) {
+  return db
+    .select({
+      id: profiles.id,
+      name: sql<string>`${profiles.firstName} || ' ' || ${profiles.lastName}`,
+      position: profiles.position,
+      isActive: profiles.isActive,
+    })
+    .from(profiles)
+    .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id));
+}

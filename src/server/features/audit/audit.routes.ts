@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AUDIT_EXPORT_COLUMNS,
+  auditExportQuery,
+  auditListQuery,
+  auditPage,
+  auditUsersResponse,
+  historyParams,
+  historyQuery,
+} from '../../../shared/schemas/audit';
+import { sendExport } from '../../exports';
+import { serviceContext } from '../../http/context';
+import * as audit from './audit.service';
+
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['audit'];
+
+  app.get(
+    '/history/:kind/:id',
+    { schema: { tags, params: historyParams, querystring: historyQuery, response: { 200: auditPage } } },
+    async (request) =>
+      audit.history(serviceContext(request), request.params.kind, request.params.id, request.query),
+  );
+
+  app.get(
+    '/',
+    { schema: { tags, querystring: auditListQuery, response: { 200: auditPage } } },
+    async (request) => audit.list(serviceContext(request), request.query),
+  );
+
+  app.get('/users', { schema: { tags, response: { 200: auditUsersResponse } } }, async (request) => ({
+    users: await audit.users(serviceContext(request)),
+  }));
+
+  app.get('/export', { schema: { tags, querystring: auditExportQuery } }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const exported = audit.exportRows(serviceContext(request), filters);
+    return sendExport(reply, { format, columns: AUDIT_EXPORT_COLUMNS, ...exported });
+  });
+};

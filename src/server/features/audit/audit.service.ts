@@ -1,0 +1,121 @@
+import { describeAuditRow } from '../../../shared/audit/describe';
+import { AUDIT_RECORD_KINDS, type HistoryKind } from '../../../shared/audit/fields';
+import { santiagoDateOf, santiagoWallClock } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
+import {
+  type AuditEntry,
+  type AuditExportRow,
+  type AuditFilters,
+  type AuditPage,
+  type AuditUser,
+  changesInOneLine,
+  type HistoryQuery,
+} from '../../../shared/schemas/audit';
+import type { ReadContext, ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import { keysetChunks } from '../../exports';
+import { AppError } from '../../http/app-error';
+import * as queries from './audit.queries';
+
+/** Writes a sign-in or sign-out in the caller's transaction (the session change it records). */
+export function recordSessionEventIn(
+  tx: Executor,
+  event: Parameters<typeof queries.insertSessionEvent>[1],
+): Promise<void> {
+  return queries.insertSessionEvent(tx, event);
+}
+
+/** 'sistema' is the author of what no user did (migrations, the generator, scripts). */
+export const SYSTEM_NAME = 'sistema';
+
+function entryOf(row: queries.AuditRow): AuditEntry {
+  const { subject, summary, changes } = describeAuditRow({
+    action: row.action,
+    table: row.tableName,
+    before: row.before,
+    after: row.after,
+    taskName: row.taskName,
+    references: row.references,
+  });
+  const kindLabel = AUDIT_RECORD_KINDS[row.rootTable as keyof typeof AUDIT_RECORD_KINDS] ?? row.rootTable;
+  return {
+    id: Number(row.id),
+    at: row.at,
+    actor: row.actorId ? { id: row.actorId, name: row.actorName ?? 'usuario eliminado' } : null,
+    action: row.action,
+    table: row.tableName,
+    subject,
+    summary,
+    record: { kind: row.rootTable, id: row.rootId, label: row.recordLabel ?? `${kindLabel} (eliminado)` },
+    changes,
+    requestId: row.requestId,
+  };
+}
+
+/**
+ * A record's 'Historial': its changes and its parts' (a reservation's commission and promotions, a
+ * flow's tasks, assignments and comments), newest first. Readable by whoever may read the record:
+ * every signed-in user.
+ */
+export async function history(
+  { db }: ReadContext,
+  _kind: HistoryKind,
+  id: string,
+  query: HistoryQuery,
+): Promise<AuditPage> {
+  const page = await queries.listHistory(db, id, query);
+  return { ...page, rows: page.rows.map(entryOf) };
+}
+
+function assertMayAudit(ctx: Pick<ServiceContext, 'user'>) {
+  if (!can(ctx.user, 'audit.read')) throw new AppError('FORBIDDEN');
+}
+
+/** Configuración → Auditoría: the whole log, filtered, newest first (administrators). */
+export async function list(
+  ctx: Pick<ServiceContext, 'db' | 'user'>,
+  query: AuditFilters & { page: number; pageSize: number },
+): Promise<AuditPage> {
+  assertMayAudit(ctx);
+  const { page, pageSize, ...filters } = query;
+  const result = await queries.listLog(ctx.db, filters, { page, pageSize });
+  return { ...result, rows: result.rows.map(entryOf) };
+}
+
+/** Every staff account, active or not, for the Auditoría's user filter (administrators). */
+export async function users(ctx: Pick<ServiceContext, 'db' | 'user'>): Promise<AuditUser[]> {
+  assertMayAudit(ctx);
+  return queries.listUsers(ctx.db);
+}
+
+function exportRowOf(entry: AuditEntry): AuditExportRow {
+  const wall = santiagoWallClock(entry.at);
+  return {
+    date: wall.date,
+    time: wall.time,
+    actorName: entry.actor?.name ?? SYSTEM_NAME,
+    kind: AUDIT_RECORD_KINDS[entry.record.kind as keyof typeof AUDIT_RECORD_KINDS] ?? entry.record.kind,
+    recordLabel: entry.record.label,
+    summary: entry.summary,
+    changes: changesInOneLine(entry.changes),
+    requestId: entry.requestId,
+  };
+}
+
+/** The Auditoría's export: the filtered log, newest first, in keyset chunks (administrators). */
+export function exportRows(ctx: Pick<ServiceContext, 'db' | 'user' | 'now'>, filters: AuditFilters) {
+  assertMayAudit(ctx);
+  let lastId: number | null = null;
+  return {
+    fileName: `auditoria_${santiagoDateOf(ctx.now)}`,
+    sheetName: 'Auditoría',
+    chunks: keysetChunks<AuditExportRow, number | null>(
+      async (beforeId, limit) => {
+        const rows = await queries.listLogChunk(ctx.db, filters, beforeId, limit);
+        lastId = rows.at(-1)?.id ?? null;
+        return rows.map((row) => exportRowOf(entryOf(row)));
+      },
+      () => lastId,
+    ),
+  };
+}

@@ -1,0 +1,173 @@
+import { formatRut } from '../domain/rut';
+import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
+import {
+  formatDate,
+  formatDateTime,
+  formatFractionAsPercent,
+  formatInteger,
+  formatMonthYear,
+  formatPercent,
+  formatUF,
+} from '../format';
+import type { AuditAction, AuditChange } from '../schemas/audit';
+import { AUDIT_TABLES, type AuditField, type AuditFormat, isAuditedTable } from './fields';
+
+/**
+ * The audit trail in words (decision 0024): a log row's values as a user reads them, and the
+ * sentence that says what happened ('cambió Monto comisión de UF 120,00 a UF 135,50'). Pure: the
+ * server presents the log with it, for the screens and for the exports alike.
+ */
+
+/** What a log row holds, with the names of the records its values point to (`<kind>:<id>`). */
+export interface AuditFacts {
+  action: AuditAction;
+  table: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** The workflow task the row is about (task rows, assignments, comments, mentions). */
+  taskName: string | null;
+  references: Record<string, string> | null;
+}
+
+export interface AuditDescription {
+  /** The changed row, named: 'la comisión del broker', 'la tarea COF PENDIENTE FIRMA'. */
+  subject: string;
+  /** What the actor did, without the actor: 'cambió Estado de Pendiente a Completada en la tarea …'. */
+  summary: string;
+  changes: AuditChange[];
+}
+
+const FLOW_KIND_LABELS: Record<string, string> = { sale: 'Flujo de venta', payment: 'Flujo de pago' };
+
+/** A value of the log as a user reads it; null for an empty value. */
+export function formatAuditValue(
+  format: AuditFormat,
+  value: unknown,
+  references: Record<string, string> | null = null,
+): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof format === 'object') {
+    return references?.[`${format.ref}:${String(value)}`] ?? 'registro eliminado';
+  }
+  const text = String(value);
+  switch (format) {
+    case 'uf':
+      return formatUF(text);
+    case 'fraction':
+      return formatFractionAsPercent(text);
+    case 'percent':
+      return formatPercent(text);
+    case 'integer':
+      return Number.isFinite(Number(text)) ? formatInteger(Number(text)) : text;
+    case 'date':
+      return formatDate(text);
+    case 'month':
+      return formatMonthYear(text);
+    case 'instant':
+      return formatDateTime(text);
+    case 'boolean':
+      return value === true || text === 'true' ? 'Sí' : 'No';
+    case 'rut':
+      return formatRut(text) || text;
+    case 'secret':
+      return null;
+    case 'taskStatus':
+      return taskStatusBadges[text as keyof typeof taskStatusBadges]?.label ?? text;
+    case 'flowStatus':
+      return flowStatusBadges[text as keyof typeof flowStatusBadges]?.label ?? text;
+    case 'flowKind':
+      return FLOW_KIND_LABELS[text] ?? text;
+    default:
+      return text;
+  }
+}
+
+const quoted = (text: string | null) => (text === null ? '(vacío)' : text);
+
+/** The shown fields of a row, in the table's order, with their values on each side. */
+function changesOf(facts: AuditFacts): AuditChange[] {
+  if (!isAuditedTable(facts.table)) {
+    // A session event: where from.
+    const after = facts.after ?? {};
+    return [
+      { field: 'Dirección IP', before: null, after: after.ip ? String(after.ip) : null },
+      { field: 'Navegador', before: null, after: after.user_agent ? String(after.user_agent) : null },
+    ].filter((change) => change.after !== null);
+  }
+  const fields = AUDIT_TABLES[facts.table].fields as Record<string, AuditField>;
+  const changes: AuditChange[] = [];
+  for (const [column, definition] of Object.entries(fields)) {
+    if (definition.hidden) continue;
+    const inBefore = facts.before !== null && Object.hasOwn(facts.before, column);
+    const inAfter = facts.after !== null && Object.hasOwn(facts.after, column);
+    if (!inBefore && !inAfter) continue;
+    const before = inBefore
+      ? formatAuditValue(definition.format, facts.before![column], facts.references)
+      : null;
+    const after = inAfter
+      ? formatAuditValue(definition.format, facts.after![column], facts.references)
+      : null;
+    // A new or removed row lists what it held, not its empty fields.
+    if (facts.action !== 'update' && before === null && after === null) continue;
+    changes.push({ field: definition.label, before, after });
+  }
+  return changes;
+}
+
+/** The value of one column of the row, named: the responsible of an assignment, a comment's text. */
+function namedValue(facts: AuditFacts, column: string): string {
+  const fields = isAuditedTable(facts.table)
+    ? (AUDIT_TABLES[facts.table].fields as Record<string, AuditField>)
+    : {};
+  const definition = fields[column];
+  const raw = (facts.after ?? facts.before)?.[column];
+  return quoted(definition ? formatAuditValue(definition.format, raw, facts.references) : null);
+}
+
+function subjectOf(facts: AuditFacts): string {
+  if (facts.taskName !== null) return `la tarea ${facts.taskName}`;
+  if (isAuditedTable(facts.table)) return AUDIT_TABLES[facts.table].noun;
+  return 'la sesión';
+}
+
+/** What happened to a row of the log, in Spanish, for 'Historial', Auditoría and their exports. */
+export function describeAuditRow(facts: AuditFacts): AuditDescription {
+  const subject = subjectOf(facts);
+  const changes = changesOf(facts);
+  const summary = (() => {
+    switch (facts.action) {
+      case 'sign_in':
+        return 'inició sesión';
+      case 'sign_out':
+        return 'cerró sesión';
+      case 'insert':
+        if (facts.table === 'flow_task_assignees')
+          return `asignó a ${namedValue(facts, 'user_id')} a ${subject}`;
+        if (facts.table === 'flow_task_comments')
+          return `comentó en ${subject}: «${namedValue(facts, 'content')}»`;
+        if (facts.table === 'flow_task_comment_mentions')
+          return `mencionó a ${namedValue(facts, 'user_id')} en ${subject}`;
+        if (facts.table === 'workflow_task_default_assignees')
+          return `asignó a ${namedValue(facts, 'user_id')} como responsable por defecto de ${namedValue(facts, 'task_id')}`;
+        return `creó ${subject}`;
+      case 'delete':
+        if (facts.table === 'flow_task_assignees')
+          return `quitó a ${namedValue(facts, 'user_id')} de ${subject}`;
+        if (facts.table === 'flow_task_comments') return `eliminó un comentario de ${subject}`;
+        if (facts.table === 'flow_task_comment_mentions')
+          return `quitó la mención a ${namedValue(facts, 'user_id')}`;
+        if (facts.table === 'workflow_task_default_assignees')
+          return `quitó a ${namedValue(facts, 'user_id')} como responsable por defecto de ${namedValue(facts, 'task_id')}`;
+        return `eliminó ${subject}`;
+      case 'update': {
+        const sentences = changes.map((change) =>
+          change.before === null && change.after === null
+            ? `cambió ${change.field}`
+            : `cambió ${change.field} de ${quoted(change.before)} a ${quoted(change.after)}`,
+        );
+        return `${sentences.join('; ')} en ${subject}`;
+      }
+    }
+  })();
+  return { subject, summary, changes };
+}

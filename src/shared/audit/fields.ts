@@ -1,0 +1,387 @@
+/**
+ * The audit trail's vocabulary (decision 0024): what each audited table and column is called in
+ * Spanish and how its values read. The server formats the log with it ('Historial', Auditoría and
+ * their exports); a test holds it equal to the database's audited columns, so a new column cannot
+ * reach the log without a Spanish name.
+ */
+
+/** What another record a value points to; the server resolves it to a name. */
+export const AUDIT_REFERENCES = [
+  'user',
+  'client',
+  'project',
+  'broker',
+  'agency',
+  'reservation',
+  'commission',
+  'flow',
+  'flowTask',
+  'comment',
+  'workflow',
+  'stage',
+  'workflowTask',
+  'role',
+] as const;
+export type AuditReference = (typeof AUDIT_REFERENCES)[number];
+
+export type AuditFormat =
+  | 'text'
+  | 'uf'
+  /** A fraction 0..1 shown as a percentage. */
+  | 'fraction'
+  /** A whole percentage (25, 50, 100). */
+  | 'percent'
+  | 'integer'
+  | 'date'
+  | 'month'
+  | 'instant'
+  | 'boolean'
+  | 'rut'
+  /** Never shown: the log holds '[oculto]'. */
+  | 'secret'
+  | 'taskStatus'
+  | 'flowStatus'
+  | 'flowKind'
+  | { ref: AuditReference };
+
+export interface AuditField {
+  label: string;
+  format: AuditFormat;
+  /** Structure only (the row's own id, the key that places it): kept in the log, not listed. */
+  hidden?: true;
+}
+
+const field = (label: string, format: AuditFormat = 'text'): AuditField => ({ label, format });
+const hidden = (label: string, format: AuditFormat = 'text'): AuditField => ({ label, format, hidden: true });
+const ref = (label: string, to: AuditReference): AuditField => ({ label, format: { ref: to } });
+
+export interface AuditTable {
+  /** The record, as a sentence names it ('la comisión', 'el cliente'). */
+  noun: string;
+  fields: Record<string, AuditField>;
+}
+
+/** Every audited table with every column the log writes (migration 0017 leaves out the rest). */
+export const AUDIT_TABLES = {
+  clients: {
+    noun: 'el cliente',
+    fields: {
+      id: hidden('Id'),
+      rut: field('RUT', 'rut'),
+      first_name: field('Nombres'),
+      last_name: field('Apellidos'),
+      birth_date: field('Fecha de nacimiento', 'date'),
+      phone: field('Teléfono'),
+      email: field('Correo electrónico'),
+      deleted_at: field('Eliminado el', 'instant'),
+      deleted_by: ref('Eliminado por', 'user'),
+    },
+  },
+  brokers: {
+    noun: 'el broker',
+    fields: {
+      id: hidden('Id'),
+      rut: field('RUT', 'rut'),
+      name: field('Nombre'),
+      business_name: field('Razón social'),
+      legal_representative: field('Representante legal'),
+      legal_representative_rut: field('RUT representante legal', 'rut'),
+      commercial_address: field('Dirección comercial'),
+      commercial_address_commune: field('Comuna'),
+      commercial_contact_name: field('Contacto comercial'),
+      commercial_contact_phone: field('Teléfono contacto comercial'),
+      commercial_contact_email: field('Correo contacto comercial'),
+      constitution_date: field('Fecha de constitución', 'date'),
+      constitution_notary: field('Notaría de constitución'),
+      operations_contact_name: field('Contacto operaciones'),
+      operations_contact_phone: field('Teléfono contacto operaciones'),
+      operations_contact_email: field('Correo contacto operaciones'),
+      finance_contact_name: field('Contacto finanzas'),
+      finance_contact_phone: field('Teléfono contacto finanzas'),
+      finance_contact_email: field('Correo contacto finanzas'),
+      kam_name: field('KAM'),
+      kam_phone: field('Teléfono KAM'),
+      kam_email: field('Correo KAM'),
+      kam_receives_commission: field('KAM recibe comisión', 'boolean'),
+    },
+  },
+  reservations: {
+    noun: 'la reserva',
+    fields: {
+      id: hidden('Id'),
+      reservation_number: field('N° Reserva'),
+      client_id: ref('Cliente', 'client'),
+      project_id: ref('Proyecto', 'project'),
+      seller_id: ref('Vendedor', 'user'),
+      reservation_date: field('Fecha de reserva', 'date'),
+      apartment_number: field('Departamento'),
+      parking_number: field('Estacionamiento'),
+      storage_number: field('Bodega'),
+      apartment_price: field('Precio departamento', 'uf'),
+      parking_price: field('Precio estacionamiento', 'uf'),
+      storage_price: field('Precio bodega', 'uf'),
+      total_price: field('Precio lista', 'uf'),
+      column_discount: field('Descuento columna', 'fraction'),
+      additional_discount: field('Descuento adicional', 'fraction'),
+      other_discount: field('Otro descuento', 'fraction'),
+      minimum_price: field('Precio mínimo', 'uf'),
+      reservation_payment: field('Pago reserva', 'uf'),
+      promise_payment: field('Pago promesa', 'uf'),
+      down_payment: field('Pie', 'uf'),
+      credit_payment: field('Crédito', 'uf'),
+      subsidy_payment: field('Subsidio', 'uf'),
+      total_payment: field('Total escrituración', 'uf'),
+      recovery_payment: field('Total recuperación', 'uf'),
+      is_with_broker: field('Venta con broker', 'boolean'),
+      broker_id: ref('Broker', 'broker'),
+      promise_date: field('Fecha de promesa', 'date'),
+      deed_date: field('Fecha de escritura', 'date'),
+      commission_payment_month: field('Mes de pago comisión', 'month'),
+      commission_projection_month: field('Mes de proyección comisión', 'month'),
+      bank_name: field('Banco escrituración'),
+      bank_executive: field('Ejecutivo banco'),
+      bank_executive_email: field('Correo ejecutivo banco'),
+      bank_executive_phone: field('Teléfono ejecutivo banco'),
+      is_rescinded: field('Resciliada', 'boolean'),
+      rescinded_at: field('Fecha de resciliación', 'instant'),
+      rescinded_reason: field('Motivo de resciliación'),
+      rescinded_by: ref('Resciliada por', 'user'),
+    },
+  },
+  promotions: {
+    noun: 'la promoción',
+    fields: {
+      id: hidden('Id'),
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      amount: field('Monto promoción', 'uf'),
+      beneficiary: field('Beneficiario'),
+      rut: field('RUT beneficiario', 'rut'),
+      bank: field('Banco'),
+      account_type: field('Tipo de cuenta'),
+      account_number: field('Número de cuenta'),
+      email: field('Correo electrónico'),
+      purchase_order: field('Orden de compra'),
+      document_number: field('N° documento'),
+      document_date: field('Fecha documento', 'date'),
+      payment_date: field('Fecha de pago', 'date'),
+    },
+  },
+  broker_commissions: {
+    noun: 'la comisión del broker',
+    fields: {
+      id: hidden('Id'),
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      broker_id: ref('Broker', 'broker'),
+      commission_amount: field('Monto comisión', 'uf'),
+      commission_includes_tax: field('Comisión incluye IVA', 'boolean'),
+      net_commission: field('Comisión neta', 'uf'),
+      commission_for_discount: field('Comisión por descuento', 'boolean'),
+      pays_secondary: field('Paga estacionamiento y bodega', 'boolean'),
+      number_of_payments: field('Número de pagos', 'integer'),
+      first_payment_percentage: field('Porcentaje primer pago', 'percent'),
+      purchase_order: field('Orden de compra'),
+      invoice_1: field('Factura 1'),
+      invoice_1_date: field('Fecha factura 1', 'date'),
+      payment_1_date: field('Fecha de pago 1', 'date'),
+      invoice_2: field('Factura 2'),
+      invoice_2_date: field('Fecha factura 2', 'date'),
+      payment_2_date: field('Fecha de pago 2', 'date'),
+      difference: field('Diferencia', 'uf'),
+      at_risk: field('En riesgo', 'boolean'),
+      at_risk_reason: field('Motivo del riesgo'),
+      penalty_amount: field('Multa', 'uf'),
+    },
+  },
+  flows: {
+    noun: 'el flujo',
+    fields: {
+      id: hidden('Id'),
+      workflow_id: ref('Flujo', 'workflow'),
+      kind: field('Tipo de flujo', 'flowKind'),
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      broker_commission_id: hidden('Comisión', { ref: 'commission' }),
+      is_second_payment: field('Segundo pago', 'boolean'),
+      current_stage_id: ref('Etapa actual', 'stage'),
+      status: field('Estado', 'flowStatus'),
+      started_at: field('Inicio', 'instant'),
+      completed_at: field('Término', 'instant'),
+    },
+  },
+  flow_tasks: {
+    noun: 'la tarea',
+    fields: {
+      id: hidden('Id'),
+      flow_id: hidden('Flujo', { ref: 'flow' }),
+      task_id: ref('Tarea', 'workflowTask'),
+      status: field('Estado', 'taskStatus'),
+      started_at: field('Inicio', 'instant'),
+      completed_at: field('Término', 'instant'),
+      completed_by: ref('Completada por', 'user'),
+      days_to_complete: field('Plazo (días)', 'integer'),
+    },
+  },
+  flow_task_assignees: {
+    noun: 'la asignación',
+    fields: {
+      flow_task_id: ref('Tarea', 'flowTask'),
+      flow_id: hidden('Flujo', { ref: 'flow' }),
+      user_id: ref('Responsable', 'user'),
+      assigned_by: ref('Asignado por', 'user'),
+      assigned_at: field('Asignado el', 'instant'),
+    },
+  },
+  flow_task_comments: {
+    noun: 'el comentario',
+    fields: {
+      id: hidden('Id'),
+      flow_task_id: ref('Tarea', 'flowTask'),
+      user_id: ref('Autor', 'user'),
+      content: field('Comentario'),
+    },
+  },
+  flow_task_comment_mentions: {
+    noun: 'la mención',
+    fields: {
+      comment_id: hidden('Comentario', { ref: 'comment' }),
+      user_id: ref('Mencionado', 'user'),
+    },
+  },
+  real_estate_agencies: {
+    noun: 'la inmobiliaria',
+    fields: {
+      id: hidden('Id'),
+      rut: field('RUT', 'rut'),
+      business_name: field('Razón social'),
+      bank: field('Banco'),
+      account_type: field('Tipo de cuenta'),
+      account_number: field('Número de cuenta'),
+    },
+  },
+  projects: {
+    noun: 'el proyecto',
+    fields: {
+      id: hidden('Id'),
+      name: field('Nombre'),
+      stage: field('Etapa'),
+      commune: field('Comuna'),
+      deadline: field('Fecha de entrega', 'date'),
+      real_estate_agency_id: ref('Inmobiliaria', 'agency'),
+      logo_url: field('Logo'),
+      total_units: field('Total de unidades', 'integer'),
+    },
+  },
+  profiles: {
+    noun: 'el usuario',
+    fields: {
+      id: hidden('Id'),
+      email: field('Correo electrónico'),
+      password_hash: field('Contraseña', 'secret'),
+      first_name: field('Nombres'),
+      last_name: field('Apellidos'),
+      position: field('Cargo'),
+      user_type: field('Tipo de usuario'),
+      is_seller: field('Vendedor', 'boolean'),
+      avatar_url: field('Avatar'),
+      is_active: field('Activo', 'boolean'),
+    },
+  },
+  roles: {
+    noun: 'el rol',
+    fields: {
+      id: hidden('Id'),
+      name: field('Nombre'),
+      description: field('Descripción'),
+    },
+  },
+  user_roles: {
+    noun: 'el rol del usuario',
+    fields: {
+      user_id: ref('Usuario', 'user'),
+      role_id: ref('Rol', 'role'),
+    },
+  },
+  default_seller: {
+    noun: 'el vendedor por defecto',
+    fields: {
+      id: hidden('Id'),
+      singleton: hidden('Único', 'boolean'),
+      user_id: ref('Vendedor por defecto', 'user'),
+    },
+  },
+  workflows: {
+    noun: 'el flujo',
+    fields: {
+      id: hidden('Id'),
+      name: field('Nombre'),
+      kind: field('Tipo de flujo', 'flowKind'),
+      task_opening: field('Apertura de tareas'),
+      single_assignee: field('Un solo responsable', 'boolean'),
+    },
+  },
+  workflow_stages: {
+    noun: 'la etapa',
+    fields: {
+      id: hidden('Id'),
+      workflow_id: ref('Flujo', 'workflow'),
+      name: field('Nombre'),
+      sort_order: field('Orden', 'integer'),
+    },
+  },
+  workflow_tasks: {
+    noun: 'la tarea del flujo',
+    fields: {
+      id: hidden('Id'),
+      stage_id: ref('Etapa', 'stage'),
+      name: field('Nombre'),
+      sort_order: field('Orden', 'integer'),
+      days_to_complete: field('Plazo (días)', 'integer'),
+      assign_to_seller: field('Se asigna al vendedor', 'boolean'),
+      is_approval: field('Es aprobación', 'boolean'),
+    },
+  },
+  workflow_task_prerequisites: {
+    noun: 'el requisito de la tarea',
+    fields: {
+      task_id: ref('Tarea', 'workflowTask'),
+      prerequisite_task_id: ref('Requisito', 'workflowTask'),
+    },
+  },
+  workflow_task_default_assignees: {
+    noun: 'el responsable por defecto',
+    fields: {
+      task_id: ref('Tarea', 'workflowTask'),
+      user_id: ref('Responsable por defecto', 'user'),
+    },
+  },
+} as const satisfies Record<string, AuditTable>;
+
+export type AuditedTable = keyof typeof AUDIT_TABLES;
+
+export function isAuditedTable(name: string): name is AuditedTable {
+  return Object.hasOwn(AUDIT_TABLES, name);
+}
+
+/**
+ * The kinds of record a change belongs to (the log's root table): the Auditoría's filter, and the
+ * records that have a 'Historial'. A reservation's kind holds its commission and promotions; a
+ * flow's its tasks, assignees and comments.
+ */
+export const AUDIT_RECORD_KINDS = {
+  clients: 'Clientes',
+  brokers: 'Brokers',
+  reservations: 'Reservas',
+  flows: 'Flujos',
+  projects: 'Proyectos',
+  real_estate_agencies: 'Inmobiliarias',
+  profiles: 'Usuarios',
+  workflows: 'Configuración de flujos',
+  default_seller: 'Vendedor por defecto',
+  roles: 'Roles',
+  sessions: 'Sesiones',
+} as const;
+export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
+export const AUDIT_RECORD_KIND_KEYS = Object.keys(AUDIT_RECORD_KINDS) as AuditRecordKind[];
+
+/** The records whose screens show a 'Historial' (their own changes and their parts'). */
+export const HISTORY_KINDS = ['clients', 'brokers', 'reservations', 'flows'] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
