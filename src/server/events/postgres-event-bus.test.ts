@@ -8,6 +8,7 @@ import { createReservation } from '../test/builders';
 import { createPostgresTestDatabase, testDatabaseUrl } from '../test/database';
 import { openEventStream } from '../test/event-stream';
 import { createSaleFlow } from '../test/flow-builders';
+import { systemDatabase } from '../test/system-database';
 import type { EventBus, LiveEvent } from './event-bus';
 import { envelopes, postgresEventBus } from './postgres-event-bus';
 
@@ -48,7 +49,12 @@ if (url) {
     async function twoInstances() {
       const database = await createPostgresTestDatabase(url!);
       cleanups.push(() => database.drop());
-      const instances: { app: FastifyInstance; db: DatabaseHandle['db']; events: EventBus }[] = [];
+      const instances: {
+        app: FastifyInstance;
+        db: DatabaseHandle['db'];
+        appDb: DatabaseHandle['db'];
+        events: EventBus;
+      }[] = [];
       for (let index = 0; index < 2; index++) {
         const handle = postgresHandle(postgresPool(database.url, 4));
         cleanups.push(() => handle.close());
@@ -68,7 +74,7 @@ if (url) {
         });
         cleanups.push(() => app.close());
         await app.listen({ host: '127.0.0.1', port: 0 });
-        instances.push({ app, db: handle.db, events });
+        instances.push({ app, db: systemDatabase(handle.db), appDb: handle.db, events });
       }
       const [one, other] = instances as [(typeof instances)[0], (typeof instances)[0]];
       const admin = await loginAs(one, { firstName: 'Admin', email: 'admin@inmoflujo.test' });

@@ -6,12 +6,16 @@ import type { Database, DatabaseHandle } from '../db/client';
 import type { Env } from '../env';
 import { createUser, TEST_PASSWORD, type TestUser } from './builders';
 import { openTestDatabaseSource, type TestDatabaseSource } from './database';
+import { systemDatabase } from './system-database';
 
 export const TEST_ORIGIN = 'http://localhost';
 
 export interface TestContext {
   app: FastifyInstance;
+  /** The test's own set-up and reads: its writes are 'sistema' in the audit trail. */
   db: Database;
+  /** The database as the app sees it: a write must declare its actor (decision 0024). */
+  appDb: Database;
 }
 
 /**
@@ -31,7 +35,9 @@ export function useTestApp(options: { env?: Partial<Env>; now?: () => Date } = {
   });
   beforeEach(async () => {
     handle = await source.create();
-    ctx.db = handle.db;
+    // The test's own writes are set-up, 'sistema' in the audit trail; the app gets the plain database.
+    ctx.db = systemDatabase(handle.db);
+    ctx.appDb = handle.db;
     ctx.app = await buildApp({
       db: handle.db,
       serveClient: false,

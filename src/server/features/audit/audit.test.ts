@@ -487,7 +487,7 @@ describe('the audit trail', () => {
       const f = await fixture(ctx);
       const start = await lastLogId(ctx.db);
       let key = '';
-      await asUser(ctx.db, f.admin.id, async (tx) => {
+      await asUser(ctx.appDb, f.admin.id, async (tx) => {
         key = await keyOf(tx, tableCase.insert(f));
       });
       const inserted = await logSince(ctx.db, start);
@@ -503,7 +503,7 @@ describe('the audit trail', () => {
       const root = tableCase.root(key, f);
       if (root) expect(inserted[0]!.root_id).toBe(root);
 
-      await asUser(ctx.db, f.admin.id, (tx) => tx.execute(tableCase.update.set(key, f)));
+      await asUser(ctx.appDb, f.admin.id, (tx) => tx.execute(tableCase.update.set(key, f)));
       const updated = await logSince(ctx.db, inserted[0]!.id);
       expect(updated).toHaveLength(1);
       expect(updated[0]).toMatchObject({
@@ -517,7 +517,7 @@ describe('the audit trail', () => {
       expect(Object.keys(updated[0]!.after!)).toEqual([tableCase.update.column]);
       const newKey = updated[0]!.record_id;
 
-      await asUser(ctx.db, f.admin.id, (tx) => tx.execute(tableCase.remove(newKey)));
+      await asUser(ctx.appDb, f.admin.id, (tx) => tx.execute(tableCase.remove(newKey)));
       const removed = await logSince(ctx.db, updated[0]!.id);
       expect(removed).toHaveLength(1);
       expect(removed[0]).toMatchObject({
@@ -533,7 +533,7 @@ describe('the audit trail', () => {
   it('refuses a change that declares no actor, and records sistema when it says so', async () => {
     const f = await fixture(ctx);
     expect(
-      await failureOf(ctx.db.execute(sql`update clients set phone = '1' where id = ${f.client.id}`)),
+      await failureOf(ctx.appDb.execute(sql`update clients set phone = '1' where id = ${f.client.id}`)),
     ).toMatch(/needs an actor/);
     const start = await lastLogId(ctx.db);
     await asSystem(ctx.db, (tx) => tx.execute(sql`update clients set phone = '2' where id = ${f.client.id}`));

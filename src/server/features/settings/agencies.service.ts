@@ -32,7 +32,7 @@ export async function get(ctx: ReadContext, id: string): Promise<Agency> {
 export async function create(ctx: ServiceContext, values: AgencyValues): Promise<Agency> {
   requireCan(ctx, 'agencies.manage');
   if (await queries.agencyRutTaken(ctx.db, values.rut)) throw new AppError('AGENCY_RUT_TAKEN');
-  return guardRut(() => queries.insertAgency(ctx.db, values, ctx.user.id));
+  return guardRut(() => ctx.db.transaction((tx) => queries.insertAgency(tx, values, ctx.user.id)));
 }
 
 /** Saves an edit read at `version`; a stale version answers 409 and changes nothing. */
@@ -44,7 +44,9 @@ export async function update(
   requireCan(ctx, 'agencies.manage');
   await get(ctx, id);
   if (await queries.agencyRutTaken(ctx.db, values.rut, id)) throw new AppError('AGENCY_RUT_TAKEN');
-  const updated = await guardRut(() => queries.updateAgency(ctx.db, id, version, values, ctx.user.id));
+  const updated = await guardRut(() =>
+    ctx.db.transaction((tx) => queries.updateAgency(tx, id, version, values, ctx.user.id)),
+  );
   if (updated) return updated;
   await get(ctx, id);
   throw new AppError('STALE_VERSION');

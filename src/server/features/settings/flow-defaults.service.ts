@@ -65,11 +65,11 @@ export async function paymentFlows(ctx: ReadContext): Promise<PaymentFlowSetting
 export async function setDefaultSeller(ctx: ServiceContext, userId: string | null): Promise<string | null> {
   requireCan(ctx, 'flowSettings.manage');
   if (userId === null) {
-    await queries.deleteDefaultSeller(ctx.db);
+    await ctx.db.transaction((tx) => queries.deleteDefaultSeller(tx));
     return null;
   }
   if (!(await users.isActiveSeller(ctx.db, userId))) throw new AppError('DEFAULT_SELLER_UNAVAILABLE');
-  await queries.upsertDefaultSeller(ctx.db, userId, ctx.user.id);
+  await ctx.db.transaction((tx) => queries.upsertDefaultSeller(tx, userId, ctx.user.id));
   return userId;
 }
 

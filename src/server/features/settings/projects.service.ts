@@ -41,7 +41,7 @@ async function requireAgency(ctx: ClockContext, agencyId: string) {
 export async function create(ctx: ServiceContext, values: ProjectValues): Promise<Project> {
   requireCan(ctx, 'projects.manage');
   await requireAgency(ctx, values.realEstateAgencyId);
-  const id = await queries.insertProject(ctx.db, values, ctx.user.id);
+  const id = await ctx.db.transaction((tx) => queries.insertProject(tx, values, ctx.user.id));
   return get(ctx, id);
 }
 
@@ -54,7 +54,7 @@ export async function update(
   requireCan(ctx, 'projects.manage');
   await get(ctx, id);
   await requireAgency(ctx, values.realEstateAgencyId);
-  if (!(await queries.updateProject(ctx.db, id, version, values, ctx.user.id))) {
+  if (!(await ctx.db.transaction((tx) => queries.updateProject(tx, id, version, values, ctx.user.id)))) {
     await get(ctx, id);
     throw new AppError('STALE_VERSION');
   }
