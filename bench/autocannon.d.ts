@@ -1,7 +1,17 @@
 // The part of autocannon's API the benchmark uses (the package ships no typings).
 declare module 'autocannon' {
+  /** One request of a sequence; `context` is the connection's own (autocannon keeps one per connection). */
+  export interface RequestSpec {
+    method?: string;
+    path?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    setupRequest?: (request: RequestSpec, context: Record<string, unknown>) => RequestSpec;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+  }
   interface Options {
     url: string;
+    requests?: RequestSpec[];
     connections?: number;
     duration?: number;
     method?: string;

@@ -21,7 +21,7 @@ import { connect } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
+import autocannon, { type RequestSpec } from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import {
@@ -39,6 +39,7 @@ import {
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 import { type ApprovalTargets, approvalEndpoints, approvalTargets } from './approvals';
+import { type AuditTargets, auditEndpoints, auditTargets } from './audit';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { notificationEndpoints } from './notifications';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
@@ -248,8 +249,12 @@ interface Endpoint {
   target?: number;
   as?: 'admin' | 'badge' | 'anonymous';
   body?: string;
-  /** Several requests each connection sends in turn (a write that alternates between two states). */
-  requests?: { method: string; path: string; body?: string }[];
+  /**
+   * Several requests each connection sends in turn (a write that alternates between two states); a
+   * versioned write builds each request from what its connection read last (`setupRequest`,
+   * `onResponse`).
+   */
+  requests?: RequestSpec[];
   /** Held around the measurement (open event streams): resolves with what releases it. */
   hold?: (origin: string, cookies: Record<string, string>) => Promise<() => Promise<void>>;
 }
@@ -282,6 +287,7 @@ function endpoints(
   lists: ListTargets,
   approval: ApprovalTargets | null,
   report: ReportTargets | null,
+  audit: AuditTargets,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -324,6 +330,8 @@ function endpoints(
     ...approvalEndpoints(approval),
     // Informes (issue 16): every report's page at scale.
     ...reportEndpoints(report),
+    // Auditoría (issue 17): a client edit (one log row per write), a record's Historial, the log.
+    ...auditEndpoints(audit),
     { key: 'dashboard', label: 'dashboard', method: 'GET', path: '/api/dashboard', target: 100 },
     {
       key: 'searchApartment',
@@ -564,7 +572,16 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     const lists = await listTargets(origin, cookies.admin);
     const approval = await approvalTargets(origin, cookies.admin);
     const report = await reportTargets(origin, cookies.admin);
-    for (const endpoint of endpoints(dataset.badgeUser.email, saleFlow, payment, lists, approval, report)) {
+    const audit = await auditTargets(origin, cookies.admin, saleFlow?.flowId ?? null);
+    for (const endpoint of endpoints(
+      dataset.badgeUser.email,
+      saleFlow,
+      payment,
+      lists,
+      approval,
+      report,
+      audit,
+    )) {
       if (!isSelected(endpoint)) continue;
       const release = endpoint.hold ? await endpoint.hold(origin, cookies) : null;
       const result = await measure(origin, endpoint, cookies).finally(() => release?.());
