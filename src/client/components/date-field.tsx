@@ -1,6 +1,10 @@
 // The date pickers' stylesheet loads with the screens that use them, not with the first screen.
 import '@mantine/dates/styles.css';
 import { DateInput, type DateInputProps } from '@mantine/dates';
+// Month and weekday names of the pickers (dayjs, through Mantine): loaded with the first date field,
+// not with the first screen. Instants are shown in America/Santiago by shared/format; date inputs work
+// on 'YYYY-MM-DD' strings, free of time zones.
+import 'dayjs/locale/es';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
 
@@ -71,6 +75,7 @@ export function DateField({ value, defaultValue, onChange, error, onBlur, ...pro
     <DateInput
       valueFormat="DD/MM/YYYY"
       locale="es"
+      firstDayOfWeek={1}
       placeholder="dd/mm/aaaa"
       dateParser={parseDisplayDate}
       leftSection={<IconCalendar size={16} />}

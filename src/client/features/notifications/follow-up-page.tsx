@@ -5,7 +5,7 @@ import { can } from '../../../shared/permissions';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { fullName, useUserOptions } from '../users/api';
-import { FOLLOW_UP_URL, useFollowUp } from './api';
+import { FOLLOW_UP_URL, useFollowUp } from './inbox-api';
 import { TaskInbox } from './task-inbox';
 
 const ALL_USERS = '';

@@ -1,5 +1,5 @@
 import { PageHeader } from '../../components/page-header';
-import { NOTIFICATIONS_URL, useMyTasks } from './api';
+import { NOTIFICATIONS_URL, useMyTasks } from './inbox-api';
 import { TaskInbox } from './task-inbox';
 
 const NO_QUERY: Record<string, string> = {};

@@ -3,7 +3,7 @@ import { IconChecks } from '@tabler/icons-react';
 import { formatInteger } from '../../../shared/format';
 import type { InboxGroup, InboxResponse } from '../../../shared/schemas/notifications';
 import { ErrorAlert } from '../../components/error-alert';
-import { useGroupPages } from './api';
+import { useGroupPages } from './inbox-api';
 import { TaskCard } from './task-card';
 
 /** '12 tareas', or 'más de 1.000' when the group's count stopped at its cap. */

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ACTIONS, actionDescriptions, can, USER_TYPES } from '../../../shared/permissions';
+import { ADMIN_ACTIONS, can, USER_TYPES } from '../../../shared/permissions';
+import { actionDescriptions } from '../../../shared/permissions-text';
 import { policyDescriptions } from '../../../shared/policies';
 import { renderWithProviders } from '../../test/render';
 import { PermissionsSection } from './permissions-section';

@@ -1,12 +1,7 @@
 import { Box, Group, List, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconMinus } from '@tabler/icons-react';
-import {
-  ADMIN_ACTIONS,
-  actionDescriptions,
-  can,
-  USER_TYPES,
-  type UserType,
-} from '../../../shared/permissions';
+import { ADMIN_ACTIONS, can, USER_TYPES, type UserType } from '../../../shared/permissions';
+import { actionDescriptions } from '../../../shared/permissions-text';
 import { policyDescriptions } from '../../../shared/policies';
 
 function Allowed({ allowed, userType }: { allowed: boolean; userType: UserType }) {
