@@ -1,4 +1,7 @@
-/** The tabs of Configuración, in the order they are shown; each is a segment of the address. */
+/**
+ * The tabs of Configuración, in the order they are shown; each is a segment of the address.
+ * 'auditoria' is shown to administrators only (`audit.read`).
+ */
 export const SETTINGS_TABS = [
   'proyectos',
   'inmobiliarias',
@@ -6,6 +9,7 @@ export const SETTINGS_TABS = [
   'flujo-venta',
   'flujo-pago',
   'permisos',
+  'auditoria',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */

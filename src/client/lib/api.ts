@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from '../../shared/errors';
+import type { ExportFormat } from '../../shared/reports/columns';
 import { connection } from './connection';
 
 /** A refused or failed API call, with the server's Spanish message and per-field messages. */
@@ -93,4 +94,21 @@ export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   if (error instanceof Error && error.message) return error.message;
   return 'Ocurrió un error inesperado. Intente nuevamente.';
+}
+
+/** A list's request as a screen builds it (page, order, filters; undefined ones are left out). */
+export type ExportQuery = Record<string, string | number | undefined>;
+
+/**
+ * The address of a list's export (`{endpoint}/export?…&format=csv`, a download the server streams):
+ * the list's filters and order, not its page, and the format.
+ */
+export function exportHref(endpoint: string, query: ExportQuery, format: ExportFormat): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'page' || key === 'pageSize' || value === undefined || value === '') continue;
+    params.set(key, String(value));
+  }
+  params.set('format', format);
+  return `${endpoint}/export?${params.toString()}`;
 }

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header';
 import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
 import { notifySaved } from '../../lib/notify';
+import { HistoryButton } from '../audit';
 import { useBroker, useSaveBroker } from './api';
 
 const TEXT_FIELDS = [
@@ -153,7 +154,10 @@ function BrokerForm({
   const columns = { base: 1, sm: 2 } as const;
   return (
     <>
-      <PageHeader title={title} />
+      <PageHeader
+        title={title}
+        actions={broker ? <HistoryButton kind="brokers" id={broker.id} /> : undefined}
+      />
       {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={960}>

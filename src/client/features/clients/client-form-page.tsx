@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header';
 import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
 import { notifySaved } from '../../lib/notify';
+import { HistoryButton } from '../audit';
 import { useClient, useSaveClient } from './api';
 
 interface ClientFormValues {
@@ -89,7 +90,10 @@ function ClientForm({
 
   return (
     <>
-      <PageHeader title={title} />
+      <PageHeader
+        title={title}
+        actions={client ? <HistoryButton kind="clients" id={client.id} /> : undefined}
+      />
       {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={760}>

@@ -21,6 +21,7 @@ import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
+import { HistoryButton } from '../audit';
 import { PromotionDialog } from '../reservations';
 import { useReservation, useSaveCommission, useSavePromotion } from '../reservations/api';
 import { FlowHeaderDescription, FlowShortcuts, HeaderIcon, StagesSection } from '../sale-flows';
@@ -258,7 +259,12 @@ export default function PaymentFlowPage() {
             isRescinded={reservation.isRescinded}
           />
         }
-        actions={shortcuts}
+        actions={
+          <>
+            {shortcuts}
+            <HistoryButton kind="flows" id={data.id} />
+          </>
+        }
       />
       <ErrorAlert error={flow.error} />
       <Stack gap="md">

@@ -9,7 +9,7 @@ import type {
   CommissionReportPage,
   SalesReportPage,
 } from '../../../shared/schemas/reports';
-import { api } from '../../lib/api';
+import { api, exportHref } from '../../lib/api';
 
 /** A report's request as the screen builds it (page, order, filters; undefined ones are left out). */
 export type ReportQuery = Record<string, string | number | undefined>;
@@ -32,13 +32,7 @@ export const reportKeys = {
 
 /** The export's address: the report's filters and order (not its page) and the format. */
 export function exportUrl(name: ReportName, query: ReportQuery, format: ExportFormat): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (key === 'page' || key === 'pageSize' || value === undefined || value === '') continue;
-    params.set(key, String(value));
-  }
-  params.set('format', format);
-  return `${REPORT_ENDPOINTS[name]}/export?${params.toString()}`;
+  return exportHref(REPORT_ENDPOINTS[name], query, format);
 }
 
 function useReport<Page>(name: ReportName, query: ReportQuery, enabled: boolean) {

@@ -1,8 +1,8 @@
-import { Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
-import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
+import { Paper, SimpleGrid, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatUF } from '../../../shared/format';
 import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
+import { ExportButtons as ExportLinks } from '../../components/export-buttons';
 import type { DataTableColumn } from '../../components/server-table';
 import { exportUrl, type ReportName, type ReportQuery } from './api';
 
@@ -52,7 +52,7 @@ export function tableColumns<Row>(
     });
 }
 
-/** 'Exportar CSV' and 'Exportar Excel': downloads of the report as filtered and sorted; disabled with no rows. */
+/** 'Exportar CSV' and 'Exportar Excel' of a report as filtered and sorted; disabled with no rows. */
 export function ExportButtons({
   name,
   query,
@@ -62,32 +62,7 @@ export function ExportButtons({
   query: ReportQuery;
   disabled: boolean;
 }) {
-  const buttons = [
-    { format: 'csv' as const, label: 'Exportar CSV', icon: <IconFileTypeCsv size={16} /> },
-    { format: 'xlsx' as const, label: 'Exportar Excel', icon: <IconFileSpreadsheet size={16} /> },
-  ];
-  return (
-    <Group gap="xs">
-      {buttons.map((button) =>
-        disabled ? (
-          <Button key={button.format} variant="default" leftSection={button.icon} disabled>
-            {button.label}
-          </Button>
-        ) : (
-          <Button
-            key={button.format}
-            component="a"
-            href={exportUrl(name, query, button.format)}
-            download
-            variant="default"
-            leftSection={button.icon}
-          >
-            {button.label}
-          </Button>
-        ),
-      )}
-    </Group>
-  );
+  return <ExportLinks hrefOf={(format) => exportUrl(name, query, format)} disabled={disabled} />;
 }
 
 /** The summary cards above a report (UF sums). */

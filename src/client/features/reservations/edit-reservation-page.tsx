@@ -13,6 +13,7 @@ import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
+import { HistoryButton } from '../audit';
 import { useReservation, useReservationFormOptions, useSaveCommission, useUpdateReservation } from './api';
 import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
@@ -186,7 +187,14 @@ export default function EditReservationPage() {
     <PageHeader
       title="Editar Reserva"
       description={reservation.data ? `Reserva N° ${reservation.data.reservationNumber}` : undefined}
-      actions={reservation.data?.isRescinded ? <Badge color="red">Resciliada</Badge> : null}
+      actions={
+        reservation.data ? (
+          <>
+            {reservation.data.isRescinded ? <Badge color="red">Resciliada</Badge> : null}
+            <HistoryButton kind="reservations" id={reservation.data.id} />
+          </>
+        ) : null
+      }
     />
   );
   if (reservation.isPending) return <PageLoader />;

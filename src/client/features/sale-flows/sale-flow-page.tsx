@@ -7,6 +7,7 @@ import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
+import { HistoryButton } from '../audit';
 import { RescissionDialog } from '../payments';
 import { useOpenPaymentFlow } from '../payments/api';
 import { useSaleFlow, useUpdateFlowReservation } from './api';
@@ -95,6 +96,7 @@ export default function SaleFlowPage() {
           disabledReason="Esta reserva no tiene una comisión configurada"
         />
       </FlowShortcuts>
+      <HistoryButton kind="flows" id={data.id} />
       {user.isAdmin && !rescinded ? (
         <Button color="red" variant="outline" size="sm" onClick={() => setRescinding(true)}>
           Resciliar Reserva

@@ -41,7 +41,7 @@ function stubApi() {
 }
 
 describe('SettingsPage', () => {
-  it('shows the six tabs in the spec’s order and selects the one in the address', () => {
+  it('shows the seven tabs to an administrator in the spec’s order and selects the one in the address', () => {
     renderAt('/configuracion/permisos');
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -51,6 +51,7 @@ describe('SettingsPage', () => {
       'Configuración Flujo Venta',
       'Configuración Flujo Pago',
       'Permisos',
+      'Auditoría',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
@@ -86,6 +87,27 @@ describe('SettingsPage', () => {
     renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByRole('link', { name: 'Nuevo Proyecto' })).toBeNull();
+  });
+
+  it('hides Auditoría from a user who is not an administrator, and says why at its address', () => {
+    stubApi();
+    renderAt('/configuracion/auditoria', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Auditoría');
+    expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
+    expect(screen.queryByRole('table', { name: 'Auditoría' })).toBeNull();
+  });
+
+  it('opens Auditoría for an administrator (its code loaded on demand)', async () => {
+    const fetchMock = stubApi();
+    renderAt('/configuracion/auditoria?registro=reservations');
+    expect(screen.getByRole('tab', { name: 'Auditoría' }).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByRole('searchbox', { name: 'Buscar en los valores' })).toBeTruthy();
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/audit?page=1&pageSize=25&kind=reservations',
+        expect.anything(),
+      ),
+    );
   });
 
   it('answers an unknown tab with the not-found page', () => {

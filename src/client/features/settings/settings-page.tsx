@@ -1,9 +1,14 @@
 import { Tabs } from '@mantine/core';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { errorCatalog } from '../../../shared/errors';
+import { type Action, can } from '../../../shared/permissions';
 import { paths, SETTINGS_TABS, type SettingsTab } from '../../app/paths';
 import { NotFoundPage } from '../../app/route-error';
+import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { useCurrentUser } from '../../lib/session';
+import { AuditSection } from '../audit';
 import { AgenciesSection } from './agencies-section';
 import { PaymentFlowSection } from './payment-flow-section';
 import { PermissionsSection } from './permissions-section';
@@ -19,7 +24,11 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   'flujo-venta': 'Configuración Flujo Venta',
   'flujo-pago': 'Configuración Flujo Pago',
   permisos: 'Permisos',
+  auditoria: 'Auditoría',
 };
+
+/** The tabs only some users see, and what they need. */
+const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = { auditoria: 'audit.read' };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
   return (SETTINGS_TABS as readonly (string | undefined)[]).includes(value);
@@ -32,6 +41,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   'flujo-venta': () => <SaleFlowSection />,
   'flujo-pago': () => <PaymentFlowSection />,
   permisos: () => <PermissionsSection />,
+  auditoria: () => <AuditSection />,
 };
 
 /**
@@ -41,6 +51,11 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
 export default function SettingsPage() {
   const { tab } = useParams();
   const navigate = useNavigate();
+  const user = useCurrentUser();
+  const tabs = SETTINGS_TABS.filter((value) => {
+    const needs = TAB_PERMISSIONS[value];
+    return !needs || can(user, needs);
+  });
   const list = useRef<HTMLDivElement>(null);
   // On a phone the chosen tab may lie beyond the edge: bring it into view (a shared link, a reload).
   useEffect(() => {
@@ -69,13 +84,18 @@ export default function SettingsPage() {
             list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' },
           }}
         >
-          {SETTINGS_TABS.map((value) => (
+          {tabs.map((value) => (
             <Tabs.Tab key={value} value={value} data-tab={value} style={{ flexShrink: 0 }}>
               {SETTINGS_TAB_LABELS[value]}
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        <Tabs.Panel value={tab}>{SECTIONS[tab]()}</Tabs.Panel>
+        {tabs.includes(tab) ? (
+          <Tabs.Panel value={tab}>{SECTIONS[tab]()}</Tabs.Panel>
+        ) : (
+          // A tab this user may not see (a shared link): why, instead of its contents.
+          <ErrorAlert error={errorCatalog.FORBIDDEN.message} />
+        )}
       </Tabs>
     </>
   );
