@@ -119,10 +119,10 @@ test.describe('auditoría', () => {
     await page.getByRole('combobox', { name: 'Registro' }).click();
     await page.getByRole('option', { name: 'Reservas', exact: true }).click();
     const search = page.getByRole('searchbox', { name: 'Buscar en los valores' });
-    await search.fill('135');
+    await search.fill('135,50');
     await search.press('Enter');
     await expect(page).toHaveURL(/registro=reservations/);
-    await expect(page).toHaveURL(/q=135/);
+    await expect(page).toHaveURL(/q=135%2C50/);
     await page.getByLabel('Filas por página').selectOption('100');
     const table = page.getByRole('table', { name: 'Auditoría' });
     const commissionRow = table
@@ -134,7 +134,7 @@ test.describe('auditoría', () => {
     await expect(commissionRow).toContainText('cambió Monto comisión de UF 120,00 a UF 135,50');
     await expect(page.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute(
       'href',
-      /^\/api\/audit\/export\?user=[0-9a-f-]{36}&kind=reservations&search=135&format=csv$/,
+      /^\/api\/audit\/export\?user=[0-9a-f-]{36}&kind=reservations&search=135%2C50&format=csv$/,
     );
     // The CSV holds the same filtered rows: her change of this reservation's commission among them.
     const [csv] = await Promise.all([

@@ -1,4 +1,5 @@
 import { formatRut } from '../domain/rut';
+import { foldForSearch } from '../domain/search';
 import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
 import {
   formatDate,
@@ -170,4 +171,26 @@ export function describeAuditRow(facts: AuditFacts): AuditDescription {
     }
   })();
   return { subject, summary, changes };
+}
+
+/**
+ * The words of an Auditoría search, as the log stores values: folded like the search columns, an
+ * amount typed the Chilean way ('1.234,50', '135,5') as the decimal string the log holds ('1234.50',
+ * '135.5'), a RUT without its dots ('12.345.678-5' -> '12345678-5'), a date dd/mm/aaaa as the log
+ * holds it ('12/03/2027' -> '2027-03-12'). Every word must appear.
+ */
+export function auditSearchWords(query: string | null | undefined): string[] {
+  if (!query) return [];
+  const words = foldForSearch(query.trim())
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => {
+      if (/^\d{1,3}(\.\d{3})*(,\d+)?$/.test(word) || /^\d+,\d+$/.test(word))
+        return word.replaceAll('.', '').replace(',', '.');
+      if (/^\d[\d.]*-[\dk]$/.test(word)) return word.replaceAll('.', '');
+      const date = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(word);
+      if (date) return `${date[3]}-${date[2]}-${date[1]}`;
+      return word;
+    });
+  return [...new Set(words)];
 }

@@ -382,6 +382,21 @@ export const AUDIT_RECORD_KINDS = {
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
 export const AUDIT_RECORD_KIND_KEYS = Object.keys(AUDIT_RECORD_KINDS) as AuditRecordKind[];
 
+/** One record of each kind, named: 'Reserva (eliminado)' when it no longer exists. */
+export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
+  clients: 'Cliente',
+  brokers: 'Broker',
+  reservations: 'Reserva',
+  flows: 'Flujo',
+  projects: 'Proyecto',
+  real_estate_agencies: 'Inmobiliaria',
+  profiles: 'Usuario',
+  workflows: 'Definición de flujo',
+  default_seller: 'Vendedor por defecto',
+  roles: 'Rol',
+  sessions: 'Sesión',
+};
+
 /** The records whose screens show a 'Historial' (their own changes and their parts'). */
 export const HISTORY_KINDS = ['clients', 'brokers', 'reservations', 'flows'] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];

@@ -33,7 +33,15 @@ export const auditEntry = z.object({
   /** What the actor did, without the actor: 'cambió Monto comisión de UF 120,00 a UF 135,50 en …'. */
   summary: z.string(),
   /** The record the change belongs to (its 'Historial'): 'Reserva N° 1234', 'Cliente Juan Pérez'. */
-  record: z.object({ kind: z.string(), id: z.string().nullable(), label: z.string() }),
+  record: z.object({
+    kind: z.string(),
+    id: z.string().nullable(),
+    label: z.string(),
+    /** False once the record was deleted (its label then says so). */
+    exists: z.boolean(),
+    /** A flow's kind (its screen is the sale flow's or the payment flow's); null for other records. */
+    flowKind: z.enum(['sale', 'payment']).nullable(),
+  }),
   /** The changed fields (every shown field of an insert or a delete), in the table's field order. */
   changes: z.array(auditChange),
   /** The HTTP request that made it, when one did. */

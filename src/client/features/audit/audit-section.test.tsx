@@ -23,7 +23,13 @@ const ROW: AuditEntry = {
   table: 'flow_tasks',
   subject: 'la tarea COF PENDIENTE FIRMA',
   summary: 'cambió Inicio de 10/03/2027 09:00 a 11/03/2027 09:00 en la tarea COF PENDIENTE FIRMA',
-  record: { kind: 'flows', id: FLOW_ID, label: 'Flujo de Venta Regular · Reserva N° 1234' },
+  record: {
+    kind: 'flows',
+    id: FLOW_ID,
+    label: 'Flujo de Venta Regular · Reserva N° 1234',
+    exists: true,
+    flowKind: 'sale',
+  },
   changes: [{ field: 'Inicio', before: '10/03/2027 09:00', after: '11/03/2027 09:00' }],
   requestId: null,
 };
@@ -165,26 +171,27 @@ describe('AuditSection', () => {
 });
 
 describe('recordPath', () => {
-  const record = (kind: string, label: string, id: string | null = FLOW_ID) => ({ kind, id, label });
+  const record = (
+    kind: string,
+    label: string,
+    more: { id?: string | null; exists?: boolean; flowKind?: 'sale' | 'payment' | null } = {},
+  ) => ({ kind, label, id: FLOW_ID, exists: true, flowKind: null, ...more });
 
   it('leads to the record’s screen, a flow to its sale or payment flow screen', () => {
     expect(recordPath(record('clients', 'Cliente Juan Pérez'))).toBe(`/clientes/editar/${FLOW_ID}`);
     expect(recordPath(record('brokers', 'Broker Andes'))).toBe(`/brokers/editar/${FLOW_ID}`);
     expect(recordPath(record('reservations', 'Reserva N° 12'))).toBe(`/reservas/editar/${FLOW_ID}`);
-    expect(recordPath(record('flows', 'Flujo de Venta Regular · Reserva N° 12'))).toBe(
+    expect(recordPath(record('flows', 'Flujo de Venta Regular · Reserva N° 12', { flowKind: 'sale' }))).toBe(
       `/flujo-reservas/${FLOW_ID}`,
     );
-    expect(recordPath(record('flows', 'Flujo de Pago Principal · Reserva N° 12'))).toBe(
-      `/pagos/flujo/${FLOW_ID}`,
-    );
-    expect(recordPath(record('flows', 'Flujo de Segundo Pago · Reserva N° 12'))).toBe(
-      `/pagos/flujo/${FLOW_ID}`,
-    );
+    expect(
+      recordPath(record('flows', 'Flujo de Pago Principal · Reserva N° 12', { flowKind: 'payment' })),
+    ).toBe(`/pagos/flujo/${FLOW_ID}`);
   });
 
   it('leads nowhere for a deleted record or one without a screen', () => {
-    expect(recordPath(record('reservations', 'Reservas (eliminado)'))).toBeNull();
-    expect(recordPath(record('default_seller', 'Vendedor por defecto', null))).toBeNull();
+    expect(recordPath(record('reservations', 'Reserva (eliminado)', { exists: false }))).toBeNull();
+    expect(recordPath(record('default_seller', 'Vendedor por defecto', { id: null }))).toBeNull();
     expect(recordPath(record('roles', 'Rol Ventas'))).toBeNull();
   });
 });

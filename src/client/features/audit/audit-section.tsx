@@ -2,7 +2,6 @@ import { Anchor, Box, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link } from 'react-router';
 import { AUDIT_RECORD_KIND_KEYS, AUDIT_RECORD_KINDS } from '../../../shared/audit/fields';
-import { SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
 import { formatDateTime } from '../../../shared/format';
 import {
   type AuditEntry,
@@ -59,11 +58,10 @@ export function userChoiceLabel(user: AuditUser): string {
 
 /**
  * The screen of the record a change belongs to, when it has one and still exists: a flow's is the
- * sale flow's or the payment flow's, told by its workflow's name, which starts its label.
+ * sale flow's or the payment flow's, by its kind.
  */
 export function recordPath(record: AuditEntry['record']): string | null {
-  const kindLabel = AUDIT_RECORD_KINDS[record.kind as keyof typeof AUDIT_RECORD_KINDS];
-  if (!record.id || record.label === `${kindLabel ?? record.kind} (eliminado)`) return null;
+  if (!record.id || !record.exists) return null;
   switch (record.kind) {
     case 'clients':
       return paths.editClient(record.id);
@@ -72,9 +70,7 @@ export function recordPath(record: AuditEntry['record']): string | null {
     case 'reservations':
       return paths.editReservation(record.id);
     case 'flows':
-      return record.label.startsWith(SALE_WORKFLOW)
-        ? paths.reservationFlow(record.id)
-        : paths.paymentFlow(record.id);
+      return record.flowKind === 'sale' ? paths.reservationFlow(record.id) : paths.paymentFlow(record.id);
     case 'projects':
       return paths.editSettingsRecord('proyectos', record.id);
     case 'real_estate_agencies':
@@ -250,9 +246,8 @@ export default function AuditSection() {
       </FilterBar>
       <Group justify="space-between" align="flex-start" gap="sm">
         <Text size="xs" c="dimmed" maw={720} style={{ flex: '1 1 320px' }}>
-          La búsqueda (con Enter) mira dentro de los valores cambiados tal como se guardan: nombres, RUT,
-          montos sin «UF» ni puntos de miles (135) y fechas como{' '}
-          <span style={{ whiteSpace: 'nowrap' }}>2027-03-12.</span> Con un rango de fechas responde antes.
+          La búsqueda (con Enter) mira dentro de los valores cambiados: nombres, RUT, montos (135,50) y fechas
+          (12/03/2027). Con un rango de fechas responde antes.
         </Text>
         <ExportButtons hrefOf={(format) => auditExportHref(filters, format)} disabled={!rows?.length} />
       </Group>

@@ -1,6 +1,11 @@
 import { and, asc, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import { AUDIT_TABLES, type AuditField, type AuditReference } from '../../../shared/audit/fields';
-import { searchWords } from '../../../shared/domain/search';
+import { auditSearchWords } from '../../../shared/audit/describe';
+import {
+  AUDIT_TABLES,
+  type AuditField,
+  type AuditReference,
+  type HistoryKind,
+} from '../../../shared/audit/fields';
 import { TIME_ZONE } from '../../../shared/format';
 import { type AuditAction, type AuditFilters, SYSTEM_ACTOR_FILTER } from '../../../shared/schemas/audit';
 import { type Executor, isoInstant } from '../../db/client';
@@ -50,6 +55,8 @@ export interface AuditRow {
   after: Record<string, unknown> | null;
   /** The record's name ('Reserva N° 1234'); null when it no longer exists. */
   recordLabel: string | null;
+  /** A flow's kind, for its screen. */
+  flowKind: 'sale' | 'payment' | null;
   /** The workflow task a task row, assignment, comment or mention is about. */
   taskName: string | null;
   /** The names of the records the row's values point to: `<kind>:<id>` -> name. */
@@ -164,6 +171,7 @@ const logColumns = {
 const logPageColumns = {
   actorName: sql`(select ${personName('x')} from profiles x where x.id = page."actorId")`,
   recordLabel: recordLabelOfPageRow,
+  flowKind: sql`case when page."rootTable" = 'flows' then (select x.kind from flows x where x.id = page."rootId") end`,
   taskName: taskNameOfPageRow,
   references: referencesOfPageRow,
 };
@@ -181,9 +189,20 @@ function pageOf(spec: { where: SQL | undefined; page: number; pageSize: number }
   };
 }
 
-/** The changes of one record and of its parts, newest first (its 'Historial'). */
-export function listHistory(db: Executor, rootId: string, page: { page: number; pageSize: number }) {
-  return selectPage<AuditRow>(db, pageOf({ where: eq(auditLog.rootId, rootId), ...page }));
+/**
+ * The changes of one record and of its parts, newest first (its 'Historial'): the record of that kind
+ * only — an id of another kind (a user's, whose sign-ins say where from) finds nothing.
+ */
+export function listHistory(
+  db: Executor,
+  kind: HistoryKind,
+  rootId: string,
+  page: { page: number; pageSize: number },
+) {
+  return selectPage<AuditRow>(
+    db,
+    pageOf({ where: and(eq(auditLog.rootId, rootId), eq(auditLog.rootTable, kind)), ...page }),
+  );
 }
 
 /** The filter of the Auditoría (and its export). Dates are Santiago calendar days, both included. */
@@ -200,11 +219,14 @@ export function auditFilter(filters: AuditFilters): SQL | undefined {
     conditions.push(
       sql`${auditLog.occurredAt} < ((${filters.to}::date + 1)::timestamp at time zone ${TIME_ZONE})`,
     );
-  const words = searchWords(filters.search);
-  for (const word of words)
-    conditions.push(
-      sql`lower(translate(coalesce(${auditLog.before}::text, '') || ' ' || coalesce(${auditLog.after}::text, ''), 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun')) like ${`%${escapeLike(word)}%`}`,
-    );
+  // The values only (not the column names), folded as the words are; every word must appear.
+  const words = auditSearchWords(filters.search);
+  if (words.length > 0) {
+    const values = sql`(select lower(translate(string_agg(e.value, ' '), 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))
+      from (select value from jsonb_each_text(coalesce(${auditLog.before}, '{}'::jsonb))
+            union all select value from jsonb_each_text(coalesce(${auditLog.after}, '{}'::jsonb))) e)`;
+    for (const word of words) conditions.push(sql`${values} like ${`%${escapeLike(word)}%`}`);
+  }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 

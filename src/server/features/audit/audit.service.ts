@@ -1,5 +1,10 @@
 import { describeAuditRow } from '../../../shared/audit/describe';
-import { AUDIT_RECORD_KINDS, type HistoryKind } from '../../../shared/audit/fields';
+import {
+  AUDIT_RECORD_KINDS,
+  AUDIT_RECORD_NOUNS,
+  type AuditRecordKind,
+  type HistoryKind,
+} from '../../../shared/audit/fields';
 import { santiagoDateOf, santiagoWallClock } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import {
@@ -37,7 +42,7 @@ function entryOf(row: queries.AuditRow): AuditEntry {
     taskName: row.taskName,
     references: row.references,
   });
-  const kindLabel = AUDIT_RECORD_KINDS[row.rootTable as keyof typeof AUDIT_RECORD_KINDS] ?? row.rootTable;
+  const noun = AUDIT_RECORD_NOUNS[row.rootTable as AuditRecordKind] ?? row.rootTable;
   return {
     id: Number(row.id),
     at: row.at,
@@ -46,7 +51,13 @@ function entryOf(row: queries.AuditRow): AuditEntry {
     table: row.tableName,
     subject,
     summary,
-    record: { kind: row.rootTable, id: row.rootId, label: row.recordLabel ?? `${kindLabel} (eliminado)` },
+    record: {
+      kind: row.rootTable,
+      id: row.rootId,
+      label: row.recordLabel ?? `${noun} (eliminado)`,
+      exists: row.recordLabel !== null,
+      flowKind: row.flowKind,
+    },
     changes,
     requestId: row.requestId,
   };
@@ -59,11 +70,11 @@ function entryOf(row: queries.AuditRow): AuditEntry {
  */
 export async function history(
   { db }: ReadContext,
-  _kind: HistoryKind,
+  kind: HistoryKind,
   id: string,
   query: HistoryQuery,
 ): Promise<AuditPage> {
-  const page = await queries.listHistory(db, id, query);
+  const page = await queries.listHistory(db, kind, id, query);
   return { ...page, rows: page.rows.map(entryOf) };
 }
 

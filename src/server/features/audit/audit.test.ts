@@ -729,6 +729,19 @@ describe('Historial', () => {
     expect(page.rows[0]!.record.label).toMatch(/^Flujo de Venta Regular · Reserva N° /);
   });
 
+  it("reads only a record of the kind asked: a user's id as a client's finds nothing (sign-ins say where from)", async () => {
+    const admin = await loginAs(ctx);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const asClient = await kam.get(`/api/audit/history/clients/${admin.user!.id}`);
+    expect(asClient.statusCode).toBe(200);
+    expect((asClient.json() as AuditPage).rows).toEqual([]);
+    const [signIns] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*) as n from audit_log where root_id = ${admin.user!.id} and action = 'sign_in'`,
+    );
+    expect(signIns!.n).toBe(1);
+  });
+
   it('answers 400 to an unknown kind of record and 401 without a session', async () => {
     const admin = await loginAs(ctx);
     expect((await admin.get(`/api/audit/history/facturas/${crypto.randomUUID()}`)).statusCode).toBe(400);
@@ -796,6 +809,9 @@ describe('Auditoría', () => {
     const bySystem = (await camila.get('/api/audit?user=sistema&kind=clients')).json() as AuditPage;
     expect(bySystem.rows.every((row) => row.actor === null)).toBe(true);
 
+    // Values only, never the column names: 'phone' is no value of these rows.
+    const columnName = (await camila.get('/api/audit?search=phone&kind=clients')).json() as AuditPage;
+    expect(columnName.total).toBe(0);
     const text = (await camila.get(`/api/audit?search=${encodeURIComponent('nandu')}`)).json() as AuditPage;
     expect(text.rows).toHaveLength(1);
     expect(text.rows[0]!.actor?.name).toBe('Pedro Soto');
@@ -811,6 +827,36 @@ describe('Auditoría', () => {
     expect(before.total).toBe(0);
     const backwards = await camila.get('/api/audit?from=2027-03-12&to=2027-03-01');
     expect(backwards.statusCode).toBe(400);
+  });
+
+  it('finds an amount, a RUT and a date typed the Chilean way', async () => {
+    const f = await fixture(ctx);
+    await createCommission(ctx.db, f.sold, { commissionAmount: '1234.50' });
+    const admin = await loginAs(ctx);
+    const found = async (search: string) =>
+      (
+        (
+          await admin.get(`/api/audit?kind=reservations&search=${encodeURIComponent(search)}`)
+        ).json() as AuditPage
+      ).rows;
+    expect((await found('1.234,50')).map((row) => row.table)).toEqual(['broker_commissions']);
+    expect((await found('1234,5')).map((row) => row.table)).toEqual(['broker_commissions']);
+    const client = (await admin.get(`/api/clients/${f.client.id}`)).json().client;
+    const byRut = (
+      (
+        await admin.get(
+          `/api/audit?kind=clients&search=${encodeURIComponent(client.rut.replace(/^(\d+)(\d{3})(\d{3})-/, '$1.$2.$3-'))}`,
+        )
+      ).json() as AuditPage
+    ).rows;
+    expect(byRut.map((row) => row.record.id)).toContain(f.client.id);
+    expect(
+      (
+        await found(
+          `${f.sold.reservationDate.slice(8, 10)}/${f.sold.reservationDate.slice(5, 7)}/${f.sold.reservationDate.slice(0, 4)}`,
+        )
+      ).length,
+    ).toBeGreaterThan(0);
   });
 
   it('exports the filtered log as CSV and XLSX, read back by other readers', async () => {
