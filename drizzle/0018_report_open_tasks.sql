@@ -1,1 +1,3 @@
-CREATE INDEX "flow_tasks_open_idx" ON "flow_tasks" USING btree ("task_id","flow_id") WHERE "flow_tasks"."status" in ('pending', 'in_progress');
+DROP INDEX "flows_payment_in_progress_idx";--> statement-breakpoint
+CREATE INDEX "flow_tasks_open_idx" ON "flow_tasks" USING btree ("task_id","flow_id") WHERE "flow_tasks"."status" in ('pending', 'in_progress');--> statement-breakpoint
+CREATE INDEX "flows_payment_in_progress_idx" ON "flows" USING btree ("id","started_at","created_at","reservation_id","is_second_payment") WHERE "flows"."kind" = 'payment' and "flows"."status" = 'in_progress';

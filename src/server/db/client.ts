@@ -162,3 +162,19 @@ export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]>
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * `queryRows` for many rows or columns: the rows come back as ONE JSON text (`json_agg`, in
+ * `orderBy`'s order — it names the query's columns as `q."alias"`) decoded once. The embedded
+ * database decodes every column of every row on its own in JavaScript (about 1 µs each: 2,000 rows
+ * of 13 columns cost ~25 ms, 80 of 25 ~2 ms); one text costs one `JSON.parse`. The values are JSON's:
+ * text, numbers for integers, booleans, 'YYYY-MM-DD' for dates — so money must be selected as text
+ * (`::text`: a numeric would become a float) and instants with `isoInstant()`.
+ */
+export async function queryJsonRows<T>(executor: Executor, query: SQL, orderBy: SQL): Promise<T[]> {
+  const [result] = await queryRows<{ rows: string | null }>(
+    executor,
+    sql`select json_agg(q order by ${orderBy})::text as rows from (${query}) as q`,
+  );
+  return result?.rows ? (JSON.parse(result.rows) as T[]) : [];
+}

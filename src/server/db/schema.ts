@@ -581,9 +581,10 @@ export const flows = pgTable(
     index('flows_status_idx').on(t.status),
     index('flows_payment_started_idx').on(t.startedAt.desc()).where(sql`${t.kind} = 'payment'`),
     // 'Informe de Pagos Brokers' (decision 0023): the few payment flows in progress, without reading
-    // every flow.
+    // every flow, with what the report reads of them (its days count from the flow's start), so the
+    // page's join reads the index alone.
     index('flows_payment_in_progress_idx')
-      .on(t.id)
+      .on(t.id, t.startedAt, t.createdAt, t.reservationId, t.isSecondPayment)
       .where(sql`${t.kind} = 'payment' and ${t.status} = 'in_progress'`),
     check('flows_kind_check', sql.raw(`kind in (${WORKFLOW_KINDS_SQL})`)),
     check('flows_status_check', sql.raw(`status in (${FLOW_STATUSES_SQL})`)),

@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import { csvCell, type ReportColumns, TOTALS_LABEL, type TotalsRow } from '../../shared/reports/columns';
 
 /** What Chilean Excel needs to read UTF-8 (accents) rather than guess Windows-1252. */
@@ -7,15 +6,28 @@ export const UTF8_BOM = '\uFEFF';
 /** Rows formatted between two turns of the event loop. */
 const CSV_ROWS_PER_TURN = 500;
 
-const OPTIONS = { delimiter: ';', record_delimiter: 'windows' } as const;
+const DELIMITER = ';';
+const RECORD_DELIMITER = '\r\n';
+/** A field with a separator, a quote or a line break is quoted (RFC 4180), its quotes doubled. */
+const NEEDS_QUOTES = /[;"\r\n]/;
 
-/** One line per row, formatted by the shared columns (csv-stringify quotes what needs quoting). */
+function field(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One line per row, each cell formatted by the shared columns and quoted where it must be. */
 function lines<Row>(columns: ReportColumns<Row>, rows: readonly Row[]): string {
-  if (rows.length === 0) return '';
-  const records = rows.map((row) =>
-    columns.map((column) => csvCell(column.format, row[column.key] as string | number | null)),
-  );
-  return stringify(records, OPTIONS);
+  let text = '';
+  for (const row of rows) {
+    let line = '';
+    for (let index = 0; index < columns.length; index++) {
+      const column = columns[index]!;
+      if (index > 0) line += DELIMITER;
+      line += field(csvCell(column.format, row[column.key] as string | number | null));
+    }
+    text += line + RECORD_DELIMITER;
+  }
+  return text;
 }
 
 /** The totals row: the given sums, 'Totales' in the first column unless the totals name it. */
@@ -37,7 +49,7 @@ export async function* csvPieces<Row>(
   chunks: AsyncIterable<readonly Row[]>,
   totals?: () => Promise<TotalsRow<Row> | null>,
 ): AsyncGenerator<string> {
-  yield UTF8_BOM + stringify([columns.map((column) => column.header)], OPTIONS);
+  yield UTF8_BOM + columns.map((column) => field(column.header)).join(DELIMITER) + RECORD_DELIMITER;
   for await (const rows of chunks) {
     // A turn of the event loop every few hundred rows: a source whose reads resolve at once (the
     // embedded database answers from the main thread) would otherwise chain every chunk in

@@ -58,9 +58,16 @@ export function exportFileName(fileName: string, format: ExportFormat): string {
   return `${fileName.replace(/[^A-Za-z0-9_.-]/g, '_')}.${format}`;
 }
 
+/** A turn of the event loop: what other requests (and the socket's writes) wait for meanwhile. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Reads a sorted result in keyset chunks: `readChunk(null, size)` first, then
- * `readChunk(cursorOf(lastRow), size)` until a chunk comes back short.
+ * `readChunk(cursorOf(lastRow), size)` until a chunk comes back short. Each read ends its turn of
+ * the event loop: the embedded database answers on the main thread, so a chunk's statement and the
+ * writing of its first rows would otherwise stall other requests for both.
  */
 export async function* keysetChunks<Row, Cursor>(
   readChunk: (after: Cursor | null, limit: number) => Promise<Row[]>,
@@ -70,6 +77,7 @@ export async function* keysetChunks<Row, Cursor>(
   let after: Cursor | null = null;
   for (;;) {
     const rows = await readChunk(after, size);
+    await nextTurn();
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (rows.length < size || last === undefined) return;

@@ -60,6 +60,9 @@ export function displayCell(format: ColumnFormat, value: CellValue): string {
   }
 }
 
+/** A decimal string with exactly two decimals ('1234.50', '-0.25'). */
+const TWO_DECIMALS = /^-?\d+\.\d\d$/;
+
 /** Characters that make a spreadsheet read a cell as a formula (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -77,7 +80,10 @@ export function csvCell(format: ColumnFormat, value: CellValue): string {
   if (value === null || value === undefined || value === '') return '';
   switch (format) {
     case 'uf':
-      return toFixed(dec(value), 2).replace('.', ',');
+      // A numeric(14, 2) column's text is already what rounding would give (no big.js per cell).
+      return typeof value === 'string' && TWO_DECIMALS.test(value)
+        ? value.replace('.', ',')
+        : toFixed(dec(value), 2).replace('.', ',');
     case 'integer':
       return String(value);
     case 'date':

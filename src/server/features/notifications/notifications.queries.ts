@@ -3,7 +3,7 @@ import { FOLLOW_UP_STAGE_ORDER } from '../../../shared/domain/workflow/names';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import type { WorkflowKind } from '../../../shared/domain/workflow/types';
 import type { InboxCursor } from '../../../shared/schemas/notifications';
-import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { type Executor, isoInstant, queryJsonRows, queryRows } from '../../db/client';
 
 /**
  * The task inboxes' reads (decision 0021). `task_inbox` holds one row per assignee of a pending task
@@ -104,7 +104,8 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
         ) as i on true
        where counted.total > 0
     )
-    select i.stage_name as stage, i.total, i.flow_task_id as id, i.user_id as "userId",
+    select i.stage_name as stage, i.stage_rank as "stageRank", i.n, i.total, i.flow_task_id as id,
+           i.user_id as "userId",
            (-i.stage_order) as "negStageOrder",
            to_char(i.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "assignedAtUs",
            f.id as "flowId", f.kind, f.is_second_payment as "isSecondPayment",
@@ -124,16 +125,20 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
       left join projects p on p.id = r.project_id
       left join clients c on c.id = r.client_id
       left join brokers b on b.id = r.broker_id
-      left join profiles u on u.id = i.user_id
-     order by i.stage_rank, i.stage_name, i.n`;
+      left join profiles u on u.id = i.user_id`;
 }
 
+/**
+ * The page's rows in the fixed stage order, each group's cards in its order — read as one JSON text
+ * (`queryJsonRows`: ~80 rows of 25 columns for everyone's first page cost the embedded database ~2 ms
+ * decoded column by column).
+ */
 export async function inboxPage(
   db: Executor,
   scope: InboxScope,
   request: InboxPageRequest,
 ): Promise<InboxRow[]> {
-  return queryRows<InboxRow>(db, inboxPageSql(scope, request));
+  return queryJsonRows<InboxRow>(db, inboxPageSql(scope, request), sql`q."stageRank", q.stage, q.n`);
 }
 
 /** The user picked in the follow-up's filter exists (any user: a deactivated one keeps open tasks). */

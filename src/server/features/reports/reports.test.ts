@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { consolidatedTotals } from '../../../shared/domain/broker-consolidated';
+import { FIRST_PAYMENT_WORKFLOW, SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
 import type {
   BrokerConsolidatedPage,
   BrokerPaymentsPage,
@@ -10,10 +11,13 @@ import type {
   CommissionReportPage,
   SalesReportPage,
 } from '../../../shared/schemas/reports';
+import { queryRows } from '../../db/client';
+import { pageSql } from '../../db/paging';
 import { brokerCommissions } from '../../db/schema';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import { createBroker, createClient, createProject, createReservation } from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
+import * as queries from './reports.queries';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -466,5 +470,158 @@ describe('reports', () => {
       });
       expect(anonymous.statusCode).toBe(401);
     });
+  });
+
+  describe('the statements at scale', () => {
+    async function planOf(statement: ReturnType<typeof sql>): Promise<string> {
+      const rows = await queryRows<Record<string, string>>(ctx.db, sql`explain ${statement}`);
+      return rows.map((row) => Object.values(row)[0]).join('\n');
+    }
+
+    it('reads every row of an export once, in the page order, chunk after chunk, whatever the sort key', async () => {
+      const broker = await createBroker(ctx.db);
+      const amounts = ['10.50', '10.50', '200.00', '3.25', '1000.10'];
+      for (const [index, commission] of amounts.entries())
+        await brokerSale(ctx, {
+          broker,
+          commission,
+          paymentMonth: '2027-03-01',
+          reservationDate: `2026-0${1 + (index % 3)}-15`,
+          client: { firstName: `Cliente ${5 - index}`, lastName: 'Soto' },
+        });
+      const month = { kind: 'payment', month: '2027-03' } as const;
+      const dates = { dateType: 'reservation', fromDate: '2026-01-01', toDate: '2026-12-31' } as const;
+      const reports: [string, (direction: 'asc' | 'desc') => queries.ReportSql][] = [
+        [
+          'amount',
+          (direction) => queries.commissionReportSql({ ...month, sort: 'commissionAmount', direction }),
+        ],
+        [
+          'net amount',
+          (direction) => queries.commissionReportSql({ ...month, sort: 'netAmount', direction }),
+        ],
+        ['client', (direction) => queries.commissionReportSql({ ...month, sort: 'clientName', direction })],
+        [
+          'number',
+          (direction) => queries.commissionReportSql({ ...month, sort: 'reservationNumber', direction }),
+        ],
+        ['date', (direction) => queries.brokersReportSql({ ...dates, sort: 'reservationDate', direction })],
+        ['promise', (direction) => queries.brokersReportSql({ ...dates, sort: 'promiseDate', direction })],
+      ];
+      for (const [name, reportSql] of reports)
+        for (const direction of ['asc', 'desc'] as const) {
+          const report = reportSql(direction);
+          const page = await queries.selectReportPage<{ reservationId: string }, never>(
+            ctx.db,
+            report,
+            1,
+            100,
+          );
+          expect(page.rows).toHaveLength(amounts.length);
+          // Two rows a chunk: the cursor (the sort key as text, the id) must carry the walk on.
+          const walked: string[] = [];
+          let after: queries.ReportCursor | null = null;
+          for (;;) {
+            const chunk: { rows: { reservationId: string }[]; cursor: queries.ReportCursor | null } =
+              await queries.selectReportChunk(ctx.db, report, after, 2);
+            walked.push(...chunk.rows.map((row) => row.reservationId));
+            if (chunk.rows.length < 2 || !chunk.cursor) break;
+            after = chunk.cursor;
+          }
+          expect(walked, `${name} ${direction}`).toEqual(page.rows.map((row) => row.reservationId));
+        }
+      // Money stays a decimal string through the chunk's JSON.
+      const chunk = await queries.selectReportChunk<{ commissionAmount: string; netAmount: string }>(
+        ctx.db,
+        queries.commissionReportSql({
+          kind: 'payment',
+          month: '2027-03',
+          sort: 'commissionAmount',
+          direction: 'asc',
+        }),
+        null,
+        10,
+      );
+      expect(chunk.rows.map((row) => row.commissionAmount)).toEqual([
+        '3.25',
+        '10.50',
+        '10.50',
+        '200.00',
+        '1000.10',
+      ]);
+      expect(chunk.rows[0]?.netAmount).toBe('2896.75');
+    });
+
+    it('finds the open payment tasks off flow_tasks_open_idx and sums commissions with a join, not a lookup per row', async () => {
+      const project = await createProject(ctx.db);
+      const broker = await createBroker(ctx.db);
+      // Plan shape only: 6,000 sales with their flows' task rows, loaded as the generator does
+      // (without the audit and inbox triggers). Every sale flow has 25 task rows, a third of them
+      // open; every sale has a first payment flow of 18 task rows, one in ten in progress with one
+      // open task, the others completed.
+      await ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(sql`insert into clients (rut, first_name, last_name, birth_date)
+          select g || '-' || (g % 10), 'Cliente ' || g, 'Apellido ' || g, date '1980-01-01'
+            from generate_series(3000000, 3005999) g`);
+        await tx.execute(sql`insert into reservations (reservation_number, client_id, project_id, reservation_date,
+                                                        apartment_number, is_with_broker, broker_id)
+          select 'P-' || n, id, ${project.id}, date '2025-01-01' + (n % 600)::int, n::text, true, ${broker.id}
+            from (select c.id, row_number() over (order by c.id) as n from clients c) numbered`);
+        await tx.execute(sql`insert into broker_commissions (reservation_id, broker_id, commission_amount)
+          select r.id, r.broker_id, 100 from reservations r`);
+        await tx.execute(sql`insert into flows (workflow_id, kind, reservation_id, status)
+          select w.id, 'sale', r.id, 'in_progress' from reservations r, workflows w where w.name = ${SALE_WORKFLOW}`);
+        await tx.execute(sql`insert into flows (workflow_id, kind, reservation_id, broker_commission_id, status, started_at)
+          select w.id, 'payment', bc.reservation_id, bc.id,
+                 case when row_number() over (order by bc.id) % 10 = 0 then 'in_progress' else 'completed' end, now()
+            from broker_commissions bc, workflows w where w.name = ${FIRST_PAYMENT_WORKFLOW}`);
+        await tx.execute(sql`insert into flow_tasks (flow_id, task_id, status, completed_at)
+          select f.id, t.id, task.status, case when task.status = 'completed' then now() end
+            from flows f
+            join workflow_stages s on s.workflow_id = f.workflow_id
+            join workflow_tasks t on t.stage_id = s.id
+            cross join lateral (
+              select case
+                when f.kind = 'sale' then case when t.sort_order % 3 = 0 then 'pending' else 'completed' end
+                when f.status = 'completed' then 'completed'
+                when s.sort_order = 1 and t.sort_order = 1 then 'pending'
+                else 'blocked' end as status
+            ) as task`);
+      });
+      await ctx.db.execute(sql`analyze`);
+
+      const payments = await planOf(
+        pageSql(
+          queries.reportPageSpec(
+            queries.brokerPaymentsSql({ sort: 'daysPending', direction: 'desc' }, '2026-11-20'),
+            1,
+            25,
+          ),
+        ),
+      );
+      expect(payments).toContain('flow_tasks_open_idx');
+      expect(payments).not.toMatch(/Seq Scan on flow_tasks/);
+
+      const brokers = await planOf(
+        pageSql(
+          queries.reportPageSpec(
+            queries.brokersReportSql({
+              dateType: 'reservation',
+              fromDate: '1900-01-01',
+              toDate: '2100-12-31',
+              sort: 'reservationDate',
+              direction: 'desc',
+            }),
+            1,
+            25,
+          ),
+        ),
+      );
+      // The page off the date index; the total joins the commissions once instead of a lookup per row.
+      expect(brokers).toContain('reservations_broker_date_idx');
+      expect(brokers).toMatch(/Hash (Right |Left )?Join/);
+      expect(brokers).not.toMatch(/Sort Key: r\w*\.reservation_date/);
+    }, 120_000);
   });
 });
