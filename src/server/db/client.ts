@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, is, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePgDriver } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, PgliteSession } from 'drizzle-orm/pglite';
 import { migrate as migratePgliteDriver } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsFolder } from '../paths';
@@ -50,8 +50,13 @@ const pgliteExtensions = { pg_trgm };
  * spinning disks; our data is in memory (PGlite) or on SSD (production PostgreSQL), where random and
  * sequential reads cost about the same. With the default, a LIMITed count over a partial match looked
  * cheaper as a full-table scan than through its trigram index (decision 0006).
+ *
+ * No JIT compilation (PostgreSQL; the embedded database has none): it starts on the planner's cost
+ * estimate, and a statement whose estimate is far above what it reads (the broker payments report:
+ * estimated 150,000 rows, read 6,400) spent 40 ms compiling to run 26 ms (decision 0023). Every
+ * statement here reads an index's few rows; none runs long enough to repay a compilation.
  */
-const SESSION_SETTINGS = { random_page_cost: '1.1' } as const;
+const SESSION_SETTINGS = { random_page_cost: '1.1', jit: 'off' } as const;
 
 export function postgresPool(connectionString: string, max = 10): pg.Pool {
   const options = Object.entries(SESSION_SETTINGS)
@@ -164,14 +169,18 @@ export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]>
 }
 
 /**
- * `queryRows` for many rows or columns: the rows come back as ONE JSON text (`json_agg`, in
- * `orderBy`'s order — it names the query's columns as `q."alias"`) decoded once. The embedded
- * database decodes every column of every row on its own in JavaScript (about 1 µs each: 2,000 rows
- * of 13 columns cost ~25 ms, 80 of 25 ~2 ms); one text costs one `JSON.parse`. The values are JSON's:
- * text, numbers for integers, booleans, 'YYYY-MM-DD' for dates — so money must be selected as text
- * (`::text`: a numeric would become a float) and instants with `isoInstant()`.
+ * `queryRows` for many rows or columns. `query` orders its rows itself; `orderBy` says the same
+ * order in the query's output columns (`q."alias"`). On the embedded database the rows come back as
+ * ONE JSON text (`json_agg(q order by …)`) decoded once: PGlite decodes every column of every row on
+ * its own in JavaScript (about 1 µs each: a 2,000-row export chunk of 13 columns cost ~25 ms there,
+ * 80 inbox cards of 25 ~2 ms), one text costs one `JSON.parse`. On PostgreSQL the driver decodes rows
+ * faster than the server builds JSON (the same chunk: 13 ms as rows, 24 ms as JSON), so `query` runs
+ * as it is. The values are the same either way as long as money is selected as text (`::text`: in
+ * JSON a numeric would become a float) and instants through `isoInstant()`; integers are numbers,
+ * dates 'YYYY-MM-DD', booleans booleans.
  */
 export async function queryJsonRows<T>(executor: Executor, query: SQL, orderBy: SQL): Promise<T[]> {
+  if (!is(executor._.session, PgliteSession)) return queryRows<T>(executor, query);
   const [result] = await queryRows<{ rows: string | null }>(
     executor,
     sql`select json_agg(q order by ${orderBy})::text as rows from (${query}) as q`,

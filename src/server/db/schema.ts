@@ -621,9 +621,7 @@ export const flowTasks = pgTable(
     uniqueIndex('flow_tasks_flow_task_key').on(t.flowId, t.taskId),
     // 'Informe de Pagos Brokers' (decision 0023): the open task rows of a task definition — a range
     // per payment task, its flow beside it for the join —, instead of every task row of the flows.
-    index('flow_tasks_open_idx')
-      .on(t.taskId, t.flowId)
-      .where(sql`${t.status} in ('pending', 'in_progress')`),
+    index('flow_tasks_open_idx').on(t.taskId, t.flowId).where(sql`${t.status} in ('pending', 'in_progress')`),
     check('flow_tasks_status_check', sql.raw(`status in (${TASK_STATUSES_SQL})`)),
     check('flow_tasks_completion_check', sql`(${t.status} = 'completed') = (${t.completedAt} is not null)`),
   ],

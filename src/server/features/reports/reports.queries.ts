@@ -40,8 +40,8 @@ interface SortKey {
 export interface ReportSql {
   /**
    * The row's columns: alias -> expression. Money (numeric) as text (`::text`), dates as DATE,
-   * numbers as integers: the export reads them as JSON (`queryJsonRows`), where a numeric would
-   * become a float; the page reads the same values either way.
+   * numbers as integers: the export reads its chunks through `queryJsonRows` (as JSON on the
+   * embedded database, where a numeric would become a float); the page reads the same values.
    */
   columns: Record<string, SQL>;
   pageColumns?: Record<string, SQL>;
@@ -95,9 +95,9 @@ const NUMBER_ALIAS = '__n';
 
 /**
  * One keyset chunk of a report: the rows after `after` in the report's order, numbered in that
- * order. Read as JSON (`queryJsonRows`: a 2,000-row chunk decoded column by column cost the embedded
- * database more than the query), so money columns are text (`ReportSql.columns`); the sort key
- * travels as text for the next chunk's cursor.
+ * order. Read through `queryJsonRows` (one JSON text on the embedded database, where decoding a
+ * 2,000-row chunk column by column cost more than the query), so money columns are text
+ * (`ReportSql.columns`); the sort key travels as text for the next chunk's cursor.
  */
 export function reportChunkSql(report: ReportSql, after: ReportCursor | null, limit: number): SQL {
   const columns = sql.join(
