@@ -174,11 +174,16 @@ describe('types over the wire', () => {
     expect(row).toEqual({ day: '2026-03-01', amount: '1234.50', total: 3, at: '2026-03-01T02:30:00.000Z' });
   });
 
-  it('plans with the in-memory/SSD page cost on every session, without JIT compilation', async () => {
+  it('plans with the in-memory/SSD page cost on every session, without JIT or parallel plans', async () => {
     const [row] = await queryRows<{ random_page_cost: string }>(ctx.db, sql`show random_page_cost`);
     expect(row!.random_page_cost).toBe('1.1');
     const [jit] = await queryRows<{ jit: string }>(ctx.db, sql`show jit`);
     expect(jit!.jit).toBe('off');
+    const [workers] = await queryRows<{ max_parallel_workers_per_gather: string }>(
+      ctx.db,
+      sql`show max_parallel_workers_per_gather`,
+    );
+    expect(workers!.max_parallel_workers_per_gather).toBe('0');
   });
 
   it('returns DATE columns as YYYY-MM-DD through typed Drizzle queries too', async () => {
