@@ -17,7 +17,7 @@ interface EditableClient {
 }
 
 export interface AuditTargets {
-  /** One client per connection of the throughput run: their edits never meet on a version. */
+  /** The clients the edits take turns on (more than the runs' connections: see clientEdits). */
   clients: EditableClient[];
   /** A flow with history (the sale flow whose task the status-change endpoint moves). */
   flowId: string | null;
@@ -26,7 +26,7 @@ export interface AuditTargets {
 }
 
 /**
- * Ten clients to edit, the flow with history and a user of the log (null before issue 17: its
+ * Clients to edit, the flow with history and a user of the log (null before issue 17: its
  * endpoints then answer 404 and are reported as not available, while the client edit is measured
  * as before the log).
  */
@@ -36,7 +36,7 @@ export async function auditTargets(
   flowId: string | null,
 ): Promise<AuditTargets> {
   const users = await probeJson<{ users: { id: string }[] }>(origin, cookie, '/api/audit/users');
-  const page = await getJson<{ rows: { id: string }[] }>(origin, cookie, '/api/clients?page=1&pageSize=10');
+  const page = await getJson<{ rows: { id: string }[] }>(origin, cookie, '/api/clients?page=1&pageSize=50');
   const clients = await Promise.all(
     page.rows.map(
       async (row) =>
@@ -47,31 +47,44 @@ export async function auditTargets(
 }
 
 /**
- * The client edit as a sequence of one versioned PUT: each connection takes a client of its own and
- * sends the version its last answer gave back, alternating the phone so every request writes.
+ * The client edit as one versioned PUT. autocannon gives a connection a fresh context after each
+ * request, so clients are lent from a pool instead: a request borrows an idle client, sends the
+ * version its last answer gave back (alternating the phone so every request writes), and its answer
+ * returns it. A request still in flight when a run stops never returns its client (its version moved
+ * unseen), so the pool holds more clients than the runs' connections. The body holds the form's
+ * fields only (the API refuses any other key).
  */
 function clientEdits(clients: EditableClient[]): RequestSpec[] {
-  let next = 0;
+  const idle = [...clients];
   return [
     {
       method: 'PUT',
       setupRequest(request, context) {
-        if (!context.client) {
-          context.client = { ...clients[next % clients.length]! };
-          next += 1;
-        }
-        const client = context.client as EditableClient;
-        const phone = client.phone === '+56 9 1111 1111' ? '+56 9 2222 2222' : '+56 9 1111 1111';
-        const { id, ...fields } = client;
+        const client = idle.shift() ?? clients[0]!;
+        context.client = client;
+        const { id, rut, firstName, lastName, birthDate, phone, email, version } = client;
         return {
           ...request,
           path: `/api/clients/${id}`,
           headers: { ...request.headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ ...fields, phone }),
+          body: JSON.stringify({
+            rut,
+            firstName,
+            lastName,
+            birthDate,
+            email,
+            version,
+            phone: phone === '+56 9 1111 1111' ? '+56 9 2222 2222' : '+56 9 1111 1111',
+          }),
         };
       },
       onResponse(status, body, context) {
-        if (status === 200) context.client = (JSON.parse(body) as { client: EditableClient }).client;
+        // The context is still this request's: autocannon renews it only for the next one.
+        idle.push(
+          status === 200
+            ? (JSON.parse(body) as { client: EditableClient }).client
+            : (context.client as EditableClient),
+        );
       },
     },
   ];
