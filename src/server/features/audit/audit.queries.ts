@@ -219,13 +219,18 @@ export function auditFilter(filters: AuditFilters): SQL | undefined {
     conditions.push(
       sql`${auditLog.occurredAt} < ((${filters.to}::date + 1)::timestamp at time zone ${TIME_ZONE})`,
     );
-  // The values only (not the column names), folded as the words are; every word must appear.
+  // The values only (not the column names), folded as the words are; every word must appear. The
+  // values are read as one JSON array text per row: a set-returning function per row (jsonb_each_text)
+  // kept its rows until the statement ended, and the embedded database ran out of memory on a log of
+  // millions of rows. In that text a value is JSON-escaped, so the words are escaped alike.
   const words = auditSearchWords(filters.search);
   if (words.length > 0) {
-    const values = sql`(select lower(translate(string_agg(e.value, ' '), 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))
-      from (select value from jsonb_each_text(coalesce(${auditLog.before}, '{}'::jsonb))
-            union all select value from jsonb_each_text(coalesce(${auditLog.after}, '{}'::jsonb))) e)`;
-    for (const word of words) conditions.push(sql`${values} like ${`%${escapeLike(word)}%`}`);
+    const values = sql`lower(translate(
+      jsonb_path_query_array(coalesce(${auditLog.before}, '{}'::jsonb), '$.*')::text || ' ' ||
+      jsonb_path_query_array(coalesce(${auditLog.after}, '{}'::jsonb), '$.*')::text,
+      'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))`;
+    for (const word of words)
+      conditions.push(sql`${values} like ${`%${escapeLike(JSON.stringify(word).slice(1, -1))}%`}`);
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
