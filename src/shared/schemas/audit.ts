@@ -74,6 +74,12 @@ export type HistoryQuery = z.output<typeof historyQuery>;
 
 // --- Auditoría ----------------------------------------------------------------------------------
 
+/**
+ * The text search reads the values of the newest changes the other filters leave, at most this many
+ * (the log has no index on its values: decision 0024); the screen says so while a text is typed.
+ */
+export const AUDIT_TEXT_SEARCH_WINDOW = 5_000;
+
 /** The user filter: a user's id, or 'sistema' for the changes no user made. */
 export const SYSTEM_ACTOR_FILTER = 'sistema';
 

@@ -2,8 +2,9 @@ import { Anchor, Box, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link } from 'react-router';
 import { AUDIT_RECORD_KIND_KEYS, AUDIT_RECORD_KINDS } from '../../../shared/audit/fields';
-import { formatDateTime } from '../../../shared/format';
+import { formatDateTime, formatInteger } from '../../../shared/format';
 import {
+  AUDIT_TEXT_SEARCH_WINDOW,
   type AuditEntry,
   type AuditFilters,
   type AuditUser,
@@ -246,8 +247,9 @@ export default function AuditSection() {
       </FilterBar>
       <Group justify="space-between" align="flex-start" gap="sm">
         <Text size="xs" c="dimmed" maw={720} style={{ flex: '1 1 320px' }}>
-          La búsqueda (con Enter) mira dentro de los valores cambiados: nombres, RUT, montos (135,50) y fechas
-          (12/03/2027). Con un rango de fechas responde antes.
+          La búsqueda (con Enter) mira dentro de los valores cambiados —nombres, RUT, montos (135,50) y fechas
+          (12/03/2027)— de los {formatInteger(AUDIT_TEXT_SEARCH_WINDOW)} cambios más recientes que dejan los
+          demás filtros; para buscar más atrás, acote por usuario, registro o fechas.
         </Text>
         <ExportButtons hrefOf={(format) => auditExportHref(filters, format)} disabled={!rows?.length} />
       </Group>

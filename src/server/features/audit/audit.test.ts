@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_TABLES, type AuditedTable } from '../../../shared/audit/fields';
-import type { AuditEntry, AuditPage } from '../../../shared/schemas/audit';
+import { AUDIT_TEXT_SEARCH_WINDOW, type AuditEntry, type AuditPage } from '../../../shared/schemas/audit';
 import { actingAs, asSystem } from '../../db/actor';
 import { type Database, queryRows } from '../../db/client';
 import { errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
@@ -827,6 +827,22 @@ describe('Auditoría', () => {
     expect(before.total).toBe(0);
     const backwards = await camila.get('/api/audit?from=2027-03-12&to=2027-03-01');
     expect(backwards.statusCode).toBe(400);
+  });
+
+  it('searches the values of the newest changes the other filters leave, at most a window of them', async () => {
+    const { camila, pedro } = await twoUsersChanges();
+    const nandu = async (filters: string) =>
+      ((await camila.get(`/api/audit?search=nandu${filters}`)).json() as AuditPage).total;
+    expect(await nandu('')).toBe(1);
+    // A window's worth of newer changes by 'sistema' (the log accepts inserts; a word in no value).
+    await asSystem(ctx.db, (tx) =>
+      tx.execute(sql`insert into audit_log (occurred_at, action, table_name, record_id, root_table, root_id, after)
+        select now(), 'update', 'clients', g::text, 'clients', gen_random_uuid(), '{"phone": "333"}'::jsonb
+          from generate_series(1, ${AUDIT_TEXT_SEARCH_WINDOW}) g`),
+    );
+    expect(await nandu('')).toBe(0);
+    // Pedro's own changes are few: his newest window still holds the edit.
+    expect(await nandu(`&user=${pedro.user!.id}`)).toBe(1);
   });
 
   it('finds an amount, a RUT and a date typed the Chilean way', async () => {
