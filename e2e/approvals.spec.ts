@@ -62,6 +62,10 @@ test.describe('aprobaciones', () => {
     expect(csv.startsWith('\uFEFFN° Reserva;Cliente;RUT;')).toBe(true);
     const csvRows = csv.trim().split('\r\n').slice(1);
     expect(csvRows.map((line) => line.split(';')[0])).toEqual([first, second, third]);
+    // And as Excel.
+    const workbook = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Exportar Excel' }).click();
+    expect((await workbook).suggestedFilename()).toMatch(/^aprobaciones_pendientes_\d{4}-\d{2}-\d{2}\.xlsx$/);
 
     // Approve two at once: the count falls to one.
     await page.getByRole('checkbox', { name: `Seleccionar reserva ${first}` }).check();

@@ -1,5 +1,5 @@
 import { Alert, Button, Checkbox, List, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { IconAlertTriangle, IconChecks, IconFileTypeCsv } from '@tabler/icons-react';
+import { IconAlertTriangle, IconChecks } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatPercent, formatRut, formatUF } from '../../../shared/format';
@@ -11,10 +11,12 @@ import {
 } from '../../../shared/schemas/approvals';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExportButtons } from '../../components/export-buttons';
 import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { exportHref } from '../../lib/api';
 import { useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
 import { useApprovalKinds, useApprovalList, useApproveMany } from './api';
@@ -50,13 +52,6 @@ export function DaysPending({
       ) : null}
     </Stack>
   );
-}
-
-/** The CSV of the list as filtered (its search and approval; every row, not the page). */
-function exportHref(search: string, approval: string): string {
-  const params = new URLSearchParams({ format: 'csv', approval });
-  if (search) params.set('search', search);
-  return `/api/approvals/export?${params.toString()}`;
 }
 
 /** What a bulk approval did, when something was not approved (already done, or refused and why). */
@@ -243,20 +238,11 @@ export default function ApprovalsPage() {
         title="Aprobación de Liquidaciones"
         actions={
           <>
-            {/* 'CSV' (spec part 2 §5): disabled, and does nothing, while the list has no rows. */}
-            <Button
-              variant="default"
-              leftSection={<IconFileTypeCsv size={16} />}
-              {...(rowsById.size > 0
-                ? {
-                    component: 'a' as const,
-                    href: exportHref(list.search, approval),
-                    download: true,
-                  }
-                : { disabled: true })}
-            >
-              Exportar CSV
-            </Button>
+            {/* 'CSV' (spec part 2 §5), and the Excel every list offers: disabled with no rows. */}
+            <ExportButtons
+              hrefOf={(format) => exportHref('/api/approvals', { search: list.search, approval }, format)}
+              disabled={rowsById.size === 0}
+            />
             <Button
               leftSection={<IconChecks size={16} />}
               onClick={approveSelected}
