@@ -34,6 +34,17 @@ describe('SearchInput', () => {
     expect(onSearch).toHaveBeenCalledWith('Juan');
   });
 
+  it('searches at once when the field is left, and not again after the pause', () => {
+    const onSearch = vi.fn();
+    renderWithProviders(<SearchInput value="" onSearch={onSearch} placeholder="Buscar" />);
+    const input = screen.getByPlaceholderText('Buscar');
+    fireEvent.change(input, { target: { value: 'Paula' } });
+    fireEvent.blur(input);
+    expect(onSearch).toHaveBeenCalledWith('Paula');
+    act(() => vi.advanceTimersByTime(1000));
+    expect(onSearch).toHaveBeenCalledTimes(1);
+  });
+
   it('searches at once on Enter and on clear', () => {
     const onSearch = vi.fn();
     renderWithProviders(<SearchInput value="previa" onSearch={onSearch} placeholder="Buscar" />);

@@ -78,6 +78,12 @@ export function SearchInput({
         if (searchOn === 'pause') debounced(next);
         else if (next.trim() === '') send('');
       }}
+      // Leaving the field sends what is typed at once: a debounced search that fired after a click
+      // on a row's link navigated back to the list (a journey caught it opening a user's form).
+      onBlur={(event) => {
+        if (searchOn === 'pause') debounced.flush();
+        props.onBlur?.(event);
+      }}
       onKeyDown={(event) => {
         if (event.key === 'Enter') {
           event.preventDefault();
