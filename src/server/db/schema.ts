@@ -257,6 +257,12 @@ export const reservations = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id, { onDelete: 'restrict' }),
+    /**
+     * A copy of the client's `search_text`, kept by triggers whatever writes (decision 0025): the
+     * Flujo de Reservas searches reservations by their client's name without visiting clients. Never
+     * written by the app (the default is overwritten on insert) nor shown in the audit trail.
+     */
+    clientSearchText: text('client_search_text').notNull().default(''),
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'restrict' }),
@@ -316,6 +322,12 @@ export const reservations = pgTable(
     index('reservations_seller_idx').on(t.sellerId),
     index('reservations_number_trgm_idx').using('gin', sql`lower(${t.reservationNumber}) gin_trgm_ops`),
     index('reservations_apartment_trgm_idx').using('gin', sql`lower(${t.apartmentNumber}) gin_trgm_ops`),
+    // The Flujo de Reservas' client-name search (decision 0025). Without the pending list: the
+    // embedded database runs no autovacuum, so every search would scan it until an unlucky insert
+    // flushed it.
+    index('reservations_client_search_trgm_idx')
+      .using('gin', sql`${t.clientSearchText} gin_trgm_ops`)
+      .with({ fastupdate: false }),
     index('reservations_payment_month_idx').on(t.commissionPaymentMonth),
     // Dashboard (decision 0011): narrow partial indexes over the reservations that are not rescinded,
     // so its aggregates are index-only scans instead of passes over the wide table. Per-project

@@ -4,8 +4,8 @@ import { useMemo, useState } from 'react';
 import { foldForSearch, searchWords } from '../../../shared/domain/search';
 import type { UserOption } from '../../../shared/schemas/users';
 import { ErrorAlert } from '../../components/error-alert';
+import { PersonAvatar } from '../../components/user-avatars';
 import { fullName } from '../users/api';
-import { UserAvatar } from './user-avatar';
 
 /**
  * The sale task's default assignees: a checklist of the active users with a search box (name,
@@ -87,7 +87,7 @@ export function AssigneesDialog({
                 >
                   <Group gap="sm" wrap="nowrap">
                     <Checkbox.Indicator />
-                    <UserAvatar user={user} size={30} />
+                    <PersonAvatar person={user} size={30} />
                     <div style={{ minWidth: 0 }}>
                       <Text size="sm" fw={500}>
                         {fullName(user)}

@@ -1,10 +1,7 @@
 import { Avatar, Group, Text, Tooltip } from '@mantine/core';
 import type { UserOption } from '../../../shared/schemas/users';
+import { PersonAvatar, SHOWN_AVATARS } from '../../components/user-avatars';
 import { fullName } from '../users/api';
-import { UserAvatar } from './user-avatar';
-
-/** Spec part 2 §9: avatars shown max 3, then +N. */
-const SHOWN = 3;
 
 /** Labels for the users of a task: active users by name; others (since deactivated) say so. */
 export function assigneesOf(ids: readonly string[], users: readonly UserOption[] | undefined) {
@@ -36,18 +33,18 @@ export function AssigneeList({
   return (
     <Group gap="xs" wrap="nowrap" align="center">
       <Avatar.Group spacing="xs">
-        {assignees.slice(0, SHOWN).map(({ id, user }) =>
+        {assignees.slice(0, SHOWN_AVATARS).map(({ id, user }) =>
           user ? (
             <Tooltip key={id} label={fullName(user)} withArrow>
-              <UserAvatar user={user} size={30} />
+              <PersonAvatar person={user} size={30} />
             </Tooltip>
           ) : (
             <Avatar key={id} size={30} alt={INACTIVE_USER_LABEL} />
           ),
         )}
-        {assignees.length > SHOWN ? (
-          <Tooltip label={names.slice(SHOWN).join(', ')} withArrow>
-            <Avatar size={30}>+{assignees.length - SHOWN}</Avatar>
+        {assignees.length > SHOWN_AVATARS ? (
+          <Tooltip label={names.slice(SHOWN_AVATARS).join(', ')} withArrow>
+            <Avatar size={30}>+{assignees.length - SHOWN_AVATARS}</Avatar>
           </Tooltip>
         ) : null}
       </Avatar.Group>

@@ -3,11 +3,12 @@ import { can } from '../../../shared/permissions';
 import type { UserRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { PersonAvatar } from '../../components/user-avatars';
 import { useListParams } from '../../lib/list-params';
 import { useCurrentUser } from '../../lib/session';
 import { useSettingsUsers } from './api';
+import { SellerDot } from './seller-dot';
 import { editColumn, ListToolbar, useBackState, useNarrow, useOpenRecord } from './settings-list';
-import { SellerDot, UserAvatar } from './user-avatar';
 
 const nameOf = (user: UserRow) => `${user.firstName} ${user.lastName}`;
 
@@ -26,7 +27,7 @@ export function UsersSection() {
       title: 'Nombre',
       render: (user) => (
         <Group gap="sm" wrap="nowrap" justify={narrow ? 'flex-end' : 'flex-start'}>
-          <UserAvatar user={user} size={36} style={{ opacity: user.isActive ? 1 : 0.5 }} />
+          <PersonAvatar person={user} size={36} style={{ opacity: user.isActive ? 1 : 0.5 }} />
           <Group gap={6} wrap="wrap">
             <Text size="sm" fw={500} c={user.isActive ? undefined : 'dimmed'}>
               {nameOf(user)}

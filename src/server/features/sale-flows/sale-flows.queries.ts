@@ -41,16 +41,14 @@ function orderOf(sort: SaleFlowSort, direction: 'asc' | 'desc'): SQL[] {
 }
 
 /**
- * Reservations whose client's name (their `search_text`) holds every word, deleted clients included
- * (they stay on their reservations). The planner chooses: a rare name through
- * clients_search_trgm_idx and the client's reservations; a common one (thousands of clients) by
- * walking the newest reservations and checking each one's client, until the page is full.
- * Undefined when the search has no words.
+ * Reservations whose client's name (their `search_text`, which each reservation keeps a copy of —
+ * decision 0025) holds every word, deleted clients included (they stay on their reservations). The
+ * planner chooses: a rare name through reservations_client_search_trgm_idx; a common one (thousands
+ * of reservations) by walking the newest reservations until the page is full, each checked on its
+ * own row. Undefined when the search has no words.
  */
 function clientMatches(search: string | undefined): SQL | undefined {
-  const everyWord = matchesEveryWord(sql`m.search_text`, search);
-  if (!everyWord) return undefined;
-  return sql`exists (select 1 from clients m where m.id = r.client_id and ${everyWord})`;
+  return matchesEveryWord(sql`r.client_search_text`, search);
 }
 
 /**

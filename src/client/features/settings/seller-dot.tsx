@@ -1,16 +1,4 @@
-import { Avatar, type AvatarProps, Box } from '@mantine/core';
-
-/** A user's avatar, or their initials on a colour of their own when they have none. */
-export function UserAvatar({
-  user,
-  ...props
-}: { user: { firstName: string; lastName: string; avatarUrl?: string | null } } & Omit<
-  AvatarProps,
-  'src' | 'name' | 'alt'
->) {
-  const name = `${user.firstName} ${user.lastName}`;
-  return <Avatar src={user.avatarUrl ?? null} name={name} alt={name} color="initials" {...props} />;
-}
+import { Box } from '@mantine/core';
 
 /** The green dot of sellers ('Vendedor'); grey for the rest. */
 export function SellerDot({ isSeller }: { isSeller: boolean }) {
