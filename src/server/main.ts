@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { startEmbeddedMaintenance } from './db/maintenance';
 import { loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { postgresEventBus } from './events/postgres-event-bus';
@@ -40,12 +41,15 @@ async function main() {
       : inProcessEventBus();
   const app = await buildApp({ db, env, events });
   log = app.log;
+  // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
+  const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    stopMaintenance();
     try {
       await app.close();
       await events.close?.();

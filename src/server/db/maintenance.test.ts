@@ -1,0 +1,69 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPglite, type Database, drizzleFor, queryRows } from './client';
+import { millisUntilSantiagoHour, startEmbeddedMaintenance } from './maintenance';
+
+const HOUR = 3600 * 1000;
+
+/** An embedded database of its own (whatever engine the suite runs on) with a table never analyzed. */
+async function probe() {
+  client = await createPglite();
+  const db = drizzleFor(client);
+  await db.execute(sql`create table maintenance_probe (n integer)`);
+  await db.execute(sql`insert into maintenance_probe select g from generate_series(1, 2000) g`);
+  return db;
+}
+
+const statistics = (db: Database) =>
+  queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from pg_stats where tablename = 'maintenance_probe'`,
+  );
+
+let client: PGlite | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+describe('the embedded database housekeeping', () => {
+  it('gathers the statistics the planner needs at start, and tells how long it took', async () => {
+    const db = await probe();
+    expect(await statistics(db)).toEqual([{ n: 0 }]);
+
+    const logged: object[] = [];
+    const stop = await startEmbeddedMaintenance(db, 'pglite', {
+      info: (object) => logged.push(object),
+      error: (object) => logged.push({ failed: object }),
+    });
+    stop();
+    expect(logged).toEqual([{ when: 'start', millis: expect.any(Number) }]);
+    expect(await statistics(db)).toEqual([{ n: 1 }]);
+  });
+
+  it('leaves PostgreSQL to its autovacuum', async () => {
+    const db = await probe();
+    const logged: object[] = [];
+    const stop = await startEmbeddedMaintenance(db, 'postgres', {
+      info: (object) => logged.push(object),
+      error: (object) => logged.push(object),
+    });
+    stop();
+    expect(logged).toEqual([]);
+    expect(await statistics(db)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('the nightly hour', () => {
+  it('is 04:00 on the Santiago clock, summer time or not', () => {
+    // 12:00 in Santiago (UTC-3, summer) → 16 hours.
+    expect(millisUntilSantiagoHour(new Date('2026-11-20T15:00:00Z'))).toBe(16 * HOUR);
+    // 03:59:30 in Santiago (UTC-4, winter) → 30 seconds.
+    expect(millisUntilSantiagoHour(new Date('2026-07-01T07:59:30Z'))).toBe(30_000);
+    // Exactly 04:00 → the next night, not now.
+    expect(millisUntilSantiagoHour(new Date('2026-07-01T08:00:00Z'))).toBe(24 * HOUR);
+    // 04:00:01 → almost a day.
+    expect(millisUntilSantiagoHour(new Date('2026-07-01T08:00:01Z'))).toBe(24 * HOUR - 1000);
+  });
+});
