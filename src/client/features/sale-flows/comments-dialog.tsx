@@ -13,7 +13,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { Fragment, type KeyboardEvent, type ReactNode, useRef, useState } from 'react';
+import { Fragment, type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { foldForSearch } from '../../../shared/domain/search';
 import { formatDateTime } from '../../../shared/format';
 import type { UserOption } from '../../../shared/schemas/users';
@@ -81,7 +81,7 @@ export function mentionCandidates(users: readonly UserOption[], query: string, l
  * A comment box where '@' opens a picker of the active users; the chosen user is written as
  * '@Nombre Apellido' and sent as mentioned (if their name is still in the text when sent).
  */
-function CommentComposer({
+export function CommentComposer({
   users,
   saving,
   disabledReason,
@@ -99,6 +99,17 @@ function CommentComposer({
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
+  /** Where the caret goes once the text with a chosen mention is on screen. */
+  const caretAfterMention = useRef<number | null>(null);
+  // Right after the commit, before the browser handles the next key: placed a frame later (as it
+  // was), the keys typed meanwhile landed after the caret and the rest before them ('viernesantes del').
+  useLayoutEffect(() => {
+    const position = caretAfterMention.current;
+    if (position === null) return;
+    caretAfterMention.current = null;
+    area.current?.focus();
+    area.current?.setSelectionRange(position, position);
+  });
   const candidates = query ? mentionCandidates(users, query.query) : [];
   const open = query !== null && candidates.length > 0;
 
@@ -115,11 +126,7 @@ function CommentComposer({
     setText(next);
     setMentioned((current) => (current.some((other) => other.id === user.id) ? current : [...current, user]));
     setQuery(null);
-    const position = query.start + name.length;
-    requestAnimationFrame(() => {
-      area.current?.focus();
-      area.current?.setSelectionRange(position, position);
-    });
+    caretAfterMention.current = query.start + name.length;
   };
 
   const send = async () => {
