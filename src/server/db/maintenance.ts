@@ -1,7 +1,3 @@
-import { sql } from 'drizzle-orm';
-import { TIME_ZONE } from '../../shared/format';
-import type { Database, DatabaseKind } from './client';
-
 /**
  * The embedded database's housekeeping (decision 0025). PostgreSQL's autovacuum takes back dead row
  * versions and keeps the planner's statistics current; PGlite runs no autovacuum, so a database that
@@ -10,9 +6,13 @@ import type { Database, DatabaseKind } from './client';
  * start, before the server listens, and every night at 04:00 in Santiago, when nobody waits on the
  * few seconds it holds the database. Nothing to do on PostgreSQL.
  */
-export const MAINTENANCE_HOUR = 4;
+import { sql } from 'drizzle-orm';
+import { santiagoWallClock } from '../../shared/format';
+import type { Database, DatabaseKind } from './client';
 
-export async function maintainEmbeddedDatabase(db: Database): Promise<number> {
+const MAINTENANCE_HOUR = 4;
+
+async function maintainEmbeddedDatabase(db: Database): Promise<number> {
   const began = performance.now();
   await db.execute(sql`vacuum (analyze)`);
   return performance.now() - began;
@@ -20,16 +20,9 @@ export async function maintainEmbeddedDatabase(db: Database): Promise<number> {
 
 /** Milliseconds from `now` to the next `hour`:00 of the Santiago clock (a DST change may shift it an hour). */
 export function millisUntilSantiagoHour(now: Date, hour = MAINTENANCE_HOUR): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: TIME_ZONE,
-    hourCycle: 'h23',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(now);
-  const part = (type: string) => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
-  const sinceMidnight =
-    ((part('hour') * 60 + part('minute')) * 60 + part('second')) * 1000 + now.getMilliseconds();
+  const [hours, minutes] = santiagoWallClock(now).time.split(':').map(Number) as [number, number];
+  // Santiago's offset is whole hours: its seconds are UTC's.
+  const sinceMidnight = ((hours * 60 + minutes) * 60 + now.getUTCSeconds()) * 1000 + now.getUTCMilliseconds();
   const day = 24 * 3600 * 1000;
   const wait = (hour * 3600 * 1000 - sinceMidnight + day) % day;
   return wait === 0 ? day : wait;
