@@ -8,6 +8,7 @@
 export const errorCatalog = {
   // Generic
   VALIDATION: { status: 400, message: 'Los datos enviados no son válidos. Revise los campos marcados.' },
+  NESTING_TOO_DEEP: { status: 400, message: 'La solicitud tiene demasiados niveles de anidación.' },
   UNAUTHENTICATED: { status: 401, message: 'Debe iniciar sesión para continuar.' },
   FORBIDDEN: { status: 403, message: 'No tiene permisos para realizar esta acción.' },
   CROSS_ORIGIN: { status: 403, message: 'Solicitud rechazada: origen no permitido.' },
@@ -186,6 +187,10 @@ export const errorCatalog = {
     message: 'Esta aprobación ya fue aprobada y no se puede rechazar',
   },
   APPROVAL_FILTER_UNKNOWN: { status: 400, message: 'Tipo de aprobación no válido' },
+  APPROVAL_REJECT_NEEDS_REASON: {
+    status: 409,
+    message: 'Una aprobación se rechaza con «Rechazar» e indicando el motivo, no cambiando su estado a Bloqueada',
+  },
 
   // Clients and brokers
   CLIENT_NOT_FOUND: { status: 404, message: 'El cliente no existe o fue eliminado.' },

@@ -17,4 +17,5 @@ export const actionDescriptions: Record<Action, string> = {
   'users.manage': 'Crear, editar, desactivar y reactivar usuarios; cambiar sus contraseñas',
   'flowSettings.manage': 'Cambiar el vendedor por defecto y los responsables por defecto de los flujos',
   'audit.read': 'Ver y exportar la auditoría de todos los cambios (Configuración → Auditoría)',
+  'comments.delete': 'Eliminar comentarios de las tareas',
 };

@@ -19,6 +19,7 @@ export const ADMIN_ACTIONS = [
   'users.manage',
   'flowSettings.manage',
   'audit.read',
+  'comments.delete',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

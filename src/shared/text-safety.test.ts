@@ -1,25 +1,89 @@
 import { describe, expect, it } from 'vitest';
-import { unsafeTextPath } from './text-safety';
+import { inspectText, MAX_NESTING_DEPTH } from './text-safety';
 
-describe('unsafeTextPath', () => {
+/** `levels` objects nested under the key 'a', the innermost holding `leaf`. */
+function deepObject(levels: number, leaf: unknown): unknown {
+  let value = leaf;
+  for (let level = 0; level < levels; level++) value = { a: value };
+  return value;
+}
+
+/** `levels` arrays nested, the innermost holding `leaf`. */
+function deepArray(levels: number, leaf: unknown): unknown {
+  let value = leaf;
+  for (let level = 0; level < levels; level++) value = [value];
+  return value;
+}
+
+describe('inspectText', () => {
   it('names the first unsafe string or key, nested in objects and arrays', () => {
-    expect(unsafeTextPath({ firstName: 'Ana', items: [{ name: 'ok' }, { name: 'a\u0000b' }] })).toBe(
-      'items.1.name',
-    );
-    expect(unsafeTextPath({ search: '\uD800x' }, 'query')).toBe('query.search');
-    expect(unsafeTextPath({ 'bad\u0000key': 1 })).toBe('_');
-    expect(unsafeTextPath({ firstName: 'Ana', tags: ['a', 'ñandú'] })).toBeNull();
+    expect(inspectText({ firstName: 'Ana', items: [{ name: 'ok' }, { name: 'a\u0000b' }] })).toEqual({
+      kind: 'unsafe-text',
+      path: 'items.1.name',
+    });
+    expect(inspectText({ search: '\uD800x' }, { path: 'query' })).toEqual({
+      kind: 'unsafe-text',
+      path: 'query.search',
+    });
+    expect(inspectText({ 'bad\u0000key': 1 })).toEqual({ kind: 'unsafe-text', path: '_' });
+    expect(inspectText({ items: [{ 'bad\u0000key': 1 }] })).toEqual({ kind: 'unsafe-text', path: 'items.0' });
+    expect(inspectText({ firstName: 'Ana', tags: ['a', 'ñandú'] })).toBeNull();
+    expect(inspectText('x\uDC00')).toEqual({ kind: 'unsafe-text', path: '' });
+  });
+
+  it('reports the first finding in document order, as a recursive walk would', () => {
+    expect(inspectText({ a: [{ b: 'ok' }, { c: '\u0000' }], 'd\u0000': 'x', e: '\u0000' })).toEqual({
+      kind: 'unsafe-text',
+      path: 'a.1.c',
+    });
+    expect(inspectText({ a: { b: 'ok' }, 'd\u0000': { e: '\u0000' } })).toEqual({
+      kind: 'unsafe-text',
+      path: '_',
+    });
   });
 
   it('skips binary bodies (an uploaded image) instead of walking their bytes', () => {
     // Two megabytes of zeros: as an object, two million entries each a NUL-free number.
     const image = Buffer.alloc(2 * 1024 * 1024);
     const started = performance.now();
-    expect(unsafeTextPath(image)).toBeNull();
-    expect(unsafeTextPath(new Uint8Array(image))).toBeNull();
-    expect(unsafeTextPath(new DataView(image.buffer))).toBeNull();
-    expect(unsafeTextPath(image.buffer)).toBeNull();
-    expect(unsafeTextPath({ body: image })).toBeNull();
+    expect(inspectText(image)).toBeNull();
+    expect(inspectText(new Uint8Array(image))).toBeNull();
+    expect(inspectText(new DataView(image.buffer))).toBeNull();
+    expect(inspectText(image.buffer)).toBeNull();
+    expect(inspectText({ body: image })).toBeNull();
     expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('refuses nesting deeper than the limit without overflowing the call stack, objects or arrays', () => {
+    for (const build of [deepObject, deepArray]) {
+      expect(inspectText(build(MAX_NESTING_DEPTH, 1))).toBeNull();
+      expect(inspectText(build(MAX_NESTING_DEPTH + 1, 1))).toEqual({ kind: 'too-deep' });
+      // Far deeper than any call stack (a recursive walk overflowed at about 8,000 levels).
+      for (const levels of [8_000, 100_000, 1_000_000]) {
+        expect(inspectText(build(levels, 'x'))).toEqual({ kind: 'too-deep' });
+      }
+    }
+    expect(inspectText(deepObject(5, 1), { maxDepth: 4 })).toEqual({ kind: 'too-deep' });
+  });
+
+  it('walks a body far deeper than the call stack when the limit allows it', () => {
+    expect(inspectText(deepArray(200_000, 'x'), { maxDepth: Number.POSITIVE_INFINITY })).toBeNull();
+    const found = inspectText(deepObject(200_000, 'x\u0000'), { maxDepth: Number.POSITIVE_INFINITY });
+    expect(found?.kind === 'unsafe-text' && found.path.length).toBe(200_000 * 2 - 1);
+  });
+
+  it('still finds a NUL at depth 50, in objects and in arrays', () => {
+    expect(inspectText(deepObject(50, 'a\u0000b'))).toEqual({
+      kind: 'unsafe-text',
+      path: Array.from({ length: 50 }, () => 'a').join('.'),
+    });
+    expect(inspectText(deepArray(50, 'a\u0000b'), { path: 'body' })).toEqual({
+      kind: 'unsafe-text',
+      path: ['body', ...Array.from({ length: 50 }, () => '0')].join('.'),
+    });
+    expect(inspectText(deepObject(50, { 'clave\u0000': 1 }))).toEqual({
+      kind: 'unsafe-text',
+      path: Array.from({ length: 50 }, () => 'a').join('.'),
+    });
   });
 });

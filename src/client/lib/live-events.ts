@@ -4,7 +4,9 @@ import { useEffect, useSyncExternalStore } from 'react';
  * The tab's live updates (decision 0021): one EventSource on /api/events, opened while a signed-in
  * screen is shown. EventSource reconnects by itself after a drop (the server says how soon); while
  * the stream is down, `useLiveEventsConnected()` is false and the screens that depend on it fall
- * back to refreshing on a timer (the bell badge every 60 s).
+ * back to refreshing on a timer (the bell badge every 60 s). When the server says the session ended
+ * (signed out, deactivated, a new password) the stream is closed for good: reconnecting would only be
+ * refused.
  */
 
 export interface FlowChanged {
@@ -18,6 +20,8 @@ export interface LiveEventHandlers {
   flowChanged(event: FlowChanged): void;
   /** Events may have been missed (the stream came back, or the server's listener did). */
   resync(): void;
+  /** The session ended: the stream is closed and stays so; the session check decides what next. */
+  sessionEnded(): void;
 }
 
 export const LIVE_EVENTS_URL = '/api/events';
@@ -60,6 +64,11 @@ export function openLiveEvents(
     }
   });
   source.addEventListener('resync', () => handlers.resync());
+  source.addEventListener('session-ended', () => {
+    source.close();
+    set(false);
+    handlers.sessionEnded();
+  });
   // A drop (EventSource tries again by itself) or a refusal (it gives up: the timer takes over).
   source.addEventListener('error', () => set(false));
   return {

@@ -19,7 +19,31 @@ export interface ResyncEvent {
   type: 'resync';
 }
 
-export type LiveEvent = FlowChangedEvent | ResyncEvent;
+/**
+ * Sessions ended (decision 0017: sign-out, deactivation, a new password), raised after the commit:
+ * their open streams, on every instance, say `session-ended` and close. A session is named by its
+ * row's id (the SHA-256 of the cookie token, never the token). With `sessionId`, that session only;
+ * without, every session of the user but `exceptSessionId` (an administrator who sets their own
+ * password keeps the browser that asked).
+ */
+export interface SessionsEndedEvent {
+  type: 'sessions-ended';
+  userId: string;
+  sessionId?: string;
+  exceptSessionId?: string;
+}
+
+export type LiveEvent = FlowChangedEvent | ResyncEvent | SessionsEndedEvent;
+
+/** Whether the event ends the given session of the given user. */
+export function endsSession(
+  event: SessionsEndedEvent,
+  session: { userId: string; sessionId: string },
+): boolean {
+  if (event.userId !== session.userId) return false;
+  if (event.sessionId !== undefined) return event.sessionId === session.sessionId;
+  return event.exceptSessionId !== session.sessionId;
+}
 
 export interface EventBus {
   publish(event: LiveEvent): void;

@@ -1,15 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import * as auth from '../features/auth/auth.service';
 import { AppError } from '../http/app-error';
 import { currentUser } from '../http/session';
-import type { LiveEvent } from './event-bus';
+import { endsSession, type LiveEvent } from './event-bus';
 
 /** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
 export const HEARTBEAT_MS = 25_000;
 /**
  * A stream ends after this long and the browser opens a new one (EventSource reconnects by
- * itself), so a session that ended or expired stops receiving events within this time.
+ * itself), so a session that expired stops receiving events within this time (one that was ended —
+ * signed out, deactivated, a new password — stops at once: `sessions-ended`).
  */
 export const STREAM_LIFETIME_MS = 30 * 60_000;
 /** How long the browser waits before reconnecting a dropped stream. */
@@ -27,7 +29,8 @@ export interface EventsRouteOptions {
  * session like every /api route. It says `flow-changed` for every flow changed anywhere (an open
  * flow screen of that flow refreshes; `mine` when the user's pending tasks may have changed: badge
  * and inboxes refresh) and `resync` when events may have been missed. Heartbeats keep it open; it
- * is released when the tab goes away or the server closes.
+ * is released when the tab goes away or the server closes, and ends with `session-ended` when its
+ * session ends (the tab does not reconnect: its session check sends the user to sign in).
  */
 export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, options) => {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
@@ -41,11 +44,12 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
   // The stream takes no parameters (an unknown one is refused like on every route).
   app.get('/', { schema: { tags: ['events'], querystring: z.strictObject({}) } }, (request, reply) => {
     const user = currentUser(request);
+    const session = { userId: user.id, sessionId: request.sessionId! };
     // Browsers' EventSource asks for a stream; anything else (a link, a script) gets an answer, not
     // a connection held open.
     if (!(request.headers.accept ?? '').includes('text/event-stream'))
       throw new AppError('EVENT_STREAM_ONLY');
-    const { events } = request.server.dependencies;
+    const { events, db } = request.server.dependencies;
     const res: ServerResponse = reply.raw;
     // The reply's headers so far (security headers) go out with the stream's own.
     const headers = { ...(reply.getHeaders() as Record<string, string>) };
@@ -68,7 +72,16 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
       }
       res.write(text);
     };
+    /** The session ended: the tab is told so (it does not reconnect), then the stream closes. */
+    const endSession = () => {
+      send('event: session-ended\ndata: {}\n\n');
+      end();
+    };
     const unsubscribe = events.subscribe((event: LiveEvent) => {
+      if (event.type === 'sessions-ended') {
+        if (endsSession(event, session)) endSession();
+        return;
+      }
       if (event.type === 'resync') {
         send('event: resync\ndata: {}\n\n');
         return;
@@ -98,5 +111,15 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
     res.on('error', end);
     // The first event says the stream is open: the tab stops its periodic refresh.
     send(`retry: ${RETRY_MS}\nevent: ready\ndata: {}\n\n`);
+    // A session ended between the session hook's look-up and the subscription above was announced
+    // before this stream listened: one look once it listens leaves no gap.
+    auth.sessionIsLive(db, session.sessionId).then(
+      (live) => {
+        if (!live) endSession();
+      },
+      (error: unknown) => {
+        if (!ended) request.log.warn({ err: error }, 'live events: could not check the session');
+      },
+    );
   });
 };

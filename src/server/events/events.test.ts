@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, loginAs, useTestApp } from '../test/app';
-import { createReservation } from '../test/builders';
+import { createReservation, TEST_PASSWORD } from '../test/builders';
 import { openEventStream } from '../test/event-stream';
 import { createSaleFlow } from '../test/flow-builders';
+import type { LiveEvent } from './event-bus';
 
 describe('GET /api/events (live updates, one stream per tab)', () => {
   const ctx = useTestApp();
@@ -69,6 +70,118 @@ describe('GET /api/events (live updates, one stream per tab)', () => {
     expect(notAStream.statusCode).toBe(406);
     expect(notAStream.json().error.code).toBe('EVENT_STREAM_ONLY');
     expect((await ana.get('/api/events?desde=ayer', { accept: 'text/event-stream' })).statusCode).toBe(400);
+  });
+
+  /** Another browser of the same user: a session of its own. */
+  async function secondSession(agent: Agent) {
+    const other = new Agent(ctx.app, agent.user);
+    const response = await other.post('/api/auth/login', {
+      email: agent.user!.email,
+      password: TEST_PASSWORD,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(other.cookie).not.toBe(agent.cookie);
+    return other;
+  }
+
+  /** A tab of each agent, open and ready. */
+  async function tabsOf(...agents: Agent[]) {
+    const tabs = [];
+    for (const agent of agents) {
+      const tab = await open(agent);
+      await tab.next('ready');
+      tabs.push(tab);
+    }
+    return tabs;
+  }
+
+  type Tab = Awaited<ReturnType<typeof open>>;
+
+  /** Ended by the server with `session-ended` (nothing in it names the session). */
+  async function expectSessionEnded(tab: Tab) {
+    expect((await tab.next('session-ended')).data).toEqual({});
+    expect(await tab.ended()).toBe(true);
+  }
+
+  /**
+   * A change that concerns `userId`, published now: `live` tabs hear it, `gone` tabs (ended) do not.
+   * `through` is a tab that must hear it, so the event has gone out when `gone` are looked at.
+   */
+  async function publishedAfterwards(userId: string, through: Tab, live: Tab[], gone: Tab[]) {
+    const event: LiveEvent = {
+      type: 'flow-changed',
+      flowId: '00000000-0000-4000-8000-000000000001',
+      reservationId: '00000000-0000-4000-8000-000000000002',
+      userIds: [userId],
+    };
+    ctx.app.dependencies.events.publish(event);
+    await through.next('flow-changed');
+    for (const tab of live) expect((await tab.next('flow-changed')).data).toMatchObject({ mine: true });
+    for (const tab of gone)
+      expect(tab.pending().map((pending) => pending.type)).not.toContain('flow-changed');
+  }
+
+  it('ends the stream of a session that signs out, and only that session’s', async () => {
+    await listening();
+    const ana = await loginAs(ctx, { userType: 'KAM' });
+    const anaElsewhere = await secondSession(ana);
+    const bruno = await loginAs(ctx, { userType: 'KAM' });
+    const [anaTab, anaSecondTab, anaOtherBrowserTab, brunoTab] = await tabsOf(ana, ana, anaElsewhere, bruno);
+
+    expect((await ana.post('/api/auth/logout')).statusCode).toBe(204);
+    // Both tabs of the browser that signed out (one session), at once.
+    await expectSessionEnded(anaTab!);
+    await expectSessionEnded(anaSecondTab!);
+    // Her other browser keeps its stream, and so does everyone else.
+    await publishedAfterwards(ana.user!.id, brunoTab!, [anaOtherBrowserTab!], [anaTab!, anaSecondTab!]);
+    expect(anaOtherBrowserTab!.pending().map((event) => event.type)).not.toContain('session-ended');
+  });
+
+  it('ends every stream of a user an administrator deactivates, at once', async () => {
+    await listening();
+    const admin = await loginAs(ctx);
+    const ana = await loginAs(ctx, { userType: 'KAM' });
+    const anaElsewhere = await secondSession(ana);
+    const [adminTab, anaTab, anaOtherBrowserTab] = await tabsOf(admin, ana, anaElsewhere);
+
+    expect((await admin.post(`/api/settings/users/${ana.user!.id}/deactivate`)).statusCode).toBe(200);
+    await expectSessionEnded(anaTab!);
+    await expectSessionEnded(anaOtherBrowserTab!);
+    await publishedAfterwards(ana.user!.id, adminTab!, [], [anaTab!, anaOtherBrowserTab!]);
+    expect(adminTab!.pending().map((event) => event.type)).not.toContain('session-ended');
+    // And no new stream opens for her.
+    expect((await ana.get('/api/events', { accept: 'text/event-stream' })).statusCode).toBe(401);
+  });
+
+  it('ends every stream of a user whose password is changed; an administrator’s own change keeps the asking browser', async () => {
+    await listening();
+    const admin = await loginAs(ctx);
+    const adminElsewhere = await secondSession(admin);
+    const ana = await loginAs(ctx, { userType: 'KAM' });
+    const anaElsewhere = await secondSession(ana);
+    const [adminTab, adminOtherBrowserTab, anaTab, anaOtherBrowserTab] = await tabsOf(
+      admin,
+      adminElsewhere,
+      ana,
+      anaElsewhere,
+    );
+
+    const changed = await admin.put(`/api/settings/users/${ana.user!.id}/password`, {
+      password: 'otra-clave-2026',
+    });
+    expect(changed.statusCode).toBe(204);
+    await expectSessionEnded(anaTab!);
+    await expectSessionEnded(anaOtherBrowserTab!);
+    await publishedAfterwards(ana.user!.id, adminTab!, [], [anaTab!, anaOtherBrowserTab!]);
+
+    // Her own password: the browser that asked keeps its session and stream; her other one ends.
+    const own = await admin.put(`/api/settings/users/${admin.user!.id}/password`, {
+      password: 'otra-clave-2026',
+    });
+    expect(own.statusCode).toBe(204);
+    await expectSessionEnded(adminOtherBrowserTab!);
+    await publishedAfterwards(admin.user!.id, adminTab!, [], [adminOtherBrowserTab!]);
+    expect(adminTab!.pending().map((event) => event.type)).not.toContain('session-ended');
   });
 
   it('lets go of its streams when the server closes', async () => {

@@ -4,11 +4,12 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_NESTING_DEPTH } from '../../shared/text-safety';
 import type { RegisteredRoute } from '../app';
 import { buildApp } from '../app';
 import { queryRows } from '../db/client';
 import { Agent, errorOf, loginAs, TEST_ORIGIN, type TestContext, useTestApp } from '../test/app';
-import { createBroker, createClient, createReservation } from '../test/builders';
+import { createBroker, createClient, createReservation, createUser, TEST_PASSWORD } from '../test/builders';
 import { createSaleFlow } from '../test/flow-builders';
 
 /**
@@ -251,6 +252,80 @@ describe('every input that passes validation is safe', () => {
     expect(search.statusCode).toBe(400);
     expect(errorOf(search).fields?.search).toBe('El texto contiene caracteres no permitidos');
     expect(await fingerprint(ctx)).toBe(before);
+  });
+
+  it('refuses a body nested thousands of levels deep with a Spanish 400, signed in or not, and logs no error', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    // The test's app logs nothing: this one logs at the production level, into `lines`.
+    const app = await buildApp({
+      db: ctx.appDb,
+      serveClient: false,
+      env: { NODE_ENV: 'test' },
+      logStream: stream,
+    });
+    await app.ready();
+    try {
+      const user = await createUser(ctx.db, { userType: 'Administrador' });
+      const admin = new Agent(app, user);
+      expect(
+        (await admin.post('/api/auth/login', { email: user.email, password: TEST_PASSWORD })).statusCode,
+      ).toBe(200);
+      const before = await fingerprint(ctx);
+      // 8,000 levels overflowed the recursive input guard; 100,000 is about the most 1 MB holds.
+      for (const levels of [8_000, 100_000]) {
+        const bodies = [
+          `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`,
+          `${'['.repeat(levels)}1${']'.repeat(levels)}`,
+        ];
+        for (const body of bodies) {
+          for (const [agent, url] of [
+            [new Agent(app), '/api/auth/login'],
+            [admin, '/api/clients'],
+          ] as const) {
+            const response = await agent.post(url, body, { 'content-type': 'application/json' });
+            const where = `${url} ${body.slice(0, 5)} × ${levels}`;
+            expect(response.statusCode, where).toBe(400);
+            expect(errorOf(response), where).toEqual({
+              code: 'NESTING_TOO_DEEP',
+              message: 'La solicitud tiene demasiados niveles de anidación.',
+            });
+          }
+        }
+      }
+      expect(await fingerprint(ctx)).toBe(before);
+    } finally {
+      await app.close();
+    }
+    const entries = lines.map(
+      (line) => JSON.parse(line) as { level: number; msg: string; res?: { statusCode?: number } },
+    );
+    // The capture works: every refused request was logged, at the info level.
+    const refused = entries.filter(
+      (entry) => entry.msg === 'request completed' && entry.res?.statusCode === 400,
+    );
+    expect(refused.length).toBe(8);
+    expect(refused.every((entry) => entry.level === 30)).toBe(true);
+    expect(entries.filter((entry) => entry.level >= 50)).toEqual([]);
+  });
+
+  it('still takes a body nested as deep as the limit to its schema', async () => {
+    const admin = await loginAs(ctx);
+    const levels = MAX_NESTING_DEPTH - 1;
+    const response = await admin.post('/api/clients', {
+      rut: '11.111.111-1',
+      firstName: 'Ana',
+      lastName: 'Pérez',
+      birthDate: '1980-01-01',
+      extra: JSON.parse(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(errorOf(response).message).toBe('Campo no permitido: extra');
   });
 
   it('bounds amounts so every derived figure fits, and dates to real years', async () => {

@@ -239,6 +239,17 @@ export const AUDIT_TABLES = {
       content: field('Comentario'),
     },
   },
+  flow_task_rejections: {
+    noun: 'el rechazo',
+    fields: {
+      id: hidden('Id'),
+      flow_task_id: ref('Tarea', 'flowTask'),
+      flow_id: hidden('Flujo', { ref: 'flow' }),
+      rejected_by: ref('Rechazado por', 'user'),
+      rejected_at: field('Rechazado el', 'instant'),
+      reason: field('Motivo'),
+    },
+  },
   flow_task_comment_mentions: {
     noun: 'la mención',
     fields: {
@@ -337,6 +348,7 @@ export const AUDIT_TABLES = {
       days_to_complete: field('Plazo (días)', 'integer'),
       assign_to_seller: field('Se asigna al vendedor', 'boolean'),
       is_approval: field('Es aprobación', 'boolean'),
+      is_retired: field('Retirada del flujo', 'boolean'),
     },
   },
   workflow_task_prerequisites: {

@@ -43,3 +43,19 @@ export function canCreateSecondPayment(subject: PaymentSubject): boolean {
     subject.secondFlow === null
   );
 }
+
+/**
+ * Why 'Marcar En Riesgo' / 'Editar Estado Riesgo' of a payment flow is refused, or null: the
+ * commission must exist, the reservation must not be rescinded and the flow must be in progress. The
+ * service checks it under the reservation's lock; the screen renders the same answer.
+ */
+export function paymentFlowRiskRefusal(subject: {
+  hasCommission: boolean;
+  isRescinded: boolean;
+  flowStatus: FlowStatus;
+}): 'COMMISSION_NOT_CONFIGURED' | 'RESERVATION_RESCINDED' | 'RISK_ONLY_IN_PROGRESS' | null {
+  if (!subject.hasCommission) return 'COMMISSION_NOT_CONFIGURED';
+  if (subject.isRescinded) return 'RESERVATION_RESCINDED';
+  if (subject.flowStatus !== 'in_progress') return 'RISK_ONLY_IN_PROGRESS';
+  return null;
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TASK_STATUSES } from '../domain/workflow/statuses';
 import { exportFormat, reportColumns } from '../reports/columns';
 import { pageOf, requiredText, uuid } from './common';
-import { flowPerson } from './workflows';
+import { flowPerson, taskCommandsView } from './workflows';
 
 /**
  * Aprobaciones → Liquidaciones (spec part 2 §2 'Aprobación de Liquidaciones' and its detail;
@@ -112,7 +112,7 @@ export const approvalStep = z.object({
   /** Who approved it (a completed task keeps no assignees). */
   completedBy: person.nullable(),
   assignees: z.array(person),
-  /** The latest rejection of this approval: who, when, why. */
+  /** The rejection that keeps this approval blocked, if any: who, when, why. */
   rejection: z.object({ by: person.nullable(), at: z.string(), reason: z.string() }).nullable(),
 });
 export type ApprovalStep = z.infer<typeof approvalStep>;
@@ -129,8 +129,11 @@ export const approvalDetail = z.object({
     daysToComplete: z.number().int().nullable(),
     daysLate: z.number().int(),
     assignees: z.array(person),
-    /** The signed-in user may approve or reject it now (its assignee or an administrator; open task). */
-    canDecide: z.boolean(),
+    /**
+     * What the signed-in user may do on it now, as the workflow engine decides (approve and reject:
+     * its assignee or an administrator, while it is open).
+     */
+    commands: taskCommandsView,
   }),
   flow: z.object({
     id: z.uuid(),
@@ -232,7 +235,6 @@ export const rejectResponse = z.object({
     taskId: z.uuid(),
     flowId: z.uuid(),
     status: z.enum(TASK_STATUSES),
-    commentId: z.uuid(),
   }),
 });
 

@@ -3,7 +3,7 @@ import { isRescissionConfirmed } from '../domain/rescission';
 import { FLOW_STATUSES } from '../domain/workflow/statuses';
 import { pageOf, requiredText, uuid } from './common';
 import { saleFlowTask } from './sale-flows';
-import { flowPerson } from './workflows';
+import { commandAllowance, flowCommandsView, flowPerson } from './workflows';
 
 /**
  * The payments' screens (spec part 2 §2 'Pagos', 'Editar Comisión', 'Flujo de Pago', the rescission
@@ -136,6 +136,8 @@ export const paymentFlowDetail = z.object({
   secondFlowId: z.uuid().nullable(),
   canCreateSecondPayment: z.boolean(),
   stages: z.array(paymentFlowStage),
+  /** What the signed-in user may do on the flow: the engine's commands, and 'Marcar En Riesgo'. */
+  commands: flowCommandsView.extend({ markAtRisk: commandAllowance }),
 });
 export type PaymentFlowDetail = z.infer<typeof paymentFlowDetail>;
 export const paymentFlowResponse = z.object({ flow: paymentFlowDetail });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FLOW_STATUSES, TASK_STATUSES } from '../domain/workflow/statuses';
 import { optionalEmail, optionalText, pageOf, uuid } from './common';
-import { flowPerson } from './workflows';
+import { flowCommandsView, flowPerson, taskCommandsView, taskRejectionView } from './workflows';
 
 /**
  * The sale flows' screens (spec part 2 §2 'Flujo de Reservas' and its detail): the list, the detail
@@ -70,6 +70,10 @@ export const saleFlowTask = z.object({
   commentCount: z.number().int(),
   /** Sent back with a status change: a stale one answers 409. */
   version: z.number().int(),
+  /** What the signed-in user may do on the task (the screen renders it, decides nothing). */
+  commands: taskCommandsView,
+  /** The rejection that keeps an approval blocked, if any. */
+  rejection: taskRejectionView.nullable(),
 });
 export type SaleFlowTask = z.infer<typeof saleFlowTask>;
 
@@ -136,6 +140,7 @@ export const saleFlowDetail = z.object({
   /** The commission's first payment flow, once it exists. */
   paymentFlowId: z.uuid().nullable(),
   stages: z.array(saleFlowStage),
+  commands: flowCommandsView,
 });
 export type SaleFlowDetail = z.infer<typeof saleFlowDetail>;
 export const saleFlowResponse = z.object({ flow: saleFlowDetail });

@@ -209,7 +209,7 @@ export const saleFlowSettingsResponse = z.object({
 });
 export type SaleFlowSettings = z.infer<typeof saleFlowSettingsResponse>;
 
-/** Configuración Flujo Pago: both payment flows; '[DEPRECATED]…' tasks are left out. */
+/** Configuración Flujo Pago: both payment flows; retired tasks are left out. */
 export const paymentFlowSettingsResponse = z.object({ workflows: z.array(flowSettingsWorkflow) });
 export type PaymentFlowSettings = z.infer<typeof paymentFlowSettingsResponse>;
 

@@ -84,6 +84,51 @@ export const flowPerson = z.object({
 });
 export type FlowPerson = z.infer<typeof flowPerson>;
 
+/**
+ * Whether the signed-in user may give a command now, and if not, why (the hint a screen shows beside a
+ * disabled control). Decided by the workflow engine's authority (issue 26): screens render it.
+ */
+export const commandAllowance = z.object({ allowed: z.boolean(), reason: z.string().nullable() });
+export type CommandAllowance = z.infer<typeof commandAllowance>;
+
+/** What the signed-in user may do on one task. */
+export const taskCommandsView = z.object({
+  /**
+   * The options the status select offers enabled, the current status first; empty when the status
+   * cannot change (then `status.reason` says why).
+   */
+  statuses: z.array(z.enum(TASK_STATUSES)),
+  status: commandAllowance,
+  /** Assigning or removing responsibles. */
+  assign: commandAllowance,
+  /** Correcting the task's start and completion dates (administrators). */
+  editDates: commandAllowance,
+  comment: commandAllowance,
+  /** 'Aprobar' and 'Rechazar' of an approval task (its assignee or an administrator, while open). */
+  approve: commandAllowance,
+  reject: commandAllowance,
+});
+export type TaskCommandsView = z.infer<typeof taskCommandsView>;
+
+/** What the signed-in user may do on the flow as a whole. */
+export const flowCommandsView = z.object({
+  /** 'Proceder con Pago'. */
+  start: commandAllowance,
+  /** Correcting the flow's start and completion dates. */
+  editDates: commandAllowance,
+  deleteComments: commandAllowance,
+});
+export type FlowCommandsView = z.infer<typeof flowCommandsView>;
+
+/** An approval's standing rejection: who, when, why (shown while the task stays blocked by it). */
+export const taskRejectionView = z.object({
+  /** Null when the rejecting user's account no longer exists. */
+  by: flowPerson.nullable(),
+  at: z.string(),
+  reason: z.string(),
+});
+export type TaskRejectionView = z.infer<typeof taskRejectionView>;
+
 /** A task's comment as listed: its author and the users it mentions (spec part 2 §3). */
 export const flowTaskCommentView = z.object({
   id: z.uuid(),

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import type { NotificationCount } from '../../../shared/schemas/notifications';
 import { api } from '../../lib/api';
 import { type LiveEventHandlers, useLiveEvents, useLiveEventsConnected } from '../../lib/live-events';
+import { sessionQueryKey } from '../../lib/session';
 
 export const notificationKeys = {
   /** Everything this feature caches: the badge and both inboxes. */
@@ -49,6 +50,10 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
     },
     resync() {
       void queryClient.invalidateQueries();
+    },
+    sessionEnded() {
+      // The session check asks again: without a session the guard sends the user to /login.
+      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { LIVE_EVENTS_URL, openLiveEvents } from '../../lib/live-events';
+import { sessionQueryKey } from '../../lib/session';
 import { liveUpdateHandlers, notificationKeys } from './api';
 
 /** An EventSource the test drives: the server's events are dispatched by hand. */
@@ -19,7 +20,7 @@ class FakeEventSource extends EventTarget {
 
 function open() {
   let source!: FakeEventSource;
-  const handlers = { flowChanged: vi.fn(), resync: vi.fn() };
+  const handlers = { flowChanged: vi.fn(), resync: vi.fn(), sessionEnded: vi.fn() };
   const connection = openLiveEvents(handlers, (url) => {
     source = new FakeEventSource(url);
     return source as unknown as EventSource;
@@ -55,6 +56,26 @@ describe('live events (one stream per tab)', () => {
     expect(handlers.flowChanged).toHaveBeenCalledWith({ flowId: 'f1', reservationId: 'r1', mine: true });
     source.emit('resync');
     expect(handlers.resync).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes for good when the server says the session ended, and hands it on', () => {
+    const { source, handlers, connection } = open();
+    source.emit('ready');
+    expect(connection.connected()).toBe(true);
+    source.emit('session-ended');
+    // Closed: EventSource does not reconnect by itself to be refused.
+    expect(source.closed).toBe(true);
+    expect(connection.connected()).toBe(false);
+    expect(handlers.sessionEnded).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for the session again when it ended, so the guard can send the user to sign in', () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(sessionQueryKey, { id: 'u1' });
+    queryClient.setQueryData(notificationKeys.count, 1);
+    liveUpdateHandlers(queryClient).sessionEnded();
+    expect(queryClient.getQueryState(sessionQueryKey)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(notificationKeys.count)?.isInvalidated).toBe(false);
   });
 
   it('refreshes the user’s badge and inboxes for their changes, everyone’s follow-up and the flow’s screens for any', async () => {

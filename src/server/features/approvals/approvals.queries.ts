@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
-import { REJECTION_PREFIX } from '../../../shared/schemas/approvals';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
 import { matchesEveryWord } from '../../db/search';
@@ -251,7 +250,7 @@ export interface ApprovalHeader {
     atRisk: boolean;
     atRiskReason: string | null;
   };
-  /** The latest rejection comment of each task row of the flow. */
+  /** The newest rejection of each task row of the flow (flow_task_rejections). */
   rejections: {
     taskId: string;
     reason: string;
@@ -262,8 +261,8 @@ export interface ApprovalHeader {
 
 /**
  * What the approval detail shows around the flow, in one statement: client, broker, reservation,
- * prices and payments, commission, and each task's latest 'RECHAZO: …' comment
- * (flow_task_comments_task_idx). Null unless the flow is a payment flow with its commission.
+ * prices and payments, commission, and each task's newest rejection (flow_task_rejections_flow_idx).
+ * Null unless the flow is a payment flow with its commission.
  */
 export async function findApprovalHeader(db: Executor, flowId: string): Promise<ApprovalHeader | null> {
   const [row] = await queryRows<ApprovalHeader>(
@@ -292,18 +291,14 @@ export async function findApprovalHeader(db: Executor, flowId: string): Promise<
                'numberOfPayments', bc.number_of_payments, 'firstPaymentPercentage', bc.first_payment_percentage,
                'atRisk', bc.at_risk, 'atRiskReason', bc.at_risk_reason) as commission,
              coalesce((
-               select json_agg(json_build_object('taskId', ft.id, 'reason', substr(last.content, ${REJECTION_PREFIX.length + 1}),
-                                                 'at', ${isoInstant(sql`last.created_at`)}, 'by', last.by))
-                 from flow_tasks ft
-                 cross join lateral (
-                   select cm.content, cm.created_at,
-                          (select json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name)
-                             from profiles u where u.id = cm.user_id) as by
-                     from flow_task_comments cm
-                    where cm.flow_task_id = ft.id and cm.content like ${`${REJECTION_PREFIX}%`}
-                    order by cm.created_at desc, cm.id desc
-                    limit 1) last
-                where ft.flow_id = f.id), '[]') as rejections
+               select json_agg(json_build_object('taskId', x.flow_task_id, 'reason', x.reason,
+                                                 'at', ${isoInstant(sql`x.rejected_at`)},
+                                                 'by', (select json_build_object('id', u.id, 'firstName', u.first_name,
+                                                                                 'lastName', u.last_name)
+                                                          from profiles u where u.id = x.rejected_by)))
+                 from (select distinct on (rj.flow_task_id) rj.*
+                         from flow_task_rejections rj where rj.flow_id = f.id
+                        order by rj.flow_task_id, rj.rejected_at desc, rj.id desc) x), '[]') as rejections
         from flows f
         join broker_commissions bc on bc.id = f.broker_commission_id
         join reservations r on r.id = f.reservation_id

@@ -142,13 +142,6 @@ export async function kinds(ctx: Pick<ServiceContext, 'db' | 'user'>) {
 
 // --- Detail ------------------------------------------------------------------------------------------
 
-/** Only the task's assignee or an administrator decides (workflows.md §4). */
-function mayDecide(actor: Actor, task: TaskState): boolean {
-  return isAdmin(actor) || task.assignees.some((assignee) => assignee.userId === actor.id);
-}
-
-const isOpen = (task: TaskState) => task.status === 'pending' || task.status === 'in_progress';
-
 /**
  * An approval task with everything the detail's cards show; reading never writes (the commission's
  * difference is kept by the commission's own writes, and computed here from `shared/domain`).
@@ -159,10 +152,11 @@ export async function get(
 ): Promise<ApprovalDetail> {
   const found = await queries.findApprovalTask(ctx.db, taskRowId);
   if (!found) throw new AppError('APPROVAL_NOT_FOUND');
-  const [{ flow, definition, state }, header] = await Promise.all([
+  const [screen, header] = await Promise.all([
     workflows.readFlow(ctx.db, found.flowId),
     queries.findApprovalHeader(ctx.db, found.flowId),
   ]);
+  const { flow, definition, state } = screen;
   const task = state.tasks.find((candidate) => candidate.id === taskRowId);
   if (!header || !task) throw new AppError('APPROVAL_NOT_FOUND');
   const taskDefinitions = new Map(definition.tasks.map((candidate) => [candidate.id, candidate]));
@@ -206,7 +200,8 @@ export async function get(
       daysToComplete: task.daysToComplete,
       daysLate: daysLate(task, ctx.now),
       assignees: assigneesOf(task),
-      canDecide: state.status === 'in_progress' && isOpen(task) && mayDecide(ctx.user, task),
+      // Who may approve or reject is the workflow engine's to say (workflows.md §4, issue 26).
+      commands: workflows.taskCommandsView(workflows.commandsOf(screen, ctx.user), task),
     },
     flow: {
       id: flow.id,
@@ -263,7 +258,8 @@ export async function get(
       difference: figures.difference,
     },
     chain: chainTasks.map((candidate) => {
-      const rejection = rejections.get(candidate.id);
+      // A rejection stands while the approval stays blocked; once reopened it is history.
+      const rejection = candidate.status === 'blocked' ? rejections.get(candidate.id) : undefined;
       return {
         taskId: candidate.id,
         name: taskDefinitions.get(candidate.taskId)!.name,
@@ -291,10 +287,6 @@ function approvalUnderLock(definition: WorkflowDefinition, state: FlowState, tas
   return task;
 }
 
-function requireDecider(actor: Actor, task: TaskState) {
-  if (!mayDecide(actor, task)) throw new AppError('APPROVAL_NOT_ASSIGNED');
-}
-
 function openedTaskNames(definition: WorkflowDefinition, state: FlowState, events: FlowEvent[]): string[] {
   const names = new Map(definition.tasks.map((task) => [task.id, task.name]));
   const rows = new Map(state.tasks.map((task) => [task.id, task.taskId]));
@@ -316,13 +308,9 @@ async function approveIn(tx: Executor, actor: Actor, now: Date, taskRowId: strin
     (definition, state): FlowCommand[] => {
       const task = approvalUnderLock(definition, state, taskRowId);
       // Someone approved it first (a double click, twenty at once): nothing to do, and no refusal.
-      if (task.status === 'completed') {
-        alreadyCompleted = true;
-        return [];
-      }
-      requireDecider(actor, task);
-      if (task.status === 'blocked') throw new AppError('APPROVAL_NOT_OPEN');
-      return [{ type: 'setStatus', taskRowId, status: 'completed' }];
+      alreadyCompleted = task.status === 'completed';
+      // The engine decides who may (its assignee or an administrator) and when (an open task).
+      return [{ type: 'approve', taskRowId }];
     },
     { kind: 'payment' },
   );
@@ -372,34 +360,26 @@ export async function approveMany(
 }
 
 /**
- * 'Confirmar Rechazo': in one transaction the task becomes blocked and 'RECHAZO: {reason}' is written
- * by the rejecting user (workflows.md §4) — or neither. The comment shows on the payment flow.
+ * 'Confirmar Rechazo': in one transaction the task becomes blocked, the rejection is recorded (who,
+ * when, why) and 'RECHAZO: {reason}' is written by the rejecting user (workflows.md §4) — all by the
+ * engine's 'reject' command, or none of it. The comment shows on the payment flow.
  */
 export async function reject(ctx: ServiceContext, taskRowId: string, reason: string) {
   const found = await queries.findApprovalTask(ctx.db, taskRowId);
   if (!found) throw new AppError('APPROVAL_NOT_FOUND');
   const outcome = await ctx.db.transaction((tx) =>
-    workflows.runCommandsWithCommentIn(
+    workflows.runCommandsIn(
       tx,
       ctx.user,
       ctx.now,
       found.flowId,
       (definition, state): FlowCommand[] => {
-        const task = approvalUnderLock(definition, state, taskRowId);
-        if (task.status === 'completed') throw new AppError('APPROVAL_ALREADY_APPROVED');
-        requireDecider(ctx.user, task);
-        if (!isOpen(task)) throw new AppError('APPROVAL_NOT_OPEN');
-        return [{ type: 'setStatus', taskRowId, status: 'blocked' }];
+        approvalUnderLock(definition, state, taskRowId);
+        return [{ type: 'reject', taskRowId, reason }];
       },
-      { taskRowId, content: rejectionComment(reason) },
       { kind: 'payment' },
     ),
   );
   workflows.publishOutcome(ctx.events, outcome);
-  return {
-    taskId: taskRowId,
-    flowId: found.flowId,
-    status: 'blocked' as const,
-    commentId: outcome.commentId,
-  };
+  return { taskId: taskRowId, flowId: found.flowId, status: 'blocked' as const };
 }

@@ -188,7 +188,7 @@ describe('an approval detail', () => {
       name: 'VB Jefe Inversiones',
       stageName: 'Aprobación Jefe Inversiones',
       status: 'completed',
-      canDecide: false,
+      commands: expect.objectContaining({ approve: { allowed: false, reason: expect.any(String) } }),
     });
     expect(view.client.rut).toMatch(/^\d+-[\dK]$/);
     expect(view.broker?.name).toContain('Corredora');
@@ -238,7 +238,7 @@ describe('an approval detail', () => {
   it("says 'No se encontró la información de aprobación' for a task that is no approval, or none", async () => {
     const approver = await loginAs(ctx);
     const { flow, taskId } = await pendingApproval(ctx, approver);
-    expect((await detail(approver, taskId)).task.canDecide).toBe(true);
+    expect((await detail(approver, taskId)).task.commands.approve.allowed).toBe(true);
     for (const id of [flow.task('Solicitud Liquidación'), '00000000-0000-4000-8000-000000000000']) {
       const response = await approver.get(`/api/approvals/${id}`);
       expect(response.statusCode).toBe(404);
@@ -257,7 +257,7 @@ describe('approving and rejecting', () => {
     const admin = await loginAs(ctx);
     const { flow, taskId } = await pendingApproval(ctx, approver);
     const before = await taskState(flow, 'VB Jefe Inversiones');
-    expect((await detail(kam, taskId)).task.canDecide).toBe(false);
+    expect((await detail(kam, taskId)).task.commands.approve.allowed).toBe(false);
 
     for (const response of [
       await kam.post(`/api/approvals/${taskId}/approve`),

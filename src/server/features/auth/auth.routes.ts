@@ -98,7 +98,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   );
 
   app.post('/logout', { schema: { tags: ['auth'], response: { 204: z.null() } } }, async (request, reply) => {
-    await auth.logout(db, currentUser(request), request.sessionId!, request.id);
+    const { events } = request.server.dependencies;
+    await auth.logout(db, events, currentUser(request), request.sessionId!, request.id);
     clearSessionCookie(reply, cookie);
     return reply.status(204).send(null);
   });

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/schemas/auth';
 import { actingAs } from '../../db/actor';
 import type { Database, Executor } from '../../db/client';
+import type { EventBus } from '../../events/event-bus';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as audit from '../audit/audit.service';
 import * as queries from './auth.queries';
@@ -62,6 +63,8 @@ export async function syncAdminRoleIn(tx: Executor, userId: string, userType: st
 /**
  * Ends every session of a user at once (deactivation, a new password), in the caller's transaction;
  * `exceptSessionId` keeps the browser that asked (an administrator setting their own password).
+ * After the commit the caller publishes `sessions-ended` with the same user and exception: the
+ * sessions' open event streams end, on every instance.
  */
 export function endSessionsIn(tx: Executor, userId: string, exceptSessionId?: string): Promise<void> {
   return queries.deleteSessionsOf(tx, userId, exceptSessionId);
@@ -154,9 +157,13 @@ export async function login(
   return { token, user: toSessionUser(profile), expiresAt };
 }
 
-/** Sign-out: the session ends and the audit trail says so, in one transaction. */
+/**
+ * Sign-out: the session ends and the audit trail says so, in one transaction; then the session's
+ * open event streams end (the user's other sessions keep theirs).
+ */
 export async function logout(
   db: Database,
+  events: EventBus,
   user: SessionUser,
   sessionId: string,
   requestId: string | null = null,
@@ -165,6 +172,16 @@ export async function logout(
     await queries.deleteSession(tx, sessionId);
     await audit.recordSessionEventIn(tx, { action: 'sign_out', userId: user.id, ip: null, userAgent: null });
   });
+  events.publish({ type: 'sessions-ended', userId: user.id, sessionId });
+}
+
+/**
+ * Whether a session (its row's id) still exists for an active user: an event stream looks once it
+ * listens, for an end it could not hear. Expiry is left to the session hook and the stream's lifetime.
+ */
+export async function sessionIsLive(db: Database, sessionId: string): Promise<boolean> {
+  const row = await queries.findSession(db, sessionId);
+  return row?.isActive === true;
 }
 
 // Writing last_seen_at on every request would turn every read into a write; once a minute is enough

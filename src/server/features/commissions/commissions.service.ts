@@ -129,13 +129,14 @@ export async function save(
 
 /**
  * Inside the workflow engine's transaction: a payment flow completed (or its completion date was
- * corrected), so the commission's payment date is that day (workflows.md §3).
+ * corrected), so the commission's payment date is that day (workflows.md §3); or the flow stopped
+ * being complete (a task reopened), so the payment has no date any more (null, issue 26).
  */
 export async function recordPaymentDate(
   tx: Executor,
   commissionId: string,
   payment: 1 | 2,
-  date: string,
+  date: string | null,
   actorId: string,
 ): Promise<void> {
   await queries.updateCommission(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   canCreateSecondPayment,
+  paymentFlowRiskRefusal,
   firstPaymentStanding,
   secondPaymentStanding,
 } from '../../../shared/domain/payments';
@@ -124,7 +125,7 @@ async function openFlow(ctx: ServiceContext, reservationId: string, second: bool
 
 /** A payment flow as its screen shows it; 404 unless it exists and is a payment flow. */
 export async function get(
-  ctx: Pick<ServiceContext, 'db' | 'now'>,
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'user'>,
   flowId: string,
 ): Promise<PaymentFlowDetail> {
   const screen = await workflows.readFlowScreen(ctx.db, flowId, queries.findPaymentFlowHeader);
@@ -132,7 +133,7 @@ export async function get(
   if (flow.kind !== 'payment' || !header) throw new AppError('FLOW_NOT_FOUND');
   const people = new Map(extras.people.map((person) => [person.id, person]));
   const taskNames = new Map(definition.tasks.map((task) => [task.id, task.name]));
-  const stages = workflows.stagesView(screen, ctx.now, (_task, taskDefinition) => {
+  const stages = workflows.stagesView(screen, ctx.user, ctx.now, (_task, taskDefinition) => {
     const defaultId = taskDefinition.defaultAssigneeIds[0];
     const person = defaultId ? people.get(defaultId) : undefined;
     return {
@@ -190,6 +191,16 @@ export async function get(
       secondFlow: header.secondFlow,
     }),
     stages,
+    commands: {
+      ...workflows.flowCommandsView(workflows.commandsOf(screen, ctx.user), ctx.user),
+      markAtRisk: workflows.allowance(
+        paymentFlowRiskRefusal({
+          hasCommission: true,
+          isRescinded: header.reservation.isRescinded,
+          flowStatus: state.status,
+        }),
+      ),
+    },
   };
 }
 
@@ -213,13 +224,16 @@ export async function setRisk(
   return ctx.db.transaction(async (tx: Executor) => {
     const flow = await workflows.requireFlowOfKind(tx, flowId, 'payment');
     const subject = await queries.lockCommissionSubject(tx, flow.reservationId);
-    if (!subject?.commission) throw new AppError('COMMISSION_NOT_CONFIGURED');
-    if (subject.isRescinded) throw new AppError('RESERVATION_RESCINDED');
     const current = await workflows.findFlow(tx, flowId);
-    if (current?.status !== 'in_progress') throw new AppError('RISK_ONLY_IN_PROGRESS');
+    const refusal = paymentFlowRiskRefusal({
+      hasCommission: Boolean(subject?.commission),
+      isRescinded: subject?.isRescinded ?? false,
+      flowStatus: current?.status ?? 'pending',
+    });
+    if (refusal) throw new AppError(refusal);
     return commissions.setRiskIn(
       tx,
-      subject.commission.id,
+      subject!.commission!.id,
       body.version,
       { atRisk: body.atRisk, reason: body.reason },
       ctx.user.id,

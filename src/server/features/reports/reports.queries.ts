@@ -350,12 +350,12 @@ export function brokerPaymentsSql(
   query: Pick<BrokerPaymentsQuery, 'search' | 'sort' | 'direction'>,
   today: string,
 ): ReportSql {
-  const daysPending = sql`(${today}::date - ${santiagoDay(sql`coalesce(ft.started_at, f.started_at, f.created_at)`)})`;
+  const daysPending = sql`(${today}::date - ${santiagoDay(sql`coalesce(ft.started_at, ft.flow_started_at, ft.flow_created_at)`)})`;
   const daysLate = sql`(case when ft.started_at is null or ft.days_to_complete is null then 0
     else greatest(0, ${today}::date - ${santiagoDay(sql`ft.started_at`)} - ft.days_to_complete) end)`;
   // The reservation's fields, looked up per open task by key (a few thousand at 100,000 reservations).
   const ofReservation = (expression: SQL) =>
-    sql`(select ${expression} from reservations r where r.id = f.reservation_id)`;
+    sql`(select ${expression} from reservations r where r.id = ft.reservation_id)`;
   const reservationNumber = ofReservation(sql`r.reservation_number`);
   const projectName = ofReservation(sql`(select p.name from projects p where p.id = r.project_id)`);
   const brokerName = ofReservation(sql`(select b.name from brokers b where b.id = r.broker_id)`);
@@ -377,12 +377,12 @@ export function brokerPaymentsSql(
   return {
     columns: {
       flowTaskId: sql`ft.id`,
-      flowId: sql`f.id`,
+      flowId: sql`ft.flow_id`,
       reservationNumber,
       projectName,
       apartmentNumber: ofReservation(sql`r.apartment_number`),
       brokerName,
-      paymentLabel: sql`case when f.is_second_payment then 'Pago 2' else 'Pago 1' end`,
+      paymentLabel: sql`case when ft.is_second_payment then 'Pago 2' else 'Pago 1' end`,
       stageName: sql`ws.name`,
       taskName: sql`wt.name`,
       startedDate: santiagoDay(sql`ft.started_at`),
@@ -399,12 +399,10 @@ export function brokerPaymentsSql(
     from: sql`workflows w
       join workflow_stages ws on ws.workflow_id = w.id
       join workflow_tasks wt on wt.stage_id = ws.id
-      join flow_tasks ft on ft.task_id = wt.id
-      join flows f on f.id = ft.flow_id`,
+      join open_flow_tasks ft on ft.task_id = wt.id`,
     where: and(
-      sql`w.kind = 'payment' and ft.status in ('pending', 'in_progress')`,
-      sql`f.kind = 'payment' and f.status = 'in_progress'`,
-      sql`wt.name not like '[DEPRECATED]%'`,
+      sql`w.kind = 'payment' and ft.kind = 'payment'`,
+      sql`not wt.is_retired`,
       ...words.map((word) => sql`${text} like ${`%${escapeLike(word)}%`}`),
     ),
     sort: sorts[query.sort],

@@ -36,11 +36,14 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
  * its tasks (assignees, comment counts, days managed and late on the Santiago calendar). 404 unless
  * the flow exists and is a sale flow.
  */
-export async function get(ctx: Pick<ServiceContext, 'db' | 'now'>, flowId: string): Promise<SaleFlowDetail> {
+export async function get(
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'user'>,
+  flowId: string,
+): Promise<SaleFlowDetail> {
   const screen = await workflows.readFlowScreen(ctx.db, flowId, queries.findSaleFlowHeader);
   const { flow, state, header } = screen;
   if (flow.kind !== 'sale' || !header) throw new AppError('FLOW_NOT_FOUND');
-  const stages = workflows.stagesView(screen, ctx.now);
+  const stages = workflows.stagesView(screen, ctx.user, ctx.now);
 
   const today = santiagoDateOf(ctx.now);
   return {
@@ -64,6 +67,7 @@ export async function get(ctx: Pick<ServiceContext, 'db' | 'now'>, flowId: strin
     commissionId: header.commissionId,
     paymentFlowId: header.paymentFlowId,
     stages,
+    commands: workflows.flowCommandsView(workflows.commandsOf(screen, ctx.user), ctx.user),
   };
 }
 

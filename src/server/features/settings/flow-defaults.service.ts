@@ -22,9 +22,6 @@ import { requireCan } from './settings-access';
  * it instantiates a flow; flows already running keep their assignees.
  */
 
-/** Tasks kept for history but no longer used (spec part 2 §3): hidden from the settings. */
-const DEPRECATED_PREFIX = '[DEPRECATED]';
-
 function settingsOf(definition: WorkflowDefinition): FlowSettingsWorkflow {
   return {
     id: definition.id,
@@ -34,7 +31,8 @@ function settingsOf(definition: WorkflowDefinition): FlowSettingsWorkflow {
       id: stage.id,
       name: stage.name,
       tasks: definition.tasks
-        .filter((task) => task.stageId === stage.id && !task.name.startsWith(DEPRECATED_PREFIX))
+        // Retired tasks (spec part 2 §9's '[DEPRECATED]' ones) are kept for history, not configured.
+        .filter((task) => task.stageId === stage.id && !task.isRetired)
         .map((task) => ({
           id: task.id,
           name: task.name,

@@ -15,7 +15,8 @@ import * as queries from './users.queries';
 
 /**
  * Staff accounts (Configuración → Usuarios). Only administrators manage them. Deactivating a user or
- * setting their password ends their sessions in the same transaction; a deactivated user keeps their
+ * setting their password ends their sessions in the same transaction, and their open event streams
+ * right after the commit (`sessions-ended`, on every instance); a deactivated user keeps their
  * history and assignments but cannot sign in. At least one active administrator always remains.
  */
 
@@ -95,6 +96,7 @@ export async function deactivate(ctx: ServiceContext, id: string): Promise<Setti
     await queries.setUserActive(tx, id, false);
     await auth.endSessionsIn(tx, id);
   });
+  ctx.events.publish({ type: 'sessions-ended', userId: id });
   return get(ctx, id);
 }
 
@@ -119,11 +121,13 @@ export async function setPassword(
 ): Promise<void> {
   requireCan(ctx, 'users.manage');
   const passwordHash = await auth.hashPassword(password);
+  const exceptSessionId = id === ctx.user.id ? currentSessionId : undefined;
   await ctx.db.transaction(async (tx) => {
     await lockForChange(tx, id, () => false);
     await queries.setPasswordHash(tx, id, passwordHash);
-    await auth.endSessionsIn(tx, id, id === ctx.user.id ? currentSessionId : undefined);
+    await auth.endSessionsIn(tx, id, exceptSessionId);
   });
+  ctx.events.publish({ type: 'sessions-ended', userId: id, exceptSessionId });
 }
 
 /** Replaces the avatar (null removes it): the new image stored, the old one deleted, in one transaction. */

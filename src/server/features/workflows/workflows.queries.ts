@@ -32,6 +32,7 @@ interface DefinitionRow {
   daysToComplete: number | null;
   assignToSeller: boolean | null;
   isApproval: boolean | null;
+  isRetired: boolean | null;
   prerequisiteIds: string[];
   defaultAssigneeIds: string[];
 }
@@ -50,7 +51,7 @@ export async function loadDefinition(
              s.id as "stageId", s.name as "stageName", s.sort_order as "stageOrder",
              t.id as "taskId", t.name as "taskName", t.sort_order as "taskOrder",
              t.days_to_complete as "daysToComplete", t.assign_to_seller as "assignToSeller",
-             t.is_approval as "isApproval",
+             t.is_approval as "isApproval", t.is_retired as "isRetired",
              coalesce((select json_agg(p.prerequisite_task_id order by p.prerequisite_task_id)
                          from workflow_task_prerequisites p where p.task_id = t.id), '[]') as "prerequisiteIds",
              -- A deactivated user is given no new work.
@@ -79,6 +80,7 @@ export async function loadDefinition(
       daysToComplete: row.daysToComplete,
       assignToSeller: row.assignToSeller === true,
       isApproval: row.isApproval === true,
+      isRetired: row.isRetired === true,
       prerequisiteIds: row.prerequisiteIds,
       defaultAssigneeIds: row.defaultAssigneeIds,
     });
@@ -106,6 +108,8 @@ export interface FlowRow {
   startedAt: string | null;
   completedAt: string | null;
   version: number;
+  /** The flow's reservation was rescinded: nothing of the flow changes any more (but comments). */
+  subjectClosed: boolean;
 }
 
 const flowColumns = sql`
@@ -113,7 +117,8 @@ const flowColumns = sql`
   f.broker_commission_id as "brokerCommissionId", f.is_second_payment as "isSecondPayment",
   f.status, f.current_stage_id as "currentStageId",
   ${isoInstant(sql`f.started_at`)} as "startedAt", ${isoInstant(sql`f.completed_at`)} as "completedAt",
-  f.version`;
+  f.version,
+  coalesce((select r.is_rescinded from reservations r where r.id = f.reservation_id), false) as "subjectClosed"`;
 
 /** The flow row, locked for the rest of the transaction: commands on one flow run one at a time. */
 export async function lockFlow(tx: Executor, flowId: string): Promise<FlowRow | null> {
@@ -397,6 +402,17 @@ export async function commentsOf(
   return row ? row.comments : null;
 }
 
+/** An approval's rejection (written with the task's blocked status, in the engine's transaction). */
+export async function insertRejection(
+  tx: Executor,
+  values: { flowTaskId: string; flowId: string; rejectedBy: string; rejectedAt: Date; reason: string },
+): Promise<void> {
+  await tx.execute(sql`
+    insert into flow_task_rejections (flow_task_id, flow_id, rejected_by, rejected_at, reason)
+    values (${values.flowTaskId}, ${values.flowId}, ${values.rejectedBy}, ${instantParam(values.rejectedAt)},
+            ${values.reason})`);
+}
+
 export async function deleteComment(tx: Executor, commentId: string): Promise<void> {
   await tx.execute(sql`delete from flow_task_comments where id = ${commentId}`);
 }
@@ -419,22 +435,19 @@ export async function activeUserIds(db: Executor, userIds: readonly string[]): P
 
 /**
  * The task rows pending for a user and nothing else: tasks assigned to them, not completed and not
- * blocked, of flows in progress. The one definition behind the bell badge, the notifications and
- * the follow-up lists. Starts from the user's own assignments (flow_task_assignees_user_idx), so
- * it costs the user's tasks, not the table.
+ * blocked, of flows in progress — the view `pending_task_assignments` (migration 0020), the one
+ * definition behind the bell badge, the notifications, the follow-up lists and the approvals. Starts
+ * from the user's own assignments (flow_task_assignees_user_idx), so it costs the user's tasks, not
+ * the table.
  *
  * Columns: task_row_id, task_id, flow_id, kind, reservation_id, status, started_at, days_to_complete.
  */
 export function pendingTaskRowsOf(userId: string | SQL): SQL {
   return sql`
-    select ft.id as task_row_id, ft.task_id, f.id as flow_id, f.kind, f.reservation_id,
-           ft.status, ft.started_at, ft.days_to_complete
-      from flow_task_assignees a
-      join flow_tasks ft on ft.id = a.flow_task_id
-      join flows f on f.id = ft.flow_id
-     where a.user_id = ${userId}
-       and ft.status in ('pending', 'in_progress')
-       and f.status = 'in_progress'`;
+    select p.flow_task_id as task_row_id, p.task_id, p.flow_id, p.kind, p.reservation_id,
+           p.status, p.started_at, p.days_to_complete
+      from pending_task_assignments p
+     where p.user_id = ${userId}`;
 }
 
 /**
@@ -467,18 +480,18 @@ export function currentTaskOf(flowAlias: SQL): SQL {
     select ft.id as task_row_id, t.name, ft.started_at, ft.completed_at, ft.days_to_complete,
            (select a.user_id from flow_task_assignees a where a.flow_task_id = ft.id
              order by a.assigned_at, a.user_id limit 1) as assignee_id
-      from flow_tasks ft
+      from open_flow_tasks ft
       join workflow_tasks t on t.id = ft.task_id
       join workflow_stages s on s.id = t.stage_id
      where ft.flow_id = ${flowAlias}.id
-       and ft.status in ('pending', 'in_progress')
-       and ${flowAlias}.status = 'in_progress'
      order by ft.started_at asc nulls last, s.sort_order, t.sort_order
      limit 1`;
 }
 
 export interface TaskExtras {
   commentCounts: Record<string, number>;
+  /** Each task row's newest rejection, if it has one (flow_task_rejections_flow_idx). */
+  rejections: { taskRowId: string; rejectedBy: string | null; rejectedAt: string; reason: string }[];
   /** Everyone assigned to one of the flow's tasks or a default assignee of one of its workflow's tasks. */
   people: (FlowPerson & { isActive: boolean })[];
 }
@@ -496,11 +509,18 @@ export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtr
       select coalesce((select json_object_agg(ft.id, (select count(*) from flow_task_comments c
                                                        where c.flow_task_id = ft.id))
                          from flow_tasks ft where ft.flow_id = ${flowId}), '{}') as "commentCounts",
+             coalesce((select json_agg(json_build_object('taskRowId', r.flow_task_id, 'rejectedBy', r.rejected_by,
+                                                         'rejectedAt', ${isoInstant(sql`r.rejected_at`)}, 'reason', r.reason))
+                         from (select distinct on (x.flow_task_id) x.*
+                                 from flow_task_rejections x where x.flow_id = ${flowId}
+                                order by x.flow_task_id, x.rejected_at desc, x.id desc) r), '[]') as rejections,
              coalesce((select json_agg(json_build_object('id', u.id, 'firstName', u.first_name,
                                                          'lastName', u.last_name, 'avatarUrl', u.avatar_url,
                                                          'isActive', u.is_active))
                          from profiles u
                         where u.id in (select a.user_id from flow_task_assignees a where a.flow_id = ${flowId}
+                                       union
+                                       select x.rejected_by from flow_task_rejections x where x.flow_id = ${flowId}
                                        union
                                        select d.user_id
                                          from flows f

@@ -1,18 +1,31 @@
 import { randomUUID } from 'node:crypto';
+import { allowedCommands, type FlowCommandsAllowed } from '../../../shared/domain/workflow/authority';
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
+import { TASK_STATUSES } from '../../../shared/domain/workflow/statuses';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
 import type {
   FlowCommand,
   FlowEvent,
+  FlowRefusal,
   FlowState,
+  TaskState,
   WorkflowDefinition,
   WorkflowKind,
 } from '../../../shared/domain/workflow/types';
+import { type ErrorCode, errorMessage } from '../../../shared/errors';
 import { santiagoDateOf } from '../../../shared/format';
-import { isAdmin } from '../../../shared/permissions';
+import { pick } from '../../../shared/pick';
+import { can, isAdmin } from '../../../shared/permissions';
+import { rejectionComment } from '../../../shared/schemas/approvals';
 import type { SaleFlowStage, SaleFlowTask } from '../../../shared/schemas/sale-flows';
-import type { FlowStateView, FlowTaskCommentView } from '../../../shared/schemas/workflows';
+import type {
+  CommandAllowance,
+  FlowCommandsView,
+  FlowStateView,
+  FlowTaskCommentView,
+  TaskCommandsView,
+} from '../../../shared/schemas/workflows';
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import type { EventBus } from '../../events/event-bus';
@@ -148,7 +161,11 @@ export async function runCommandsIn(
   const events: FlowEvent[] = [];
   for (const command of commands) {
     if (command.type === 'assign') await requireAssignableUser(tx, command.userId);
-    const result = apply(definition, state, command, { actor: engineActor, now });
+    const result = apply(definition, state, command, {
+      actor: engineActor,
+      now,
+      subjectClosed: flow.subjectClosed,
+    });
     // A refusal that holds whatever the user read comes first: a non-administrator acting on a task
     // completed meanwhile hears that only administrators may change it (spec part 2 §8), not 409.
     if (!result.ok) throw new AppError(result.refusal);
@@ -184,16 +201,31 @@ async function handOnInTransaction(
   events: FlowEvent[],
   actorId: string,
 ) {
+  const payment = flow.kind === 'payment' && flow.brokerCommissionId ? (flow.isSecondPayment ? 2 : 1) : null;
   for (const event of events) {
-    // A payment flow's completion dates the commission's payment (workflows.md §3).
-    if (event.type === 'flowCompleted' && flow.kind === 'payment' && flow.brokerCommissionId) {
-      await commissions.recordPaymentDate(
-        tx,
-        flow.brokerCommissionId,
-        flow.isSecondPayment ? 2 : 1,
-        santiagoDateOf(event.at),
-        actorId,
-      );
+    // A payment flow's completion dates the commission's payment (workflows.md §3); a flow that stops
+    // being complete (a task reopened) leaves the payment without a date, so no figure counts it paid.
+    if (event.type === 'flowCompleted' && payment) {
+      await commissions.recordPaymentDate(tx, flow.brokerCommissionId!, payment, santiagoDateOf(event.at), actorId);
+    }
+    if (event.type === 'flowReopened' && payment) {
+      await commissions.recordPaymentDate(tx, flow.brokerCommissionId!, payment, null, actorId);
+    }
+    // A rejection is a row of its own, and the 'RECHAZO: {reason}' comment workflows.md §4 asks for.
+    if (event.type === 'taskRejected') {
+      await queries.insertRejection(tx, {
+        flowTaskId: event.taskRowId,
+        flowId: flow.id,
+        rejectedBy: event.by,
+        rejectedAt: event.at,
+        reason: event.reason,
+      });
+      await queries.insertComment(tx, {
+        flowTaskId: event.taskRowId,
+        userId: event.by,
+        content: rejectionComment(event.reason),
+        mentionedUserIds: [],
+      });
     }
   }
 }
@@ -273,19 +305,69 @@ export async function readFlowScreen<Header>(
 
 const isoOf = (date: Date | null) => date?.toISOString() ?? null;
 
+type Viewer = { id: string; userType: string };
+
+/** A refusal code (or null) as a screen receives it. */
+export const allowance = (refusal: ErrorCode | null): CommandAllowance => ({
+  allowed: refusal === null,
+  reason: refusal === null ? null : errorMessage(refusal),
+});
+
+/** What the engine's authority allows the viewer on the flow, for the screens to render (issue 26). */
+export function commandsOf(screen: Pick<FlowScreen, 'flow' | 'definition' | 'state'>, viewer: Viewer) {
+  return allowedCommands(screen.definition, screen.state, {
+    actor: { id: viewer.id, isAdmin: isAdmin(viewer) },
+    subjectClosed: screen.flow.subjectClosed,
+  });
+}
+
+/** One task's commands as the screens receive them: each allowed or not, and why not in Spanish. */
+export function taskCommandsView(
+  allowed: FlowCommandsAllowed,
+  task: Pick<TaskState, 'id' | 'status'>,
+): TaskCommandsView {
+  const commands = allowed.tasks.get(task.id)!;
+  const changes = TASK_STATUSES.filter((status) => status !== task.status && commands.statuses[status] === null);
+  // The select's hint: why its status cannot change (what completing would answer says it best).
+  const refusals = TASK_STATUSES.filter((status) => status !== task.status).map((s) => commands.statuses[s]);
+  const statusRefusal = (task.status === 'completed' ? null : commands.statuses.completed) ?? refusals.find(Boolean) ?? null;
+  return {
+    statuses: changes.length > 0 ? [task.status, ...changes] : [],
+    status: allowance(changes.length > 0 ? null : statusRefusal),
+    assign: allowance(commands.assign),
+    editDates: allowance(commands.editDates),
+    comment: allowance(commands.comment),
+    approve: allowance(commands.approve),
+    reject: allowance(commands.reject),
+  };
+}
+
+/** The flow-wide commands of a screen: 'Proceder con Pago', the flow's dates, deleting comments. */
+export function flowCommandsView(allowed: FlowCommandsAllowed, viewer: Viewer): FlowCommandsView {
+  return {
+    start: allowance(allowed.start),
+    editDates: allowance(allowed.editDates),
+    deleteComments: allowance(can(viewer, 'comments.delete') ? null : 'FORBIDDEN'),
+  };
+}
+
 /**
  * The stages in order, each with its tasks as both flow screens show them: assignees as people,
- * comment counts, days managed and late on the Santiago calendar, the version a command sends back.
+ * comment counts, days managed and late on the Santiago calendar, the version a command sends back,
+ * what the viewer may do on each task and, while an approval stands rejected, its rejection.
  * `extend` adds what one screen shows beyond that (a payment task's default assignee).
  */
 export function stagesView<Extra extends object = Record<never, never>>(
   screen: FlowScreen,
+  viewer: Viewer,
   now: Date,
   extend: (task: FlowState['tasks'][number], definition: WorkflowDefinition['tasks'][number]) => Extra = () =>
     ({}) as Extra,
 ): (Omit<SaleFlowStage, 'tasks'> & { tasks: (SaleFlowTask & Extra)[] })[] {
   const { definition, state, versions, extras } = screen;
+  const allowed = commandsOf(screen, viewer);
   const people = new Map(extras.people.map((person) => [person.id, person]));
+  const rejections = new Map(extras.rejections.map((rejection) => [rejection.taskRowId, rejection]));
   const taskDefinitions = new Map(definition.tasks.map((task) => [task.id, task]));
   return definition.stages.map((stage) => ({
     id: stage.id,
@@ -296,6 +378,8 @@ export function stagesView<Extra extends object = Record<never, never>>(
       .filter((task) => taskDefinitions.get(task.taskId)?.stageId === stage.id)
       .map((task) => {
         const taskDefinition = taskDefinitions.get(task.taskId)!;
+        const rejection = task.status === 'blocked' ? rejections.get(task.id) : undefined;
+        const rejectedBy = rejection?.rejectedBy ? people.get(rejection.rejectedBy) : undefined;
         return {
           id: task.id,
           taskId: task.taskId,
@@ -312,6 +396,14 @@ export function stagesView<Extra extends object = Record<never, never>>(
           }),
           commentCount: extras.commentCounts[task.id] ?? 0,
           version: versions.get(task.id) ?? 1,
+          commands: taskCommandsView(allowed, task),
+          rejection: rejection
+            ? {
+                by: rejectedBy ? pick(rejectedBy, ['id', 'firstName', 'lastName', 'avatarUrl']) : null,
+                at: rejection.rejectedAt,
+                reason: rejection.reason,
+              }
+            : null,
           ...extend(task, taskDefinition),
         };
       }),
@@ -456,7 +548,7 @@ export async function listComments(
 
 /** Administrators delete comments (spec part 2 §6); the comment must belong to the flow. */
 export async function deleteComment(ctx: ServiceContext, flowId: string, commentId: string): Promise<void> {
-  if (!isAdmin(ctx.user)) throw new AppError('FORBIDDEN');
+  if (!can(ctx.user, 'comments.delete')) throw new AppError('FORBIDDEN');
   await ctx.db.transaction(async (tx) => {
     await queries.lockFlow(tx, flowId);
     const comment = await queries.findComment(tx, commentId);

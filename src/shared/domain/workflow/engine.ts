@@ -1,4 +1,5 @@
-import type { TaskStatus } from './statuses';
+import { refusalOf } from './authority';
+import { isOpenTaskStatus, type TaskStatus } from './statuses';
 import type {
   Actor,
   Assignee,
@@ -160,13 +161,26 @@ interface Context {
   now: Date;
 }
 
-/** Applies one command. Refusals change nothing; the caller persists `state` and hands on `events`. */
+export interface ApplyOptions {
+  actor: Actor;
+  now: Date;
+  /** The flow's reservation was rescinded (see `AuthorityOptions`). */
+  subjectClosed?: boolean;
+}
+
+/**
+ * Applies one command. Who may give it is asked of the authority first (`refusalOf`), whatever route
+ * sent it; then its arguments are checked. Refusals change nothing; the caller persists `state` and
+ * hands on `events`.
+ */
 export function apply(
   definition: WorkflowDefinition,
   state: FlowState,
   command: FlowCommand,
-  options: { actor: Actor; now: Date },
+  options: ApplyOptions,
 ): CommandResult {
+  const refusal = refusalOf(definition, state, command, options);
+  if (refusal) return refuse(refusal);
   const ctx: Context = { definition, actor: options.actor, now: options.now };
   switch (command.type) {
     case 'start':
@@ -178,38 +192,23 @@ export function apply(
       if (task && task.status !== 'completed') return { ok: true, state, events: [] };
       return setStatus(ctx, state, command.taskRowId, 'pending');
     }
+    case 'approve':
+      return setStatus(ctx, state, command.taskRowId, 'completed');
+    case 'reject':
+      return reject(ctx, state, command.taskRowId, command.reason);
     case 'assign':
       return assign(ctx, state, command.taskRowId, command.userId);
     case 'unassign':
-      return unassign(ctx, state, command.taskRowId, command.userId);
+      return unassign(state, command.taskRowId, command.userId);
     case 'editTaskDates':
-      return editTaskDates(ctx, state, command);
+      return editTaskDates(state, command);
     case 'editFlowDates':
-      return editFlowDates(ctx, state, command);
+      return editFlowDates(state, command);
     case 'cancel':
       return cancel(state);
     case 'comment':
-      return comment(state, command.taskRowId);
+      return { ok: true, state, events: [{ type: 'commentAllowed', taskRowId: command.taskRowId }] };
   }
-}
-
-/** The refusal for touching any task of this flow now, if any (pending or cancelled flows). */
-function flowClosedRefusal(state: FlowState): FlowRefusal | null {
-  if (state.status === 'cancelled') return 'FLOW_CANCELLED';
-  if (state.status === 'pending') return 'FLOW_NOT_STARTED';
-  return null;
-}
-
-/** The refusal for changing this task (status, assignees), given who asks. */
-function taskChangeRefusal(
-  ctx: Context,
-  task: TaskState,
-  completedRefusal: 'TASK_COMPLETED_ADMIN_ONLY' | 'ASSIGN_COMPLETED_ADMIN_ONLY',
-): FlowRefusal | null {
-  if (ctx.actor.isAdmin) return null;
-  if (task.status === 'completed') return completedRefusal;
-  if (task.status === 'blocked' && ctx.definition.taskOpening === 'prerequisites') return 'TASK_BLOCKED';
-  return null;
 }
 
 function findTask(state: FlowState, taskRowId: string): TaskState | undefined {
@@ -221,13 +220,23 @@ function replaceTask(state: FlowState, next: TaskState): FlowState {
 }
 
 function start(ctx: Context, state: FlowState): CommandResult {
-  if (!ctx.actor.isAdmin) return refuse('FORBIDDEN');
-  if (state.status === 'cancelled') return refuse('FLOW_CANCELLED');
-  if (state.status !== 'pending') return refuse('FLOW_ALREADY_STARTED');
   const events: FlowEvent[] = [{ type: 'flowStarted', at: ctx.now }];
   const started: FlowState = { ...state, status: 'in_progress', startedAt: ctx.now };
   const opened = openReadyTasks(ctx, started, null, events);
   return { ok: true, state: settle(ctx, state, opened, events), events };
+}
+
+/**
+ * A task with nobody on it that becomes workable again (reopened, or unblocked by an administrator)
+ * gets its default assignees, so some inbox shows it (issue 26, item 5). Payment tasks take the first.
+ */
+function defaultAssigneesFor(ctx: Context, task: TaskState, events: FlowEvent[]): readonly Assignee[] {
+  if (task.assignees.length > 0) return task.assignees;
+  const definition = ctx.definition.tasks.find((candidate) => candidate.id === task.taskId);
+  const userIds = definition?.defaultAssigneeIds ?? [];
+  const chosen = ctx.definition.singleAssignee ? userIds.slice(0, 1) : userIds;
+  for (const userId of chosen) events.push({ type: 'taskAssigned', taskRowId: task.id, userId });
+  return chosen.map((userId) => ({ userId, assignedAt: ctx.now, assignedBy: ctx.actor.id }));
 }
 
 function setStatus(
@@ -237,15 +246,9 @@ function setStatus(
   status: TaskStatus,
   completedAtGiven?: Date,
 ): CommandResult {
-  const closed = flowClosedRefusal(state);
-  if (closed) return refuse(closed);
-  const task = findTask(state, taskRowId);
-  if (!task) return refuse('TASK_NOT_FOUND');
+  const task = findTask(state, taskRowId)!;
   // The same status again changes nothing, whoever asks (a double click, two people at once).
   if (task.status === status && completedAtGiven === undefined) return { ok: true, state, events: [] };
-  const refusal = taskChangeRefusal(ctx, task, 'TASK_COMPLETED_ADMIN_ONLY');
-  if (refusal) return refuse(refusal);
-  if (completedAtGiven !== undefined && !ctx.actor.isAdmin) return refuse('FORBIDDEN');
   if (completedAtGiven !== undefined && status !== 'completed') return refuse('INVALID_TASK_DATES');
 
   const events: FlowEvent[] = [];
@@ -267,20 +270,33 @@ function setStatus(
       status !== 'blocked' &&
       task.startedAt === null &&
       (status === 'in_progress' || task.status === 'blocked');
+    const becomesWorkable = isOpenTaskStatus(status) && !isOpenTaskStatus(task.status);
+    events.push({ type: 'taskStatusChanged', taskRowId, from: task.status, to: status });
+    if (task.status === 'completed') events.push({ type: 'taskReopened', taskRowId });
     next = {
       ...task,
       status,
       completedAt: null,
       completedBy: null,
       startedAt: begins ? ctx.now : task.startedAt,
+      assignees: becomesWorkable ? defaultAssigneesFor(ctx, task, events) : task.assignees,
     };
-    events.push({ type: 'taskStatusChanged', taskRowId, from: task.status, to: status });
-    if (task.status === 'completed') events.push({ type: 'taskReopened', taskRowId });
   }
   let after = replaceTask(state, next);
   // Only a completion opens successors; reopening or any other change never cascades (workflows.md §3).
   if (status === 'completed' && task.status !== 'completed')
     after = openReadyTasks(ctx, after, taskRowId, events);
+  return { ok: true, state: settle(ctx, state, after, events), events };
+}
+
+/** 'Rechazar': the approval is blocked, and the rejection (who, when, why) is an event of the flow. */
+function reject(ctx: Context, state: FlowState, taskRowId: string, reason: string): CommandResult {
+  const task = findTask(state, taskRowId)!;
+  const events: FlowEvent[] = [
+    { type: 'taskStatusChanged', taskRowId, from: task.status, to: 'blocked' },
+    { type: 'taskRejected', taskRowId, by: ctx.actor.id, at: ctx.now, reason: reason.trim() },
+  ];
+  const after = replaceTask(state, { ...task, status: 'blocked' });
   return { ok: true, state: settle(ctx, state, after, events), events };
 }
 
@@ -363,12 +379,7 @@ function settle(ctx: Context, before: FlowState, after: FlowState, events: FlowE
 }
 
 function assign(ctx: Context, state: FlowState, taskRowId: string, userId: string): CommandResult {
-  const closed = flowClosedRefusal(state);
-  if (closed) return refuse(closed);
-  const task = findTask(state, taskRowId);
-  if (!task) return refuse('TASK_NOT_FOUND');
-  const refusal = taskChangeRefusal(ctx, task, 'ASSIGN_COMPLETED_ADMIN_ONLY');
-  if (refusal) return refuse(refusal);
+  const task = findTask(state, taskRowId)!;
   if (task.assignees.some((assignee) => assignee.userId === userId)) return { ok: true, state, events: [] };
   const events: FlowEvent[] = [];
   const kept = ctx.definition.singleAssignee ? [] : task.assignees;
@@ -382,13 +393,8 @@ function assign(ctx: Context, state: FlowState, taskRowId: string, userId: strin
   return { ok: true, state: replaceTask(state, { ...task, assignees }), events };
 }
 
-function unassign(ctx: Context, state: FlowState, taskRowId: string, userId: string): CommandResult {
-  const closed = flowClosedRefusal(state);
-  if (closed) return refuse(closed);
-  const task = findTask(state, taskRowId);
-  if (!task) return refuse('TASK_NOT_FOUND');
-  const refusal = taskChangeRefusal(ctx, task, 'ASSIGN_COMPLETED_ADMIN_ONLY');
-  if (refusal) return refuse(refusal);
+function unassign(state: FlowState, taskRowId: string, userId: string): CommandResult {
+  const task = findTask(state, taskRowId)!;
   if (!task.assignees.some((assignee) => assignee.userId === userId)) return { ok: true, state, events: [] };
   const assignees = task.assignees.filter((assignee) => assignee.userId !== userId);
   return {
@@ -399,15 +405,10 @@ function unassign(ctx: Context, state: FlowState, taskRowId: string, userId: str
 }
 
 function editTaskDates(
-  ctx: Context,
   state: FlowState,
   command: Extract<FlowCommand, { type: 'editTaskDates' }>,
 ): CommandResult {
-  if (!ctx.actor.isAdmin) return refuse('FORBIDDEN');
-  const closed = flowClosedRefusal(state);
-  if (closed) return refuse(closed);
-  const task = findTask(state, command.taskRowId);
-  if (!task) return refuse('TASK_NOT_FOUND');
+  const task = findTask(state, command.taskRowId)!;
   const startedAt = command.startedAt === undefined ? task.startedAt : command.startedAt;
   const completedAt = command.completedAt === undefined ? task.completedAt : command.completedAt;
   // A completion date belongs to a completed task, and a completed task keeps one.
@@ -424,12 +425,9 @@ function editTaskDates(
 }
 
 function editFlowDates(
-  ctx: Context,
   state: FlowState,
   command: Extract<FlowCommand, { type: 'editFlowDates' }>,
 ): CommandResult {
-  if (!ctx.actor.isAdmin) return refuse('FORBIDDEN');
-  if (state.status === 'cancelled') return refuse('FLOW_CANCELLED');
   const startedAt = command.startedAt === undefined ? state.startedAt : command.startedAt;
   const completedAt = command.completedAt === undefined ? state.completedAt : command.completedAt;
   // A started flow keeps a start; only a completed flow has a completion date.
@@ -450,11 +448,4 @@ function editFlowDates(
 function cancel(state: FlowState): CommandResult {
   if (state.status === 'completed' || state.status === 'cancelled') return { ok: true, state, events: [] };
   return { ok: true, state: { ...state, status: 'cancelled' }, events: [{ type: 'flowCancelled' }] };
-}
-
-function comment(state: FlowState, taskRowId: string): CommandResult {
-  const closed = flowClosedRefusal(state);
-  if (closed) return refuse(closed);
-  if (!findTask(state, taskRowId)) return refuse('TASK_NOT_FOUND');
-  return { ok: true, state, events: [{ type: 'commentAllowed', taskRowId }] };
 }

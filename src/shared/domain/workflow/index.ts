@@ -1,4 +1,5 @@
 /** The workflow engine (DESIGN §10): definitions, flow state, commands, events, invariants. */
+export * from './authority';
 export * from './changes';
 export * from './days';
 export * from './engine';

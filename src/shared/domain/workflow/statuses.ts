@@ -16,6 +16,14 @@ export function isOpenTaskStatus(status: TaskStatus): boolean {
   return status === 'pending' || status === 'in_progress';
 }
 
+/**
+ * A task in the pending lists (workflows.md §6): open, of a flow in progress. The SQL view
+ * `open_flow_tasks` (migration 0020) is the same rule; a property test holds the two equal.
+ */
+export function isPendingTask(flowStatus: FlowStatus, taskStatus: TaskStatus): boolean {
+  return flowStatus === 'in_progress' && isOpenTaskStatus(taskStatus);
+}
+
 /** Mantine colour names, so the client and any export agree on what a status looks like. */
 export type StatusColor = 'gray' | 'yellow' | 'blue' | 'green' | 'red' | 'dark';
 

@@ -31,6 +31,8 @@ export interface TaskDefinition {
   assignToSeller: boolean;
   /** An approval ('VB …', 'Aprobación de Entrada'): listed in the approvals inbox. */
   isApproval: boolean;
+  /** Retired from the business's flow: kept for the flows that have it, hidden from settings and reports. */
+  isRetired: boolean;
   /** Tasks that must be completed before this one opens (only read when opening is `prerequisites`). */
   prerequisiteIds: readonly string[];
   /** Configured default assignees (Configuración Flujo Venta / Pago). */
@@ -93,6 +95,10 @@ export type FlowCommand =
   | { type: 'reopen'; taskRowId: string }
   | { type: 'assign'; taskRowId: string; userId: string }
   | { type: 'unassign'; taskRowId: string; userId: string }
+  /** 'Aprobar' (workflows.md §4): an open approval task completed by its assignee or an administrator. */
+  | { type: 'approve'; taskRowId: string }
+  /** 'Rechazar': an open approval task blocked with its reason, recorded as a rejection. */
+  | { type: 'reject'; taskRowId: string; reason: string }
   /** Administrators correct a task's dates; never cascades. */
   | { type: 'editTaskDates'; taskRowId: string; startedAt?: Date | null; completedAt?: Date | null }
   /** Administrators correct the flow's dates; a new completion date moves the payment date with it. */
@@ -109,6 +115,8 @@ export type FlowEvent =
   | { type: 'taskStatusChanged'; taskRowId: string; from: TaskStatus; to: TaskStatus }
   | { type: 'taskCompleted'; taskRowId: string; at: Date }
   | { type: 'taskReopened'; taskRowId: string }
+  /** An approval rejected: the task is blocked, and who, when and why are recorded with it. */
+  | { type: 'taskRejected'; taskRowId: string; by: string; at: Date; reason: string }
   | { type: 'taskAssigned'; taskRowId: string; userId: string }
   | { type: 'taskUnassigned'; taskRowId: string; userId: string }
   | { type: 'taskDatesEdited'; taskRowId: string }
@@ -129,7 +137,12 @@ export type FlowRefusal =
   | 'TASK_COMPLETED_ADMIN_ONLY'
   | 'ASSIGN_COMPLETED_ADMIN_ONLY'
   | 'TASK_BLOCKED'
-  | 'INVALID_TASK_DATES';
+  | 'INVALID_TASK_DATES'
+  | 'APPROVAL_NOT_FOUND'
+  | 'APPROVAL_NOT_ASSIGNED'
+  | 'APPROVAL_NOT_OPEN'
+  | 'APPROVAL_ALREADY_APPROVED'
+  | 'APPROVAL_REJECT_NEEDS_REASON';
 
 export type CommandResult =
   | { ok: true; state: FlowState; events: FlowEvent[] }

@@ -1,0 +1,320 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ACTORS,
+  ADMIN,
+  ANA,
+  commandOf,
+  definitionArbitrary,
+  definitionOf,
+  idGenerator,
+  minutes,
+  stepArbitrary,
+  T0,
+} from './engine-testing';
+import {
+  type Actor,
+  allowedCommands,
+  apply,
+  type FlowCommand,
+  type FlowState,
+  flowViolations,
+  instantiate,
+  TASK_STATUSES,
+  type WorkflowDefinition,
+} from './index';
+
+// The main payment flow's first stages, 'VB Jefe Inversiones' assigned to Rodrigo by default.
+const PAYMENT = definitionOf(
+  {
+    'Solicitud Liquidación': ['Solicitud Liquidación'],
+    'Aprobación Jefe Inversiones': ['Solicitud a Jefe Inversiones', 'VB Jefe Inversiones'],
+    Pago: ['Fecha de Pago'],
+  },
+  {
+    opening: 'prerequisites',
+    defaults: { 'VB Jefe Inversiones': ['rodrigo'], 'Fecha de Pago': ['javiera'] },
+  },
+);
+const RODRIGO: Actor = { id: 'rodrigo', isAdmin: false };
+
+function step(definition: WorkflowDefinition, state: FlowState, command: FlowCommand, actor: Actor = ADMIN) {
+  const result = apply(definition, state, command, { actor, now: minutes(10) });
+  if (!result.ok) throw new Error(`refused: ${result.refusal}`);
+  expect(flowViolations(definition, result.state)).toEqual([]);
+  return result;
+}
+
+const rowOf = (state: FlowState, name: string) => state.tasks.find((task) => task.taskId === name)!;
+
+/** A started payment flow with the VB open and assigned to Rodrigo. */
+function atApproval() {
+  let { state } = instantiate(PAYMENT, {
+    flowId: 'p',
+    now: T0,
+    actorId: 'admin',
+    sellerId: null,
+    newId: idGenerator('t'),
+  });
+  state = step(PAYMENT, state, { type: 'start' }).state;
+  for (const name of ['Solicitud Liquidación', 'Solicitud a Jefe Inversiones'])
+    state = step(
+      PAYMENT,
+      state,
+      { type: 'setStatus', taskRowId: rowOf(state, name).id, status: 'completed' },
+      ANA,
+    ).state;
+  return state;
+}
+
+describe('who may decide an approval (workflows.md §4, issue 26)', () => {
+  it('lets only its assignee or an administrator complete it, whatever command is used', () => {
+    const state = atApproval();
+    const vb = rowOf(state, 'VB Jefe Inversiones');
+    expect(vb.assignees.map((a) => a.userId)).toEqual(['rodrigo']);
+    for (const command of [
+      { type: 'setStatus', taskRowId: vb.id, status: 'completed' },
+      { type: 'setStatus', taskRowId: vb.id, status: 'in_progress' },
+      { type: 'approve', taskRowId: vb.id },
+      { type: 'reject', taskRowId: vb.id, reason: 'Falta la OC' },
+    ] satisfies FlowCommand[]) {
+      expect(apply(PAYMENT, state, command, { actor: ANA, now: minutes(10) })).toEqual({
+        ok: false,
+        refusal: 'APPROVAL_NOT_ASSIGNED',
+      });
+    }
+    expect(step(PAYMENT, state, { type: 'approve', taskRowId: vb.id }, RODRIGO).state.tasks).toContainEqual(
+      expect.objectContaining({ id: vb.id, status: 'completed', completedBy: 'rodrigo' }),
+    );
+    expect(
+      rowOf(step(PAYMENT, state, { type: 'approve', taskRowId: vb.id }).state, 'VB Jefe Inversiones').status,
+    ).toBe('completed');
+  });
+
+  it('refuses taking an approval from its assignee, but lets the assignee hand it on', () => {
+    const state = atApproval();
+    const vb = rowOf(state, 'VB Jefe Inversiones');
+    expect(
+      apply(PAYMENT, state, { type: 'assign', taskRowId: vb.id, userId: 'ana' }, { actor: ANA, now: T0 }),
+    ).toEqual({
+      ok: false,
+      refusal: 'APPROVAL_NOT_ASSIGNED',
+    });
+    expect(
+      apply(
+        PAYMENT,
+        state,
+        { type: 'unassign', taskRowId: vb.id, userId: 'rodrigo' },
+        { actor: ANA, now: T0 },
+      ),
+    ).toEqual({ ok: false, refusal: 'APPROVAL_NOT_ASSIGNED' });
+    const handed = step(PAYMENT, state, { type: 'assign', taskRowId: vb.id, userId: 'bruno' }, RODRIGO).state;
+    expect(rowOf(handed, 'VB Jefe Inversiones').assignees.map((a) => a.userId)).toEqual(['bruno']);
+  });
+
+  it('blocks an approval only as a rejection with its reason, recorded as an event', () => {
+    const state = atApproval();
+    const vb = rowOf(state, 'VB Jefe Inversiones');
+    expect(
+      apply(
+        PAYMENT,
+        state,
+        { type: 'setStatus', taskRowId: vb.id, status: 'blocked' },
+        { actor: ADMIN, now: T0 },
+      ),
+    ).toEqual({ ok: false, refusal: 'APPROVAL_REJECT_NEEDS_REASON' });
+    const rejected = step(
+      PAYMENT,
+      state,
+      { type: 'reject', taskRowId: vb.id, reason: '  Monto no cuadra ' },
+      RODRIGO,
+    );
+    expect(rowOf(rejected.state, 'VB Jefe Inversiones').status).toBe('blocked');
+    expect(rejected.events).toContainEqual({
+      type: 'taskRejected',
+      taskRowId: vb.id,
+      by: 'rodrigo',
+      at: minutes(10),
+      reason: 'Monto no cuadra',
+    });
+    // Rejected: nobody but an administrator moves it, and not by approving it as it stands.
+    const again = { type: 'approve', taskRowId: vb.id } as const;
+    expect(apply(PAYMENT, rejected.state, again, { actor: RODRIGO, now: T0 })).toEqual({
+      ok: false,
+      refusal: 'APPROVAL_NOT_OPEN',
+    });
+    const reopened = step(PAYMENT, rejected.state, {
+      type: 'setStatus',
+      taskRowId: vb.id,
+      status: 'pending',
+    });
+    expect(rowOf(reopened.state, 'VB Jefe Inversiones').assignees.map((a) => a.userId)).toEqual(['rodrigo']);
+  });
+
+  it('refuses everyone, administrators included, a blocked task whose prerequisites are not completed', () => {
+    let { state } = instantiate(PAYMENT, {
+      flowId: 'p',
+      now: T0,
+      actorId: 'admin',
+      sellerId: null,
+      newId: idGenerator('t'),
+    });
+    state = step(PAYMENT, state, { type: 'start' }).state;
+    const vb = rowOf(state, 'VB Jefe Inversiones');
+    for (const status of ['completed', 'pending', 'in_progress'] as const) {
+      expect(
+        apply(PAYMENT, state, { type: 'setStatus', taskRowId: vb.id, status }, { actor: ADMIN, now: T0 }),
+      ).toEqual({
+        ok: false,
+        refusal: 'TASK_BLOCKED',
+      });
+    }
+    expect(allowedCommands(PAYMENT, state, { actor: ADMIN }).tasks.get(vb.id)!.statuses.completed).toBe(
+      'TASK_BLOCKED',
+    );
+  });
+
+  it('gives a reopened task its default assignee, so an inbox shows it', () => {
+    let state = atApproval();
+    state = step(
+      PAYMENT,
+      state,
+      { type: 'approve', taskRowId: rowOf(state, 'VB Jefe Inversiones').id },
+      RODRIGO,
+    ).state;
+    const last = rowOf(state, 'Fecha de Pago');
+    state = step(PAYMENT, state, { type: 'setStatus', taskRowId: last.id, status: 'completed' }, ANA).state;
+    expect(state.status).toBe('completed');
+    const reopened = step(PAYMENT, state, { type: 'reopen', taskRowId: last.id });
+    expect(reopened.state.status).toBe('in_progress');
+    expect(reopened.events).toContainEqual({ type: 'flowReopened' });
+    expect(rowOf(reopened.state, 'Fecha de Pago').assignees.map((a) => a.userId)).toEqual(['javiera']);
+  });
+
+  it('closes a completed flow of a rescinded reservation to every change but comments', () => {
+    let state = atApproval();
+    state = step(PAYMENT, state, {
+      type: 'approve',
+      taskRowId: rowOf(state, 'VB Jefe Inversiones').id,
+    }).state;
+    state = step(PAYMENT, state, {
+      type: 'setStatus',
+      taskRowId: rowOf(state, 'Fecha de Pago').id,
+      status: 'completed',
+    }).state;
+    const options = { actor: ADMIN, now: T0, subjectClosed: true };
+    const last = rowOf(state, 'Fecha de Pago').id;
+    expect(apply(PAYMENT, state, { type: 'reopen', taskRowId: last }, options)).toEqual({
+      ok: false,
+      refusal: 'FLOW_CANCELLED',
+    });
+    expect(apply(PAYMENT, state, { type: 'editFlowDates', completedAt: T0 }, options)).toEqual({
+      ok: false,
+      refusal: 'FLOW_CANCELLED',
+    });
+    expect(apply(PAYMENT, state, { type: 'comment', taskRowId: last }, options).ok).toBe(true);
+  });
+});
+
+/** Every command one actor could give on one task, with arguments that are valid whatever the state. */
+function candidateCommands(state: FlowState, taskRowId: string, actor: Actor) {
+  const task = state.tasks.find((candidate) => candidate.id === taskRowId)!;
+  return [
+    ...TASK_STATUSES.filter((status) => status !== task.status).map(
+      (status) => ['statuses', status, { type: 'setStatus', taskRowId, status }] as const,
+    ),
+    ['assign', null, { type: 'assign', taskRowId, userId: actor.id }] as const,
+    ['editDates', null, { type: 'editTaskDates', taskRowId }] as const,
+    ['comment', null, { type: 'comment', taskRowId }] as const,
+    ['reject', null, { type: 'reject', taskRowId, reason: 'motivo' }] as const,
+    // Approving an approved task is a no-op anyone's click may send; it is not offered.
+    ...(task.status === 'completed' ? [] : ([['approve', null, { type: 'approve', taskRowId }]] as const)),
+  ];
+}
+
+describe('allowedCommands against the engine', () => {
+  it('offers exactly what the engine accepts: whatever it allows is applied, whatever it refuses is refused', () => {
+    fc.assert(
+      fc.property(
+        definitionArbitrary,
+        fc.array(stepArbitrary, { maxLength: 40 }),
+        fc.boolean(),
+        (definition, steps, subjectClosed) => {
+          let { state } = instantiate(definition, {
+            flowId: 'f',
+            now: T0,
+            actorId: 'admin',
+            sellerId: 'ana',
+            newId: idGenerator('t'),
+          });
+          let now = T0;
+          for (const [index, next] of steps.entries()) {
+            now = new Date(now.getTime() + next.minutes * 60_000);
+            // Every reachable state is judged, for every actor, task and command.
+            for (const actor of ACTORS) {
+              const options = { actor, now, subjectClosed: subjectClosed && index % 2 === 1 };
+              const allowed = allowedCommands(definition, state, options);
+              expect(allowed.start === null).toBe(apply(definition, state, { type: 'start' }, options).ok);
+              expect(allowed.editDates === null).toBe(
+                apply(definition, state, { type: 'editFlowDates' }, options).ok,
+              );
+              for (const task of state.tasks) {
+                const offered = allowed.tasks.get(task.id)!;
+                for (const [key, status, command] of candidateCommands(state, task.id, actor)) {
+                  const refusal =
+                    status === null
+                      ? offered[key as Exclude<typeof key, 'statuses'>]
+                      : offered.statuses[status];
+                  const result = apply(definition, state, command as FlowCommand, options);
+                  expect(result.ok ? null : result.refusal, `${actor.id} ${JSON.stringify(command)}`).toBe(
+                    refusal,
+                  );
+                }
+              }
+            }
+            const result = apply(definition, state, commandOf(next, state, now, TASK_STATUSES), {
+              actor: ACTORS[next.actor]!,
+              now,
+            });
+            if (result.ok) state = result.state;
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('never lets a non-administrator who is not the assignee change an approval task', () => {
+    fc.assert(
+      fc.property(definitionArbitrary, fc.array(stepArbitrary, { maxLength: 60 }), (definition, steps) => {
+        let { state } = instantiate(definition, {
+          flowId: 'f',
+          now: T0,
+          actorId: 'admin',
+          sellerId: 'ana',
+          newId: idGenerator('t'),
+        });
+        let now = T0;
+        for (const next of steps) {
+          now = new Date(now.getTime() + next.minutes * 60_000);
+          const actor = ACTORS[next.actor]!;
+          const command = commandOf(next, state, now, TASK_STATUSES);
+          const result = apply(definition, state, command, { actor, now });
+          if (!result.ok) continue;
+          // The task the command names (approving another task may open this one: that is the flow's doing).
+          const targetId = 'taskRowId' in command ? command.taskRowId : null;
+          for (const task of state.tasks.filter((candidate) => candidate.id === targetId)) {
+            const isApproval = definition.tasks.find((candidate) => candidate.id === task.taskId)!.isApproval;
+            const wasAssignee = task.assignees.some((assignee) => assignee.userId === actor.id);
+            if (!isApproval || actor.isAdmin || wasAssignee) continue;
+            const after = result.state.tasks.find((candidate) => candidate.id === task.id)!;
+            expect(after.status).toBe(task.status);
+            expect(after.assignees.map((a) => a.userId)).toEqual(task.assignees.map((a) => a.userId));
+          }
+          state = result.state;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,243 @@
+import { isOpenTaskStatus, TASK_STATUSES, type TaskStatus } from './statuses';
+import type {
+  Actor,
+  FlowCommand,
+  FlowRefusal,
+  FlowState,
+  TaskDefinition,
+  TaskState,
+  WorkflowDefinition,
+} from './types';
+
+/**
+ * Who may give which command on a flow, decided once (issue 26; workflows.md §2-§4). The engine asks
+ * `refusalOf` before it applies any command, whatever route sent it; the screens receive
+ * `allowedCommands` and render it, never re-deriving a rule. What is judged here: the actor, the
+ * flow's and the task's state. What is not: a command's own arguments (dates in order, a user that
+ * exists), which the engine and the service check after.
+ */
+
+export interface AuthorityOptions {
+  actor: Actor;
+  /**
+   * The flow's reservation was rescinded: a flow the rescission left completed is closed as well, so
+   * no task of it can be reopened into anybody's pending list. Comments stay possible.
+   */
+  subjectClosed?: boolean;
+}
+
+interface Judge {
+  definition: WorkflowDefinition;
+  state: FlowState;
+  actor: Actor;
+  subjectClosed: boolean;
+}
+
+function taskAndDefinition(
+  judge: Judge,
+  taskRowId: string,
+): { task: TaskState; definition: TaskDefinition } | null {
+  const task = judge.state.tasks.find((candidate) => candidate.id === taskRowId);
+  const definition = task && judge.definition.tasks.find((candidate) => candidate.id === task.taskId);
+  return task && definition ? { task, definition } : null;
+}
+
+/** Nothing of the flow's tasks changes while a payment flow waits for 'Proceder con Pago', nor once closed. */
+function closedRefusal(judge: Judge): FlowRefusal | null {
+  if (judge.state.status === 'cancelled' || judge.subjectClosed) return 'FLOW_CANCELLED';
+  if (judge.state.status === 'pending') return 'FLOW_NOT_STARTED';
+  return null;
+}
+
+/** An approval is decided, and handed to someone else, by its assignee or an administrator (§4). */
+function isDecider(actor: Actor, task: TaskState): boolean {
+  return actor.isAdmin || task.assignees.some((assignee) => assignee.userId === actor.id);
+}
+
+/** Prerequisite-opened flows: every prerequisite of the task is completed (stage-opened: always). */
+export function prerequisitesMet(definition: WorkflowDefinition, state: FlowState, task: TaskDefinition) {
+  if (definition.taskOpening !== 'prerequisites') return true;
+  return task.prerequisiteIds.every(
+    (id) => state.tasks.find((candidate) => candidate.taskId === id)?.status === 'completed',
+  );
+}
+
+/**
+ * What a non-administrator may not touch (workflows.md §2, §3): a completed task, and a payment task
+ * while it is blocked.
+ */
+function ordinaryUserRefusal(
+  judge: Judge,
+  task: TaskState,
+  completed: 'TASK_COMPLETED_ADMIN_ONLY' | 'ASSIGN_COMPLETED_ADMIN_ONLY',
+): FlowRefusal | null {
+  if (judge.actor.isAdmin) return null;
+  if (task.status === 'completed') return completed;
+  if (task.status === 'blocked' && judge.definition.taskOpening === 'prerequisites') return 'TASK_BLOCKED';
+  return null;
+}
+
+function setStatusRefusal(
+  judge: Judge,
+  taskRowId: string,
+  status: TaskStatus,
+  withCompletionDate: boolean,
+): FlowRefusal | null {
+  const closed = closedRefusal(judge);
+  if (closed) return closed;
+  const found = taskAndDefinition(judge, taskRowId);
+  if (!found) return 'TASK_NOT_FOUND';
+  const { task, definition } = found;
+  // The same status again changes nothing, whoever asks (a double click, two people at once).
+  if (task.status === status && !withCompletionDate) return null;
+  const ordinary = ordinaryUserRefusal(judge, task, 'TASK_COMPLETED_ADMIN_ONLY');
+  if (ordinary) return ordinary;
+  if (definition.isApproval && !isDecider(judge.actor, task)) return 'APPROVAL_NOT_ASSIGNED';
+  // A task leaves 'blocked' only once everything it waits for is done, administrators included
+  // (decision 0026): otherwise a flow completes with tasks that never started, out of order.
+  if (
+    task.status === 'blocked' &&
+    status !== 'blocked' &&
+    !prerequisitesMet(judge.definition, judge.state, definition)
+  )
+    return 'TASK_BLOCKED';
+  // A rejection is an event with its reason ('Rechazar'), never a bare status.
+  if (definition.isApproval && status === 'blocked') return 'APPROVAL_REJECT_NEEDS_REASON';
+  if (withCompletionDate && !judge.actor.isAdmin) return 'FORBIDDEN';
+  return null;
+}
+
+function assignmentRefusal(judge: Judge, taskRowId: string): FlowRefusal | null {
+  const closed = closedRefusal(judge);
+  if (closed) return closed;
+  const found = taskAndDefinition(judge, taskRowId);
+  if (!found) return 'TASK_NOT_FOUND';
+  const ordinary = ordinaryUserRefusal(judge, found.task, 'ASSIGN_COMPLETED_ADMIN_ONLY');
+  if (ordinary) return ordinary;
+  // Taking an approval from its assignee would let anyone approve it (issue 26, item 2).
+  if (found.definition.isApproval && !isDecider(judge.actor, found.task)) return 'APPROVAL_NOT_ASSIGNED';
+  return null;
+}
+
+/** Approve or reject: an open approval task, by its assignee or an administrator (workflows.md §4). */
+function decisionRefusal(
+  judge: Judge,
+  taskRowId: string,
+  decision: 'approve' | 'reject',
+): FlowRefusal | null {
+  const closed = closedRefusal(judge);
+  if (closed) return closed;
+  const found = taskAndDefinition(judge, taskRowId);
+  if (!found) return 'TASK_NOT_FOUND';
+  if (!found.definition.isApproval) return 'APPROVAL_NOT_FOUND';
+  if (found.task.status === 'completed') return decision === 'approve' ? null : 'APPROVAL_ALREADY_APPROVED';
+  if (!isDecider(judge.actor, found.task)) return 'APPROVAL_NOT_ASSIGNED';
+  if (!isOpenTaskStatus(found.task.status)) return 'APPROVAL_NOT_OPEN';
+  return null;
+}
+
+/**
+ * Why this actor may not give this command on this flow now, or null when they may. The engine
+ * refuses exactly what this refuses (checked by property tests); a command that is allowed may still
+ * be refused for its arguments (dates out of order).
+ */
+export function refusalOf(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  command: FlowCommand,
+  options: AuthorityOptions,
+): FlowRefusal | null {
+  const judge: Judge = {
+    definition,
+    state,
+    actor: options.actor,
+    subjectClosed: options.subjectClosed ?? false,
+  };
+  switch (command.type) {
+    case 'start':
+      if (!judge.actor.isAdmin) return 'FORBIDDEN';
+      if (state.status === 'cancelled' || judge.subjectClosed) return 'FLOW_CANCELLED';
+      return state.status === 'pending' ? null : 'FLOW_ALREADY_STARTED';
+    case 'setStatus':
+      return setStatusRefusal(judge, command.taskRowId, command.status, command.completedAt !== undefined);
+    case 'reopen': {
+      const task = state.tasks.find((candidate) => candidate.id === command.taskRowId);
+      // Reopening a task that is not completed changes nothing.
+      if (task && task.status !== 'completed') return null;
+      return setStatusRefusal(judge, command.taskRowId, 'pending', false);
+    }
+    case 'approve':
+      return decisionRefusal(judge, command.taskRowId, 'approve');
+    case 'reject':
+      return decisionRefusal(judge, command.taskRowId, 'reject');
+    case 'assign':
+    case 'unassign':
+      return assignmentRefusal(judge, command.taskRowId);
+    case 'editTaskDates': {
+      if (!judge.actor.isAdmin) return 'FORBIDDEN';
+      const closed = closedRefusal(judge);
+      if (closed) return closed;
+      return taskAndDefinition(judge, command.taskRowId) ? null : 'TASK_NOT_FOUND';
+    }
+    case 'editFlowDates':
+      if (!judge.actor.isAdmin) return 'FORBIDDEN';
+      return state.status === 'cancelled' || judge.subjectClosed ? 'FLOW_CANCELLED' : null;
+    case 'cancel':
+      return null;
+    case 'comment':
+      // Comments stay possible on a completed flow of a rescinded reservation: they change nothing.
+      if (state.status === 'cancelled') return 'FLOW_CANCELLED';
+      if (state.status === 'pending') return 'FLOW_NOT_STARTED';
+      return taskAndDefinition(judge, command.taskRowId) ? null : 'TASK_NOT_FOUND';
+  }
+}
+
+/** Per task: null when the actor may give the command now, or why not. */
+export interface TaskCommandsAllowed {
+  /** Each status of the select: null when the actor may set it (the current one: null, it is a no-op). */
+  statuses: Record<TaskStatus, FlowRefusal | null>;
+  assign: FlowRefusal | null;
+  editDates: FlowRefusal | null;
+  comment: FlowRefusal | null;
+  approve: FlowRefusal | null;
+  reject: FlowRefusal | null;
+}
+
+export interface FlowCommandsAllowed {
+  start: FlowRefusal | null;
+  editDates: FlowRefusal | null;
+  /** By task row id. */
+  tasks: Map<string, TaskCommandsAllowed>;
+}
+
+/**
+ * Everything this actor may do on the flow now, task by task: what the flow screens, the approval
+ * detail and the inboxes render (buttons, selects, their hints). Built from `refusalOf` alone; it
+ * lists changes, so a command that would change nothing (the current status, approving an approved
+ * task) is not offered, though the engine accepts it from anyone as a no-op.
+ */
+export function allowedCommands(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  options: AuthorityOptions,
+): FlowCommandsAllowed {
+  const ask = (command: FlowCommand) => refusalOf(definition, state, command, options);
+  const tasks = new Map<string, TaskCommandsAllowed>();
+  for (const task of state.tasks) {
+    const taskRowId = task.id;
+    const statuses = Object.fromEntries(
+      TASK_STATUSES.map((status) => [status, ask({ type: 'setStatus', taskRowId, status })]),
+    ) as Record<TaskStatus, FlowRefusal | null>;
+    tasks.set(taskRowId, {
+      statuses,
+      assign: ask({ type: 'assign', taskRowId, userId: options.actor.id }),
+      editDates: ask({ type: 'editTaskDates', taskRowId }),
+      comment: ask({ type: 'comment', taskRowId }),
+      // Approving a completed approval is accepted and changes nothing: no button offers it.
+      approve:
+        task.status === 'completed' ? 'APPROVAL_ALREADY_APPROVED' : ask({ type: 'approve', taskRowId }),
+      reject: ask({ type: 'reject', taskRowId, reason: '-' }),
+    });
+  }
+  return { start: ask({ type: 'start' }), editDates: ask({ type: 'editFlowDates' }), tasks };
+}
