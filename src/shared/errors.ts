@@ -176,7 +176,8 @@ export const errorCatalog = {
   APPROVAL_NOT_FOUND: { status: 404, message: 'No se encontró la información de aprobación' },
   APPROVAL_NOT_ASSIGNED: {
     status: 403,
-    message: 'Solo la persona asignada a esta aprobación o un administrador puede aprobarla o rechazarla',
+    message:
+      'Solo la persona asignada a esta aprobación o un administrador puede aprobarla, rechazarla o reasignarla',
   },
   APPROVAL_NOT_OPEN: {
     status: 409,
@@ -189,7 +190,8 @@ export const errorCatalog = {
   APPROVAL_FILTER_UNKNOWN: { status: 400, message: 'Tipo de aprobación no válido' },
   APPROVAL_REJECT_NEEDS_REASON: {
     status: 409,
-    message: 'Una aprobación se rechaza con «Rechazar» e indicando el motivo, no cambiando su estado a Bloqueada',
+    message:
+      'Una aprobación se rechaza con «Rechazar» e indicando el motivo, no cambiando su estado a Bloqueada',
   },
 
   // Clients and brokers

@@ -1,4 +1,5 @@
 import type { Action } from './permissions';
+import type { PolicyAction } from './policies';
 
 // Apart from permissions.ts, which every screen's menu reads: these words are for the Permisos tab
 // only and stay out of the initial bundle.
@@ -19,3 +20,21 @@ export const actionDescriptions: Record<Action, string> = {
   'audit.read': 'Ver y exportar la auditoría de todos los cambios (Configuración → Auditoría)',
   'comments.delete': 'Eliminar comentarios de las tareas',
 };
+
+/**
+ * The record-level rules in words, for the Permisos tab: the policies the services check with
+ * `allow`, then the rules of the flows' tasks, which the workflow engine's authority decides
+ * (`shared/domain/workflow/authority.ts`; its tests hold each of these).
+ */
+export const policyDescriptions: Record<PolicyAction, string> = {
+  'tasks.readOf': 'Ver las tareas pendientes de otro usuario (Seguimiento): solo administradores',
+};
+
+export const taskRuleDescriptions: readonly string[] = [
+  'Aprobar, rechazar o reasignar una aprobación: la persona asignada a la tarea, o un administrador',
+  'Rechazar una aprobación: con «Rechazar» e indicando el motivo, nunca cambiando su estado a Bloqueada',
+  'Modificar o reasignar una tarea completada, y corregir las fechas de tareas y flujos: solo administradores',
+  'Una tarea de pago bloqueada se habilita cuando se completan las tareas que espera, para todos, administradores incluidos',
+  'Un flujo de pago pendiente no admite cambios, asignaciones ni comentarios hasta «Proceder con Pago»',
+  'Un flujo cancelado o de una reserva resciliada no admite cambios',
+];

@@ -42,7 +42,12 @@ export function useTestApp(options: { env?: Partial<Env>; now?: () => Date } = {
       db: handle.db,
       serveClient: false,
       now: options.now,
-      env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', ...options.env },
+      // TEST_LOG_LEVEL=error shows the server's own log of a failing test (a 500's cause).
+      env: {
+        LOG_LEVEL: (process.env.TEST_LOG_LEVEL as Env['LOG_LEVEL']) ?? 'silent',
+        NODE_ENV: 'test',
+        ...options.env,
+      },
     });
     await ctx.app.ready();
   });

@@ -79,7 +79,7 @@ export type OpenedFlow = z.infer<typeof openedFlowResponse>;
 export const paymentFlowTask = saleFlowTask.extend({
   /** The task's default assignee (Configuración), offered as 'Asignar a {first name}'. */
   defaultAssignee: flowPerson.nullable(),
-  /** The tasks it waits for (workflows.md §1.4), by name, for a blocked task's hint. */
+  /** The prerequisites it still waits for (workflows.md §1.4: not completed), by name, for a blocked task's hint. */
   waitsFor: z.array(z.string()),
 });
 export type PaymentFlowTask = z.infer<typeof paymentFlowTask>;

@@ -117,6 +117,8 @@ export const flowCommandsView = z.object({
   /** Correcting the flow's start and completion dates. */
   editDates: commandAllowance,
   deleteComments: commandAllowance,
+  /** Its tasks take one responsible each (payment flows), not several: the assign popup picks one. */
+  singleAssignee: z.boolean(),
 });
 export type FlowCommandsView = z.infer<typeof flowCommandsView>;
 

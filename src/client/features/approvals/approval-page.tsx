@@ -390,43 +390,53 @@ export default function ApprovalPage() {
         title={`${task.name} · Reserva N°\u00a0${approval.data.reservation.reservationNumber}`}
         description={`${approval.data.client.firstName} ${approval.data.client.lastName} · ${approval.data.reservation.projectName}`}
         actions={
-          task.canDecide ? (
+          task.commands.approve.allowed || task.commands.reject.allowed ? (
             <>
-              <Button
-                color="red"
-                variant="light"
-                leftSection={<IconX size={16} />}
-                onClick={() => {
-                  reject.reset();
-                  setRejecting(true);
-                }}
-                disabled={approve.isPending}
-              >
-                Rechazar
-              </Button>
-              <Button
-                color="green"
-                leftSection={<IconCheck size={16} />}
-                loading={approve.isPending}
-                onClick={() =>
-                  approve.mutate(task.id, {
-                    onSuccess: (result) => {
-                      notifySaved(
-                        result.outcome === 'approved'
-                          ? 'Aprobación registrada'
-                          : 'La aprobación ya estaba completada',
-                      );
-                      navigate(paths.settlementApprovals);
-                    },
-                  })
-                }
-              >
-                Aprobar
-              </Button>
+              {task.commands.reject.allowed ? (
+                <Button
+                  color="red"
+                  variant="light"
+                  leftSection={<IconX size={16} />}
+                  onClick={() => {
+                    reject.reset();
+                    setRejecting(true);
+                  }}
+                  disabled={approve.isPending}
+                >
+                  Rechazar
+                </Button>
+              ) : null}
+              {task.commands.approve.allowed ? (
+                <Button
+                  color="green"
+                  leftSection={<IconCheck size={16} />}
+                  loading={approve.isPending}
+                  onClick={() =>
+                    approve.mutate(task.id, {
+                      onSuccess: (result) => {
+                        notifySaved(
+                          result.outcome === 'approved'
+                            ? 'Aprobación registrada'
+                            : 'La aprobación ya estaba completada',
+                        );
+                        navigate(paths.settlementApprovals);
+                      },
+                    })
+                  }
+                >
+                  Aprobar
+                </Button>
+              ) : null}
             </>
           ) : null
         }
       />
+      {/* Why this user cannot decide it (the server's reason), for an approval still to be decided. */}
+      {!task.commands.approve.allowed && task.status !== 'completed' && task.commands.approve.reason ? (
+        <Alert color="gray" variant="light" mb="md" data-testid="decision-locked">
+          {task.commands.approve.reason}
+        </Alert>
+      ) : null}
       <ErrorAlert error={approve.error} />
       <Stack gap="md">
         <ApprovalCards approval={approval.data} />

@@ -20,7 +20,6 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
-import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
 import { PromotionDialog } from '../reservations';
 import { useReservation, useSaveCommission, useSavePromotion } from '../reservations/api';
@@ -109,15 +108,7 @@ function ReservationPopups({
   );
 }
 
-function FlowActions({
-  flow,
-  isAdmin,
-  onDialog,
-}: {
-  flow: PaymentFlowDetail;
-  isAdmin: boolean;
-  onDialog: (dialog: Dialog) => void;
-}) {
+function FlowActions({ flow, onDialog }: { flow: PaymentFlowDetail; onDialog: (dialog: Dialog) => void }) {
   const navigate = useNavigate();
   const start = useStartPaymentFlow(flow.id);
   const open = useOpenPaymentFlow();
@@ -127,7 +118,7 @@ function FlowActions({
   return (
     <Stack gap="xs">
       <Group gap="sm" wrap="wrap">
-        {isAdmin && flow.status === 'pending' && !rescinded ? (
+        {flow.commands.start.allowed ? (
           <Button
             leftSection={<IconPlayerPlay size={16} />}
             loading={start.isPending}
@@ -153,7 +144,7 @@ function FlowActions({
             Crear Segundo Pago
           </Button>
         ) : null}
-        {flow.status === 'in_progress' && !rescinded ? (
+        {flow.commands.markAtRisk.allowed ? (
           <Button
             variant="light"
             color="orange"
@@ -205,7 +196,6 @@ function FlowActions({
  */
 export default function PaymentFlowPage() {
   const { flowId } = useParams<{ flowId: string }>();
-  const user = useCurrentUser();
   const flow = usePaymentFlow(flowId);
   const [dialog, setDialog] = useState<Dialog>(null);
 
@@ -277,19 +267,19 @@ export default function PaymentFlowPage() {
             </Text>
           </Alert>
         ) : null}
-        <FlowActions flow={data} isAdmin={user.isAdmin} onDialog={setDialog} />
+        <FlowActions flow={data} onDialog={setDialog} />
         <Grid gap="md">
           <Grid.Col span={{ base: 12, lg: 7 }}>
             <PaymentInfoCard flow={data} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, lg: 5 }}>
-            <ProcessStatusCard flow={data} isAdmin={user.isAdmin} />
+            <ProcessStatusCard flow={data} />
           </Grid.Col>
         </Grid>
         {data.status === 'pending' ? (
           <Alert color="yellow" title="Flujo pendiente">
             <Text size="sm">
-              {user.isAdmin
+              {data.commands.start.allowed
                 ? 'Las tareas se habilitan al presionar «Proceder con Pago».'
                 : 'Las tareas se habilitan cuando un administrador presione «Proceder con Pago».'}
             </Text>

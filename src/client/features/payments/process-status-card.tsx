@@ -34,15 +34,14 @@ export function currentStageText(flow: Pick<PaymentFlowDetail, 'status' | 'curre
 
 /**
  * 'Estado del Proceso' (spec part 2 §2): progress, the start (administrators correct it, and the
- * completion), the completion, the days since the start and the current stage.
+ * completion, when the server allows), the completion, the days since the start and the current stage.
  */
-export function ProcessStatusCard({ flow, isAdmin }: { flow: PaymentFlowDetail; isAdmin: boolean }) {
+export function ProcessStatusCard({ flow }: { flow: PaymentFlowDetail }) {
   const [editing, setEditing] = useState(false);
   const dates = useSetFlowDates({ kind: 'payment', id: flow.id });
   const badge = flowStatusBadges[flow.status];
-  // A pending flow has no start to correct (it starts with 'Proceder con Pago'); a cancelled one is closed.
-  const canEditDates =
-    isAdmin && flow.status !== 'pending' && flow.status !== 'cancelled' && !flow.reservation.isRescinded;
+  // Who may correct the flow's dates, and when, is the server's to say (the workflow engine).
+  const canEditDates = flow.commands.editDates.allowed;
 
   return (
     <Paper withBorder radius="md" p="md" h="100%">

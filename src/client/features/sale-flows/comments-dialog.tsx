@@ -304,7 +304,7 @@ function CommentItem({
 
 /**
  * A task's comments (spec part 2 §2): oldest first, times in Santiago, 'No hay comentarios' when
- * none; a new one with '@' mentions; administrators delete.
+ * none; a new one with '@' mentions; deleted by whom the server allows (administrators).
  */
 export function CommentsDialog({
   opened,
@@ -313,7 +313,7 @@ export function CommentsDialog({
   loading,
   loadError,
   users,
-  isAdmin,
+  canDelete,
   composeDisabledReason = null,
   error,
   sending,
@@ -328,7 +328,8 @@ export function CommentsDialog({
   loading: boolean;
   loadError: unknown;
   users: readonly UserOption[];
-  isAdmin: boolean;
+  /** The server lets the signed-in user delete comments. */
+  canDelete: boolean;
   /** Why no comment can be added now, or null. */
   composeDisabledReason?: string | null;
   error: unknown;
@@ -363,7 +364,7 @@ export function CommentsDialog({
                 <CommentItem
                   key={comment.id}
                   comment={comment}
-                  canDelete={isAdmin}
+                  canDelete={canDelete}
                   deleting={deletingId === comment.id}
                   onDelete={() => onDelete(comment.id)}
                 />

@@ -3,5 +3,5 @@
 
 export { FlowHeaderDescription, FlowShortcuts, HeaderIcon } from './flow-header';
 export { InfoItem } from './flow-info-card';
-export { type FlowStagesView, type FlowTaskView, StagesSection, taskLockReason } from './stages-section';
+export { type FlowStagesView, type FlowTaskView, RejectionNote, StagesSection } from './stages-section';
 export { DatesDialog } from './task-dates-dialog';

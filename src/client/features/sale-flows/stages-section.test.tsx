@@ -6,9 +6,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import { errorCatalog } from '../../../shared/errors';
 import type { SessionUser } from '../../../shared/schemas/auth';
+import type { TaskCommandsView } from '../../../shared/schemas/workflows';
 import { sessionQueryKey } from '../../lib/session';
 import { sessionUserFixture } from '../../test/render';
-import { type FlowStagesView, type FlowTaskView, StagesSection, taskLockReason } from './stages-section';
+import { type FlowStagesView, type FlowTaskView, StagesSection } from './stages-section';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -18,6 +19,23 @@ const person = {
   lastName: 'Díaz',
   avatarUrl: null,
 };
+
+const allowed = { allowed: true, reason: null };
+const refused = (code: keyof typeof errorCatalog) => ({ allowed: false, reason: errorCatalog[code].message });
+
+/** What the server says a user may do on a task: everything, unless told otherwise. */
+function commands(status: TaskStatus, extra: Partial<TaskCommandsView> = {}): TaskCommandsView {
+  return {
+    statuses: ['pending', 'in_progress', 'completed', 'blocked'].filter((s) => s !== status) as TaskStatus[],
+    status: allowed,
+    assign: allowed,
+    editDates: allowed,
+    comment: allowed,
+    approve: refused('APPROVAL_NOT_FOUND'),
+    reject: refused('APPROVAL_NOT_FOUND'),
+    ...extra,
+  };
+}
 
 function task(name: string, status: TaskStatus, extra: Partial<FlowTaskView> = {}): FlowTaskView {
   return {
@@ -35,16 +53,17 @@ function task(name: string, status: TaskStatus, extra: Partial<FlowTaskView> = {
     version: 1,
     defaultAssignee: null,
     waitsFor: [],
+    rejection: null,
+    commands: commands(status),
     ...extra,
   };
 }
 
-function paymentFlow(status: FlowStagesView['status'], tasks: FlowTaskView[]): FlowStagesView {
+function paymentFlow(tasks: FlowTaskView[]): FlowStagesView {
   return {
     id: '00000000-0000-4000-8000-0000000000f1',
-    status,
     currentStageId: '00000000-0000-4000-8000-0000000000e1',
-    reservation: { isRescinded: false },
+    commands: { deleteComments: refused('FORBIDDEN'), singleAssignee: true },
     stages: [
       {
         id: '00000000-0000-4000-8000-0000000000e1',
@@ -83,39 +102,29 @@ function renderStages(flow: FlowStagesView, user: SessionUser) {
 const kam = sessionUserFixture({ userType: 'KAM', isAdmin: false });
 
 describe('the stages of a flow', () => {
-  it('locks every task of a pending payment flow, a completed task and a waiting payment task for non-administrators', () => {
-    const lock = (
-      kind: 'sale' | 'payment',
-      flowStatus: FlowStagesView['status'],
-      status: TaskStatus,
-      isAdmin: boolean,
-    ) => taskLockReason({ kind, flowStatus, task: { status }, isAdmin });
-    expect(lock('payment', 'pending', 'blocked', true)).toBe(errorCatalog.FLOW_NOT_STARTED.message);
-    expect(lock('payment', 'in_progress', 'blocked', false)).toBe(errorCatalog.TASK_BLOCKED.message);
-    expect(lock('payment', 'in_progress', 'blocked', true)).toBeNull();
-    expect(lock('payment', 'in_progress', 'pending', false)).toBeNull();
-    expect(lock('sale', 'in_progress', 'completed', false)).toBe(
-      errorCatalog.TASK_COMPLETED_ADMIN_ONLY.message,
-    );
-    // A sale task set to blocked by hand waits for nothing: anyone may change it.
-    expect(lock('sale', 'in_progress', 'blocked', false)).toBeNull();
-  });
-
-  it('disables the controls of a pending flow and says what a blocked task waits for', () => {
+  it('disables the controls the server refuses, with its reason, and says what a blocked task waits for', () => {
+    const notStarted = refused('FLOW_NOT_STARTED');
     renderStages(
-      paymentFlow('pending', [
+      paymentFlow([
         task('Solicitud Operaciones', 'blocked', {
           defaultAssignee: person,
           waitsFor: ['VB Jefe Inversiones'],
+          commands: commands('blocked', {
+            statuses: [],
+            status: notStarted,
+            assign: notStarted,
+            editDates: notStarted,
+            comment: notStarted,
+          }),
         }),
       ]),
       sessionUserFixture(),
     );
     const row = screen.getByRole('listitem', { name: 'Solicitud Operaciones' });
     expect(within(row).getByText('Espera: VB Jefe Inversiones')).toBeTruthy();
-    expect((within(row).getByLabelText('Estado de Solicitud Operaciones') as HTMLInputElement).disabled).toBe(
-      true,
-    );
+    const select = within(row).getByLabelText('Estado de Solicitud Operaciones') as HTMLInputElement;
+    expect(select.disabled).toBe(true);
+    expect(select.getAttribute('aria-description')).toBe(errorCatalog.FLOW_NOT_STARTED.message);
     expect((within(row).getByRole('button', { name: /Asignar a Bruno/ }) as HTMLButtonElement).disabled).toBe(
       true,
     );
@@ -125,7 +134,7 @@ describe('the stages of a flow', () => {
 
   it("offers the default assignee as 'Asignar a {nombre}' and assigns them in one click", async () => {
     const sent = renderStages(
-      paymentFlow('in_progress', [task('Solicitud Operaciones', 'pending', { defaultAssignee: person })]),
+      paymentFlow([task('Solicitud Operaciones', 'pending', { defaultAssignee: person })]),
       kam,
     );
     fireEvent.click(screen.getByRole('button', { name: /Asignar a Bruno/ }));
@@ -138,7 +147,7 @@ describe('the stages of a flow', () => {
 
   it('shows the one responsible of a payment task by name', () => {
     renderStages(
-      paymentFlow('in_progress', [
+      paymentFlow([
         task('VB Operaciones', 'pending', { assignees: [{ ...person, isActive: true }], daysToComplete: 1 }),
       ]),
       kam,
@@ -146,5 +155,34 @@ describe('the stages of a flow', () => {
     expect(within(screen.getByTestId('task-assignee')).getByText('Bruno Díaz')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Asignar a Bruno/ })).toBeNull();
     expect(screen.getByText('1 día')).toBeTruthy();
+  });
+
+  it('offers in the select only the statuses the server allows, and shows a rejection with its reason', async () => {
+    renderStages(
+      paymentFlow([
+        task('VB Jefe Inversiones', 'blocked', {
+          rejection: { by: person, at: '2026-11-20T15:30:00.000Z', reason: 'Monto no cuadra con la OC' },
+          commands: commands('blocked', {
+            statuses: ['blocked', 'pending', 'in_progress', 'completed'],
+          }),
+        }),
+        task('VB Operaciones', 'pending', {
+          commands: commands('pending', {
+            // An approval is blocked only by 'Rechazar' with a reason.
+            statuses: ['pending', 'in_progress', 'completed'],
+          }),
+        }),
+      ]),
+      sessionUserFixture(),
+    );
+    expect(screen.getByTestId('task-rejection').textContent).toBe(
+      'Rechazada por Bruno Díaz el 20/11/2026 12:30: Monto no cuadra con la OC',
+    );
+    const row = screen.getByRole('listitem', { name: 'VB Operaciones' });
+    fireEvent.click(within(row).getByLabelText('Estado de VB Operaciones'));
+    const options = await screen.findByRole('listbox', { name: 'Estado de VB Operaciones' });
+    const option = (name: string) => within(options).getByRole('option', { name, hidden: true });
+    expect(option('Bloqueada').getAttribute('data-combobox-disabled')).toBe('true');
+    expect(option('Completada').getAttribute('data-combobox-disabled')).toBeNull();
   });
 });

@@ -15,19 +15,16 @@ import {
 import { IconAlertCircle, IconMessageCircle, IconPencil, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
-  type FlowStatus,
   type TaskStatus,
   taskStatusBadges,
   taskStatusOptions,
 } from '../../../shared/domain/workflow/statuses';
-import { errorCatalog } from '../../../shared/errors';
 import { formatDateTime } from '../../../shared/format';
 import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { UserOption } from '../../../shared/schemas/users';
-import type { FlowPerson } from '../../../shared/schemas/workflows';
+import type { FlowCommandsView, FlowPerson, TaskRejectionView } from '../../../shared/schemas/workflows';
 import { AvatarStack, PersonAvatar } from '../../components/user-avatars';
 import { errorMessage } from '../../lib/api';
-import { useCurrentUser } from '../../lib/session';
 import { fullName, useUserOptions } from '../users/api';
 import {
   type FlowKind,
@@ -58,23 +55,16 @@ export interface FlowStageView {
   tasks: readonly FlowTaskView[];
 }
 
-/** What the stages need of a flow (a sale flow's detail and a payment flow's both fit). */
+/**
+ * What the stages need of a flow (a sale flow's detail and a payment flow's both fit). What the user
+ * may do comes from the server (`commands`, decided by the workflow engine): this screen renders it.
+ */
 export interface FlowStagesView {
   id: string;
-  status: FlowStatus;
   currentStageId: string | null;
-  reservation: { isRescinded: boolean };
   stages: readonly FlowStageView[];
+  commands: Pick<FlowCommandsView, 'deleteComments' | 'singleAssignee'>;
 }
-
-/**
- * How each kind of flow behaves on screen (its definition, workflows.md §2-§3): a payment task has
- * one responsible, and while blocked it waits for its prerequisites (only administrators change it).
- */
-const FLOW_RULES: Record<FlowKind, { singleAssignee: boolean; blockedWaitsForPrerequisites: boolean }> = {
-  sale: { singleAssignee: false, blockedWaitsForPrerequisites: false },
-  payment: { singleAssignee: true, blockedWaitsForPrerequisites: true },
-};
 
 const listFormat = new Intl.ListFormat('es', { type: 'conjunction' });
 
@@ -107,68 +97,60 @@ function Days({ task }: { task: FlowTaskView }) {
   );
 }
 
-/** Why a task's controls are off for this user, or null when they may change it. */
-export function taskLockReason({
-  kind,
-  flowStatus,
-  task,
-  isAdmin,
-}: {
-  kind: FlowKind;
-  flowStatus: FlowStatus;
-  task: Pick<FlowTaskView, 'status'>;
-  isAdmin: boolean;
-}): string | null {
-  if (flowStatus === 'pending') return errorCatalog.FLOW_NOT_STARTED.message;
-  if (isAdmin) return null;
-  if (task.status === 'completed') return errorCatalog.TASK_COMPLETED_ADMIN_ONLY.message;
-  if (task.status === 'blocked' && FLOW_RULES[kind].blockedWaitsForPrerequisites) {
-    return errorCatalog.TASK_BLOCKED.message;
-  }
-  return null;
+/**
+ * An approval's standing rejection: 'Rechazada por {nombre} el {fecha}: {motivo}', as the approval's
+ * chain says it (who, when and why, recorded by the workflow engine with the blocked status).
+ */
+export function RejectionNote({ rejection }: { rejection: TaskRejectionView }) {
+  return (
+    <Text size="xs" c="red.8" data-testid="task-rejection">
+      <Text span inherit fw={700}>
+        Rechazada por {rejection.by ? fullName(rejection.by) : 'un usuario eliminado'}
+      </Text>{' '}
+      el {formatDateTime(rejection.at)}: {rejection.reason}
+    </Text>
+  );
 }
 
 /**
- * One task: its status select, assignees with the assign popup, comments, dates and days. Changes of
- * a completed task are for administrators (the controls say so), and nothing changes while a payment
- * flow is pending; a refusal shows here, and when it means the screen was out of date the flow is
- * read again.
+ * One task: its status select, assignees with the assign popup, comments, dates and days. Which
+ * controls are on, and the hint of those that are off, is what the server sent in `task.commands`
+ * (the workflow engine's authority: issue 26); a refusal shows here, and when it means the screen was
+ * out of date the flow is read again.
  */
 function TaskRow({
   kind,
   flow,
   task,
   users,
-  isAdmin,
 }: {
   kind: FlowKind;
   flow: FlowStagesView;
   task: FlowTaskView;
   users: readonly UserOption[];
-  isAdmin: boolean;
 }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const ref = { kind, id: flow.id };
-  const rules = FLOW_RULES[kind];
   const status = useSetTaskStatus(ref);
   const assignees = useSetTaskAssignees(ref);
   const dates = useSetTaskDates(ref);
   const addComment = useAddComment(ref);
   const deleteComment = useDeleteComment(ref);
   const comments = useTaskComments(ref, task.id, dialog === 'comments');
-  const closed = flow.status === 'cancelled' || flow.reservation.isRescinded;
-  const notStarted = flow.status === 'pending';
-  const lockReason = taskLockReason({ kind, flowStatus: flow.status, task, isAdmin });
-  const assignLockReason =
-    lockReason === errorCatalog.TASK_COMPLETED_ADMIN_ONLY.message
-      ? errorCatalog.ASSIGN_COMPLETED_ADMIN_ONLY.message
-      : lockReason;
+  const { commands } = task;
+  const single = flow.commands.singleAssignee;
+  const statusReason = commands.statuses.length === 0 ? commands.status.reason : null;
+  const assignReason = commands.assign.allowed ? null : commands.assign.reason;
   const rowError = status.error ?? (dialog === 'assign' ? null : assignees.error);
   const waitsFor =
     task.status === 'blocked' && task.waitsFor && task.waitsFor.length > 0 ? task.waitsFor : null;
   const offeredAssignee =
-    !closed && task.assignees.length === 0 && task.status !== 'completed' ? task.defaultAssignee : null;
-  const singleAssignee = rules.singleAssignee && task.assignees.length === 1 ? task.assignees[0] : null;
+    task.assignees.length === 0 && task.status !== 'completed' ? task.defaultAssignee : null;
+  const singleAssignee = single && task.assignees.length === 1 ? task.assignees[0] : null;
+  const statusOptions = taskStatusOptions.map((option) => ({
+    ...option,
+    disabled: !commands.statuses.includes(option.value),
+  }));
 
   return (
     <Paper withBorder radius="md" p="sm" role="listitem" aria-label={task.name} data-status={task.status}>
@@ -183,18 +165,20 @@ function TaskRow({
               Espera: {listFormat.format(waitsFor)}
             </Text>
           ) : null}
+          {task.rejection ? <RejectionNote rejection={task.rejection} /> : null}
         </Grid.Col>
         <Grid.Col span={{ base: 'content', lg: 2 }}>
-          <Tooltip label={lockReason} disabled={!lockReason || closed} withArrow multiline maw={280}>
+          <Tooltip label={statusReason} disabled={!statusReason} withArrow multiline maw={280}>
             <div>
               <Select
                 aria-label={`Estado de ${task.name}`}
+                aria-description={statusReason ?? undefined}
                 size="xs"
                 w={150}
-                data={taskStatusOptions}
+                data={statusOptions}
                 value={task.status}
                 allowDeselect={false}
-                disabled={closed || lockReason !== null || status.isPending}
+                disabled={statusReason !== null || status.isPending}
                 leftSection={
                   <span
                     aria-hidden
@@ -247,12 +231,12 @@ function TaskRow({
               <AvatarStack people={task.assignees} size={26} empty="Sin asignar" />
             )}
             {offeredAssignee ? (
-              <Tooltip label={assignLockReason} disabled={!assignLockReason} withArrow multiline maw={280}>
+              <Tooltip label={assignReason} disabled={!assignReason} withArrow multiline maw={280}>
                 <Button
                   size="compact-xs"
                   variant="light"
                   leftSection={<PersonAvatar person={offeredAssignee} size={18} />}
-                  disabled={assignLockReason !== null}
+                  disabled={assignReason !== null}
                   loading={assignees.isPending}
                   onClick={() =>
                     assignees.mutate({ taskId: task.id, current: [], userIds: [offeredAssignee.id] })
@@ -262,28 +246,24 @@ function TaskRow({
                 </Button>
               </Tooltip>
             ) : null}
-            {closed ? null : (
-              <Tooltip
-                label={
-                  assignLockReason ?? (rules.singleAssignee ? 'Asignar responsable' : 'Asignar responsables')
-                }
-                withArrow
-                multiline
-                maw={280}
+            <Tooltip
+              label={assignReason ?? (single ? 'Asignar responsable' : 'Asignar responsables')}
+              withArrow
+              multiline
+              maw={280}
+            >
+              <ActionIcon
+                variant="subtle"
+                aria-label={`${single ? 'Asignar responsable' : 'Asignar responsables'} a ${task.name}`}
+                disabled={assignReason !== null}
+                onClick={() => {
+                  assignees.reset();
+                  setDialog('assign');
+                }}
               >
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={`${rules.singleAssignee ? 'Asignar responsable' : 'Asignar responsables'} a ${task.name}`}
-                  disabled={assignLockReason !== null}
-                  onClick={() => {
-                    assignees.reset();
-                    setDialog('assign');
-                  }}
-                >
-                  <IconUserPlus size={18} />
-                </ActionIcon>
-              </Tooltip>
-            )}
+                <IconUserPlus size={18} />
+              </ActionIcon>
+            </Tooltip>
           </Group>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 3 }}>
@@ -301,7 +281,7 @@ function TaskRow({
                   {task.completedAt ? formatDateTime(task.completedAt) : '—'}
                 </Text>
               </Text>
-              {isAdmin && !closed && !notStarted ? (
+              {commands.editDates.allowed ? (
                 <Tooltip label="Editar fechas" withArrow>
                   <ActionIcon
                     variant="subtle"
@@ -332,7 +312,7 @@ function TaskRow({
           opened
           task={task}
           users={users}
-          single={rules.singleAssignee}
+          single={single}
           saving={assignees.isPending}
           error={assignees.error}
           onClose={() => setDialog(null)}
@@ -372,8 +352,8 @@ function TaskRow({
           loading={comments.isLoading}
           loadError={comments.error}
           users={users}
-          isAdmin={isAdmin}
-          composeDisabledReason={notStarted ? errorCatalog.FLOW_NOT_STARTED.message : null}
+          canDelete={flow.commands.deleteComments.allowed}
+          composeDisabledReason={commands.comment.reason}
           error={addComment.error ?? deleteComment.error}
           sending={addComment.isPending}
           deletingId={deleteComment.isPending ? (deleteComment.variables ?? null) : null}
@@ -411,10 +391,9 @@ function StageTitle({ stage, isCurrent }: { stage: FlowStageView; isCurrent: boo
 
 /**
  * A flow's stages in order, collapsible; those not complete start expanded (spec part 2 §2). The
- * same for a sale flow and a payment flow: `kind` says where the commands go and which rules apply.
+ * same for a sale flow and a payment flow: `kind` says where the commands go.
  */
 export function StagesSection({ kind, flow }: { kind: FlowKind; flow: FlowStagesView }) {
-  const { isAdmin } = useCurrentUser();
   // The active users the assign popup and the mentions offer.
   const users = useUserOptions().data ?? [];
   const [open, setOpen] = useState<string[]>(() =>
@@ -437,7 +416,7 @@ export function StagesSection({ kind, flow }: { kind: FlowKind; flow: FlowStages
           <Accordion.Panel>
             <Stack gap="xs" role="list" aria-label={`Tareas de ${stage.name}`}>
               {stage.tasks.map((task) => (
-                <TaskRow key={task.id} kind={kind} flow={flow} task={task} users={users} isAdmin={isAdmin} />
+                <TaskRow key={task.id} kind={kind} flow={flow} task={task} users={users} />
               ))}
             </Stack>
           </Accordion.Panel>

@@ -1,8 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ACTIONS, can, USER_TYPES } from '../../../shared/permissions';
-import { actionDescriptions } from '../../../shared/permissions-text';
-import { policyDescriptions } from '../../../shared/policies';
+import {
+  actionDescriptions,
+  policyDescriptions,
+  taskRuleDescriptions,
+} from '../../../shared/permissions-text';
 import { renderWithProviders } from '../../test/render';
 import { PermissionsSection } from './permissions-section';
 
@@ -38,7 +41,7 @@ describe('PermissionsSection', () => {
 
   it('lists the record-level rules and says everything else is open to everyone', () => {
     renderWithProviders(<PermissionsSection />);
-    for (const description of Object.values(policyDescriptions)) {
+    for (const description of [...Object.values(policyDescriptions), ...taskRuleDescriptions]) {
       expect(screen.getByText(description)).toBeTruthy();
     }
     expect(screen.getByText(/está abierto a todos los tipos de usuario/)).toBeTruthy();

@@ -1,8 +1,11 @@
 import { Box, Group, List, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconMinus } from '@tabler/icons-react';
 import { ADMIN_ACTIONS, can, USER_TYPES, type UserType } from '../../../shared/permissions';
-import { actionDescriptions } from '../../../shared/permissions-text';
-import { policyDescriptions } from '../../../shared/policies';
+import {
+  actionDescriptions,
+  policyDescriptions,
+  taskRuleDescriptions,
+} from '../../../shared/permissions-text';
 
 function Allowed({ allowed, userType }: { allowed: boolean; userType: UserType }) {
   return allowed ? (
@@ -95,8 +98,8 @@ export function PermissionsSection() {
           Reglas sobre registros
         </Title>
         <List size="sm" spacing={6}>
-          {Object.entries(policyDescriptions).map(([policy, description]) => (
-            <List.Item key={policy}>{description}</List.Item>
+          {[...Object.values(policyDescriptions), ...taskRuleDescriptions].map((description) => (
+            <List.Item key={description}>{description}</List.Item>
           ))}
         </List>
       </Box>

@@ -11,7 +11,6 @@ import type {
 } from '../../../shared/domain/workflow/types';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
 import { santiagoDateOf } from '../../../shared/format';
-import { isAdmin } from '../../../shared/permissions';
 import {
   ALL_APPROVALS,
   APPROVALS_FILE_PREFIX,
@@ -21,7 +20,6 @@ import {
   type approvalListQuery,
   type BulkApproveResult,
   DEFAULT_APPROVAL,
-  rejectionComment,
 } from '../../../shared/schemas/approvals';
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';

@@ -265,7 +265,7 @@ describe('approving and rejecting', () => {
     ]) {
       expect(response.statusCode).toBe(403);
       expect(errorOf(response).message).toBe(
-        'Solo la persona asignada a esta aprobación o un administrador puede aprobarla o rechazarla',
+        'Solo la persona asignada a esta aprobación o un administrador puede aprobarla, rechazarla o reasignarla',
       );
     }
     const bulk = await kam.post('/api/approvals/approve', { taskIds: [taskId] });

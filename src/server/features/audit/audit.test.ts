@@ -285,6 +285,22 @@ const CASES: TableCase[] = [
     root: (_key, f) => f.flow.id,
   },
   {
+    table: 'flow_task_rejections',
+    insert: (f) =>
+      sql`insert into flow_task_rejections (flow_task_id, flow_id, rejected_by, rejected_at, reason)
+          values (${f.flow.task('COF PENDIENTE FIRMA')}, ${f.flow.id}, ${f.admin.id}, now(), 'Falta la firma')
+          returning id::text as key`,
+    update: {
+      set: (key) =>
+        sql`update flow_task_rejections set reason = 'Falta la firma del cliente' where id = ${key}`,
+      column: 'reason',
+      before: () => 'Falta la firma',
+      after: () => 'Falta la firma del cliente',
+    },
+    remove: (key) => sql`delete from flow_task_rejections where id = ${key}`,
+    root: (_key, f) => f.flow.id,
+  },
+  {
     table: 'flow_task_comment_mentions',
     insert: (f) =>
       sql`insert into flow_task_comment_mentions (comment_id, user_id) values (${f.comment}, ${f.kam.id}) returning comment_id || ':' || user_id as key`,

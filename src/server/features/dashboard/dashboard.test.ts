@@ -104,11 +104,16 @@ describe('GET /api/dashboard', () => {
     const at = (iso: string) => ({ at: new Date(iso) });
     const f1 = await createPaymentFlow(ctx.db, { brokerCommissionId: c1.id, ...at('2026-03-10T13:00:00Z') });
     await f1.start(at('2026-03-10T13:00:00Z'));
-    await f1.complete('Solicitud Liquidación', at('2026-03-12T02:30:00Z'));
-    await f1.setStatus('Solicitud a Jefe Inversiones', 'in_progress', at('2026-03-12T02:30:00Z'));
-    await f1.assign('Solicitud a Jefe Inversiones', payer.id, at('2026-03-12T02:30:00Z'));
-    // Opened by hand a day later: not the current task, which is the oldest open one.
-    await f1.setStatus('Solicitud Operaciones', 'pending', at('2026-03-13T12:00:00Z'));
+    await f1.completeAll(
+      ['Solicitud Liquidación', 'Solicitud a Jefe Inversiones'],
+      at('2026-03-11T12:00:00Z'),
+    );
+    // Both branches open when 'VB Jefe Inversiones' completes (workflows.md §1.4).
+    await f1.complete('VB Jefe Inversiones', at('2026-03-12T02:30:00Z'));
+    await f1.setStatus('Solicitud Gerente Comercial', 'in_progress', at('2026-03-12T02:30:00Z'));
+    await f1.assign('Solicitud Gerente Comercial', payer.id, at('2026-03-12T02:30:00Z'));
+    // 'VB Operaciones' opens a day later: not the current task, which is the oldest open one.
+    await f1.complete('Solicitud Operaciones', at('2026-03-13T12:00:00Z'));
     const f2 = await createPaymentFlow(ctx.db, { brokerCommissionId: c5.id, ...at('2026-02-01T13:00:00Z') });
     await f2.start(at('2026-02-01T13:00:00Z'));
     await f2.completeAll(f2.taskNames(), at('2026-02-20T13:00:00Z'));
@@ -123,7 +128,7 @@ describe('GET /api/dashboard', () => {
     await createPaymentFlow(ctx.db, { brokerCommissionId: c12.id, ...at('2026-02-01T12:00:00Z') });
 
     const response = await admin.get('/api/dashboard');
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode, response.body).toBe(200);
     const data = response.json();
 
     expect(data.totals).toEqual({ reservations: 12, clients: 13, projects: 4, brokers: 7 });
@@ -223,7 +228,7 @@ describe('GET /api/dashboard', () => {
         reservationNumber: 'R-001',
         isSecondPayment: false,
         status: 'in_progress',
-        currentTaskName: 'Solicitud a Jefe Inversiones',
+        currentTaskName: 'Solicitud Gerente Comercial',
         daysOverdue: 3,
         assigneeName: 'Pedro Pagos',
         amount: '120.50',

@@ -1,5 +1,4 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { FOLLOW_UP_STAGE_ORDER } from '../../../shared/domain/workflow/names';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import type { WorkflowKind } from '../../../shared/domain/workflow/types';
 import type { InboxCursor } from '../../../shared/schemas/notifications';
@@ -55,13 +54,12 @@ export interface InboxRow {
   daysToComplete: number | null;
 }
 
-/** The stage rank of the follow-up's fixed order, as the migration computes it (14: not named there). */
+/**
+ * The stage rank of the follow-up's fixed order: the SQL function `follow_up_stage_rank` (migration
+ * 0020), the same order as FOLLOW_UP_STAGE_ORDER (a test holds them equal); unknown stages last.
+ */
 function stageRank(name: SQL): SQL {
-  const order = sql.join(
-    FOLLOW_UP_STAGE_ORDER.map((stage) => sql`${stage}`),
-    sql`, `,
-  );
-  return sql`coalesce(array_position(array[${order}]::text[], ${name}), ${FOLLOW_UP_STAGE_ORDER.length + 1})`;
+  return sql`follow_up_stage_rank(${name})`;
 }
 
 export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL {

@@ -1,5 +1,6 @@
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { can } from '../../../shared/permissions';
+import { allow } from '../../../shared/policies';
 import {
   encodeInboxCursor,
   type FollowUpQuery,
@@ -42,10 +43,8 @@ export async function listFollowUp(
   query: ParsedPage & Pick<FollowUpQuery, 'userId'>,
 ): Promise<InboxResponse> {
   const { userId, ...page } = query;
-  if (!can(ctx.user, 'menu.followUp')) {
-    if (userId !== undefined && userId !== ctx.user.id) throw new AppError('FORBIDDEN');
-    return inbox(ctx, { userId: ctx.user.id }, page);
-  }
+  if (userId !== undefined && !allow(ctx.user, 'tasks.readOf', { userId })) throw new AppError('FORBIDDEN');
+  if (!can(ctx.user, 'menu.followUp')) return inbox(ctx, { userId: ctx.user.id }, page);
   if (userId !== undefined && !(await queries.userExists(ctx.db, userId)))
     throw new AppError('USER_NOT_FOUND');
   return inbox(ctx, { userId: userId ?? null }, page);

@@ -52,14 +52,18 @@ describe('GET /api/notifications/count (the bell badge)', () => {
       brokerCommissionId: (await createCommission(ctx.db, await withBroker())).id,
     });
     await payment.start();
+    await payment.complete('Solicitud Liquidación');
+    // An administrator reopens it: open again beside the task it opened (reopening never cascades).
+    await payment.setStatus('Solicitud Liquidación', 'pending');
     await payment.assign('Solicitud Liquidación', me);
     await payment.setStatus('Solicitud a Jefe Inversiones', 'in_progress');
     await payment.assign('Solicitud a Jefe Inversiones', me);
     await payment.assign('VB Jefe Inversiones', me);
-    await payment.assign('Solicitud Gerente Comercial', me);
-    await payment.complete('Solicitud Gerente Comercial');
-    await payment.setStatus('Solicitud Operaciones', 'pending');
-    await payment.assign('Solicitud Operaciones', other);
+    const theirs = await createPaymentFlow(ctx.db, {
+      brokerCommissionId: (await createCommission(ctx.db, await withBroker())).id,
+    });
+    await theirs.start();
+    await theirs.assign('Solicitud Liquidación', other);
     // A pending payment flow (not started) counts nothing.
     await createPaymentFlow(ctx.db, {
       brokerCommissionId: (await createCommission(ctx.db, await withBroker())).id,

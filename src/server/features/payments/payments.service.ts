@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import {
   canCreateSecondPayment,
-  paymentFlowRiskRefusal,
   firstPaymentStanding,
+  paymentFlowRiskRefusal,
   secondPaymentStanding,
 } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
@@ -133,6 +133,7 @@ export async function get(
   if (flow.kind !== 'payment' || !header) throw new AppError('FLOW_NOT_FOUND');
   const people = new Map(extras.people.map((person) => [person.id, person]));
   const taskNames = new Map(definition.tasks.map((task) => [task.id, task.name]));
+  const statusOfTask = new Map(state.tasks.map((task) => [task.taskId, task.status]));
   const stages = workflows.stagesView(screen, ctx.user, ctx.now, (_task, taskDefinition) => {
     const defaultId = taskDefinition.defaultAssigneeIds[0];
     const person = defaultId ? people.get(defaultId) : undefined;
@@ -145,7 +146,10 @@ export async function get(
             avatarUrl: person.avatarUrl,
           }
         : null,
-      waitsFor: taskDefinition.prerequisiteIds.flatMap((id) => taskNames.get(id) ?? []),
+      // What it still waits for: its prerequisites not completed (a rejected approval waits for none).
+      waitsFor: taskDefinition.prerequisiteIds.flatMap((id) =>
+        statusOfTask.get(id) === 'completed' ? [] : (taskNames.get(id) ?? []),
+      ),
     };
   });
 
@@ -192,7 +196,7 @@ export async function get(
     }),
     stages,
     commands: {
-      ...workflows.flowCommandsView(workflows.commandsOf(screen, ctx.user), ctx.user),
+      ...workflows.flowCommandsView(screen, ctx.user),
       markAtRisk: workflows.allowance(
         paymentFlowRiskRefusal({
           hasCommission: true,

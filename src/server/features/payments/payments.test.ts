@@ -319,7 +319,7 @@ describe('a payment flow', () => {
     expect(after.assignees.map((person) => person.id)).toEqual([jefe.id]);
   });
 
-  it('refuses a non-administrator a blocked task with the spec’s message, and runs the two approval branches side by side', async () => {
+  it('refuses a non-administrator a blocked task with the spec’s message, and an approval not theirs; runs the two approval branches side by side', async () => {
     const { admin, flowId } = await pendingFlow();
     const kam = await loginAs(ctx, { userType: 'Gestor de Pagos' });
     await admin.post(`/api/payment-flows/${flowId}/start`);
@@ -333,11 +333,24 @@ describe('a payment flow', () => {
       'No se puede modificar esta tarea hasta que se complete la tarea anterior',
     );
 
-    for (const name of ['Solicitud Liquidación', 'Solicitud a Jefe Inversiones', 'VB Jefe Inversiones']) {
+    for (const name of ['Solicitud Liquidación', 'Solicitud a Jefe Inversiones']) {
       const done = await kam.put(statusUrl(flowId, taskOf(flow, name).id), { status: 'completed' });
       expect(done.statusCode, done.body).toBe(200);
       flow = await detail(admin, flowId);
     }
+    // An approval is not anybody's to decide (workflows.md §4, issue 26): the 'Gestor de Pagos' who is
+    // not its assignee is refused, whatever route; its assignee (here an administrator) decides it.
+    const vb = taskOf(flow, 'VB Jefe Inversiones');
+    const notTheirs = await kam.put(statusUrl(flowId, vb.id), { status: 'completed' });
+    expect(notTheirs.statusCode).toBe(403);
+    expect(errorOf(notTheirs).code).toBe('APPROVAL_NOT_ASSIGNED');
+    expect(taskOf(await detail(kam, flowId), 'VB Jefe Inversiones').commands).toMatchObject({
+      statuses: [],
+      approve: { allowed: false },
+    });
+    const decided = await admin.put(statusUrl(flowId, vb.id), { status: 'completed' });
+    expect(decided.statusCode, decided.body).toBe(200);
+    flow = await detail(admin, flowId);
     // Both branches open after 'VB Jefe Inversiones' (workflows.md §1.4).
     expect(taskOf(flow, 'Solicitud Gerente Comercial').status).toBe('pending');
     expect(taskOf(flow, 'Solicitud Operaciones').status).toBe('pending');

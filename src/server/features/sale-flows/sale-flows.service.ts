@@ -67,7 +67,7 @@ export async function get(
     commissionId: header.commissionId,
     paymentFlowId: header.paymentFlowId,
     stages,
-    commands: workflows.flowCommandsView(workflows.commandsOf(screen, ctx.user), ctx.user),
+    commands: workflows.flowCommandsView(screen, ctx.user),
   };
 }
 

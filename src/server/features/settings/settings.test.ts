@@ -404,7 +404,7 @@ describe('settings: the flows\u2019 defaults', () => {
     expect(await tableCount(ctx.db, defaultSeller)).toBe(0);
   });
 
-  it('gives a payment task at most one default assignee, active users only, and hides deprecated tasks', async () => {
+  it('gives a payment task at most one default assignee, active users only, and hides retired tasks', async () => {
     const admin = await loginAs(ctx);
     const jefe = await createUser(ctx.db, { firstName: 'Jaime', userType: 'Supervisor' });
     const otro = await createUser(ctx.db, { firstName: 'Otto', userType: 'Supervisor' });
@@ -418,7 +418,7 @@ describe('settings: the flows\u2019 defaults', () => {
     );
     await ctx.db
       .insert(workflowTasks)
-      .values({ stageId: stage!.stageId, name: '[DEPRECATED] VB antiguo', sortOrder: 99 });
+      .values({ stageId: stage!.stageId, name: 'VB antiguo', sortOrder: 99, isRetired: true });
 
     const two = await admin.put(`/api/settings/workflow-tasks/${vb}/default-assignees`, {
       userIds: [jefe.id, otro.id],
@@ -451,7 +451,8 @@ describe('settings: the flows\u2019 defaults', () => {
       name: 'VB Jefe Inversiones',
       defaultAssigneeIds: [jefe.id],
     });
-    expect(tasks.some((task: { name: string }) => task.name.startsWith('[DEPRECATED]'))).toBe(false);
+    // Retired by its flag (issue 26: a name prefix is no rule).
+    expect(tasks.some((task: { name: string }) => task.name === 'VB antiguo')).toBe(false);
     // 'Quitar Asignación'.
     await admin.put(`/api/settings/workflow-tasks/${vb}/default-assignees`, { userIds: [] });
     expect(await tableCount(ctx.db, workflowTaskDefaultAssignees)).toBe(0);

@@ -477,7 +477,9 @@ export async function countPendingTasks(db: Executor, userId: string): Promise<n
  */
 export function currentTaskOf(flowAlias: SQL): SQL {
   return sql`
-    select ft.id as task_row_id, t.name, ft.started_at, ft.completed_at, ft.days_to_complete,
+    select ft.id as task_row_id, t.name, ft.started_at,
+           -- An open task has no completion yet.
+           null::timestamptz as completed_at, ft.days_to_complete,
            (select a.user_id from flow_task_assignees a where a.flow_task_id = ft.id
              order by a.assigned_at, a.user_id limit 1) as assignee_id
       from open_flow_tasks ft

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { allowedCommands, type FlowCommandsAllowed } from '../../../shared/domain/workflow/authority';
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
-import { TASK_STATUSES } from '../../../shared/domain/workflow/statuses';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
+import { TASK_STATUSES } from '../../../shared/domain/workflow/statuses';
 import type {
   FlowCommand,
   FlowEvent,
-  FlowRefusal,
   FlowState,
   TaskState,
   WorkflowDefinition,
@@ -15,8 +14,8 @@ import type {
 } from '../../../shared/domain/workflow/types';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
 import { santiagoDateOf } from '../../../shared/format';
-import { pick } from '../../../shared/pick';
 import { can, isAdmin } from '../../../shared/permissions';
+import { pick } from '../../../shared/pick';
 import { rejectionComment } from '../../../shared/schemas/approvals';
 import type { SaleFlowStage, SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type {
@@ -206,7 +205,13 @@ async function handOnInTransaction(
     // A payment flow's completion dates the commission's payment (workflows.md §3); a flow that stops
     // being complete (a task reopened) leaves the payment without a date, so no figure counts it paid.
     if (event.type === 'flowCompleted' && payment) {
-      await commissions.recordPaymentDate(tx, flow.brokerCommissionId!, payment, santiagoDateOf(event.at), actorId);
+      await commissions.recordPaymentDate(
+        tx,
+        flow.brokerCommissionId!,
+        payment,
+        santiagoDateOf(event.at),
+        actorId,
+      );
     }
     if (event.type === 'flowReopened' && payment) {
       await commissions.recordPaymentDate(tx, flow.brokerCommissionId!, payment, null, actorId);
@@ -327,10 +332,13 @@ export function taskCommandsView(
   task: Pick<TaskState, 'id' | 'status'>,
 ): TaskCommandsView {
   const commands = allowed.tasks.get(task.id)!;
-  const changes = TASK_STATUSES.filter((status) => status !== task.status && commands.statuses[status] === null);
+  const changes = TASK_STATUSES.filter(
+    (status) => status !== task.status && commands.statuses[status] === null,
+  );
   // The select's hint: why its status cannot change (what completing would answer says it best).
   const refusals = TASK_STATUSES.filter((status) => status !== task.status).map((s) => commands.statuses[s]);
-  const statusRefusal = (task.status === 'completed' ? null : commands.statuses.completed) ?? refusals.find(Boolean) ?? null;
+  const statusRefusal =
+    (task.status === 'completed' ? null : commands.statuses.completed) ?? refusals.find(Boolean) ?? null;
   return {
     statuses: changes.length > 0 ? [task.status, ...changes] : [],
     status: allowance(changes.length > 0 ? null : statusRefusal),
@@ -343,11 +351,16 @@ export function taskCommandsView(
 }
 
 /** The flow-wide commands of a screen: 'Proceder con Pago', the flow's dates, deleting comments. */
-export function flowCommandsView(allowed: FlowCommandsAllowed, viewer: Viewer): FlowCommandsView {
+export function flowCommandsView(
+  screen: Pick<FlowScreen, 'flow' | 'definition' | 'state'>,
+  viewer: Viewer,
+): FlowCommandsView {
+  const allowed = commandsOf(screen, viewer);
   return {
     start: allowance(allowed.start),
     editDates: allowance(allowed.editDates),
     deleteComments: allowance(can(viewer, 'comments.delete') ? null : 'FORBIDDEN'),
+    singleAssignee: screen.definition.singleAssignee,
   };
 }
 
