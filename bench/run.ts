@@ -19,7 +19,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon, { type RequestSpec } from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -175,6 +175,8 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
           generatedAt: new Date().toISOString(),
           generationSeconds,
         };
+        // A fresh checkout has no .tmp yet: the marker's folder is made with it.
+        mkdirSync(dirname(markerPath), { recursive: true });
         writeFileSync(markerPath, `${JSON.stringify({ ...marker, counts: summary.counts }, null, 2)}\n`);
       }
     }

@@ -1,4 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import {
   createPglite,
@@ -9,9 +19,12 @@ import {
   postgresHandle,
   postgresPool,
 } from '../db/client';
+import { migrationsFolder, projectRoot } from '../paths';
+import { captureBaseline, restoreBaseline, shapeChange } from './baseline';
 
 /**
- * Test databases. On PGlite: one migrated instance per test file, copied per test.
+ * Test databases. On PGlite: one instance per test file from the run's migrated template, put back
+ * to the migrations' state before each test.
  * On PostgreSQL (TEST_DATABASE_URL): one migrated template per run, copied per test with
  * CREATE DATABASE ... TEMPLATE, dropped afterwards. Tests never share rows.
  */
@@ -106,17 +119,59 @@ export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
       async close() {},
     };
   }
-  // PGlite's own clone() forgets the type parsers, so each test's instance is created from one
-  // dump of the migrated template, with the same options as the server's.
+  // One instance per test file, from the run's migrated template, put back to the migrations' state
+  // before each test (`baseline.ts`); PGlite's own clone() forgets the type parsers, so the instance
+  // is made from the template's data directory with the same options as the server's.
+  const instance = await createPglite({ loadDataDir: await pgliteTemplate() });
+  const baseline = await captureBaseline(instance);
+  let used = false;
+  return {
+    async create() {
+      if (used) {
+        const changed = await shapeChange(instance, baseline);
+        if (changed)
+          throw new Error(
+            `a test changed the schema, which the reset between tests cannot undo:\n${changed}`,
+          );
+        await restoreBaseline(instance, baseline);
+      }
+      used = true;
+      // A new Drizzle object per test: caches keyed by the database (the builders' admin) start empty.
+      return { ...pgliteHandle(instance), close: async () => {} };
+    },
+    close: () => instance.close(),
+  };
+}
+
+/**
+ * The migrated embedded database as a data-directory dump, made once and kept under .tmp by the hash
+ * of the migrations: test files load it instead of migrating (the global setup makes it before they
+ * start; a file run on its own makes it when missing).
+ */
+export async function preparePgliteTemplate(): Promise<string> {
+  const path = pgliteTemplatePath();
+  if (existsSync(path)) return path;
   const template = await createPglite();
   await migratePglite(template);
   const dump = await template.dumpDataDir('none');
   await template.close();
-  return {
-    async create() {
-      const instance = await createPglite({ loadDataDir: dump });
-      return pgliteHandle(instance);
-    },
-    async close() {},
-  };
+  mkdirSync(dirname(path), { recursive: true });
+  // Written aside, then renamed: two runs starting together never read half a file.
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, path);
+  return path;
+}
+
+async function pgliteTemplate(): Promise<Blob> {
+  return new Blob([readFileSync(await preparePgliteTemplate())]);
+}
+
+function pgliteTemplatePath(): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
+    const path = join(migrationsFolder, name);
+    if (statSync(path).isFile()) hash.update(name).update(readFileSync(path));
+  }
+  return join(projectRoot, '.tmp', 'test-templates', `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 }
