@@ -21,6 +21,7 @@ import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
 import { commissionsRoutes } from './features/commissions/commissions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
+import { dataRequestsRoutes } from './features/data-requests/data-requests.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
@@ -184,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventsRoutes, { prefix: '/events' });
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(auditRoutes, { prefix: '/audit' });
+      await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
     },
     { prefix: '/api' },
   );

@@ -202,8 +202,35 @@ export const errorCatalog = {
     message:
       'No se puede eliminar el cliente: tiene reservas vigentes (N° {numbers}). Resciliarlas antes, o dejarlo como está.',
   },
+  CLIENT_BLOCKED: {
+    status: 409,
+    message:
+      'Los datos de este cliente están bloqueados por una solicitud del titular (Ley 21.719): levante el bloqueo para modificarlos',
+  },
+  CLIENT_NOT_RESTRICTED: { status: 409, message: 'Este cliente no tiene oposición ni bloqueo registrados' },
   BROKER_NOT_FOUND: { status: 404, message: 'El broker no existe.' },
   BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT', field: 'rut' },
+
+  // Holders' data rights (Ley 21.719; Configuración → Solicitudes de titulares)
+  DATA_REQUEST_NOT_FOUND: { status: 404, message: 'La solicitud no existe.' },
+  DATA_REQUEST_NO_HOLDER_DATA: { status: 404, message: 'No se tratan datos de este titular' },
+  DATA_REQUEST_RECEIVED_IN_FUTURE: {
+    status: 400,
+    message: 'La fecha de recepción no puede ser posterior a hoy',
+    field: 'receivedDate',
+  },
+  DATA_REQUEST_WRONG_KIND: { status: 409, message: 'Esta acción no corresponde al tipo de la solicitud' },
+  DATA_REQUEST_CLOSED: { status: 409, message: 'La solicitud ya fue respondida o rechazada' },
+  HOLDER_ALREADY_SUPPRESSED: {
+    status: 409,
+    message: 'Los datos personales de este titular ya fueron suprimidos',
+  },
+  HOLDER_SALE_IN_PROGRESS: {
+    status: 409,
+    message:
+      'No se pueden suprimir los datos: el titular tiene una venta en curso (reserva N° {numbers}) y sus datos se necesitan para cumplirla. Puede registrar una solicitud de bloqueo en su lugar.',
+  },
+  HOLDER_NO_BLOCKED_VALUES: { status: 404, message: 'Este titular no tiene datos bloqueados' },
 
   // Settings (Configuración)
   AGENCY_NOT_FOUND: { status: 404, message: 'La inmobiliaria no existe.' },

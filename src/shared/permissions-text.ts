@@ -19,6 +19,8 @@ export const actionDescriptions: Record<Action, string> = {
   'flowSettings.manage': 'Cambiar el vendedor por defecto y los responsables por defecto de los flujos',
   'audit.read': 'Ver y exportar la auditoría de todos los cambios (Configuración → Auditoría)',
   'comments.delete': 'Eliminar comentarios de las tareas',
+  'dataRequests.manage':
+    'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
 };
 
 /**

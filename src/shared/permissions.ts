@@ -20,6 +20,7 @@ export const ADMIN_ACTIONS = [
   'flowSettings.manage',
   'audit.read',
   'comments.delete',
+  'dataRequests.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

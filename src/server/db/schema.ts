@@ -215,7 +215,8 @@ export const clients = pgTable(
     rut: text('rut').notNull(),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
-    birthDate: day('birth_date').notNull(),
+    /** Null only once the holder's data were suppressed (Ley 21.719, decision 0027). */
+    birthDate: day('birth_date'),
     phone: text('phone'),
     email: text('email'),
     searchText: text('search_text')
@@ -223,6 +224,18 @@ export const clients = pgTable(
       .generatedAlwaysAs(
         searchable(`rut || ' ' || replace(rut, '-', '') || ' ' || first_name || ' ' || last_name`),
       ),
+    /**
+     * The holder's personal data were suppressed (decision 0027): names read 'Titular suprimido', the
+     * RUT is a placeholder (the real one blocked in `client_blocked_values` when a legal duty keeps it),
+     * birth date, phone and e-mail are gone; the client is also soft-deleted.
+     */
+    suppressedAt: instant('suppressed_at'),
+    suppressedBy: uuid('suppressed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    /** Opposition or blocking (Ley 21.719): non-essential processing stops; marked on screen. */
+    restriction: text('restriction'),
+    restrictionReason: text('restriction_reason'),
+    restrictedAt: instant('restricted_at'),
+    restrictedBy: uuid('restricted_by').references(() => profiles.id, { onDelete: 'set null' }),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     deletedBy: uuid('deleted_by').references(() => profiles.id, { onDelete: 'set null' }),
@@ -243,6 +256,104 @@ export const clients = pgTable(
     index('clients_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     // The sale flow list ordered by client walks the names.
     index('clients_name_idx').on(t.firstName, t.lastName, t.id),
+    check(
+      'clients_birth_date_until_suppressed',
+      sql`${t.birthDate} is not null or ${t.suppressedAt} is not null`,
+    ),
+    check(
+      'clients_restriction_check',
+      sql`${t.restriction} is null or ${t.restriction} in ('opposition', 'blocking')`,
+    ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Holders' data rights (Ley 21.719, decision 0027)
+
+/**
+ * 'Solicitudes de titulares': a holder's request (access, rectification, suppression, opposition,
+ * portability, blocking), answered within 30 calendar days. The holder is named by RUT (a request may
+ * come from someone who is not a client); `client_id` links the client it concerns, when one is.
+ */
+export const dataSubjectRequests = pgTable(
+  'data_subject_requests',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    /** Normalised ('12345678-5'): kept as proof the request was answered (decision 0027). */
+    holderRut: text('holder_rut').notNull(),
+    clientId: uuid('client_id').references(() => clients.id, { onDelete: 'set null' }),
+    receivedDate: day('received_date').notNull(),
+    /** 30 calendar days after it was received: the law's deadline, computed here only. */
+    dueDate: day('due_date').notNull().generatedAlwaysAs(sql`(received_date + 30)`),
+    status: text('status').notNull().default('pending'),
+    /** What the holder asked, in staff's words. */
+    details: text('details'),
+    response: text('response'),
+    answeredAt: instant('answered_at'),
+    handledBy: uuid('handled_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('data_subject_requests_due_idx').on(t.dueDate, t.id),
+    index('data_subject_requests_open_idx')
+      .on(t.dueDate)
+      .where(sql`${t.status} in ('pending', 'in_progress')`),
+    index('data_subject_requests_client_idx').on(t.clientId),
+    index('data_subject_requests_rut_idx').on(t.holderRut),
+    check(
+      'data_subject_requests_kind_check',
+      sql`${t.kind} in ('access', 'rectification', 'suppression', 'opposition', 'portability', 'blocking')`,
+    ),
+    check(
+      'data_subject_requests_status_check',
+      sql`${t.status} in ('pending', 'in_progress', 'answered', 'rejected')`,
+    ),
+  ],
+);
+
+/**
+ * Values a suppression kept because a legal duty requires them (decision 0027: the RUT of a buyer
+ * with reservations, the payee data of a promotion paid to them): hidden from every screen, search and
+ * export, read only through an audited administrator's action. Not audited row by row: storing and
+ * reading them are events of their own in the log.
+ */
+export const clientBlockedValues = pgTable(
+  'client_blocked_values',
+  {
+    id: id(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id, { onDelete: 'restrict' }),
+    /** Where the value lived: table, row and column. */
+    tableName: text('table_name').notNull(),
+    recordId: uuid('record_id').notNull(),
+    columnName: text('column_name').notNull(),
+    value: text('value').notNull(),
+    requestId: uuid('request_id').references(() => dataSubjectRequests.id, { onDelete: 'restrict' }),
+    blockedAt: instant('blocked_at').notNull(),
+    blockedBy: uuid('blocked_by').references(() => profiles.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('client_blocked_values_client_idx').on(t.clientId)],
+);
+
+/** The privacy settings: one row. `retention_years`: a client with no live reservation for this long is listed for review. */
+export const privacySettings = pgTable(
+  'privacy_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    retentionYears: integer('retention_years').notNull().default(5),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    check('privacy_settings_single_row', sql`${t.id}`),
+    check('privacy_settings_retention_years', sql`${t.retentionYears} between 1 and 50`),
   ],
 );
 
@@ -906,7 +1017,10 @@ export const auditLog = pgTable(
     index('audit_log_occurred_idx').on(t.occurredAt.desc(), t.id.desc()),
     check(
       'audit_log_action_check',
-      sql`${t.action} in ('insert', 'update', 'delete', 'sign_in', 'sign_out')`,
+      sql`${t.action} in ('insert', 'update', 'delete', 'sign_in', 'sign_out', 'export', 'redact', 'read_blocked')`,
     ),
+    // A suppression redacts every comment's history and every export's filters (decision 0027).
+    index('audit_log_comments_idx').on(t.id).where(sql`${t.tableName} = 'flow_task_comments'`),
+    index('audit_log_exports_idx').on(t.id).where(sql`${t.action} = 'export'`),
   ],
 );

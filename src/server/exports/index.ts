@@ -47,6 +47,28 @@ export interface ExportSpec<Row> {
   chunks: AsyncIterable<readonly Row[]>;
   /** Read after the last row: the totals row, or null for none. */
   totals?: (() => Promise<TotalsRow<Row> | null>) | undefined;
+  /**
+   * Called once the rows were read (all of them, or as many as were sent before the download stopped),
+   * with how many: the export is recorded in the audit log (decision 0027).
+   */
+  record?: ((rows: number) => Promise<void>) | undefined;
+}
+
+/** The chunks as given, counting the rows read; `done(count)` when they end or the reading stops. */
+async function* counted<Row>(
+  chunks: AsyncIterable<readonly Row[]>,
+  done: (rows: number) => Promise<void>,
+  onError: (error: unknown) => void,
+): AsyncGenerator<readonly Row[]> {
+  let rows = 0;
+  try {
+    for await (const chunk of chunks) {
+      rows += chunk.length;
+      yield chunk;
+    }
+  } finally {
+    await done(rows).catch(onError);
+  }
 }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -86,7 +108,15 @@ export async function* keysetChunks<Row, Cursor>(
 }
 
 /** Sends the export as a streamed attachment. */
-export function sendExport<Row>(reply: FastifyReply, spec: ExportSpec<Row>): FastifyReply {
+export function sendExport<Row>(reply: FastifyReply, exported: ExportSpec<Row>): FastifyReply {
+  const spec = exported.record
+    ? {
+        ...exported,
+        chunks: counted(exported.chunks, exported.record, (error) =>
+          reply.log.error({ err: error }, 'export: could not record it in the audit log'),
+        ),
+      }
+    : exported;
   reply
     .type(CONTENT_TYPES[spec.format])
     .header('content-disposition', `attachment; filename="${exportFileName(spec.fileName, spec.format)}"`)

@@ -11,6 +11,12 @@ import {
   formatUF,
 } from '../format';
 import type { AuditAction, AuditChange } from '../schemas/audit';
+import {
+  type DataRequestKind,
+  type DataRequestStatus,
+  dataRequestKindLabels,
+  dataRequestStatusLabels,
+} from '../schemas/data-requests';
 import { AUDIT_TABLES, type AuditField, type AuditFormat, isAuditedTable } from './fields';
 
 /**
@@ -37,6 +43,9 @@ export interface AuditDescription {
   summary: string;
   changes: AuditChange[];
 }
+
+/** An export's filters are kept flat in the log's values, each under this prefix ('filtro.search'). */
+export const EXPORT_FILTER_PREFIX = 'filtro.';
 
 const FLOW_KIND_LABELS: Record<string, string> = { sale: 'Flujo de venta', payment: 'Flujo de pago' };
 
@@ -78,6 +87,12 @@ export function formatAuditValue(
       return flowStatusBadges[text as keyof typeof flowStatusBadges]?.label ?? text;
     case 'flowKind':
       return FLOW_KIND_LABELS[text] ?? text;
+    case 'restriction':
+      return text === 'opposition' ? 'Oposición' : text === 'blocking' ? 'Bloqueo' : text;
+    case 'dataRequestKind':
+      return dataRequestKindLabels[text as DataRequestKind] ?? text;
+    case 'dataRequestStatus':
+      return dataRequestStatusLabels[text as DataRequestStatus] ?? text;
     default:
       return text;
   }
@@ -87,6 +102,16 @@ const quoted = (text: string | null) => (text === null ? '(vacío)' : text);
 
 /** The shown fields of a row, in the table's order, with their values on each side. */
 function changesOf(facts: AuditFacts): AuditChange[] {
+  if (facts.action === 'export') {
+    return Object.entries(facts.after ?? {})
+      .filter(([key]) => key.startsWith(EXPORT_FILTER_PREFIX))
+      .map(([key, value]) => ({
+        field: `Filtro ${key.slice(EXPORT_FILTER_PREFIX.length)}`,
+        before: null,
+        after: String(value),
+      }));
+  }
+  if (facts.action === 'redact' || facts.action === 'read_blocked') return [];
   if (!isAuditedTable(facts.table)) {
     // A session event: where from.
     const after = facts.after ?? {};
@@ -127,6 +152,8 @@ function namedValue(facts: AuditFacts, column: string): string {
 
 function subjectOf(facts: AuditFacts): string {
   if (facts.taskName !== null) return `la tarea ${facts.taskName}`;
+  if (facts.action === 'export') return 'la exportación';
+  if (facts.action === 'redact' || facts.action === 'read_blocked') return 'los datos del titular';
   if (isAuditedTable(facts.table)) return AUDIT_TABLES[facts.table].noun;
   return 'la sesión';
 }
@@ -141,6 +168,17 @@ export function describeAuditRow(facts: AuditFacts): AuditDescription {
         return 'inició sesión';
       case 'sign_out':
         return 'cerró sesión';
+      case 'export': {
+        const after = facts.after ?? {};
+        const rows = Number(after.filas ?? 0);
+        return `exportó ${String(after.nombre ?? facts.table)} (${String(after.formato ?? '').toUpperCase()}, ${formatInteger(rows)} ${rows === 1 ? 'fila' : 'filas'})`;
+      }
+      case 'redact': {
+        const rows = Number(facts.after?.registros_redactados ?? 0);
+        return `suprimió los datos personales del titular y redactó ${formatInteger(rows)} ${rows === 1 ? 'valor del historial' : 'valores del historial'}`;
+      }
+      case 'read_blocked':
+        return 'leyó los datos bloqueados del titular';
       case 'insert':
         if (facts.table === 'flow_task_assignees')
           return `asignó a ${namedValue(facts, 'user_id')} a ${subject}`;

@@ -42,6 +42,10 @@ export type AuditFormat =
   | 'taskStatus'
   | 'flowStatus'
   | 'flowKind'
+  /** A client's opposition or blocking (Ley 21.719). */
+  | 'restriction'
+  | 'dataRequestKind'
+  | 'dataRequestStatus'
   | { ref: AuditReference };
 
 export interface AuditField {
@@ -75,6 +79,34 @@ export const AUDIT_TABLES = {
       email: field('Correo electrónico'),
       deleted_at: field('Eliminado el', 'instant'),
       deleted_by: ref('Eliminado por', 'user'),
+      suppressed_at: field('Datos suprimidos el', 'instant'),
+      suppressed_by: ref('Datos suprimidos por', 'user'),
+      restriction: field('Restricción del titular', 'restriction'),
+      restriction_reason: field('Motivo de la restricción'),
+      restricted_at: field('Restringido el', 'instant'),
+      restricted_by: ref('Restringido por', 'user'),
+    },
+  },
+  data_subject_requests: {
+    noun: 'la solicitud del titular',
+    fields: {
+      id: hidden('Id'),
+      kind: field('Tipo de solicitud', 'dataRequestKind'),
+      holder_rut: field('RUT del titular', 'rut'),
+      client_id: ref('Cliente', 'client'),
+      received_date: field('Recibida el', 'date'),
+      status: field('Estado', 'dataRequestStatus'),
+      details: field('Detalle'),
+      response: field('Respuesta'),
+      answered_at: field('Respondida el', 'instant'),
+      handled_by: ref('Atendida por', 'user'),
+    },
+  },
+  privacy_settings: {
+    noun: 'la configuración de privacidad',
+    fields: {
+      id: hidden('Id', 'boolean'),
+      retention_years: field('Años de retención', 'integer'),
     },
   },
   brokers: {
@@ -390,6 +422,9 @@ export const AUDIT_RECORD_KINDS = {
   default_seller: 'Vendedor por defecto',
   roles: 'Roles',
   sessions: 'Sesiones',
+  data_subject_requests: 'Solicitudes de titulares',
+  privacy_settings: 'Configuración de privacidad',
+  exports: 'Exportaciones',
 } as const;
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
 export const AUDIT_RECORD_KIND_KEYS = Object.keys(AUDIT_RECORD_KINDS) as AuditRecordKind[];
@@ -407,6 +442,9 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   default_seller: 'Vendedor por defecto',
   roles: 'Rol',
   sessions: 'Sesión',
+  data_subject_requests: 'Solicitud de titular',
+  privacy_settings: 'Configuración de privacidad',
+  exports: 'Exportación',
 };
 
 /** The records whose screens show a 'Historial' (their own changes and their parts'). */

@@ -8,7 +8,16 @@ import { DEFAULT_PAGE_SIZE, isoDate, LIST_QUERY_MESSAGES, pageOf, uuid } from '.
  * newest first) and Configuración → Auditoría (the whole log, administrators, filtered and exported).
  */
 
-export const AUDIT_ACTIONS = ['insert', 'update', 'delete', 'sign_in', 'sign_out'] as const;
+export const AUDIT_ACTIONS = [
+  'insert',
+  'update',
+  'delete',
+  'sign_in',
+  'sign_out',
+  'export',
+  'redact',
+  'read_blocked',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One changed field, its values as a user reads them ('UF 135,50', '12/03/2027', 'Camila Fuentes'). */

@@ -44,6 +44,8 @@ export const clientRow = z.object({
   phone: z.string().nullable(),
   email: z.string().nullable(),
   createdAt: z.string(),
+  /** The holder opposed or blocked the processing of their data (Ley 21.719): marked on screen. */
+  restriction: z.enum(['opposition', 'blocking']).nullable(),
 });
 export type ClientRow = z.infer<typeof clientRow>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OPEN_TASK_STATUSES } from '../domain/workflow/statuses';
 import { uuid } from './common';
+import { DATA_REQUEST_KINDS } from './data-requests';
 
 /** GET /api/notifications/count: the signed-in user's pending tasks (workflows.md §6), for the bell badge. */
 export const notificationCountResponse = z.object({ count: z.number().int().min(0) });
@@ -134,6 +135,23 @@ export const inboxGroup = z.object({
 });
 export type InboxGroup = z.infer<typeof inboxGroup>;
 
-/** The groups in the fixed stage order, non-empty ones only (one group when a `stage` was asked). */
-export const inboxResponse = z.object({ groups: z.array(inboxGroup) });
+/** A holder's request past its due date (Ley 21.719): on the administrators' bell and inbox. */
+export const overdueDataRequest = z.object({
+  id: z.uuid(),
+  kind: z.enum(DATA_REQUEST_KINDS),
+  holderRut: z.string(),
+  clientName: z.string().nullable(),
+  dueDate: z.string(),
+  daysOverdue: z.number().int().min(1),
+});
+export type OverdueDataRequest = z.infer<typeof overdueDataRequest>;
+
+/**
+ * The groups in the fixed stage order, non-empty ones only (one group when a `stage` was asked); on
+ * an administrator's own first page, the holders' requests past their due date too.
+ */
+export const inboxResponse = z.object({
+  groups: z.array(inboxGroup),
+  overdueDataRequests: z.array(overdueDataRequest),
+});
 export type InboxResponse = z.infer<typeof inboxResponse>;

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
+import { RESTRICTED_HOLDER } from '../../db/privacy';
 import { matchesEveryWord } from '../../db/search';
 import { pendingTaskRowsOf } from '../workflows/workflows.service';
 
@@ -61,7 +62,9 @@ const searchable = sql`(lower(r.reservation_number) || ' ' || lower(r.apartment_
 function subjectOf(flowId: SQL): SQL {
   return sql`(select json_build_object(
       'reservationId', r.id, 'reservationNumber', r.reservation_number, 'apartmentNumber', r.apartment_number,
-      'clientName', c.first_name || ' ' || c.last_name, 'clientRut', c.rut, 'projectName', p.name,
+      -- A holder who opposed or blocked processing (Ley 21.719) is not named in the list nor its export.
+      'clientName', case when c.restriction is null then c.first_name || ' ' || c.last_name else ${RESTRICTED_HOLDER} end,
+      'clientRut', case when c.restriction is null then c.rut else ${RESTRICTED_HOLDER} end, 'projectName', p.name,
       'brokerName', (select b.name from brokers b where b.id = r.broker_id),
       'isSecondPayment', f.is_second_payment,
       'commission', json_build_object(

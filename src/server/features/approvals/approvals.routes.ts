@@ -15,6 +15,7 @@ import {
 } from '../../../shared/schemas/approvals';
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
+import * as audit from '../audit/audit.service';
 import * as approvals from './approvals.service';
 
 /** /api/approvals: the signed-in user's approvals inbox, an approval's detail, approve and reject. */
@@ -28,8 +29,10 @@ export const approvalsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/export', { schema: { tags, querystring: approvalExportQuery } }, async (request, reply) => {
     const { format, ...query } = request.query;
-    const exported = await approvals.exportRows(serviceContext(request), query);
-    return sendExport(reply, { format, columns: APPROVAL_EXPORT_COLUMNS, ...exported });
+    const ctx = serviceContext(request);
+    const exported = await approvals.exportRows(ctx, query);
+    const record = audit.exportRecorder(ctx, { fileName: exported.fileName, format, filters: query });
+    return sendExport(reply, { format, columns: APPROVAL_EXPORT_COLUMNS, ...exported, record });
   });
 
   app.get('/kinds', { schema: { tags, response: { 200: approvalKindsResponse } } }, async (request) =>

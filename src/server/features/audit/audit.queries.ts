@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import { auditSearchWords } from '../../../shared/audit/describe';
+import { auditSearchWords, EXPORT_FILTER_PREFIX } from '../../../shared/audit/describe';
 import {
   AUDIT_TABLES,
   type AuditField,
@@ -24,6 +24,47 @@ export type SessionEventAction = 'sign_in' | 'sign_out';
  * A sign-in or sign-out in the audit trail (the sessions table itself is not audited: it holds token
  * hashes). The user is the author and the record; where from, never the token.
  */
+/**
+ * An export recorded (decision 0027: every export may hold personal data): who, what, in which format,
+ * how many rows, with which filters. Its own root, 'exports': no record's Historial shows it.
+ */
+export async function insertExportEvent(
+  tx: Executor,
+  event: {
+    userId: string;
+    name: string;
+    title: string;
+    format: string;
+    rows: number;
+    filters: Record<string, unknown>;
+  },
+): Promise<void> {
+  await tx.insert(auditLog).values({
+    occurredAt: sql`audit_instant()`,
+    actorId: event.userId,
+    requestId: sql`nullif(current_setting('inmoflujo.request', true), '')`,
+    action: 'export',
+    tableName: event.name,
+    recordId: event.name,
+    rootTable: 'exports',
+    rootId: null,
+    // Flat, as every log row's values are (a suppression redacts values one by one): 'filtro.<name>'.
+    after: {
+      nombre: event.title,
+      formato: event.format,
+      filas: event.rows,
+      ...Object.fromEntries(
+        Object.entries(event.filters)
+          .filter(([, value]) => value !== undefined && value !== null && value !== '')
+          .map(([name, value]) => [
+            `${EXPORT_FILTER_PREFIX}${name}`,
+            typeof value === 'object' ? JSON.stringify(value) : value,
+          ]),
+      ),
+    },
+  });
+}
+
 export async function insertSessionEvent(
   tx: Executor,
   event: { action: SessionEventAction; userId: string; ip: string | null; userAgent: string | null },
@@ -143,6 +184,10 @@ const recordLabelOfPageRow = sql`case page."rootTable"
   when 'workflows' then (select x.name from workflows x where x.id = page."rootId")
   when 'roles' then (select 'Rol ' || x.name from roles x where x.id = page."rootId")
   when 'default_seller' then 'Vendedor por defecto'
+  when 'exports' then 'Exportación'
+  when 'data_subject_requests' then (select 'Solicitud de titular del ' || to_char(x.received_date, 'DD/MM/YYYY')
+                                       from data_subject_requests x where x.id = page."rootId")
+  when 'privacy_settings' then 'Configuración de privacidad'
 end`;
 
 /** The workflow task of a task row, an assignment, a comment or a mention. */

@@ -34,7 +34,9 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/export', { schema: { tags, querystring: auditExportQuery } }, async (request, reply) => {
     const { format, ...filters } = request.query;
-    const exported = audit.exportRows(serviceContext(request), filters);
-    return sendExport(reply, { format, columns: AUDIT_EXPORT_COLUMNS, ...exported });
+    const ctx = serviceContext(request);
+    const exported = audit.exportRows(ctx, filters);
+    const record = audit.exportRecorder(ctx, { fileName: exported.fileName, format, filters });
+    return sendExport(reply, { format, columns: AUDIT_EXPORT_COLUMNS, ...exported, record });
   });
 };

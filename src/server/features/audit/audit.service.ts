@@ -30,6 +30,32 @@ export function recordSessionEventIn(
   return queries.insertSessionEvent(tx, event);
 }
 
+/**
+ * An export recorded in the log, in a transaction of its own once its rows were sent (decision 0027):
+ * who exported what, in which format, how many rows, with which filters.
+ */
+export async function recordExport(
+  ctx: Pick<ServiceContext, 'db' | 'user'>,
+  exported: { name: string; title: string; format: string; rows: number; filters: Record<string, unknown> },
+): Promise<void> {
+  await ctx.db.transaction((tx) => queries.insertExportEvent(tx, { userId: ctx.user.id, ...exported }));
+}
+
+/** The `record` of an export (`sendExport`): the file's name, the format and the filters asked. */
+export function exportRecorder(
+  ctx: Pick<ServiceContext, 'db' | 'user'>,
+  exported: { fileName: string; format: string; filters: Record<string, unknown> },
+): (rows: number) => Promise<void> {
+  return (rows) =>
+    recordExport(ctx, {
+      name: exported.fileName,
+      title: `${exported.fileName}.${exported.format}`,
+      format: exported.format,
+      rows,
+      filters: exported.filters,
+    });
+}
+
 /** 'sistema' is the author of what no user did (migrations, the generator, scripts). */
 export const SYSTEM_NAME = 'sistema';
 

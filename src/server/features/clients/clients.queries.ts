@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { ClientListParams, ClientRow, ClientSort, ClientValues } from '../../../shared/schemas/clients';
 import type { SortDirection } from '../../../shared/schemas/common';
-import { type Executor, isoInstant } from '../../db/client';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { descending, rutInNumberOrder } from '../../db/order';
 import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
 import { clients, reservations } from '../../db/schema';
@@ -13,10 +13,12 @@ const rowColumns = {
   rut: clients.rut,
   firstName: clients.firstName,
   lastName: clients.lastName,
-  birthDate: clients.birthDate,
+  // Only a suppressed client (never live) has none (clients_birth_date_until_suppressed).
+  birthDate: sql<string>`${clients.birthDate}`,
   phone: clients.phone,
   email: clients.email,
   createdAt: isoInstant(clients.createdAt),
+  restriction: sql<'opposition' | 'blocking' | null>`${clients.restriction}`,
 };
 
 const detailColumns = {
@@ -166,4 +168,99 @@ export async function softDeleteClient(db: Executor, id: string, userId: string)
     .where(and(eq(clients.id, id), live))
     .returning({ id: clients.id });
   return rows.length > 0;
+}
+
+// --- Holders' data rights (decision 0027) ---------------------------------------------------------------
+
+export interface HolderPersonalData {
+  id: string;
+  rut: string;
+  firstName: string;
+  lastName: string;
+  birthDate: string | null;
+  phone: string | null;
+  email: string | null;
+  suppressedAt: string | null;
+  restriction: 'opposition' | 'blocking' | null;
+}
+
+/** The client's identifying values, the row locked (deleted clients too: they keep their data). */
+export async function lockHolder(tx: Executor, id: string): Promise<HolderPersonalData | null> {
+  const [row] = await queryRows<HolderPersonalData>(
+    tx,
+    sql`select id, rut, first_name as "firstName", last_name as "lastName", birth_date as "birthDate", phone, email,
+               ${isoInstant(sql`suppressed_at`)} as "suppressedAt", restriction
+          from clients where id = ${id} for update`,
+  );
+  return row ?? null;
+}
+
+/**
+ * The client's sales still in progress: reservations not rescinded whose sale flow is not completed
+ * (the deed not done), by number.
+ */
+export async function salesInProgress(db: Executor, clientId: string): Promise<string[]> {
+  const rows = await queryRows<{ number: string }>(
+    db,
+    sql`select r.reservation_number as number
+          from reservations r
+         where r.client_id = ${clientId} and not r.is_rescinded
+           and exists (select 1 from flows f where f.reservation_id = r.id and f.kind = 'sale' and f.status <> 'completed')
+         order by r.reservation_date, r.reservation_number`,
+  );
+  return rows.map((row) => row.number);
+}
+
+export async function reservationIdsOf(db: Executor, clientId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from reservations where client_id = ${clientId}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The suppression of the client's identifying values: names 'Titular suprimido', the RUT a
+ * placeholder, birth date, phone and e-mail gone; soft-deleted if it was not.
+ */
+export async function suppressClient(tx: Executor, id: string, userId: string): Promise<void> {
+  await tx.execute(sql`
+    update clients
+       set rut = 'SUPRIMIDO-' || id::text, first_name = 'Titular', last_name = 'suprimido',
+           birth_date = null, phone = null, email = null,
+           suppressed_at = now(), suppressed_by = ${userId},
+           restriction = null, restriction_reason = null, restricted_at = null, restricted_by = null,
+           deleted_at = coalesce(deleted_at, now()), deleted_by = coalesce(deleted_by, ${userId}),
+           updated_by = ${userId}, updated_at = now(), version = version + 1
+     where id = ${id}`);
+}
+
+export async function setRestriction(
+  tx: Executor,
+  id: string,
+  restriction: 'opposition' | 'blocking' | null,
+  reason: string | null,
+  userId: string,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`update clients
+           set restriction = ${restriction}, restriction_reason = ${reason},
+               restricted_at = ${restriction === null ? sql`null` : sql`now()`},
+               restricted_by = ${restriction === null ? null : userId},
+               updated_by = ${userId}, updated_at = now(), version = version + 1
+         where id = ${id} and suppressed_at is null
+           and ${restriction === null ? sql`restriction is not null` : sql`true`}
+        returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** Whether the client's processing is blocked (Ley 21.719): edits and new reservations wait. */
+export async function isBlocked(db: Executor, id: string): Promise<boolean> {
+  const [row] = await queryRows<{ blocked: boolean }>(
+    db,
+    sql`select restriction = 'blocking' as blocked from clients where id = ${id}`,
+  );
+  return row?.blocked === true;
 }

@@ -1,6 +1,7 @@
 import { can } from '../../../shared/permissions';
 import type { ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
 import type { ReadContext, ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './clients.queries';
 
@@ -42,6 +43,8 @@ export async function update(
   id: string,
   { version, ...values }: ClientValues & { version: number },
 ): Promise<queries.ClientDetail> {
+  // A blocked holder's data wait for the block to be lifted (Ley 21.719, decision 0027).
+  if (await queries.isBlocked(db, id)) throw new AppError('CLIENT_BLOCKED');
   if (await queries.rutTaken(db, values.rut, id)) {
     if (!(await queries.findLiveClient(db, id))) throw new AppError('CLIENT_NOT_FOUND');
     throw new AppError('CLIENT_RUT_TAKEN');
@@ -72,3 +75,35 @@ export async function remove({ db, user }: ServiceContext, id: string): Promise<
     await queries.softDeleteClient(tx, id, user.id);
   });
 }
+
+// --- Holders' data rights (decision 0027): called by data-requests inside its transaction ------------
+
+/** The holder's identifying values, the client row locked; null when there is no such client. */
+export const lockHolderIn = (tx: Executor, id: string) => queries.lockHolder(tx, id);
+
+/** Their reservations not rescinded whose sale is not completed, by number. */
+export const salesInProgressIn = (tx: Executor, clientId: string) => queries.salesInProgress(tx, clientId);
+
+export const reservationIdsOfIn = (tx: Executor, clientId: string) => queries.reservationIdsOf(tx, clientId);
+
+/** The client's identifying values replaced ('Titular suprimido'), soft-deleted. */
+export const suppressIn = (tx: Executor, id: string, userId: string) =>
+  queries.suppressClient(tx, id, userId);
+
+export async function restrictIn(
+  tx: Executor,
+  id: string,
+  restriction: 'opposition' | 'blocking',
+  reason: string,
+  userId: string,
+): Promise<void> {
+  if (!(await queries.setRestriction(tx, id, restriction, reason, userId)))
+    throw new AppError('CLIENT_NOT_FOUND');
+}
+
+/** False when the client had no restriction to lift. */
+export const liftRestrictionIn = (tx: Executor, id: string, userId: string) =>
+  queries.setRestriction(tx, id, null, null, userId);
+
+/** Whether the holder blocked the processing of their data (edits and new reservations wait). */
+export const isBlockedIn = (tx: Executor, id: string) => queries.isBlocked(tx, id);

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/schemas/notifications';
 import type { ServiceContext } from '../../context';
 import { AppError } from '../../http/app-error';
+import * as dataRequests from '../data-requests/data-requests.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './notifications.queries';
 
@@ -20,9 +21,13 @@ type ParsedPage = Pick<NotificationsQuery, 'stage'> & {
   after?: Parameters<typeof queries.inboxPage>[2]['after'];
 };
 
-/** The bell badge: the length of the signed-in user's notification list (workflows.md §6). */
+/**
+ * The bell badge: the length of the signed-in user's notification list (workflows.md §6) — their
+ * pending tasks and, for an administrator, the holders' requests past their due date.
+ */
 export async function pendingTaskCount(ctx: ServiceContext): Promise<number> {
-  return workflows.countPendingTasks(ctx.db, ctx.user.id);
+  const tasks = await workflows.countPendingTasks(ctx.db, ctx.user.id);
+  return tasks + (await dataRequests.overdueCount(ctx));
 }
 
 /**
@@ -30,7 +35,10 @@ export async function pendingTaskCount(ctx: ServiceContext): Promise<number> {
  * fixed stage order, newest first — a page of every group, or the next page of one.
  */
 export async function listMine(ctx: ServiceContext, query: ParsedPage): Promise<InboxResponse> {
-  return inbox(ctx, { userId: ctx.user.id }, query);
+  const tasks = await inbox(ctx, { userId: ctx.user.id }, query);
+  // The first page lists what else the bell counts: the overdue holders' requests (administrators).
+  if (query.stage !== undefined) return tasks;
+  return { ...tasks, overdueDataRequests: await dataRequests.overdueList(ctx) };
 }
 
 /**
@@ -96,7 +104,7 @@ async function inbox(
     }
     group.rows = shown.map((row) => card(row, ctx.now));
   }
-  return { groups };
+  return { groups, overdueDataRequests: [] };
 }
 
 function card(row: queries.InboxRow, now: Date): InboxGroup['rows'][number] {

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PromotionView } from '../../../shared/schemas/reservations';
-import type { Executor } from '../../db/client';
+import { type Executor, queryRows } from '../../db/client';
 import { promotions, reservations } from '../../db/schema';
 
 export type PromotionValues = Omit<
@@ -87,4 +87,33 @@ export async function updatePromotion(
 
 export async function deletePromotion(db: Executor, id: string): Promise<void> {
   await db.delete(promotions).where(eq(promotions.id, id));
+}
+
+/**
+ * The payee data of the promotions paid to a holder (by RUT) on their reservations, replaced after a
+ * suppression (decision 0027); answers the old values, which the caller keeps blocked.
+ */
+export async function redactPayee(
+  tx: Executor,
+  reservationIds: readonly string[],
+  holderRut: string,
+  userId: string,
+): Promise<{ id: string; beneficiary: string; rut: string; accountNumber: string; email: string }[]> {
+  if (reservationIds.length === 0) return [];
+  return queryRows(
+    tx,
+    sql`with paid as (
+          select id, beneficiary, rut, account_number, email from promotions
+           where reservation_id in (${sql.join(
+             reservationIds.map((id) => sql`${id}::uuid`),
+             sql`, `,
+           )}) and rut = ${holderRut}
+           for update)
+        update promotions p
+           set beneficiary = 'Titular suprimido', rut = 'SUPRIMIDO', account_number = 'SUPRIMIDO',
+               email = 'suprimido', updated_by = ${userId}, updated_at = now(), version = p.version + 1
+          from paid
+         where p.id = paid.id
+        returning paid.id, paid.beneficiary, paid.rut, paid.account_number as "accountNumber", paid.email`,
+  );
 }

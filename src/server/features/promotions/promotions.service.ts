@@ -58,3 +58,23 @@ export async function remove(ctx: ServiceContext, reservationId: string, promoti
     await queries.deletePromotion(tx, promotionId);
   });
 }
+
+/**
+ * Inside a suppression's transaction (decision 0027): the payee of every promotion paid to the holder
+ * on their reservations becomes 'Titular suprimido'; the payment stays. Answers the values the caller
+ * keeps blocked (the payee's RUT and account), column by column.
+ */
+export async function redactPayeeIn(
+  tx: Executor,
+  reservationIds: readonly string[],
+  holderRut: string,
+  userId: string,
+): Promise<{ id: string; values: Record<string, string> }[]> {
+  const replaced = await queries.redactPayee(tx, reservationIds, holderRut, userId);
+  // What proves the payment (to whom by RUT, into which account) is kept blocked; the name and e-mail
+  // are not needed for it and go (decision 0027).
+  return replaced.map(({ id, rut, accountNumber }) => ({
+    id,
+    values: { rut, account_number: accountNumber },
+  }));
+}

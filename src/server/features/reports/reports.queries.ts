@@ -18,6 +18,7 @@ import type {
 } from '../../../shared/schemas/reports';
 import { type Executor, queryJsonRows, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
+import { RESTRICTED_HOLDER } from '../../db/privacy';
 import { escapeLike } from '../../db/search';
 
 /**
@@ -174,7 +175,10 @@ const RESERVATION_FROM = sql`reservations r`;
  */
 const WITH_COMMISSION_FROM = sql`reservations r left join broker_commissions bc on bc.reservation_id = r.id`;
 
-const clientName = sql`(select c.first_name || ' ' || c.last_name from clients c where c.id = r.client_id)`;
+// A holder who opposed or blocked processing (Ley 21.719) is not named in reports nor their exports.
+const clientName = sql`(select case when c.restriction is null then c.first_name || ' ' || c.last_name
+                                    else ${RESTRICTED_HOLDER} end
+                          from clients c where c.id = r.client_id)`;
 const projectName = sql`(select p.name from projects p where p.id = r.project_id)`;
 const brokerName = sql`(select b.name from brokers b where b.id = r.broker_id)`;
 const commissionAmount = sql`(select bc.commission_amount from broker_commissions bc where bc.reservation_id = r.id)`;

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExportFormat, ReportColumns } from '../../../shared/reports/columns';
 import {
@@ -31,16 +31,24 @@ import {
 } from '../../../shared/schemas/reports';
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
+import * as audit from '../audit/audit.service';
 import type { ReportExport } from './reports.service';
 import * as reports from './reports.service';
 
+/** A report's export, recorded in the audit log with the filters asked (decision 0027). */
 function send<Row>(
+  request: FastifyRequest<{ Querystring: { format: ExportFormat } }>,
   reply: FastifyReply,
-  format: ExportFormat,
   columns: ReportColumns<Row>,
   exported: ReportExport<Row>,
 ) {
-  return sendExport(reply, { format, columns, ...exported });
+  const { format, ...filters } = request.query;
+  const record = audit.exportRecorder(serviceContext(request), {
+    fileName: exported.fileName,
+    format,
+    filters,
+  });
+  return sendExport(reply, { format, columns, ...exported, record });
 }
 
 /**
@@ -65,8 +73,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, querystring: commissionReportExportQuery } },
     async (request, reply) =>
       send(
+        request,
         reply,
-        request.query.format,
         COMMISSION_REPORT_COLUMNS,
         reports.exportCommissionReport(serviceContext(request), request.query),
       ),
@@ -82,8 +90,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, querystring: brokersReportExportQuery } },
     async (request, reply) =>
       send(
+        request,
         reply,
-        request.query.format,
         BROKERS_REPORT_COLUMNS,
         reports.exportBrokersReport(serviceContext(request), request.query),
       ),
@@ -99,8 +107,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, querystring: salesReportExportQuery } },
     async (request, reply) =>
       send(
+        request,
         reply,
-        request.query.format,
         SALES_REPORT_COLUMNS,
         reports.exportSalesReport(serviceContext(request), request.query),
       ),
@@ -116,8 +124,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, querystring: brokerPaymentsExportQuery } },
     async (request, reply) =>
       send(
+        request,
         reply,
-        request.query.format,
         BROKER_PAYMENTS_REPORT_COLUMNS,
         reports.exportBrokerPayments(serviceContext(request), request.query),
       ),
@@ -133,8 +141,8 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, querystring: brokerConsolidatedExportQuery } },
     async (request, reply) =>
       send(
+        request,
         reply,
-        request.query.format,
         BROKER_CONSOLIDATED_COLUMNS,
         await reports.exportBrokerConsolidated(serviceContext(request), request.query),
       ),

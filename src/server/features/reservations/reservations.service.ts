@@ -15,6 +15,7 @@ import type {
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as clients from '../clients/clients.service';
 import * as commissions from '../commissions/commissions.service';
 import * as promotions from '../promotions/promotions.service';
 import * as users from '../users/users.service';
@@ -64,8 +65,11 @@ function reservationValues(input: ReservationInput): queries.ReservationValues {
 
 /** Every reference of the form points at something that exists (a clear message per field). */
 async function checkReferences(tx: Executor, input: ReservationInput, unchangedClientId?: string) {
-  if (input.clientId !== unchangedClientId && !(await queries.liveClientExists(tx, input.clientId))) {
-    throw new AppError('RESERVATION_CLIENT_UNAVAILABLE');
+  if (input.clientId !== unchangedClientId) {
+    if (!(await queries.liveClientExists(tx, input.clientId)))
+      throw new AppError('RESERVATION_CLIENT_UNAVAILABLE');
+    // A holder who blocked the processing of their data gets no new sale until it is lifted (decision 0027).
+    if (await clients.isBlockedIn(tx, input.clientId)) throw new AppError('CLIENT_BLOCKED');
   }
   if (!(await queries.projectExists(tx, input.projectId))) {
     throw new AppError('RESERVATION_PROJECT_UNKNOWN');

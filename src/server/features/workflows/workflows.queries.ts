@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/domain/workflow/types';
 import type { FlowPerson, FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { textArray } from '../../db/privacy';
 
 /**
  * The only SQL that reads and writes the workflow tables (DESIGN §10). Definitions are loaded in
@@ -532,4 +533,50 @@ export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtr
                                         where f.id = ${flowId})), '[]') as people`,
   );
   return row!;
+}
+
+// --- Holders' data rights (decision 0027) ---------------------------------------------------------------
+
+export async function flowIdsOfReservations(
+  db: Executor,
+  reservationIds: readonly string[],
+): Promise<string[]> {
+  if (reservationIds.length === 0) return [];
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from flows where reservation_id in (${sql.join(
+      reservationIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Comments that may name a holder: every comment of their flows, and any other whose folded text
+ * holds one of the global patterns (a whole-word regular expression, as the log's redaction reads it).
+ */
+export function commentsNaming(
+  tx: Executor,
+  flowIds: readonly string[],
+  globalPatterns: readonly string[],
+): Promise<{ id: string; content: string; ownFlow: boolean }[]> {
+  const own =
+    flowIds.length === 0
+      ? sql`false`
+      : sql`ft.flow_id in (${sql.join(
+          flowIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`;
+  return queryRows(
+    tx,
+    sql`select c.id, c.content, ${own} as "ownFlow"
+          from flow_task_comments c join flow_tasks ft on ft.id = c.flow_task_id
+         where ${own} or privacy_holds(c.content, ${textArray(globalPatterns)})
+           for update of c`,
+  );
+}
+
+export async function updateCommentContent(tx: Executor, commentId: string, content: string): Promise<void> {
+  await tx.execute(sql`update flow_task_comments set content = ${content} where id = ${commentId}`);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { needlePattern, redactText } from '../../../shared/domain/privacy';
 import { allowedCommands, type FlowCommandsAllowed } from '../../../shared/domain/workflow/authority';
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
@@ -604,3 +605,34 @@ export async function handOverSellerTasks(
 }
 
 export { findFlow, flowsOfReservation, loadDefinition, paymentFlowOf } from './workflows.queries';
+
+// --- Holders' data rights (decision 0027) ---------------------------------------------------------------
+
+export function flowIdsOfReservations(db: Executor, reservationIds: readonly string[]): Promise<string[]> {
+  return queries.flowIdsOfReservations(db, reservationIds);
+}
+
+/**
+ * Inside a suppression's transaction: every comment that names the holder rewritten, their words
+ * replaced by '[titular suprimido]' — any of their values on their own flows, what names them
+ * unambiguously elsewhere (`shared/domain/privacy.ts`). Comments are flow rows: written here only.
+ * Answers how many changed.
+ */
+export async function redactCommentsIn(
+  tx: Executor,
+  holder: { flowIds: readonly string[]; ownNeedles: readonly string[]; globalNeedles: readonly string[] },
+): Promise<number> {
+  const candidates = await queries.commentsNaming(
+    tx,
+    holder.flowIds,
+    holder.globalNeedles.map(needlePattern),
+  );
+  let changed = 0;
+  for (const comment of candidates) {
+    const redacted = redactText(comment.content, comment.ownFlow ? holder.ownNeedles : holder.globalNeedles);
+    if (!redacted.changed) continue;
+    await queries.updateCommentContent(tx, comment.id, redacted.text);
+    changed += 1;
+  }
+  return changed;
+}
