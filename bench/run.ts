@@ -40,6 +40,12 @@ import { freePort, login, startServer, stopServer } from '../scripts/server-proc
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 import { type ApprovalTargets, approvalEndpoints, approvalTargets } from './approvals';
 import { type AuditTargets, auditEndpoints, auditTargets } from './audit';
+import {
+  type DataRequestTargets,
+  dataRequestEndpoints,
+  measureSuppressions,
+  prepareDataRequestTargets,
+} from './data-requests';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { notificationEndpoints } from './notifications';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
@@ -97,6 +103,8 @@ interface DatasetInfo {
   rows: Record<string, number>;
   badgeUser: { email: string; pendingTasks: number };
   maxPendingTasksPerUser: number;
+  /** Issue 27: the holder with 50 reservations, and holders a suppression accepts. */
+  dataRequests: DataRequestTargets | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +199,7 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
                  (select count(*) from flow_task_assignees)::int as flow_task_assignees`,
     );
     const pending = await pendingTaskCounts(database.db);
+    const dataRequests = await prepareDataRequestTargets(database.db);
     const top = pending[0];
     if (!top) throw new Error('No user has pending tasks: the badge cannot be measured');
     return {
@@ -200,6 +209,7 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
       rows: rows!,
       badgeUser: { email: top.email, pendingTasks: top.count },
       maxPendingTasksPerUser: top.count,
+      dataRequests,
     };
   } finally {
     await database.close();
@@ -290,6 +300,7 @@ function endpoints(
   approval: ApprovalTargets | null,
   report: ReportTargets | null,
   audit: AuditTargets,
+  dataRequests: DataRequestTargets | null,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -330,6 +341,7 @@ function endpoints(
     ...paymentEndpoints(payment),
     // Aprobaciones (issue 15): the user's open approvals, the chain's counts, an approval's detail.
     ...approvalEndpoints(approval),
+    ...dataRequestEndpoints(dataRequests),
     // Informes (issue 16): every report's page at scale.
     ...reportEndpoints(report),
     // Auditoría (issue 17): a client edit (one log row per write), a record's Historial, the log.
@@ -583,6 +595,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       approval,
       report,
       audit,
+      dataset.dataRequests,
     )) {
       if (!isSelected(endpoint)) continue;
       const release = endpoint.hold ? await endpoint.hold(origin, cookies) : null;
@@ -593,6 +606,26 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
           : result.status;
       console.log(`  ${endpoint.label}: ${shown}`);
       results.push(result);
+    }
+    // Issue 27: suppressions, each timed once (irreversible: every run suppresses holders of its own).
+    if (isSelected({ key: 'suppression', label: 'suppression' })) {
+      const times = await measureSuppressions(origin, cookies.admin, dataset.dataRequests);
+      if (times) {
+        const median = times[Math.floor(times.length / 2)]!;
+        const slowest = times.at(-1)!;
+        console.log(`  suppression of a holder (${times.length}, one at a time): ${times.join(', ')} ms`);
+        results.push({
+          key: 'suppression',
+          label: `suppression of a holder (median and slowest of ${times.length})`,
+          path: '/api/data-requests/:id/suppress',
+          status: 'ok',
+          httpStatus: 200,
+          p50: median,
+          p99: slowest,
+          target: 2000,
+          met: slowest <= 2000,
+        });
+      }
     }
     // Informes (issue 16): the CSV and the XLSX of every reservation, /api/health polled meanwhile.
     if (isSelected({ key: 'exports', label: 'exports' })) {

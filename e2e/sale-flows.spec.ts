@@ -38,6 +38,8 @@ test.describe('flujo de reservas', () => {
   test('encuentra el flujo por cliente, completa la etapa Reserva, asigna, comenta y edita el mes de proyección', async ({
     page,
   }) => {
+    // A long journey (26 s on a quiet machine): room for a loaded one.
+    test.setTimeout(120_000);
     await page.goto('/flujo-reservas');
     const lastName = uniqueText('Quiroga');
     await reservationFor(page.request, new URL(page.url()).origin, 'Eulalia', lastName);
@@ -122,6 +124,7 @@ test.describe('flujo de reservas', () => {
     page,
     browser,
   }) => {
+    test.setTimeout(120_000);
     await page.goto('/flujo-reservas');
     const origin = new URL(page.url()).origin;
     const { flowId } = await reservationFor(page.request, origin, 'Benito', uniqueText('Carrasco'));

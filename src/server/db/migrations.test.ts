@@ -1,12 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrationsFolder } from '../paths';
+import { migrationsFolder, projectRoot } from '../paths';
 import { createPglite, migratePglite } from './client';
+import { MIGRATION_HASHES } from './migration-hashes';
 
 /** The committed migrations up to (and including) the one tagged `lastTag`, in a folder of their own. */
 function migrationsUpTo(lastTag: string): string {
@@ -181,3 +183,75 @@ describe('migration 0004/0005: wave 1 flows move into the workflow tables withou
     // Migrates a whole database twice over (wave 1, then the engine's tables): slow on a busy machine.
   }, 120_000);
 });
+
+describe('migrations are forward-only (issue 29)', () => {
+  it('pins every committed migration: an edit to one fails here, a new one must be pinned', () => {
+    const files = readdirSync(migrationsFolder).filter((name) => name.endsWith('.sql'));
+    const actual = Object.fromEntries(
+      files.map((name) => [
+        name.replace(/\.sql$/, ''),
+        createHash('sha256')
+          .update(readFileSync(join(migrationsFolder, name)))
+          .digest('hex'),
+      ]),
+    );
+    const unpinned = Object.keys(actual).filter((tag) => !(tag in MIGRATION_HASHES));
+    expect(
+      unpinned,
+      `pin it in src/server/db/migration-hashes.ts: ${unpinned.map((tag) => `'${tag}': '${actual[tag]}',`).join(' ')}`,
+    ).toEqual([]);
+    const edited = Object.keys(MIGRATION_HASHES).filter((tag) => actual[tag] !== MIGRATION_HASHES[tag]);
+    expect(edited, 'a committed migration was edited (or removed): add a new migration instead').toEqual([]);
+  });
+
+  it('brings a database that applied the first versions of 0003, 0006 and 0018 in line with a fresh one', async () => {
+    const superseded = join(projectRoot, 'src/server/db/superseded-migrations');
+    const folder = mkdtempSync(join(tmpdir(), 'inmoflujo-superseded-'));
+    cpSync(migrationsFolder, folder, { recursive: true });
+    for (const name of readdirSync(superseded)) cpSync(join(superseded, name), join(folder, name));
+    const old = await createPglite();
+    const fresh = await createPglite();
+    try {
+      // As `migratePglite` does: the migrations' writes are by 'sistema' in the audit trail.
+      await old.exec("select set_config('inmoflujo.actor', 'sistema', false)");
+      await migrate(drizzle(old), { migrationsFolder: folder });
+      await migratePglite(fresh);
+      const [before, after] = [await schemaOf(old), await schemaOf(fresh)];
+      expect(
+        before.filter((line) => !after.includes(line)),
+        'only in the database that applied the old files',
+      ).toEqual([]);
+      expect(
+        after.filter((line) => !before.includes(line)),
+        'only in the fresh database',
+      ).toEqual([]);
+    } finally {
+      await old.close();
+      await fresh.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+/** What the schema is made of, one line per object: columns, constraints, indexes, views, functions, triggers. */
+async function schemaOf(client: PGlite): Promise<string[]> {
+  const rows = await client.query<{ line: string }>(`
+    select 'column ' || table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable
+           || ' ' || coalesce(column_default, '') || ' ' || coalesce(generation_expression, '') as line
+      from information_schema.columns where table_schema = 'public'
+    union all
+    select 'constraint ' || conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid)
+      from pg_constraint where connamespace = 'public'::regnamespace
+    union all
+    select 'index ' || indexname || ' ' || indexdef from pg_indexes where schemaname = 'public'
+    union all
+    select 'view ' || table_name || ' ' || md5(view_definition) from information_schema.views where table_schema = 'public'
+    union all
+    select 'function ' || p.oid::regprocedure || ' ' || md5(p.prosrc)
+      from pg_proc p where p.pronamespace = 'public'::regnamespace
+       and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+    union all
+    select 'trigger ' || pg_get_triggerdef(t.oid) from pg_trigger t
+      join pg_class c on c.oid = t.tgrelid where c.relnamespace = 'public'::regnamespace and not t.tgisinternal`);
+  return rows.rows.map((row) => row.line).sort();
+}

@@ -35,6 +35,9 @@ const NOT_AUDITED = new Set([
   // The log itself and its list of audited tables.
   'audit_log',
   'audit_tables',
+  // Values a suppression kept by a legal duty: storing and reading them are events of their own
+  // ('redact', 'read_blocked'); a row by row log would copy the very values it keeps apart (decision 0027).
+  'client_blocked_values',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
@@ -151,8 +154,10 @@ interface TableCase {
     after: (f: Fixture) => unknown;
   };
   remove: (key: string) => SQL;
-  /** The record whose 'Historial' shows it. */
-  root: (key: string, f: Fixture) => string;
+  /** The record whose 'Historial' shows it (null: none, a setting). */
+  root: (key: string, f: Fixture) => string | null;
+  /** Set-up before the insert, as 'sistema' (a single-row setting must be emptied first). */
+  prepare?: SQL;
 }
 
 const CASES: TableCase[] = [
@@ -299,6 +304,33 @@ const CASES: TableCase[] = [
     },
     remove: (key) => sql`delete from flow_task_rejections where id = ${key}`,
     root: (_key, f) => f.flow.id,
+  },
+  {
+    table: 'data_subject_requests',
+    insert: (f) =>
+      sql`insert into data_subject_requests (kind, holder_rut, received_date, created_by)
+          values ('access', '11111111-1', '2026-11-02', ${f.admin.id}) returning id::text as key`,
+    update: {
+      set: (key) => sql`update data_subject_requests set status = 'in_progress' where id = ${key}`,
+      column: 'status',
+      before: () => 'pending',
+      after: () => 'in_progress',
+    },
+    remove: (key) => sql`delete from data_subject_requests where id = ${key}`,
+    root: (key) => key,
+  },
+  {
+    table: 'privacy_settings',
+    prepare: sql`delete from privacy_settings`,
+    insert: () => sql`insert into privacy_settings (retention_years) values (7) returning id::text as key`,
+    update: {
+      set: () => sql`update privacy_settings set retention_years = 9`,
+      column: 'retention_years',
+      before: () => 7,
+      after: () => 9,
+    },
+    remove: () => sql`delete from privacy_settings`,
+    root: () => null,
   },
   {
     table: 'flow_task_comment_mentions',
@@ -504,6 +536,7 @@ describe('the audit trail', () => {
     '$table: an insert, an update and a delete leave one row each, with the actor and the values',
     async (tableCase) => {
       const f = await fixture(ctx);
+      if (tableCase.prepare) await ctx.db.execute(tableCase.prepare);
       const start = await lastLogId(ctx.db);
       let key = '';
       await asUser(ctx.appDb, f.admin.id, async (tx) => {

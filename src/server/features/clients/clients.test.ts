@@ -60,6 +60,7 @@ describe('clients: create and read', () => {
       phone: '+56 9 1234 5678',
       email: 'juan.perez@ejemplo.cl',
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      restriction: null,
       updatedAt: expect.any(String),
       version: 1,
     });
@@ -363,7 +364,7 @@ describe('clients: list and search', () => {
     expect(first.json()).toMatchObject({ total: 7, totalIsCapped: false });
     expect(first.json().rows.map((row: { id: string }) => row.id)).toEqual(newestFirst.slice(0, 5));
     expect(Object.keys(first.json().rows[0]).sort()).toEqual(
-      ['birthDate', 'createdAt', 'email', 'firstName', 'id', 'lastName', 'phone', 'rut'].sort(),
+      ['birthDate', 'createdAt', 'email', 'firstName', 'id', 'lastName', 'phone', 'restriction', 'rut'].sort(),
     );
     const second = await agent.get('/api/clients?page=2&pageSize=5');
     expect(second.json().rows.map((row: { id: string }) => row.id)).toEqual(newestFirst.slice(5));

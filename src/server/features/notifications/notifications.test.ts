@@ -340,7 +340,7 @@ describe('GET /api/notifications (Mis Tareas Pendientes: the user’s own)', () 
     expect(unknown.statusCode).toBe(400);
     // A page past the end of a group is empty.
     const past = await ana.get(`/api/notifications?stage=Reserva&after=${cursor}`);
-    expect(past.json()).toEqual({ groups: [] });
+    expect(past.json()).toEqual({ groups: [], overdueDataRequests: [] });
     expect((await new Agent(ctx.app).get('/api/notifications')).statusCode).toBe(401);
     expect((await new Agent(ctx.app).get('/api/notifications/follow-up')).statusCode).toBe(401);
   });

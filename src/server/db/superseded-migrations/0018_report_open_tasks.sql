@@ -1,0 +1,1 @@
+CREATE INDEX "flow_tasks_open_idx" ON "flow_tasks" USING btree ("task_id","flow_id") WHERE "flow_tasks"."status" in ('pending', 'in_progress');
