@@ -364,7 +364,17 @@ describe('clients: list and search', () => {
     expect(first.json()).toMatchObject({ total: 7, totalIsCapped: false });
     expect(first.json().rows.map((row: { id: string }) => row.id)).toEqual(newestFirst.slice(0, 5));
     expect(Object.keys(first.json().rows[0]).sort()).toEqual(
-      ['birthDate', 'createdAt', 'email', 'firstName', 'id', 'lastName', 'phone', 'restriction', 'rut'].sort(),
+      [
+        'birthDate',
+        'createdAt',
+        'email',
+        'firstName',
+        'id',
+        'lastName',
+        'phone',
+        'restriction',
+        'rut',
+      ].sort(),
     );
     const second = await agent.get('/api/clients?page=2&pageSize=5');
     expect(second.json().rows.map((row: { id: string }) => row.id)).toEqual(newestFirst.slice(5));
