@@ -68,9 +68,20 @@ function playwright(reportFile) {
 }
 
 const { TEST_DATABASE_URL } = process.env;
+// `npm run check` (the inner loop): typecheck, lint, the import boundaries, unit and component tests.
+const inner = process.argv[2] === 'check';
 
 check('Typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 check('Lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
+if (inner) {
+  vitest(
+    'Unit and component tests',
+    ['--project', 'unit', '--project', 'client'],
+    {},
+    '.tmp/vitest-check.json',
+  );
+  finish();
+}
 vitest('Unit, client and API tests (PGlite)', [], { TEST_DATABASE_URL: '' }, '.tmp/vitest-pglite.json');
 if (TEST_DATABASE_URL) {
   vitest(
@@ -88,7 +99,11 @@ check('Production build', 'node', [
 ]);
 playwright('.tmp/playwright.json');
 
-if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
-const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
-console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
-process.exit(totals.failed > 0 ? 1 : 0);
+finish();
+
+function finish() {
+  if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
+  const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
+  console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  process.exit(totals.failed > 0 ? 1 : 0);
+}

@@ -1,6 +1,7 @@
 /**
  * The tabs of Configuración, in the order they are shown; each is a segment of the address.
- * 'auditoria' is shown to administrators only (`audit.read`).
+ * 'auditoria' and 'solicitudes-titulares' are shown to administrators only (`audit.read`,
+ * `dataRequests.manage`).
  */
 export const SETTINGS_TABS = [
   'proyectos',
@@ -10,6 +11,7 @@ export const SETTINGS_TABS = [
   'flujo-pago',
   'permisos',
   'auditoria',
+  'solicitudes-titulares',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */
@@ -53,4 +55,6 @@ export const paths = {
   settingsTab: (tab: SettingsTab | ':tab') => `/configuracion/${tab}`,
   newSettingsRecord: (tab: SettingsRecordTab | ':tab') => `/configuracion/${tab}/nuevo`,
   editSettingsRecord: (tab: SettingsRecordTab | ':tab', id: string) => `/configuracion/${tab}/editar/${id}`,
+  /** A holder's request (Ley 21.719), under Configuración → Solicitudes de titulares. */
+  dataRequest: (id: string) => `/configuracion/solicitudes-titulares/${id}`,
 } as const;

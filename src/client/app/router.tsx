@@ -137,6 +137,10 @@ export const routes: RouteObject[] = [
                     ...page(() => import('../features/settings/settings-page')),
                   },
                   {
+                    path: paths.dataRequest(':id'),
+                    ...page(() => import('../features/data-requests/data-request-page')),
+                  },
+                  {
                     path: paths.newSettingsRecord(':tab'),
                     ...page(() => import('../features/settings/settings-form-page')),
                   },

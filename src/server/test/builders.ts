@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
 import { reservationFigures } from '../../shared/domain/pricing';
 import { rutCheckDigit } from '../../shared/domain/rut';
 import type { UserType } from '../../shared/permissions';
@@ -192,4 +193,17 @@ export async function createReservation(db: Database, overrides: Partial<Reserva
       .returning(),
   );
   return row!;
+}
+
+/**
+ * Many rows for a query-plan test, loaded as the benchmark's generator loads them: one transaction
+ * with the triggers off (no audit rows, rollups or inbox — what the plan is asked about is the query,
+ * not them), so that 100,000 rows take seconds instead of most of a minute. Whatever a trigger would
+ * have filled the statements fill themselves (a reservation's copy of its client's search text).
+ */
+export async function loadInBulk(db: Database, statements: readonly SQL[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    for (const statement of statements) await tx.execute(statement);
+  });
 }

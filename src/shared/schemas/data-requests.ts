@@ -92,6 +92,8 @@ export const dataRequestHolder = z.object({
   clientId: z.uuid(),
   name: z.string(),
   isSuppressed: z.boolean(),
+  /** Soft-deleted (suppressed holders too): their client record no longer opens. */
+  isDeleted: z.boolean(),
   restriction: z.enum(['opposition', 'blocking']).nullable(),
   reservations: z.number().int(),
 });
@@ -143,6 +145,8 @@ export const dataRequestDetail = dataRequestRow.extend({
     suppress: allowance,
     restrict: allowance,
     rectify: allowance,
+    /** 'Ver datos bloqueados': a suppressed holder with values a legal duty kept (the read is logged). */
+    readBlockedValues: allowance,
   }),
 });
 export type DataRequestDetail = z.infer<typeof dataRequestDetail>;

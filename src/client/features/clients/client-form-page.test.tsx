@@ -1,16 +1,19 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionUser } from '../../../shared/schemas/auth';
 import type { Client } from '../../../shared/schemas/clients';
+import { sessionQueryKey } from '../../lib/session';
+import { sessionUserFixture } from '../../test/render';
 import ClientFormPage from './client-form-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
 const CLIENT_ID = '00000000-0000-4000-8000-0000000000c1';
 
-function clientAt(version: number, firstName: string): Client {
+function clientAt(version: number, firstName: string, restriction: Client['restriction'] = null): Client {
   return {
     id: CLIENT_ID,
     rut: '12345678-5',
@@ -21,16 +24,18 @@ function clientAt(version: number, firstName: string): Client {
     email: null,
     createdAt: '2026-11-01T12:00:00.000Z',
     updatedAt: '2026-11-01T12:00:00.000Z',
+    restriction,
     version,
-  } as Client;
+  };
 }
 
 /** The edit address in a data router (the form's leave guard needs one). */
-function renderEditPage() {
+function renderEditPage(user: SessionUser = sessionUserFixture()) {
   const router = createMemoryRouter([{ path: '/clientes/editar/:id', element: <ClientFormPage /> }], {
     initialEntries: [`/clientes/editar/${CLIENT_ID}`],
   });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(sessionQueryKey, user);
   render(
     <MantineProvider>
       <QueryClientProvider client={queryClient}>
@@ -104,5 +109,66 @@ describe('the record form scaffold (client form)', () => {
     await screen.findByText('Error al cargar el cliente: El cliente no existe o fue eliminado.');
     expect(screen.getByRole('heading', { name: 'Editar Cliente' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Volver a Clientes' }).getAttribute('href')).toBe('/clientes');
+  });
+});
+
+describe('the holder’s data rights on a client’s screen (Ley 21.719)', () => {
+  /** The server: the client as given until its restriction is lifted. */
+  function stubClient(restriction: Client['restriction']) {
+    let stored = clientAt(4, 'Ana', restriction);
+    const calls: { url: string; method: string }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const method = init?.method ?? 'GET';
+        calls.push({ url, method });
+        if (method === 'DELETE') {
+          stored = clientAt(5, 'Ana', null);
+          return answer(204, null);
+        }
+        return answer(200, { client: stored });
+      }),
+    );
+    return calls;
+  }
+
+  it('offers an administrator the export of the holder’s data as JSON and Excel', async () => {
+    stubClient(null);
+    renderEditPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Datos del titular' }));
+    const json = await screen.findByRole('menuitem', {
+      name: 'Exportar datos del titular (JSON)',
+      hidden: true,
+    });
+    const excel = screen.getByRole('menuitem', { name: 'Exportar datos del titular (Excel)', hidden: true });
+    expect(json.getAttribute('href')).toBe(`/api/data-requests/holders/${CLIENT_ID}/export?format=json`);
+    expect(excel.getAttribute('href')).toBe(`/api/data-requests/holders/${CLIENT_ID}/export?format=xlsx`);
+    expect(screen.queryByTestId('restriction-alert')).toBeNull();
+  });
+
+  it('marks a blocked client, and lets an administrator lift it after a confirmation', async () => {
+    const calls = stubClient('blocking');
+    renderEditPage();
+    const alert = await screen.findByTestId('restriction-alert');
+    expect(alert.textContent).toContain('Datos bloqueados');
+    fireEvent.click(screen.getByRole('button', { name: 'Levantar restricción' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('¿Levantar el bloqueo de los datos de Ana Rojas?');
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Levantar restricción' }));
+    await waitFor(() => expect(screen.queryByTestId('restriction-alert')).toBeNull());
+    expect(calls.filter((call) => call.method === 'DELETE')).toEqual([
+      { url: `/api/data-requests/holders/${CLIENT_ID}/restriction`, method: 'DELETE' },
+    ]);
+  });
+
+  it('shows the opposition to anyone, but neither the export nor the lifting to a non-administrator', async () => {
+    stubClient('opposition');
+    renderEditPage(sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect((await screen.findByTestId('restriction-alert')).textContent).toContain(
+      'Oposición al tratamiento',
+    );
+    expect(screen.queryByRole('button', { name: 'Levantar restricción' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Datos del titular' })).toBeNull();
   });
 });

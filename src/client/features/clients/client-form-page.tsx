@@ -2,6 +2,7 @@ import { Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatRut } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { type Client, clientBody } from '../../../shared/schemas/clients';
 import { paths } from '../../app/paths';
 import { DateField } from '../../components/date-field';
@@ -10,7 +11,9 @@ import { PageHeader } from '../../components/page-header';
 import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
 import { notifySaved } from '../../lib/notify';
+import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
+import { HolderDataMenu, RestrictionAlert } from '../data-requests';
 import { useClient, useSaveClient } from './api';
 
 interface ClientFormValues {
@@ -67,6 +70,9 @@ function ClientForm({
 }) {
   const navigate = useNavigate();
   const location = useLocation();
+  const user = useCurrentUser();
+  // Holders' data rights (Ley 21.719): the export and lifting a restriction are administrators'.
+  const managesHolderData = can(user, 'dataRequests.manage');
   const save = useSaveClient(client?.id);
   // A new client started from another screen (the reservation's client step) goes back there with
   // the client chosen: ?volver=/reservas/nueva. Only paths inside the app are followed.
@@ -92,11 +98,26 @@ function ClientForm({
     <>
       <PageHeader
         title={title}
-        actions={client ? <HistoryButton kind="clients" id={client.id} /> : undefined}
+        actions={
+          client ? (
+            <>
+              {managesHolderData ? <HolderDataMenu clientId={client.id} /> : null}
+              <HistoryButton kind="clients" id={client.id} />
+            </>
+          ) : undefined
+        }
       />
       {leaveGuard}
       <form onSubmit={submit} noValidate>
         <Stack maw={760}>
+          {client?.restriction ? (
+            <RestrictionAlert
+              clientId={client.id}
+              clientName={`${client.firstName} ${client.lastName}`}
+              restriction={client.restriction}
+              mayLift={managesHolderData}
+            />
+          ) : null}
           <FormFailureAlert failure={failure} onReload={client ? onReload : undefined} />
           <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>

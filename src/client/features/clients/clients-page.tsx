@@ -16,6 +16,7 @@ import { type DataTableColumn, ServerTable, type SortChoice } from '../../compon
 import { useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
+import { RestrictionBadge } from '../data-requests';
 import { useClients, useDeleteClient } from './api';
 
 const fullName = (client: Pick<ClientRow, 'firstName' | 'lastName'>) =>
@@ -57,7 +58,23 @@ export default function ClientsPage() {
       sortable: true,
       render: (client) => formatRut(client.rut),
     },
-    { accessor: 'fullName', title: 'Nombre Completo', sortable: true, render: fullName },
+    {
+      accessor: 'fullName',
+      title: 'Nombre Completo',
+      sortable: true,
+      // A holder's opposition or blocking (Ley 21.719) is marked beside the name.
+      render: (client) => (
+        <>
+          {fullName(client)}
+          {client.restriction ? (
+            <>
+              {' '}
+              <RestrictionBadge restriction={client.restriction} />
+            </>
+          ) : null}
+        </>
+      ),
+    },
     {
       accessor: 'email',
       title: 'Correo Electrónico',

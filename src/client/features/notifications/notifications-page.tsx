@@ -1,10 +1,15 @@
+import { Stack } from '@mantine/core';
 import { PageHeader } from '../../components/page-header';
 import { NOTIFICATIONS_URL, useMyTasks } from './inbox-api';
+import { OverdueRequestsSection } from './overdue-requests-section';
 import { TaskInbox } from './task-inbox';
 
 const NO_QUERY: Record<string, string> = {};
 
-/** /notificaciones 'Mis Tareas Pendientes': the signed-in user's own pending tasks (spec part 2 §2). */
+/**
+ * /notificaciones 'Mis Tareas Pendientes': the signed-in user's own pending tasks (spec part 2 §2);
+ * above them, for administrators, the holders' requests past their due date (Ley 21.719).
+ */
 export default function NotificationsPage() {
   const { data, isPending, error } = useMyTasks();
   return (
@@ -13,15 +18,18 @@ export default function NotificationsPage() {
         title="Mis Tareas Pendientes"
         description="Tus tareas abiertas de los flujos de venta y de pago, por etapa; las más recientes primero."
       />
-      <TaskInbox
-        data={data}
-        isPending={isPending}
-        error={error}
-        url={NOTIFICATIONS_URL}
-        query={NO_QUERY}
-        showAssignee={false}
-        emptyText="No tienes tareas pendientes"
-      />
+      <Stack gap="xl">
+        <OverdueRequestsSection requests={data?.overdueDataRequests ?? []} />
+        <TaskInbox
+          data={data}
+          isPending={isPending}
+          error={error}
+          url={NOTIFICATIONS_URL}
+          query={NO_QUERY}
+          showAssignee={false}
+          emptyText="No tienes tareas pendientes"
+        />
+      </Stack>
     </>
   );
 }

@@ -41,7 +41,7 @@ function stubApi() {
 }
 
 describe('SettingsPage', () => {
-  it('shows the seven tabs to an administrator in the spec’s order and selects the one in the address', () => {
+  it('shows the eight tabs to an administrator in the spec’s order and selects the one in the address', () => {
     renderAt('/configuracion/permisos');
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -52,6 +52,7 @@ describe('SettingsPage', () => {
       'Configuración Flujo Pago',
       'Permisos',
       'Auditoría',
+      'Solicitudes de titulares',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
@@ -105,6 +106,31 @@ describe('SettingsPage', () => {
     await waitFor(() =>
       expect(fetchMock).toHaveBeenCalledWith(
         '/api/audit?page=1&pageSize=25&kind=reservations',
+        expect.anything(),
+      ),
+    );
+  });
+
+  it('hides Solicitudes de titulares from a user who is not an administrator', () => {
+    stubApi();
+    renderAt('/configuracion/solicitudes-titulares', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain(
+      'Solicitudes de titulares',
+    );
+    expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
+    expect(screen.queryByRole('button', { name: 'Registrar solicitud' })).toBeNull();
+  });
+
+  it('opens Solicitudes de titulares for an administrator (its code loaded on demand)', async () => {
+    const fetchMock = stubApi();
+    renderAt('/configuracion/solicitudes-titulares?estado=all');
+    expect(screen.getByRole('tab', { name: 'Solicitudes de titulares' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+    expect(await screen.findByRole('button', { name: 'Registrar solicitud' })).toBeTruthy();
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/data-requests?page=1&pageSize=25&sort=dueDate&direction=asc&status=all',
         expect.anything(),
       ),
     );

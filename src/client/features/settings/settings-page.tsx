@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { AuditSection } from '../audit';
+import { DataRequestsSection } from '../data-requests';
 import { AgenciesSection } from './agencies-section';
 import { PaymentFlowSection } from './payment-flow-section';
 import { PermissionsSection } from './permissions-section';
@@ -25,10 +26,14 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   'flujo-pago': 'Configuración Flujo Pago',
   permisos: 'Permisos',
   auditoria: 'Auditoría',
+  'solicitudes-titulares': 'Solicitudes de titulares',
 };
 
 /** The tabs only some users see, and what they need. */
-const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = { auditoria: 'audit.read' };
+const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
+  auditoria: 'audit.read',
+  'solicitudes-titulares': 'dataRequests.manage',
+};
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
   return (SETTINGS_TABS as readonly (string | undefined)[]).includes(value);
@@ -42,6 +47,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   'flujo-pago': () => <PaymentFlowSection />,
   permisos: () => <PermissionsSection />,
   auditoria: () => <AuditSection />,
+  'solicitudes-titulares': () => <DataRequestsSection />,
 };
 
 /**

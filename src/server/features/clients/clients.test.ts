@@ -7,7 +7,7 @@ import { clientListQuery } from '../../../shared/schemas/clients';
 import { queryRows } from '../../db/client';
 import { clients, reservations } from '../../db/schema';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createClient, createReservation, uniqueRut } from '../../test/builders';
+import { createClient, createReservation, loadInBulk, uniqueRut } from '../../test/builders';
 import { listClientsSql } from './clients.queries';
 
 const STALE = 'El registro fue modificado por otro usuario. Recargue la página.';
@@ -486,14 +486,16 @@ describe('clients: search on 100,000 clients', () => {
   const ctx = useTestApp();
 
   it('runs the list search on the trigram index, not a sequential scan', async () => {
-    await ctx.db.execute(sql`
+    await loadInBulk(ctx.db, [
+      sql`
       insert into clients (rut, first_name, last_name, birth_date, created_at)
       select (10000000 + n)::text || '-' || (n % 10)::text,
              (array['Juan', 'María', 'Pedro', 'Ana', 'José', 'Camila'])[1 + n % 6] || ' ' || n::text,
              (array['Pérez', 'González', 'Muñoz', 'Rojas', 'Díaz', 'Soto', 'Silva'])[1 + n % 7] || ' ' || (n * 7)::text,
              date '1950-01-01' + (n % 20000),
              now() - make_interval(secs => n)
-      from generate_series(1, 100000) as n`);
+      from generate_series(1, 100000) as n`,
+    ]);
     await ctx.db.execute(sql`analyze clients`);
 
     // What staff type to find someone: a full name, a partial RUT, a surname and part of a number.

@@ -21,6 +21,7 @@ export interface RequestRow {
   clientId: string | null;
   clientName: string | null;
   isSuppressed: boolean | null;
+  isDeleted: boolean | null;
   restriction: 'opposition' | 'blocking' | null;
   reservations: number | null;
   receivedDate: string;
@@ -40,6 +41,7 @@ export interface RequestDetailRow extends RequestRow {
   createdByLastName: string | null;
   createdAt: string;
   version: number;
+  blockedValues: number;
 }
 
 const rowColumns = {
@@ -49,6 +51,7 @@ const rowColumns = {
   clientId: sql`r.client_id`,
   clientName: sql`c.first_name || ' ' || c.last_name`,
   isSuppressed: sql`c.suppressed_at is not null`,
+  isDeleted: sql`c.deleted_at is not null`,
   restriction: sql`c.restriction`,
   reservations: sql`(select count(*)::int from reservations x where x.client_id = r.client_id)`,
   receivedDate: sql`r.received_date`,
@@ -105,7 +108,8 @@ export async function findRequest(db: Executor, id: string): Promise<RequestDeta
       sql`, `,
     )},
            r.details, r.response, cb.id as "createdById", cb.first_name as "createdByFirstName",
-           cb.last_name as "createdByLastName", ${isoInstant(sql`r.created_at`)} as "createdAt", r.version
+           cb.last_name as "createdByLastName", ${isoInstant(sql`r.created_at`)} as "createdAt", r.version,
+           (select count(*)::int from client_blocked_values b where b.client_id = r.client_id) as "blockedValues"
       from ${from}
       left join profiles cb on cb.id = r.created_by
      where r.id = ${id}`,

@@ -49,6 +49,7 @@ function rowView(row: queries.RequestRow, today: string): DataRequestRow {
             clientId: row.clientId,
             name: row.clientName ?? '',
             isSuppressed: row.isSuppressed === true,
+            isDeleted: row.isDeleted === true,
             restriction: row.restriction,
             reservations: row.reservations ?? 0,
           },
@@ -97,6 +98,13 @@ function actionsOf(row: queries.RequestDetailRow): DataRequestDetail['actions'] 
     suppress: allowance(forKind(['suppression'])),
     restrict: allowance(forKind(['opposition', 'blocking'])),
     rectify: allowance(forKind(['rectification'])),
+    readBlockedValues: allowance(
+      row.clientId === null
+        ? 'DATA_REQUEST_NO_HOLDER_DATA'
+        : row.blockedValues > 0
+          ? null
+          : 'HOLDER_NO_BLOCKED_VALUES',
+    ),
   };
 }
 

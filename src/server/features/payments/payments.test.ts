@@ -5,7 +5,7 @@ import { queryRows } from '../../db/client';
 import { pageSql } from '../../db/paging';
 import { brokerCommissions, flows, workflowTaskDefaultAssignees, workflowTasks } from '../../db/schema';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createProject, createReservation, createUser } from '../../test/builders';
+import { createBroker, createProject, createReservation, createUser, loadInBulk } from '../../test/builders';
 import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
 import { paymentListSql } from './payments.queries';
 
@@ -145,14 +145,16 @@ describe('the payments list', () => {
   it('reads one page in one statement off the indexes, even with many reservations', async () => {
     const project = await createProject(ctx.db);
     const broker = await createBroker(ctx.db);
-    await ctx.db.execute(sql`insert into clients (rut, first_name, last_name, birth_date)
-      select g || '-' || (g % 10), 'Cliente ' || g, 'Apellido ' || g, date '1980-01-01'
-        from generate_series(2000000, 2020000) g`);
-    await ctx.db.execute(sql`insert into reservations (reservation_number, client_id, project_id, reservation_date,
-                                                       apartment_number, is_with_broker, broker_id)
-      select 'P-' || n, id, ${project.id}, date '2025-01-01' + (n % 600)::int, n::text, n % 3 > 0,
-             case when n % 3 > 0 then ${broker.id}::uuid end
-        from (select c.id, row_number() over (order by c.id) as n from clients c) numbered`);
+    await loadInBulk(ctx.db, [
+      sql`insert into clients (rut, first_name, last_name, birth_date)
+        select g || '-' || (g % 10), 'Cliente ' || g, 'Apellido ' || g, date '1980-01-01'
+          from generate_series(2000000, 2020000) g`,
+      sql`insert into reservations (reservation_number, client_id, client_search_text, project_id, reservation_date,
+                                    apartment_number, is_with_broker, broker_id)
+        select 'P-' || n, id, search_text, ${project.id}, date '2025-01-01' + (n % 600)::int, n::text, n % 3 > 0,
+               case when n % 3 > 0 then ${broker.id}::uuid end
+          from (select c.id, c.search_text, row_number() over (order by c.id) as n from clients c) numbered`,
+    ]);
     await ctx.db.execute(sql`analyze`);
     const planOf = async (search?: string) =>
       (
