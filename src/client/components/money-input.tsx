@@ -56,13 +56,23 @@ export function MoneyInput({ error, onChange, ...props }: MoneyInputProps) {
 }
 
 export const DISCOUNT_TOO_LARGE_MESSAGE = 'El descuento no puede superar 100 %';
+export const DISCOUNT_NEGATIVE_MESSAGE = 'El descuento no puede ser negativo';
+
+/** Why a discount typed as a percent is out of range, or null. */
+export function discountProblem(value: unknown): string | null {
+  if (typeof value !== 'number') return null;
+  if (value < 0) return DISCOUNT_NEGATIVE_MESSAGE;
+  if (value > 100) return DISCOUNT_TOO_LARGE_MESSAGE;
+  return null;
+}
 
 /**
- * A discount typed as a percent (0–100, step 0.001). A value over 100 is kept as typed and said to
- * be wrong (never cut silently to another number); the form refuses to save it.
+ * A discount typed as a percent (0–100, step 0.001). A value over 100 or below 0 is kept as typed —
+ * its sign too — and said to be wrong (never cut silently to another number); the form refuses to
+ * save it, and so does the server.
  */
 export function PercentInput({ error, ...props }: Omit<NumberInputProps, 'decimalScale' | 'min' | 'max'>) {
-  const tooLarge = typeof props.value === 'number' && props.value > 100;
+  const problem = discountProblem(props.value);
   return (
     <NumberInput
       min={0}
@@ -71,10 +81,10 @@ export function PercentInput({ error, ...props }: Omit<NumberInputProps, 'decima
       decimalScale={3}
       decimalSeparator=","
       clampBehavior="none"
-      allowNegative={false}
+      allowNegative
       rightSection="%"
       {...props}
-      error={tooLarge ? DISCOUNT_TOO_LARGE_MESSAGE : error}
+      error={problem ?? error}
     />
   );
 }

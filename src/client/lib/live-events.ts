@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { connection } from './connection';
 
 /**
  * The tab's live updates (decision 0021): one EventSource on /api/events, opened while a signed-in
@@ -41,6 +42,10 @@ export interface LiveEventsConnection {
 export function openLiveEvents(
   handlers: LiveEventHandlers,
   create: (url: string) => EventSource = (url) => new EventSource(url),
+  // Asked once per loss; while the monitor already probes (offline) it is left to its back-off.
+  onLost: () => void = () => {
+    if (connection.state() === 'online') void connection.check();
+  },
 ): LiveEventsConnection {
   const source = create(LIVE_EVENTS_URL);
   let connected = false;
@@ -69,8 +74,14 @@ export function openLiveEvents(
     set(false);
     handlers.sessionEnded();
   });
-  // A drop (EventSource tries again by itself) or a refusal (it gives up: the timer takes over).
-  source.addEventListener('error', () => set(false));
+  // A drop (EventSource tries again by itself) or a refusal (it gives up: the timer takes over). A
+  // stream that was up and broke says the server may be gone while nobody clicks: the connection
+  // monitor is asked at once, and probes with its back-off until the server answers (issue 28).
+  source.addEventListener('error', () => {
+    const wasConnected = connected;
+    set(false);
+    if (wasConnected) onLost();
+  });
   return {
     connected: () => connected,
     subscribe(listener) {
@@ -95,14 +106,14 @@ const notify = () => {
 export function useLiveEvents(handlers: LiveEventHandlers) {
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    const connection = openLiveEvents(handlers);
-    current = connection;
-    const unsubscribe = connection.subscribe(notify);
+    const stream = openLiveEvents(handlers);
+    current = stream;
+    const unsubscribe = stream.subscribe(notify);
     notify();
     return () => {
       unsubscribe();
-      connection.close();
-      if (current === connection) current = null;
+      stream.close();
+      if (current === stream) current = null;
       notify();
     };
   }, [handlers]);

@@ -291,11 +291,11 @@ describe('commission figures', () => {
 });
 
 describe('discount percent <-> fraction', () => {
-  it('stores a percent as a fraction with six decimals, clamped to 0..100', () => {
+  it('stores a percent as a fraction with six decimals, never clamped (the schema refuses what is out of range)', () => {
     expect(percentToFraction(12.5)).toBe('0.125000');
     expect(percentToFraction('0.001')).toBe('0.000010');
-    expect(percentToFraction(150)).toBe('1.000000');
-    expect(percentToFraction(-3)).toBe('0.000000');
+    expect(percentToFraction(150)).toBe('1.500000');
+    expect(percentToFraction(-3)).toBe('-0.030000');
     expect(fractionToPercent('0.125000')).toBe(12.5);
     expect(fractionToPercent('0.000010')).toBe(0.001);
   });

@@ -116,11 +116,13 @@ export function commissionFigures(
   };
 }
 
-/** A percent typed by the user (12.5) as the stored fraction ('0.125'), clamped to 0..100. */
+/**
+ * A percent typed by the user (12.5) as the stored fraction ('0.125'). Never clamped: 150 or -10 stay
+ * what they are ('1.500000', '-0.100000') and the schema refuses them with its message — a value cut
+ * silently to another one is a value the user did not type (issue 28).
+ */
 export function percentToFraction(percent: DecimalInput): string {
-  const value = dec(percent);
-  const clamped = value.lt(0) ? dec(0) : value.gt(100) ? dec(100) : value;
-  return toFixed(clamped.div(100), 6);
+  return toFixed(dec(percent).div(100), 6);
 }
 
 /** A stored fraction ('0.125') as the percent the user edits (12.5), without float noise. */

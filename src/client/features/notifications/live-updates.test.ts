@@ -21,14 +21,36 @@ class FakeEventSource extends EventTarget {
 function open() {
   let source!: FakeEventSource;
   const handlers = { flowChanged: vi.fn(), resync: vi.fn(), sessionEnded: vi.fn() };
-  const connection = openLiveEvents(handlers, (url) => {
-    source = new FakeEventSource(url);
-    return source as unknown as EventSource;
-  });
-  return { source, handlers, connection };
+  const lost = vi.fn();
+  const connection = openLiveEvents(
+    handlers,
+    (url) => {
+      source = new FakeEventSource(url);
+      return source as unknown as EventSource;
+    },
+    lost,
+  );
+  return { source, handlers, connection, lost };
 }
 
 describe('live events (one stream per tab)', () => {
+  it('asks the connection monitor once when a stream that was up breaks, not when it never came up', () => {
+    const never = open();
+    never.source.emit('error');
+    expect(never.lost).not.toHaveBeenCalled();
+
+    const { source, lost } = open();
+    source.emit('ready');
+    source.emit('error');
+    // EventSource retries by itself: each failed retry is another error, but the loss is one.
+    source.emit('error');
+    source.emit('error');
+    expect(lost).toHaveBeenCalledTimes(1);
+    source.emit('ready');
+    source.emit('error');
+    expect(lost).toHaveBeenCalledTimes(2);
+  });
+
   it('is connected from the server’s first event until an error, and resyncs when it comes back', () => {
     const { source, handlers, connection } = open();
     expect(source.url).toBe(LIVE_EVENTS_URL);
