@@ -1,4 +1,11 @@
-import { csvCell, type ReportColumns, TOTALS_LABEL, type TotalsRow } from '../../shared/reports/columns';
+import {
+  csvCell,
+  type ExportTotals,
+  type ReportColumns,
+  TOTALS_LABEL,
+  type TotalsRow,
+  totalsRowsOf,
+} from '../../shared/reports/columns';
 
 /** What Chilean Excel needs to read UTF-8 (accents) rather than guess Windows-1252. */
 export const UTF8_BOM = '\uFEFF';
@@ -42,12 +49,12 @@ export function totalsValues<Row>(columns: ReportColumns<Row>, totals: TotalsRow
 /**
  * The CSV as text pieces, one per chunk of rows: the BOM and the header first, then each chunk as
  * it is read (the consumer pulls the next chunk only when it has written the last one: back-pressure
- * without buffering the file), then the totals row.
+ * without buffering the file), then the totals row(s).
  */
 export async function* csvPieces<Row>(
   columns: ReportColumns<Row>,
   chunks: AsyncIterable<readonly Row[]>,
-  totals?: () => Promise<TotalsRow<Row> | null>,
+  totals?: () => Promise<ExportTotals<Row> | null>,
 ): AsyncGenerator<string> {
   yield UTF8_BOM + columns.map((column) => field(column.header)).join(DELIMITER) + RECORD_DELIMITER;
   for await (const rows of chunks) {
@@ -60,8 +67,11 @@ export async function* csvPieces<Row>(
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  const totalsRow = totals ? await totals() : null;
-  if (totalsRow) {
-    yield lines(columns, [totalsValues(columns, totalsRow)]);
+  const totalsRows = totalsRowsOf(totals ? await totals() : null);
+  if (totalsRows.length > 0) {
+    yield lines(
+      columns,
+      totalsRows.map((row) => totalsValues(columns, row)),
+    );
   }
 }

@@ -30,7 +30,7 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { ExportFormat, ReportColumns, TotalsRow } from '../../shared/reports/columns';
+import type { ExportFormat, ExportTotals, ReportColumns } from '../../shared/reports/columns';
 import { csvPieces } from './csv';
 import { writeXlsx } from './xlsx';
 
@@ -45,8 +45,8 @@ export interface ExportSpec<Row> {
   sheetName?: string;
   columns: ReportColumns<Row>;
   chunks: AsyncIterable<readonly Row[]>;
-  /** Read after the last row: the totals row, or null for none. */
-  totals?: (() => Promise<TotalsRow<Row> | null>) | undefined;
+  /** Read after the last row: the totals row (or rows), or null for none. */
+  totals?: (() => Promise<ExportTotals<Row> | null>) | undefined;
   /**
    * Called once the rows were read (all of them, or as many as were sent before the download stopped),
    * with how many: the export is recorded in the audit log (decision 0027).

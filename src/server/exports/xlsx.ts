@@ -1,7 +1,13 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { dec, isDecimalString } from '../../shared/domain/decimal';
-import type { CellValue, ColumnFormat, ReportColumns, TotalsRow } from '../../shared/reports/columns';
+import {
+  type CellValue,
+  type ColumnFormat,
+  type ExportTotals,
+  type ReportColumns,
+  totalsRowsOf,
+} from '../../shared/reports/columns';
 import { totalsValues } from './csv';
 
 /** Excel number formats (Excel shows them with the reader's own separators: '1.234,56' in es-CL). */
@@ -76,7 +82,7 @@ export async function writeXlsx<Row>(
   sheetName: string,
   columns: ReportColumns<Row>,
   chunks: AsyncIterable<readonly Row[]>,
-  totals?: () => Promise<TotalsRow<Row> | null>,
+  totals?: () => Promise<ExportTotals<Row> | null>,
 ): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
@@ -112,8 +118,7 @@ export async function writeXlsx<Row>(
     }
     await drained(out);
   }
-  const totalsRow = totals ? await totals() : null;
-  if (totalsRow) {
+  for (const totalsRow of totalsRowsOf(totals ? await totals() : null)) {
     const row = addRow(totalsValues(columns, totalsRow));
     row.font = { bold: true };
     row.commit();

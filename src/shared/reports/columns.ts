@@ -38,6 +38,14 @@ export type TotalsRow<Row> = Partial<Record<Extract<keyof Row, string>, CellValu
 
 export const TOTALS_LABEL = 'Totales';
 
+/** What an export writes after its rows: one totals row, or several (each labelled in its first column). */
+export type ExportTotals<Row> = TotalsRow<Row> | readonly TotalsRow<Row>[];
+
+export function totalsRowsOf<Row>(totals: ExportTotals<Row> | null): readonly TotalsRow<Row>[] {
+  if (totals === null) return [];
+  return Array.isArray(totals) ? totals : [totals as TotalsRow<Row>];
+}
+
 /** Declares a report's columns with the row type checked: `reportColumns<Row>()([...])`. */
 export function reportColumns<Row>() {
   return <const Columns extends ReportColumns<Row>>(columns: Columns): Columns => columns;

@@ -10,11 +10,14 @@ import { reportColumns } from './columns';
 
 /**
  * Each report's columns — Spanish header, row key, format — once: the screens, the CSV and the XLSX
- * all read these (DESIGN §11). Headers are the spec's (part 2 §2).
+ * all read these (DESIGN §11). Headers are the spec's (part 2 §2). 'Estado' (Vigente / Resciliada,
+ * shared/domain/figures.ts) is a column of the exports; the screens show it as the badge beside the
+ * reservation's number (`hidden`).
  */
 
 export const COMMISSION_REPORT_COLUMNS = reportColumns<CommissionReportRow>()([
   { key: 'reservationNumber', header: 'N° Reserva', format: 'text', width: 14 },
+  { key: 'statusLabel', header: 'Estado', format: 'text', width: 12 },
   { key: 'clientName', header: 'Cliente', format: 'text', width: 30 },
   { key: 'projectName', header: 'Proyecto', format: 'text', width: 24 },
   { key: 'apartmentNumber', header: 'Depto.', format: 'text', width: 10 },
@@ -25,6 +28,7 @@ export const COMMISSION_REPORT_COLUMNS = reportColumns<CommissionReportRow>()([
 
 export const BROKERS_REPORT_COLUMNS = reportColumns<BrokersReportRow>()([
   { key: 'reservationNumber', header: 'N° Reserva', format: 'text', width: 14 },
+  { key: 'statusLabel', header: 'Estado', format: 'text', width: 12 },
   { key: 'clientName', header: 'Cliente', format: 'text', width: 30 },
   { key: 'projectName', header: 'Proyecto', format: 'text', width: 24 },
   { key: 'brokerName', header: 'Broker', format: 'text', width: 26 },
@@ -36,6 +40,7 @@ export const BROKERS_REPORT_COLUMNS = reportColumns<BrokersReportRow>()([
 
 export const SALES_REPORT_COLUMNS = reportColumns<SalesReportRow>()([
   { key: 'reservationNumber', header: 'N° Reserva', format: 'text', width: 14 },
+  { key: 'statusLabel', header: 'Estado', format: 'text', width: 12 },
   { key: 'clientName', header: 'Cliente', format: 'text', width: 30 },
   { key: 'projectName', header: 'Proyecto', format: 'text', width: 24 },
   { key: 'apartmentNumber', header: 'Depto.', format: 'text', width: 10 },

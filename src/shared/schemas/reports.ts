@@ -49,6 +49,8 @@ export const commissionReportRow = z.object({
   reservationId: z.string(),
   reservationNumber: z.string(),
   isRescinded: z.boolean(),
+  /** 'Vigente' or 'Resciliada' (shared/domain/figures.ts): the exports' 'Estado'. */
+  statusLabel: z.string(),
   clientName: z.string(),
   projectName: z.string(),
   apartmentNumber: z.string(),
@@ -131,6 +133,8 @@ export const brokersReportRow = z.object({
   reservationId: z.string(),
   reservationNumber: z.string(),
   isRescinded: z.boolean(),
+  /** 'Vigente' or 'Resciliada' (shared/domain/figures.ts): the exports' 'Estado'. */
+  statusLabel: z.string(),
   clientName: z.string(),
   projectName: z.string(),
   brokerName: z.string().nullable(),
@@ -166,6 +170,8 @@ export const salesReportRow = z.object({
   reservationId: z.string(),
   reservationNumber: z.string(),
   isRescinded: z.boolean(),
+  /** 'Vigente' or 'Resciliada' (shared/domain/figures.ts): the exports' 'Estado'. */
+  statusLabel: z.string(),
   clientName: z.string(),
   projectName: z.string(),
   apartmentNumber: z.string(),

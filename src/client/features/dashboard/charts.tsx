@@ -9,11 +9,14 @@ export function Panel({
   icon,
   children,
   testId,
+  note,
 }: {
   title: string;
   icon?: ReactNode;
   children: ReactNode;
   testId?: string;
+  /** What the panel's figures leave out (shared/domain/figures.ts), beside the title. */
+  note?: string;
 }) {
   return (
     <Paper withBorder radius="md" p="md" h="100%" data-testid={testId} component="section" aria-label={title}>
@@ -26,6 +29,11 @@ export function Panel({
         <Title order={3} size="h5">
           {title}
         </Title>
+        {note ? (
+          <Text size="xs" c="dimmed" ml="auto" ta="right">
+            {note}
+          </Text>
+        ) : null}
       </Group>
       {children}
     </Paper>

@@ -28,6 +28,7 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useDeferredValue } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { FIGURE_NOTES } from '../../../shared/domain/figures';
 import { formatDate, formatDecimal, formatInteger, formatUF } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashboard';
@@ -104,6 +105,7 @@ export function DashboardContent({ data }: { data: DashboardData }) {
       <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
         <StatCard
           label="Total Reservas"
+          note={FIGURE_NOTES.rescinded}
           value={data.totals.reservations}
           icon={<IconClipboardList size={22} />}
           color="blue"
@@ -133,7 +135,12 @@ export function DashboardContent({ data }: { data: DashboardData }) {
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Panel title="Reservas por mes" icon={<IconCalendarStats size={20} />} testId="monthly-reservations">
+        <Panel
+          title="Reservas por mes"
+          note={FIGURE_NOTES.rescinded}
+          icon={<IconCalendarStats size={20} />}
+          testId="monthly-reservations"
+        >
           <MonthlyBars
             color="blue"
             unit="reservas"
@@ -147,7 +154,12 @@ export function DashboardContent({ data }: { data: DashboardData }) {
             <EmptyNote>Sin reservas en los últimos 6 meses</EmptyNote>
           ) : null}
         </Panel>
-        <Panel title="Comisiones por mes (UF)" icon={<IconCash size={20} />} testId="monthly-commissions">
+        <Panel
+          title="Comisiones por mes (UF)"
+          note={FIGURE_NOTES.rescinded}
+          icon={<IconCash size={20} />}
+          testId="monthly-commissions"
+        >
           <MonthlyBars
             color="teal"
             unit="UF"
@@ -164,10 +176,20 @@ export function DashboardContent({ data }: { data: DashboardData }) {
       </SimpleGrid>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Panel title="Reservas por proyecto" icon={<IconHomeStats size={20} />} testId="project-stats">
+        <Panel
+          title="Reservas por proyecto"
+          note={FIGURE_NOTES.rescinded}
+          icon={<IconHomeStats size={20} />}
+          testId="project-stats"
+        >
           <ProjectBars projects={data.projectStats} />
         </Panel>
-        <Panel title="Top Brokers" icon={<IconTrophy size={20} />} testId="top-brokers">
+        <Panel
+          title="Top Brokers"
+          note={FIGURE_NOTES.rescinded}
+          icon={<IconTrophy size={20} />}
+          testId="top-brokers"
+        >
           <TopBrokers brokers={data.brokerStats} />
         </Panel>
       </SimpleGrid>
@@ -188,8 +210,11 @@ function StatCard({
   icon,
   color,
   footer,
+  note,
 }: {
   label: string;
+  /** What the figure leaves out that a list shows (shared/domain/figures.ts). */
+  note?: string;
   value: number;
   icon: ReactNode;
   color: string;
@@ -205,6 +230,11 @@ function StatCard({
           <Text fz={30} fw={800} lh={1.15} data-testid="stat-value">
             {formatInteger(value)}
           </Text>
+          {note ? (
+            <Text size="xs" c="dimmed">
+              {note}
+            </Text>
+          ) : null}
         </Stack>
         <ThemeIcon variant="light" color={color} size={42} radius="md">
           {icon}

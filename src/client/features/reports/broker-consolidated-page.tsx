@@ -2,6 +2,7 @@ import { Badge, Button, Stack, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { FIGURE_NOTES } from '../../../shared/domain/figures';
 import { BROKER_CONSOLIDATED_COLUMNS } from '../../../shared/reports/definitions';
 import { BROKER_CONSOLIDATED_SORTS, type BrokerConsolidatedRow } from '../../../shared/schemas/reports';
 import { paths } from '../../app/paths';
@@ -131,7 +132,11 @@ export default function BrokerConsolidatedPage() {
         />
         <SummaryCards
           cards={[
-            { label: 'Total Comisiones', value: totals?.totalCommission },
+            {
+              label: 'Total Comisiones',
+              value: totals?.totalCommission,
+              note: FIGURE_NOTES.rescindedAndAtRisk,
+            },
             { label: 'Total Pagado', value: totals?.totalPaid },
             { label: 'Total En Riesgo', value: totals?.totalAtRisk },
             { label: 'Total Pendiente', value: totals?.totalPending },

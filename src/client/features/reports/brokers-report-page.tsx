@@ -1,5 +1,6 @@
 import { Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
+import { LIVE_TOTALS_LABEL } from '../../../shared/domain/figures';
 import { BROKERS_REPORT_COLUMNS } from '../../../shared/reports/definitions';
 import { BROKERS_REPORT_SORTS, type BrokersReportRow } from '../../../shared/schemas/reports';
 import { paths } from '../../app/paths';
@@ -33,6 +34,7 @@ export default function BrokersReportPage() {
   const rows = ready ? report.data?.rows : [];
 
   const columns = tableColumns<BrokersReportRow>(BROKERS_REPORT_COLUMNS, {
+    hidden: ['statusLabel'],
     sortable: BROKERS_REPORT_SORTS,
     totals: ready ? report.data?.totals : null,
     render: {
@@ -82,7 +84,7 @@ export default function BrokersReportPage() {
             if (record.saleFlowId) navigate(paths.reservationFlow(record.saleFlowId));
           }}
           columns={columns}
-          footerTitle="Totales"
+          footerTitle={LIVE_TOTALS_LABEL}
         />
       </Stack>
     </>

@@ -1,5 +1,6 @@
 import { Group, Select, Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
+import { LIVE_TOTALS_LABEL } from '../../../shared/domain/figures';
 import { formatMonthYear } from '../../../shared/format';
 import { COMMISSION_REPORT_COLUMNS, COMMISSION_REPORT_TEXTS } from '../../../shared/reports/definitions';
 import {
@@ -39,6 +40,7 @@ export function CommissionReport({ kind }: { kind: CommissionReportKind }) {
   const rows = report.data?.rows;
 
   const columns = tableColumns<CommissionReportRow>(COMMISSION_REPORT_COLUMNS, {
+    hidden: ['statusLabel'],
     sortable: COMMISSION_REPORT_SORTS,
     totals: report.data?.totals,
     render: {
@@ -86,7 +88,7 @@ export function CommissionReport({ kind }: { kind: CommissionReportKind }) {
             if (record.saleFlowId) navigate(paths.reservationFlow(record.saleFlowId));
           }}
           columns={columns}
-          footerTitle="Totales"
+          footerTitle={LIVE_TOTALS_LABEL}
         />
       </Stack>
     </>

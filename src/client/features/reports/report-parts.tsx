@@ -65,8 +65,12 @@ export function ExportButtons({
   return <ExportLinks hrefOf={(format) => exportUrl(name, query, format)} disabled={disabled} />;
 }
 
-/** The summary cards above a report (UF sums). */
-export function SummaryCards({ cards }: { cards: { label: string; value: string | null | undefined }[] }) {
+/** The summary cards above a report (UF sums), each with what it leaves out when it does. */
+export function SummaryCards({
+  cards,
+}: {
+  cards: { label: string; value: string | null | undefined; note?: string }[];
+}) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: cards.length }} spacing="sm">
       {cards.map((card) => (
@@ -77,6 +81,11 @@ export function SummaryCards({ cards }: { cards: { label: string; value: string 
           <Text fw={700} fz="xl">
             {card.value === null || card.value === undefined ? '—' : formatUF(card.value)}
           </Text>
+          {card.note ? (
+            <Text size="xs" c="dimmed">
+              {card.note}
+            </Text>
+          ) : null}
         </Paper>
       ))}
     </SimpleGrid>

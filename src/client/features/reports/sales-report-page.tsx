@@ -1,5 +1,6 @@
 import { Select, Stack } from '@mantine/core';
 import { useNavigate } from 'react-router';
+import { FIGURE_NOTES, LIVE_TOTALS_LABEL } from '../../../shared/domain/figures';
 import { SALES_REPORT_COLUMNS } from '../../../shared/reports/definitions';
 import { SALES_REPORT_SORTS, type SalesReportRow } from '../../../shared/schemas/reports';
 import { paths } from '../../app/paths';
@@ -36,6 +37,7 @@ export default function SalesReportPage() {
   const totals = ready ? report.data?.totals : undefined;
 
   const columns = tableColumns<SalesReportRow>(SALES_REPORT_COLUMNS, {
+    hidden: ['statusLabel'],
     sortable: SALES_REPORT_SORTS,
     totals: totals ? { totalPayment: totals.totalPayment } : null,
     render: {
@@ -77,9 +79,9 @@ export default function SalesReportPage() {
         </FilterBar>
         <SummaryCards
           cards={[
-            { label: 'Precio Lista', value: totals?.totalPrice },
-            { label: 'Precio Mínimo', value: totals?.minimumPrice },
-            { label: 'Total Escrituración', value: totals?.totalPayment },
+            { label: 'Precio Lista', note: FIGURE_NOTES.rescinded, value: totals?.totalPrice },
+            { label: 'Precio Mínimo', note: FIGURE_NOTES.rescinded, value: totals?.minimumPrice },
+            { label: 'Total Escrituración', note: FIGURE_NOTES.rescinded, value: totals?.totalPayment },
           ]}
         />
         <ServerTable<SalesReportRow>
@@ -100,7 +102,7 @@ export default function SalesReportPage() {
             if (record.saleFlowId) navigate(paths.reservationFlow(record.saleFlowId));
           }}
           columns={columns}
-          footerTitle="Totales"
+          footerTitle={LIVE_TOTALS_LABEL}
         />
       </Stack>
     </>

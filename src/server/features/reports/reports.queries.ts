@@ -1,4 +1,5 @@
 import { and, type SQL, sql } from 'drizzle-orm';
+import { RESERVATION_STATES } from '../../../shared/domain/figures';
 import { searchWords } from '../../../shared/domain/search';
 import { TIME_ZONE } from '../../../shared/format';
 import type { SortDirection } from '../../../shared/schemas/common';
@@ -182,6 +183,13 @@ const clientName = sql`(select case when c.restriction is null then c.first_name
 const projectName = sql`(select p.name from projects p where p.id = r.project_id)`;
 const brokerName = sql`(select b.name from brokers b where b.id = r.broker_id)`;
 const commissionAmount = sql`(select bc.commission_amount from broker_commissions bc where bc.reservation_id = r.id)`;
+/**
+ * What a figure sums of a reservation (shared/domain/figures.ts `countsInFigures`): a rescinded one
+ * stays in the list, with its 'Estado', and out of every total.
+ */
+const liveSum = (expression: SQL) => sql`case when not r.is_rescinded then ${expression} else 0 end`;
+const reservationState = sql`case when r.is_rescinded then ${RESERVATION_STATES.rescinded}
+                                  else ${RESERVATION_STATES.live} end`;
 const saleFlowOfPage = sql`(select f.id from flows f where f.kind = 'sale' and f.reservation_id = ${pageColumn('reservationId')})`;
 
 const reservationSorts = {
@@ -252,6 +260,7 @@ export function commissionReportSql(
       reservationId: sql`r.id`,
       reservationNumber: sql`r.reservation_number`,
       isRescinded: sql`r.is_rescinded`,
+      statusLabel: reservationState,
       clientName,
       projectName,
       apartmentNumber: sql`r.apartment_number`,
@@ -265,7 +274,10 @@ export function commissionReportSql(
     sort: sorts[query.sort],
     id: sql`r.id`,
     direction: query.direction,
-    sums: { commissionAmount: sql`coalesce(${commissionAmount}, 0)`, netAmount },
+    sums: {
+      commissionAmount: liveSum(sql`coalesce(${commissionAmount}, 0)`),
+      netAmount: liveSum(netAmount),
+    },
   };
 }
 
@@ -280,6 +292,7 @@ export function brokersReportSql(
       reservationId: sql`r.id`,
       reservationNumber: sql`r.reservation_number`,
       isRescinded: sql`r.is_rescinded`,
+      statusLabel: reservationState,
       clientName,
       projectName,
       brokerName,
@@ -299,7 +312,7 @@ export function brokersReportSql(
     sort: reservationSorts[query.sort],
     id: sql`r.id`,
     direction: query.direction,
-    sums: { commissionAmount: sql`coalesce(bc.commission_amount, 0)` },
+    sums: { commissionAmount: liveSum(sql`coalesce(bc.commission_amount, 0)`) },
   };
 }
 
@@ -314,6 +327,7 @@ export function salesReportSql(
       reservationId: sql`r.id`,
       reservationNumber: sql`r.reservation_number`,
       isRescinded: sql`r.is_rescinded`,
+      statusLabel: reservationState,
       clientName,
       projectName,
       apartmentNumber: sql`r.apartment_number`,
@@ -333,9 +347,9 @@ export function salesReportSql(
     id: sql`r.id`,
     direction: query.direction,
     sums: {
-      totalPrice: sql`r.total_price`,
-      minimumPrice: sql`r.minimum_price`,
-      totalPayment: sql`r.total_payment`,
+      totalPrice: liveSum(sql`r.total_price`),
+      minimumPrice: liveSum(sql`r.minimum_price`),
+      totalPayment: liveSum(sql`r.total_payment`),
     },
   };
 }
@@ -433,7 +447,6 @@ export function brokerConsolidatedSql(
     payment2Date: { key: sql`coalesce(bc.payment_2_date, date '0001-01-01')`, type: 'date' },
     paidAmount: { key: paidAmount, type: 'numeric' },
   };
-  const live = sql`not r.is_rescinded`;
   return {
     columns: {
       commissionId: sql`bc.id`,
@@ -461,9 +474,9 @@ export function brokerConsolidatedSql(
     id: sql`bc.id`,
     direction: query.direction,
     sums: {
-      totalCommission: sql`case when ${live} and not bc.at_risk then bc.commission_amount else 0 end`,
-      totalPaid: sql`case when ${live} and not bc.at_risk then ${paidAmount} else 0 end`,
-      totalAtRisk: sql`case when ${live} and bc.at_risk then ${paidAmount} else 0 end`,
+      totalCommission: liveSum(sql`case when not bc.at_risk then bc.commission_amount else 0 end`),
+      totalPaid: liveSum(sql`case when not bc.at_risk then ${paidAmount} else 0 end`),
+      totalAtRisk: liveSum(sql`case when bc.at_risk then ${paidAmount} else 0 end`),
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { consolidatedStatus } from '../../../shared/domain/broker-consolidated';
 import { dec, money } from '../../../shared/domain/decimal';
+import { FIGURE_NOTES, LIVE_TOTALS_LABEL } from '../../../shared/domain/figures';
 import { santiagoDateOf } from '../../../shared/format';
-import type { TotalsRow } from '../../../shared/reports/columns';
+import type { ExportTotals } from '../../../shared/reports/columns';
 import { COMMISSION_REPORT_TEXTS, REPORT_FILE_PREFIXES } from '../../../shared/reports/definitions';
 import type { riskBody } from '../../../shared/schemas/payments';
 import type {
@@ -41,7 +42,12 @@ export interface ReportExport<Row> {
   fileName: string;
   sheetName: string;
   chunks: AsyncIterable<Row[]>;
-  totals?: () => Promise<TotalsRow<Row> | null>;
+  totals?: () => Promise<ExportTotals<Row> | null>;
+}
+
+/** The totals row of a report whose sums leave the rescinded reservations out, saying so. */
+async function liveTotals(db: Executor, report: queries.ReportSql): Promise<Record<string, string>> {
+  return { reservationNumber: LIVE_TOTALS_LABEL, ...(await queries.selectReportSums(db, report)) };
 }
 
 type Sorted<Query> = Omit<Query, 'page' | 'pageSize'>;
@@ -94,7 +100,7 @@ export function exportCommissionReport(
     fileName: `${texts.filePrefix}_${query.month}`,
     sheetName: texts.sheet,
     chunks: chunksOf(ctx.db, report),
-    totals: () => queries.selectReportSums(ctx.db, report),
+    totals: () => liveTotals(ctx.db, report),
   };
 }
 
@@ -119,7 +125,7 @@ export function exportBrokersReport(
     fileName: `${REPORT_FILE_PREFIXES.brokers}_${today(ctx)}`,
     sheetName: 'Informe de Brokers',
     chunks: chunksOf(ctx.db, report),
-    totals: () => queries.selectReportSums(ctx.db, report),
+    totals: () => liveTotals(ctx.db, report),
   };
 }
 
@@ -144,7 +150,10 @@ export function exportSalesReport(
     fileName: `${REPORT_FILE_PREFIXES.sales}_${today(ctx)}`,
     sheetName: 'Informe de Ventas',
     chunks: chunksOf(ctx.db, report),
-    totals: async () => ({ totalPayment: (await queries.selectReportSums(ctx.db, report)).totalPayment }),
+    totals: async () => {
+      const { reservationNumber, totalPayment } = await liveTotals(ctx.db, report);
+      return { reservationNumber, totalPayment };
+    },
   };
 }
 
@@ -230,7 +239,16 @@ export async function exportBrokerConsolidated(
       const totals = totalsOf(
         (await queries.selectReportSums(ctx.db, report)) as Record<ConsolidatedSums, string>,
       );
-      return { commissionAmount: totals.totalCommission, paidAmount: totals.totalPaid };
+      // The summary cards of the screen, each on a row of its own under the column it sums.
+      return [
+        {
+          reservationNumber: `Total Comisiones (${FIGURE_NOTES.rescindedAndAtRisk})`,
+          commissionAmount: totals.totalCommission,
+        },
+        { reservationNumber: 'Total Pagado', paidAmount: totals.totalPaid },
+        { reservationNumber: 'Total En Riesgo', paidAmount: totals.totalAtRisk },
+        { reservationNumber: 'Total Pendiente', commissionAmount: totals.totalPending },
+      ];
     },
   };
 }

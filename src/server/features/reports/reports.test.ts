@@ -3,6 +3,8 @@ import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { consolidatedTotals } from '../../../shared/domain/broker-consolidated';
+import { dec, money } from '../../../shared/domain/decimal';
+import { countsInFigures } from '../../../shared/domain/figures';
 import { FIRST_PAYMENT_WORKFLOW, SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
 import type {
   BrokerConsolidatedPage,
@@ -181,6 +183,7 @@ describe('reports', () => {
       const rows = csvRows(csv.body);
       expect(rows[0]).toEqual([
         'N° Reserva',
+        'Estado',
         'Cliente',
         'Proyecto',
         'Depto.',
@@ -189,11 +192,12 @@ describe('reports', () => {
         'Monto Neto',
       ]);
       expect(rows).toHaveLength(1 + 2 + 1);
-      expect(rows[1]?.[1]).toBe(`'=HYPERLINK("http://x") Ñúñez`);
-      expect(rows[1]?.[5]).toBe('1234,56');
-      expect(rows[2]?.[1]).toBe('José Muñoz');
-      expect(rows[3]?.[0]).toBe('Totales');
-      expect(rows[3]?.[5]).toBe('1334,56');
+      expect(rows[1]?.[1]).toBe('Vigente');
+      expect(rows[1]?.[2]).toBe(`'=HYPERLINK("http://x") Ñúñez`);
+      expect(rows[1]?.[6]).toBe('1234,56');
+      expect(rows[2]?.[2]).toBe('José Muñoz');
+      expect(rows[3]?.[0]).toBe('Totales (excluye resciliadas)');
+      expect(rows[3]?.[6]).toBe('1334,56');
 
       const xlsx = await agent.get(
         '/api/reports/commissions/export?kind=projection&month=2027-03&format=xlsx',
@@ -203,17 +207,17 @@ describe('reports', () => {
       );
       // No projection in March: the header and an all-zero totals row.
       expect(await readSheet(xlsx.rawPayload)).toEqual([
-        ['N° Reserva', 'Cliente', 'Proyecto', 'Depto.', 'Broker', 'Comisión', 'Monto Neto'],
-        ['Totales', null, null, null, null, 0, 0],
+        ['N° Reserva', 'Estado', 'Cliente', 'Proyecto', 'Depto.', 'Broker', 'Comisión', 'Monto Neto'],
+        ['Totales (excluye resciliadas)', null, null, null, null, null, 0, 0],
       ]);
       const payment = await agent.get(
         '/api/reports/commissions/export?kind=payment&month=2027-03&format=xlsx',
       );
       const sheet = await readSheet(payment.rawPayload);
       expect(sheet).toHaveLength(4);
-      expect(sheet[1]?.[1]).toBe('=HYPERLINK("http://x") Ñúñez');
-      expect(sheet[1]?.[5]).toBe(1234.56);
-      expect(sheet[3]?.[5]).toBe(1334.56);
+      expect(sheet[1]?.[2]).toBe('=HYPERLINK("http://x") Ñúñez');
+      expect(sheet[1]?.[6]).toBe(1234.56);
+      expect(sheet[3]?.[6]).toBe(1334.56);
     });
   });
 
@@ -269,9 +273,9 @@ describe('reports', () => {
         'attachment; filename="informe_brokers_2026-11-20.csv"',
       );
       const rows = csvRows(csv.body);
-      expect(rows[1]?.[4]).toBe('01/08/2026');
-      expect(rows[2]?.[5]).toBe('10/09/2026');
-      expect(rows.at(-1)).toEqual(['Totales', '', '', '', '', '', '', '150,25']);
+      expect(rows[1]?.[5]).toBe('01/08/2026');
+      expect(rows[2]?.[6]).toBe('10/09/2026');
+      expect(rows.at(-1)).toEqual(['Totales (excluye resciliadas)', '', '', '', '', '', '', '', '150,25']);
     });
   });
 
@@ -303,6 +307,7 @@ describe('reports', () => {
       const sheet = await readSheet(xlsx.rawPayload);
       expect(sheet[0]).toEqual([
         'N° Reserva',
+        'Estado',
         'Cliente',
         'Proyecto',
         'Depto.',
@@ -312,9 +317,101 @@ describe('reports', () => {
         'Escritura',
         'Escrituración',
       ]);
-      expect(sheet[1]?.[5]).toEqual(new Date(Date.UTC(2026, 5, 1)));
-      expect(sheet[1]?.[8]).toBe(3000);
-      expect(sheet[3]).toEqual(['Totales', null, null, null, null, null, null, null, 6000]);
+      expect(sheet[1]?.[6]).toEqual(new Date(Date.UTC(2026, 5, 1)));
+      expect(sheet[1]?.[9]).toBe(3000);
+      expect(sheet[3]).toEqual([
+        'Totales (excluye resciliadas)',
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        6000,
+      ]);
+    });
+  });
+
+  describe('one meaning of rescinded (issue 28 §4)', () => {
+    it('lists a rescinded reservation with its Estado but counts it in no figure: dashboard, totals rows, cards and exports agree', async () => {
+      const agent = await loginAs(ctx);
+      const broker = await createBroker(ctx.db, { name: 'Corredora Única' });
+      const project = await createProject(ctx.db, { name: 'Edificio Resciliado' });
+      const sale = {
+        broker,
+        projectId: project.id,
+        paymentMonth: '2027-05-01',
+        reservationDate: '2026-07-01',
+      };
+      await brokerSale(ctx, { ...sale, number: 'R-10', commission: '100.00' });
+      const risky = await brokerSale(ctx, { ...sale, number: 'R-11', commission: '40.00' });
+      await brokerSale(ctx, { ...sale, number: 'R-12', commission: '25.50', isRescinded: true });
+      await ctx.db
+        .update(brokerCommissions)
+        .set({ atRisk: true, atRiskReason: 'Crédito en evaluación' })
+        .where(eq(brokerCommissions.id, risky.commission.id));
+      // What a figure counts, in TypeScript, over the rows each list shows.
+      const liveSum = (rows: { isRescinded: boolean; [key: string]: unknown }[], key: string) =>
+        money(rows.filter(countsInFigures).reduce((sum, row) => sum.plus(String(row[key] ?? '0')), dec(0)));
+
+      const commissions = await ok<CommissionReportPage>(
+        agent,
+        '/api/reports/commissions?kind=payment&month=2027-05',
+      );
+      expect(commissions.rows.map((row) => [row.reservationNumber, row.statusLabel])).toEqual([
+        ['R-10', 'Vigente'],
+        ['R-11', 'Vigente'],
+        ['R-12', 'Resciliada'],
+      ]);
+      // The at-risk commission is a live one: it counts; the rescinded one does not.
+      expect(commissions.totals.commissionAmount).toBe('140.00');
+      expect(commissions.totals).toEqual({
+        commissionAmount: liveSum(commissions.rows, 'commissionAmount'),
+        netAmount: liveSum(commissions.rows, 'netAmount'),
+      });
+
+      const brokers = await ok<BrokersReportPage>(agent, `/api/reports/brokers?brokerId=${broker.id}`);
+      expect(brokers.total).toBe(3);
+      expect(brokers.totals).toEqual({ commissionAmount: liveSum(brokers.rows, 'commissionAmount') });
+
+      const sales = await ok<SalesReportPage>(agent, `/api/reports/sales?projectId=${project.id}`);
+      expect(sales.total).toBe(3);
+      expect(sales.totals.totalPayment).toBe(liveSum(sales.rows, 'totalPayment'));
+      expect(sales.totals.totalPayment).toBe('6000.00');
+
+      // The dashboard counts the same reservations and the same commission for the broker.
+      const dashboard = (await agent.get('/api/dashboard')).json() as {
+        totals: { reservations: number };
+        brokerStats: { id: string; reservations: number; commissions: string }[];
+      };
+      expect(dashboard.totals.reservations).toBe(2);
+      expect(dashboard.brokerStats.find((row) => row.id === broker.id)).toMatchObject({
+        reservations: 2,
+        commissions: brokers.totals.commissionAmount,
+      });
+
+      // The consolidated view leaves the at-risk one out of Total Comisiones, as the spec says.
+      const consolidated = await ok<BrokerConsolidatedPage>(
+        agent,
+        `/api/reports/broker-consolidated?brokerId=${broker.id}`,
+      );
+      expect(consolidated.totals.totalCommission).toBe('100.00');
+
+      // Exports: the 'Estado' of each row and a totals row that says what it leaves out.
+      const csv = csvRows(
+        (await agent.get(`/api/reports/brokers/export?brokerId=${broker.id}&format=csv`)).body,
+      );
+      expect(csv[0]?.slice(0, 2)).toEqual(['N° Reserva', 'Estado']);
+      expect(
+        csv
+          .slice(1, 4)
+          .map((row) => row[1])
+          .sort(),
+      ).toEqual(['Resciliada', 'Vigente', 'Vigente']);
+      expect(csv.at(-1)?.[0]).toBe('Totales (excluye resciliadas)');
+      expect(csv.at(-1)?.at(-1)).toBe('140,00');
     });
   });
 
@@ -414,10 +511,15 @@ describe('reports', () => {
         'attachment; filename="consolidado_broker_2026-11-20.xlsx"',
       );
       const sheet = await readSheet(xlsx.rawPayload);
-      expect(sheet).toHaveLength(1 + 4 + 1);
+      expect(sheet).toHaveLength(1 + 4 + 4);
       expect(sheet[3]?.[8]).toBe('En Riesgo');
-      expect(sheet[5]?.[4]).toBe(300);
-      expect(sheet[5]?.[7]).toBe(150);
+      // The screen's four cards, each labelled, under the column it sums.
+      expect(sheet.slice(5).map((row) => [row[0], row[4], row[7]])).toEqual([
+        ['Total Comisiones (excluye resciliadas y en riesgo)', 300, null],
+        ['Total Pagado', null, 150],
+        ['Total En Riesgo', null, 100],
+        ['Total Pendiente', 150, null],
+      ]);
     });
 
     it('refuses an unknown broker (404) and a missing one (400)', async () => {
