@@ -45,7 +45,7 @@ test.describe('Informes', () => {
     await expect(month).toHaveValue(/^[a-z]+ de \d{4}$/);
     const report = table(page, 'Informe de Comisiones');
     await expect(report.getByRole('columnheader', { name: /Monto Neto/ })).toBeVisible();
-    await expect(report.getByText('Totales')).toBeVisible();
+    await expect(report.getByText('Totales (excluye resciliadas)')).toBeVisible();
     const first = (
       await (
         await page.request.get(`/api/reports/commissions?kind=payment&month=${months[0].slice(0, 7)}`)
@@ -60,8 +60,8 @@ test.describe('Informes', () => {
     const key = months[0].slice(0, 7);
     expect(csv.suggestedFilename()).toBe(`informe_comisiones_${key}.csv`);
     const lines = await csvLines(csv);
-    expect(lines[0]).toBe('N° Reserva;Cliente;Proyecto;Depto.;Broker;Comisión;Monto Neto');
-    expect(lines.at(-1)).toMatch(/^Totales;/);
+    expect(lines[0]).toBe('N° Reserva;Estado;Cliente;Proyecto;Depto.;Broker;Comisión;Monto Neto');
+    expect(lines.at(-1)).toMatch(/^Totales \(excluye resciliadas\);/);
     await expectXlsx(
       await download(page, 'Exportar Excel'),
       new RegExp(`^informe_comisiones_${key}\\.xlsx$`),
@@ -114,11 +114,13 @@ test.describe('Informes', () => {
     const report = table(page, 'Informe de Brokers');
     // Newest reservation first.
     await expect(report.getByRole('row').nth(1)).toContainText(newest.reservationNumber);
-    await expect(report.getByText('Totales')).toBeVisible();
+    await expect(report.getByText('Totales (excluye resciliadas)')).toBeVisible();
     const csv = await download(page, 'Exportar CSV');
     expect(csv.suggestedFilename()).toBe(`informe_brokers_${todayInSantiago()}.csv`);
     const lines = await csvLines(csv);
-    expect(lines[0]).toBe('N° Reserva;Cliente;Proyecto;Broker;Fecha de Reserva;Promesa;Escritura;Comisión');
+    expect(lines[0]).toBe(
+      'N° Reserva;Estado;Cliente;Proyecto;Broker;Fecha de Reserva;Promesa;Escritura;Comisión',
+    );
     expect(lines[1]).toMatch(/;\d{2}\/\d{2}\/\d{4};/);
 
     // Every broker, by promise date over a wide range.
@@ -156,7 +158,7 @@ test.describe('Informes', () => {
       await expect(page.getByText(card, { exact: true })).toBeVisible();
     }
     await expect(page.getByText(/^UF \d/).first()).toBeVisible();
-    await expect(report.getByText('Totales')).toBeVisible();
+    await expect(report.getByText('Totales (excluye resciliadas)')).toBeVisible();
     await expectXlsx(await download(page, 'Exportar Excel'), /^informe_ventas_\d{4}-\d{2}-\d{2}\.xlsx$/);
   });
 
@@ -251,4 +253,57 @@ test('Consolidado Brokers: cards, the at-risk popup, the disabled button on a re
   expect((await csvLines(csv))[0]).toBe(
     'N° Reserva;Cliente;Proyecto;Depto.;Comisión;Fecha Pago 1;Fecha Pago 2;Pagado;Estado;Motivo del Riesgo',
   );
+});
+
+// Issue 28 §4: one meaning of "rescinded". For a broker with a rescinded reservation, the dashboard,
+// Informe de Brokers and the consolidated view each say what their figures leave out, the report's
+// total is the sum of its live rows, and the exports carry each row's 'Estado' and labelled totals.
+test("one meaning of rescinded: every figure says what it leaves out, and the exports say each row's state", async ({
+  page,
+}) => {
+  const { broker, rescinded } = await brokerForRisk(page.request);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('region', { name: 'Total Reservas' })).toContainText('excluye resciliadas');
+  await expect(page.getByTestId('top-brokers')).toContainText('excluye resciliadas');
+
+  const report = (await (
+    await page.request.get(`/api/reports/brokers?brokerId=${broker.id}&pageSize=100`)
+  ).json()) as {
+    rows: { isRescinded: boolean; commissionAmount: string | null }[];
+    totals: { commissionAmount: string };
+  };
+  const liveCents = report.rows
+    .filter((row) => !row.isRescinded)
+    .reduce((sum, row) => sum + Math.round(Number(row.commissionAmount ?? 0) * 100), 0);
+  expect(Math.round(Number(report.totals.commissionAmount) * 100)).toBe(liveCents);
+  expect(report.rows.some((row) => row.isRescinded)).toBe(true);
+
+  await page.goto(`/informes/brokers?broker=${broker.id}&porPagina=100`);
+  const brokersTable = table(page, 'Informe de Brokers');
+  const footer = brokersTable.locator('tfoot');
+  await expect(footer).toContainText('Totales (excluye resciliadas)');
+  const total = new Intl.NumberFormat('es-CL', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    liveCents / 100,
+  );
+  await expect(footer).toContainText(total);
+  await expect(brokersTable.getByRole('row').filter({ hasText: rescinded.reservationNumber })).toContainText(
+    'Resciliada',
+  );
+  const lines = await csvLines(await download(page, 'Exportar CSV'));
+  const rescindedLine = lines.find((line) => line.startsWith(`${rescinded.reservationNumber};`));
+  expect(rescindedLine?.split(';')[1]).toBe('Resciliada');
+  expect(lines.filter((line) => line.split(';')[1] === 'Vigente').length).toBe(
+    report.rows.filter((row) => !row.isRescinded).length,
+  );
+  expect(lines.at(-1)?.startsWith('Totales (excluye resciliadas);')).toBe(true);
+
+  await page.goto(`/informes/consolidado-brokers?broker=${broker.id}`);
+  await expect(page.getByText('excluye resciliadas y en riesgo')).toBeVisible();
+  const consolidated = await csvLines(await download(page, 'Exportar CSV'));
+  expect(consolidated.slice(-4).map((line) => line.split(';')[0])).toEqual([
+    'Total Comisiones (excluye resciliadas y en riesgo)',
+    'Total Pagado',
+    'Total En Riesgo',
+    'Total Pendiente',
+  ]);
 });
