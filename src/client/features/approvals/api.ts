@@ -22,7 +22,11 @@ export interface ApprovalListQuery {
  * and any change of a payment flow (here or on its screen) refreshes the inbox.
  */
 export const approvalKeys = {
-  all: [...flowKeys.all('payment'), 'approvals'] as const,
+  // Read when used, not when the module loads: the live updates (notifications/api) import these keys
+  // while sale-flows/api, which they come from, may still be loading.
+  get all() {
+    return [...flowKeys.all('payment'), 'approvals'] as const;
+  },
   list: (query: ApprovalListQuery) => [...approvalKeys.all, 'list', query] as const,
   kinds: () => [...approvalKeys.all, 'kinds'] as const,
   detail: (taskId: string) => [...approvalKeys.all, 'detail', taskId] as const,

@@ -4,6 +4,7 @@ import type { NotificationCount } from '../../../shared/schemas/notifications';
 import { api } from '../../lib/api';
 import { type LiveEventHandlers, useLiveEvents, useLiveEventsConnected } from '../../lib/live-events';
 import { sessionQueryKey } from '../../lib/session';
+import { approvalKeys } from '../approvals/api';
 
 export const notificationKeys = {
   /** Everything this feature caches: the badge and both inboxes. */
@@ -34,7 +35,10 @@ export function usePendingTaskCount() {
   });
 }
 
-/** What a live event refreshes: the inboxes and badge it concerns, and any open screen of the flow. */
+/**
+ * What a live event refreshes: the inboxes and badge it concerns, any open screen of the flow, and
+ * the approvals list and detail.
+ */
 export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers {
   const refreshFlow = (ids: string[]) =>
     queryClient.invalidateQueries({
@@ -47,6 +51,9 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
         queryKey: event.mine ? notificationKeys.all : notificationKeys.followUpAll,
       });
       void refreshFlow([event.flowId, event.reservationId]);
+      // The approvals list and detail are keyed by task: any flow's change may add, remove or decide
+      // one (only the screens open now refetch).
+      void queryClient.invalidateQueries({ queryKey: approvalKeys.all });
     },
     resync() {
       void queryClient.invalidateQueries();

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { LIVE_EVENTS_URL, openLiveEvents } from '../../lib/live-events';
 import { sessionQueryKey } from '../../lib/session';
+import { approvalKeys } from '../approvals/api';
 import { liveUpdateHandlers, notificationKeys } from './api';
 
 /** An EventSource the test drives: the server's events are dispatched by hand. */
@@ -100,7 +101,7 @@ describe('live events (one stream per tab)', () => {
     expect(queryClient.getQueryState(notificationKeys.count)?.isInvalidated).toBe(false);
   });
 
-  it('refreshes the user’s badge and inboxes for their changes, everyone’s follow-up and the flow’s screens for any', async () => {
+  it('refreshes the user’s badge and inboxes for their changes, everyone’s follow-up, the approvals and the flow’s screens for any', async () => {
     const queryClient = new QueryClient();
     const keys = [
       notificationKeys.count,
@@ -109,6 +110,8 @@ describe('live events (one stream per tab)', () => {
       ['sale-flows', 'detail', 'f1'],
       ['payment-flows', 'detail', 'f2'],
       ['reservations', 'detail', 'r1'],
+      approvalKeys.list({ page: 1, pageSize: 25 }),
+      approvalKeys.detail('t7'),
     ];
     const stale = () => keys.map((key) => queryClient.getQueryState(key)?.isInvalidated ?? false);
     const reset = () => {
@@ -117,12 +120,12 @@ describe('live events (one stream per tab)', () => {
     reset();
     const handlers = liveUpdateHandlers(queryClient);
     handlers.flowChanged({ flowId: 'f1', reservationId: 'r1', mine: false });
-    expect(stale()).toEqual([false, false, true, true, false, true]);
+    expect(stale()).toEqual([false, false, true, true, false, true, true, true]);
     reset();
     handlers.flowChanged({ flowId: 'f2', reservationId: 'r9', mine: true });
-    expect(stale()).toEqual([true, true, true, false, true, false]);
+    expect(stale()).toEqual([true, true, true, false, true, false, true, true]);
     reset();
     handlers.resync();
-    expect(stale()).toEqual([true, true, true, true, true, true]);
+    expect(stale()).toEqual([true, true, true, true, true, true, true, true]);
   });
 });

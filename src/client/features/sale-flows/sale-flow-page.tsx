@@ -59,8 +59,8 @@ export default function SaleFlowPage() {
   const data = flow.data;
   const { reservation } = data;
   const save = (patch: ReservationPatch) => update.mutateAsync({ version: reservation.version, ...patch });
-  const saveBank = (patch: ReservationPatch) =>
-    updateBank.mutateAsync({ version: reservation.version, ...patch });
+  const saveBank = (patch: ReservationPatch, version: number) =>
+    updateBank.mutateAsync({ version, ...patch });
   const rescinded = reservation.isRescinded;
 
   const actions = (
