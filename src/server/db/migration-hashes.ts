@@ -27,4 +27,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0020_approval_authority': '6b03a850e310a2652d9148272d796b1ae73480f07097a58e3f3f582ff4e233ed',
   '0021_holders_data_rights': '9d597f415710f9d6cb75c61359a090c2ee5d6f5af5116fdb32143cb80ef126f6',
   '0022_migrations_in_line': 'bb85eb770820fca7e1a55824842d65d210b9861057fe275baec574398fc49a16',
+  '0023_login_failures': '32b059dbb81b9185719ef4df1a989e0cacfac08127577438a4b6e54d5944704a',
 };

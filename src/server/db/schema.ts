@@ -107,6 +107,25 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Failed sign-ins, one row per failure and counter (features/auth/login-throttle.ts, decision 0028):
+ * in the database, so every server instance counts the same failures. The key is a hash of the
+ * counter (e-mail + client, client, account), never the e-mail or address itself; rows older than
+ * the longest window are deleted by the next sign-in.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    failedAt: instant('failed_at').notNull(),
+  },
+  (t) => [
+    index('login_failures_key_idx').on(t.key, t.failedAt),
+    index('login_failures_failed_at_idx').on(t.failedAt),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Agencies, projects, brokers, clients
 

@@ -38,6 +38,8 @@ const NOT_AUDITED = new Set([
   // Values a suppression kept by a legal duty: storing and reading them are events of their own
   // ('redact', 'read_blocked'); a row by row log would copy the very values it keeps apart (decision 0027).
   'client_blocked_values',
+  // Failed sign-ins under hashed keys, deleted once no throttle window counts them (decision 0028).
+  'login_failures',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);

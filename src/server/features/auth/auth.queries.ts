@@ -1,6 +1,6 @@
 import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
-import { profiles, roles, sessions, userRoles } from '../../db/schema';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { loginFailures, profiles, roles, sessions, userRoles } from '../../db/schema';
 
 /** The profile columns a session carries (never the password hash). */
 const sessionProfileColumns = {
@@ -149,4 +149,52 @@ export async function deleteSessionsOf(
   await db
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+}
+
+/**
+ * For each counter, its `max`-th most recent failure since `since` (ISO instants), or null when it
+ * holds fewer: one statement, an index range per counter (login_failures_key_idx), in the given order.
+ */
+export async function findLimitingFailures(
+  db: Executor,
+  counters: readonly { key: string; max: number; since: string }[],
+): Promise<(string | null)[]> {
+  const rows = await queryRows<{ n: number; failedAt: string | null }>(
+    db,
+    sql.join(
+      counters.map(
+        ({ key, max, since }, n) => sql`select ${n}::int as n, (
+          select ${isoInstant(loginFailures.failedAt)} from ${loginFailures}
+           where ${loginFailures.key} = ${key} and ${loginFailures.failedAt} > ${since}::timestamptz
+           order by ${loginFailures.failedAt} desc offset ${max - 1} limit 1) as "failedAt"`,
+      ),
+      sql` union all `,
+    ),
+  );
+  const byCounter = new Map(rows.map((row) => [row.n, row.failedAt]));
+  return counters.map((_, n) => byCounter.get(n) ?? null);
+}
+
+/** Records one failure under each key at `at`, and deletes every failure before `expiredBefore`. */
+export async function insertLoginFailures(
+  db: Executor,
+  keys: readonly string[],
+  at: string,
+  expiredBefore: string,
+): Promise<void> {
+  await db.execute(sql`
+    with expired as (delete from ${loginFailures} where ${loginFailures.failedAt} < ${expiredBefore}::timestamptz)
+    insert into ${loginFailures} (key, failed_at)
+    values ${sql.join(
+      keys.map((key) => sql`(${key}, ${at}::timestamptz)`),
+      sql`, `,
+    )}`);
+}
+
+/** Deletes a key's failures (a success clears its own), and every failure before `expiredBefore`. */
+export async function deleteLoginFailures(db: Executor, key: string, expiredBefore: string): Promise<void> {
+  await db.execute(
+    sql`delete from ${loginFailures}
+         where ${loginFailures.key} = ${key} or ${loginFailures.failedAt} < ${expiredBefore}::timestamptz`,
+  );
 }

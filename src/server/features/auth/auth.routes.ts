@@ -11,7 +11,7 @@ import {
   setSessionCookie,
 } from '../../http/session';
 import * as auth from './auth.service';
-import { LoginThrottle } from './login-throttle';
+import { loginThrottleLimits } from './login-throttle';
 
 export interface AuthRoutesOptions {
   db: Database;
@@ -52,13 +52,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     async () => ({ isOpen: await auth.registrationIsOpen(db, settings) }),
   );
 
-  // Failed sign-ins are throttled per e-mail + client, per client and per account (login-throttle.ts).
-  const throttle = new LoginThrottle({
-    perClient: login.maxAttempts,
-    windowMs: login.windowMs,
-    perAddress: login.maxAttempts * 10,
-    perAccountPerHour: 100,
-  });
+  // Failed sign-ins are throttled per e-mail + client, per client and per account, counted in the
+  // database so every instance sees them (login-throttle.ts).
+  const throttle = loginThrottleLimits(login);
   // Self-registration per client address: an open registration is not an account factory.
   const throttleRegister = app.createRateLimit({
     max: register.maxPerHour,
@@ -73,25 +69,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       schema: { tags: ['auth'], body: loginBody, response: { 200: userResponse } },
     },
     async (request, reply) => {
-      const { email } = request.body;
-      const wait = throttle.waitSeconds(email, request.ip);
-      if (wait > 0) {
-        reply.header('retry-after', wait);
-        throw new AppError('RATE_LIMITED');
-      }
       try {
-        const result = await auth.login(db, settings, request.body, {
+        const result = await auth.login(db, settings, throttle, request.body, {
           userAgent: request.headers['user-agent'] ?? null,
           ip: request.ip,
           requestId: request.id,
           previousToken: sessionToken(request, cookie),
+          now: request.server.dependencies.now(),
         });
-        throttle.succeeded(email, request.ip);
         setSessionCookie(reply, cookie, result.token);
         return { user: result.user };
       } catch (error) {
-        if (error instanceof AppError && error.code === 'INVALID_CREDENTIALS')
-          throttle.failed(email, request.ip);
+        if (error instanceof auth.LoginThrottled) reply.header('retry-after', error.waitSeconds);
         throw error;
       }
     },

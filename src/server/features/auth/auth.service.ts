@@ -6,6 +6,13 @@ import type { EventBus } from '../../events/event-bus';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as audit from '../audit/audit.service';
 import * as queries from './auth.queries';
+import {
+  type FailureCounter,
+  failureRetentionMs,
+  type LoginThrottleLimits,
+  loginCounters,
+  waitSeconds,
+} from './login-throttle';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 export interface AuthSettings {
@@ -123,19 +130,43 @@ export async function registrationIsOpen(db: Database, settings: AuthSettings): 
   return (await queries.countProfiles(db)) === 0;
 }
 
+/** A sign-in refused before its password is checked: too many recent failures (login-throttle.ts). */
+export class LoginThrottled extends AppError {
+  constructor(readonly waitSeconds: number) {
+    super('RATE_LIMITED');
+  }
+}
+
 /**
  * Password sign-in. An unknown e-mail, a wrong password and a deactivated account get the same
  * answer after the same work. A new random token replaces the browser's previous session.
+ * Throttled (login-throttle.ts): an attempt whose counters are full is refused with `LoginThrottled`
+ * before its password is checked; a refused password counts toward them, a success clears its own
+ * e-mail + client count. The counts are in the database, on the app's clock (`meta.now`).
  */
 export async function login(
   db: Database,
   settings: AuthSettings,
+  throttle: LoginThrottleLimits,
   body: LoginBody,
-  meta: ClientMeta & { previousToken?: string | undefined },
+  meta: ClientMeta & { previousToken?: string | undefined; now: Date },
 ): Promise<{ token: string; user: SessionUser; expiresAt: Date }> {
+  const counters = loginCounters(throttle, body.email, meta.ip ?? '');
+  const expiredBefore = new Date(meta.now.getTime() - failureRetentionMs(throttle)).toISOString();
+  const wait = await throttleWait(db, Object.values(counters), meta.now);
+  if (wait > 0) throw new LoginThrottled(wait);
+
   const profile = await queries.findLoginProfile(db, body.email);
   const valid = await verifyPassword(profile?.passwordHash ?? (await decoyPasswordHash()), body.password);
-  if (!profile || !valid || !profile.isActive) throw new AppError('INVALID_CREDENTIALS');
+  if (!profile || !valid || !profile.isActive) {
+    await queries.insertLoginFailures(
+      db,
+      Object.values(counters).map((counter) => counter.key),
+      meta.now.toISOString(),
+      expiredBefore,
+    );
+    throw new AppError('INVALID_CREDENTIALS');
+  }
 
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
@@ -152,9 +183,29 @@ export async function login(
     });
     // Housekeeping rides on sign-ins: expired rows never pile up.
     await queries.deleteExpiredSessions(tx, new Date(now), new Date(now - settings.idleTimeoutMs));
+    await queries.deleteLoginFailures(tx, counters.client.key, expiredBefore);
     await audit.recordSessionEventIn(tx, { action: 'sign_in', userId: profile.id, ip: meta.ip, userAgent });
   });
   return { token, user: toSessionUser(profile), expiresAt };
+}
+
+/** Seconds an attempt must wait: the longest wait of its counters (0: it may go ahead). */
+async function throttleWait(db: Database, counters: FailureCounter[], now: Date): Promise<number> {
+  const limiting = await queries.findLimitingFailures(
+    db,
+    counters.map(({ key, max, windowMs }) => ({
+      key,
+      max,
+      since: new Date(now.getTime() - windowMs).toISOString(),
+    })),
+  );
+  return Math.max(
+    0,
+    ...counters.map((counter, index) => {
+      const failedAt = limiting[index];
+      return waitSeconds(failedAt ? new Date(failedAt) : null, counter.windowMs, now);
+    }),
+  );
 }
 
 /**

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Throttles failed sign-ins without letting a stranger lock an owner out (issue 8):
  * - only failures count (a successful sign-in never does, and clears its own e-mail + client key);
@@ -6,8 +8,12 @@
  * - each client has a budget over all e-mails (password spraying from one address);
  * - each account has a ceiling of failures from everywhere (a distributed guess), far above what a
  *   person mistyping produces.
- * Kept in memory: a restart forgets, which errs toward letting people in (sessions and passwords
- * are the real protection; this only slows guessing).
+ * The counts live in the database (`login_failures`, one row per failure and counter; decision 0028),
+ * not in a process: every server instance behind a load balancer counts the same failures (DESIGN
+ * §14: no instance keeps state another needs), and a restart forgets nothing. `auth.service` checks
+ * an attempt before its password (one statement) and records a failure or a success after (one
+ * statement each, which also deletes the rows no window counts any more). This file holds the rules'
+ * pure parts: the counters an attempt is checked against, and how long a full one makes it wait.
  */
 export interface LoginThrottleLimits {
   /** Failures per e-mail + client within the window. */
@@ -21,80 +27,56 @@ export interface LoginThrottleLimits {
 
 const HOUR_MS = 3_600_000;
 
-class SlidingCounter {
-  private readonly failures = new Map<string, number[]>();
-
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-  ) {}
-
-  /** Seconds until the key may try again; 0 when it may now. */
-  waitSeconds(key: string, now: number): number {
-    const recent = this.recent(key, now);
-    if (recent.length < this.max) return 0;
-    return Math.max(1, Math.ceil((recent[recent.length - this.max]! + this.windowMs - now) / 1000));
-  }
-
-  record(key: string, now: number): void {
-    const recent = this.recent(key, now);
-    recent.push(now);
-    this.failures.set(key, recent);
-    // Keep memory bounded under a flood of distinct keys: forget keys whose failures expired.
-    if (this.failures.size > 50_000) {
-      for (const [other, times] of this.failures) {
-        if (times[times.length - 1]! <= now - this.windowMs) this.failures.delete(other);
-      }
-    }
-  }
-
-  clear(key: string): void {
-    this.failures.delete(key);
-  }
-
-  private recent(key: string, now: number): number[] {
-    const times = this.failures.get(key);
-    if (!times) return [];
-    const from = times.findIndex((time) => time > now - this.windowMs);
-    return from === -1 ? [] : from === 0 ? times : times.slice(from);
-  }
+/** The limits of the settings `LOGIN_MAX_ATTEMPTS` and `LOGIN_WINDOW_MINUTES`. */
+export function loginThrottleLimits(login: { maxAttempts: number; windowMs: number }): LoginThrottleLimits {
+  return {
+    perClient: login.maxAttempts,
+    windowMs: login.windowMs,
+    perAddress: login.maxAttempts * 10,
+    perAccountPerHour: 100,
+  };
 }
 
-export class LoginThrottle {
-  private readonly byClient: SlidingCounter;
-  private readonly byAddress: SlidingCounter;
-  private readonly byAccount: SlidingCounter;
-
-  constructor(
-    limits: LoginThrottleLimits,
-    private readonly clock: () => number = Date.now,
-  ) {
-    this.byClient = new SlidingCounter(limits.perClient, limits.windowMs);
-    this.byAddress = new SlidingCounter(limits.perAddress, limits.windowMs);
-    this.byAccount = new SlidingCounter(limits.perAccountPerHour, HOUR_MS);
-  }
-
-  /** Seconds this attempt must wait (0: it may go ahead). */
-  waitSeconds(email: string, address: string): number {
-    const now = this.clock();
-    return Math.max(
-      this.byClient.waitSeconds(clientKey(email, address), now),
-      this.byAddress.waitSeconds(address, now),
-      this.byAccount.waitSeconds(accountKey(email), now),
-    );
-  }
-
-  failed(email: string, address: string): void {
-    const now = this.clock();
-    this.byClient.record(clientKey(email, address), now);
-    this.byAddress.record(address, now);
-    this.byAccount.record(accountKey(email), now);
-  }
-
-  succeeded(email: string, address: string): void {
-    this.byClient.clear(clientKey(email, address));
-  }
+/** One count of failures: its key as stored, and how many failures it allows within how long. */
+export interface FailureCounter {
+  key: string;
+  max: number;
+  windowMs: number;
 }
 
-const accountKey = (email: string) => email.trim().toLowerCase();
-const clientKey = (email: string, address: string) => `${accountKey(email)}\u0001${address}`;
+/**
+ * The counters an attempt is checked against and a failure counts toward; `client` (e-mail + client)
+ * is the one a success clears. A key is the SHA-256 of the counter's kind and values: the table never
+ * holds an e-mail a stranger typed nor an address, and every key has the same length.
+ */
+export function loginCounters(
+  limits: LoginThrottleLimits,
+  email: string,
+  address: string,
+): { client: FailureCounter; address: FailureCounter; account: FailureCounter } {
+  const account = email.trim().toLowerCase();
+  return {
+    client: { key: keyOf('client', account, address), max: limits.perClient, windowMs: limits.windowMs },
+    address: { key: keyOf('address', address), max: limits.perAddress, windowMs: limits.windowMs },
+    account: { key: keyOf('account', account), max: limits.perAccountPerHour, windowMs: HOUR_MS },
+  };
+}
+
+/** How long a failure may count: older rows are deleted (the longest window). */
+export function failureRetentionMs(limits: LoginThrottleLimits): number {
+  return Math.max(limits.windowMs, HOUR_MS);
+}
+
+/**
+ * Seconds until a counter lets an attempt through again; 0 when it may go now. `limiting` is the
+ * counter's `max`-th most recent failure within its window (null when it holds fewer): the attempt
+ * may go once that one leaves the window. At least 1 second when it must wait.
+ */
+export function waitSeconds(limiting: Date | null, windowMs: number, now: Date): number {
+  if (!limiting) return 0;
+  return Math.max(1, Math.ceil((limiting.getTime() + windowMs - now.getTime()) / 1000));
+}
+
+function keyOf(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+}
