@@ -71,10 +71,26 @@ const SCREENS: Screen[] = [
   ...SETTINGS_TABS.map((tab) => ({ path: `/configuracion/${tab}`, heading: 'Configuración' })),
 ];
 
-/** The newest client, reservation and broker of the e2e dataset: their edit forms are checked. */
-async function recordIds(page: Page): Promise<RecordIds> {
-  const first = async (list: string) => {
-    const response = await page.request.get(`/api/${list}?page=1&pageSize=1`);
+/**
+ * The ids, read once per worker (every check only reads the screens): the first check that needs
+ * them asks the API, the rest reuse the answer.
+ */
+let knownIds: Promise<RecordIds> | null = null;
+function recordIds(page: Page): Promise<RecordIds> {
+  knownIds ??= readRecordIds(page).catch((error: unknown) => {
+    knownIds = null;
+    throw error;
+  });
+  return knownIds;
+}
+
+/**
+ * The oldest client and reservation and the first broker of the e2e dataset (rows no journey
+ * changes, unlike the ones journeys create while these checks run): their edit forms are checked.
+ */
+async function readRecordIds(page: Page): Promise<RecordIds> {
+  const first = async (list: string, order = '') => {
+    const response = await page.request.get(`/api/${list}?page=1&pageSize=1${order}`);
     expect(response.status(), `GET /api/${list}`).toBe(200);
     const body = (await response.json()) as { rows: { id: string }[] };
     expect(body.rows.length, `the e2e dataset has ${list}`).toBeGreaterThan(0);
@@ -105,8 +121,8 @@ async function recordIds(page: Page): Promise<RecordIds> {
     .find((task) => task.name === 'VB Jefe Inversiones');
   expect(approval, "the payment flow has its 'VB Jefe Inversiones'").toBeDefined();
   return {
-    client: await first('clients'),
-    reservation: await first('reservations'),
+    client: await first('clients', '&sort=createdAt&direction=asc'),
+    reservation: await first('reservations', '&sort=reservationNumber&direction=asc'),
     broker: await first('brokers'),
     commissionReservation: withCommission!.reservationId,
     paymentFlow,

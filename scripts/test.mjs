@@ -7,11 +7,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Each stage's wall time, printed as a table at the end (issue 29: measure before speeding up). */
+const timings = [];
 mkdirSync('.tmp', { recursive: true });
 
 function run(label, command, args, env = {}) {
   console.log(`\n━━ ${label}: ${command} ${args.join(' ')}`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push([label, (performance.now() - started) / 1000]);
   return result.status === 0;
 }
 
@@ -93,15 +97,22 @@ if (TEST_DATABASE_URL) {
 } else {
   console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on PGlite only.)');
 }
+// Built only when a source changed since the last build (scripts/build-if-needed.mjs).
 check('Production build', 'node', [
   '-e',
-  "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded({ force: true }))",
+  "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())",
 ]);
 playwright('.tmp/playwright.json');
 
 finish();
 
 function finish() {
+  const width = Math.max(...timings.map(([label]) => label.length));
+  console.log('\nStage times:');
+  for (const [label, seconds] of timings)
+    console.log(`  ${label.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s`);
+  const all = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
+  console.log(`  ${'Total'.padEnd(width)}  ${all.toFixed(0).padStart(5)} s`);
   if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
   const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
   console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
