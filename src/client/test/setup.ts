@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterAll, afterEach, vi } from 'vitest';
+
+// A screen's first render in a worker also loads its lazy code: on a busy 2-core machine that can
+// take more than Testing Library's default second to find what it waits for.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks a few browser APIs Mantine relies on.
 if (!window.matchMedia) {
@@ -32,5 +36,14 @@ if (!('fonts' in document)) {
   });
 }
 
-// Testing Library cleans up between tests only with Vitest globals; we register it ourselves.
-afterEach(() => cleanup());
+// Testing Library cleans up between tests only with Vitest globals; we register it ourselves. The
+// files of a worker share one window (the project runs without isolation, vitest.config.ts): what a
+// test stubs or stores is put back after it, so no file sees another's.
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+afterAll(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
