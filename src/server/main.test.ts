@@ -43,8 +43,10 @@ function startServer(options: { asContainer?: boolean; directory?: string } = {}
   return { child, output: () => output, exited };
 }
 
+// A fresh data directory is migrated before the server listens: on a busy 2-core machine (a second
+// suite beside this one) that has taken over 30 s.
 async function waitForHealth(): Promise<void> {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 360; i++) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
