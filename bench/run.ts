@@ -16,6 +16,7 @@
 // BENCH_SCALE (bench; 'demo' for a quick try), BENCH_SEED, BENCH_DATA_DIR (.tmp/bench-data),
 // BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL, BENCH_ENGINES
 // (pglite,postgres by default; one of them to measure only that engine).
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { cpus, totalmem } from 'node:os';
@@ -276,7 +277,10 @@ interface Measurement {
   label: string;
   path: string;
   status: 'ok' | 'not available' | 'error';
+  /** 0 when no answer came (the server died or the connection failed: see `error`). */
   httpStatus: number;
+  /** Why the endpoint could not be measured, when no HTTP status says it. */
+  error?: string;
   /** Latency with `latencyConnections` (one request at a time by default). */
   p50?: number;
   p99?: number;
@@ -444,6 +448,29 @@ async function measure(
   };
 }
 
+/** An endpoint measured, or reported as an error when measuring it threw (a dead server, a reset). */
+async function measureOrReport(endpoint: Endpoint, run: () => Promise<Measurement>): Promise<Measurement> {
+  try {
+    return await run();
+  } catch (error) {
+    const cause =
+      error instanceof Error
+        ? error.cause instanceof Error
+          ? error.cause.message
+          : error.message
+        : String(error);
+    return {
+      key: endpoint.key,
+      label: endpoint.label,
+      path: endpoint.path,
+      ...(endpoint.target === undefined ? {} : { target: endpoint.target, met: false }),
+      status: 'error',
+      httpStatus: 0,
+      error: cause,
+    };
+  }
+}
+
 /** The gzip size of the JavaScript the built index.html loads at once (entry + modulepreloads). */
 function initialJavaScript(): {
   files: { file: string; bytes: number; gzipBytes: number }[];
@@ -483,7 +510,11 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
         '',
         '',
         r.target ? `≤ ${r.target}` : '',
-        r.status === 'error' ? `error ${r.httpStatus}` : 'not available',
+        r.status === 'error'
+          ? r.httpStatus
+            ? `error ${r.httpStatus}`
+            : `error: ${r.error}`
+          : 'not available',
       ];
     const verdict = r.met === undefined ? '' : r.met ? 'met' : 'MISSED';
     const flags = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
@@ -564,20 +595,34 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
   console.log(
     `Dataset: ${JSON.stringify(dataset.rows)}; badge user ${dataset.badgeUser.email} with ${dataset.badgeUser.pendingTasks} pending tasks (the most of any user).`,
   );
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  console.log(`Starting the production server on ${origin}...`);
-  const serverStart = Date.now();
-  const server = await startServer(port, { dataDir: config.dataDir, databaseUrl: target.databaseUrl });
-  const stop = () => void stopServer(server).then(() => process.exit(130));
-  process.once('SIGINT', stop);
-  const results: Measurement[] = [];
-  try {
+  // The server the endpoints are measured on; started again (on a new port) if it dies during one,
+  // which is then reported as an error while the rest are measured (issue 29 §9).
+  let server!: ChildProcess;
+  let origin = '';
+  let cookies: Record<'admin' | 'badge', string> = { admin: '', badge: '' };
+  const start = async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    console.log(`Starting the production server on ${origin}...`);
+    const serverStart = Date.now();
+    server = await startServer(port, { dataDir: config.dataDir, databaseUrl: target.databaseUrl });
     console.log(`Server ready in ${((Date.now() - serverStart) / 1000).toFixed(1)} s.`);
-    const cookies = {
+    cookies = {
       admin: await login(origin, ADMIN_EMAIL, DEMO_PASSWORD),
       badge: await login(origin, dataset.badgeUser.email, DEMO_PASSWORD),
     };
+  };
+  const isDead = () => server.exitCode !== null || server.signalCode !== null;
+  // Whatever ends this process, no server is left holding its port.
+  const killServer = () => {
+    if (!isDead()) server.kill('SIGKILL');
+  };
+  process.once('exit', killServer);
+  const stop = () => void stopServer(server).then(() => process.exit(130));
+  process.once('SIGINT', stop);
+  const results: Measurement[] = [];
+  await start();
+  try {
     console.log(
       `Measuring per endpoint: ${config.warmup} s warm-up, then ${config.duration} s with ${config.latencyConnections} connection(s) (latency, judged against the targets) and ${config.duration} s with ${config.connections} (throughput).`,
     );
@@ -598,12 +643,18 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       dataset.dataRequests,
     )) {
       if (!isSelected(endpoint)) continue;
-      const release = endpoint.hold ? await endpoint.hold(origin, cookies) : null;
-      const result = await measure(origin, endpoint, cookies).finally(() => release?.());
+      const result = await measureOrReport(endpoint, async () => {
+        const release = endpoint.hold ? await endpoint.hold(origin, cookies) : null;
+        return measure(origin, endpoint, cookies).finally(() => release?.());
+      });
+      if (isDead()) {
+        console.log(`  The server died while measuring ${endpoint.label}: starting it again.`);
+        await start();
+      }
       const shown =
         result.status === 'ok'
           ? `p50 ${result.p50} ms, p99 ${result.p99} ms; at ${config.connections} connections p99 ${result.loadedP99} ms, ${result.requestsPerSecond} req/s`
-          : result.status;
+          : `${result.status}${result.error ? ` (${result.error})` : ''}`;
       console.log(`  ${endpoint.label}: ${shown}`);
       results.push(result);
     }
@@ -638,6 +689,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     }
   } finally {
     process.removeListener('SIGINT', stop);
+    process.removeListener('exit', killServer);
     await stopServer(server);
   }
   const baseline = results.find((r) => r.key === 'health');
