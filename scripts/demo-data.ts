@@ -21,7 +21,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { declareActor, SYSTEM_ACTOR } from '../src/server/db/actor';
 import { type Database, type Executor, queryRows } from '../src/server/db/client';
 import { hashPassword } from '../src/server/features/auth/passwords';
-import { definitionNamed } from '../src/server/features/workflows/workflows.service';
+import { definitionNamed, loadGeneratedCommentsIn } from '../src/server/features/workflows/workflows.service';
 import { dec, money } from '../src/shared/domain/decimal';
 import { commissionFigures, reservationFigures } from '../src/shared/domain/pricing';
 import { rutCheckDigit } from '../src/shared/domain/rut';
@@ -1388,7 +1388,6 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
     const saleWithDefaults = withDefaults(saleDefinition, saleDefaultsOf);
     const mainWithDefaults = withDefaults(mainDefinition, paymentDefaultOf);
     const secondWithDefaults = withDefaults(secondDefinition, paymentDefaultOf);
-    const baseDefinitions = [saleDefinition, mainDefinition, secondDefinition];
     const flowBatch = Math.max(1000, Math.floor(scale.batchSize / 2));
 
     // The default sale assignees (Configuración Flujo Venta) were configured before the newest flows.
@@ -1464,7 +1463,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
         }
         return flow.checked(saleDefinition);
       });
-      const written = await writeFlows(tx, batch, baseDefinitions, batch.length);
+      const written = await writeFlows(tx, batch, batch.length);
       saleFlows += written.flows;
       saleTasks += written.tasks;
       assignees += written.assignees;
@@ -1585,7 +1584,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
         }
         return flow.checked(plan.model.definition);
       });
-      const written = await writeFlows(tx, batch, baseDefinitions, batch.length);
+      const written = await writeFlows(tx, batch, batch.length);
       paymentFlows += written.flows;
       paymentTasks += written.tasks;
       assignees += written.assignees;
@@ -1631,33 +1630,29 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
     );
 
     // --- Comments on open tasks ------------------------------------------------------------
-    const commentRows: Row[] = [];
+    const commentRows: { flowTaskId: string; userId: string; content: string; createdAt: string }[] = [];
     for (let i = 0; i < Math.ceil(scale.comments / 2) && openSaleFlows.length > 0; i++) {
       const plan = rng.pick(openSaleFlows);
       const ord = Math.max(1, plan.saleDone + 1 - rng.int(0, 1));
       const stageNo = saleModel.tasks[ord - 1]!.stageNo;
       commentRows.push({
-        flow_task_id: flowTaskRowId(plan.saleFlowId, saleDefinition.tasks[ord - 1]!.id),
-        user_id: rng.chance(0.5) ? plan.sellerId : rng.pick(backOffice),
+        flowTaskId: flowTaskRowId(plan.saleFlowId, saleDefinition.tasks[ord - 1]!.id),
+        userId: rng.chance(0.5) ? plan.sellerId : rng.pick(backOffice),
         content: rng.pick(SALE_COMMENTS),
-        created_at: iso(Math.min(now, plan.b[stageNo - 1]! + rng.int(1, 72) * HOUR)),
+        createdAt: iso(Math.min(now, plan.b[stageNo - 1]! + rng.int(1, 72) * HOUR)),
       });
     }
     for (const t of openPaymentTasks.slice(0, Math.floor(scale.comments / 2))) {
       commentRows.push({
-        flow_task_id: flowTaskRowId(t.plan.id, t.plan.model.definition.tasks[t.ord - 1]!.id),
-        user_id: rng.pick(backOffice),
+        flowTaskId: flowTaskRowId(t.plan.id, t.plan.model.definition.tasks[t.ord - 1]!.id),
+        userId: rng.pick(backOffice),
         content: rng.pick(PAYMENT_COMMENTS),
-        created_at: iso(Math.min(now, t.openedAt + rng.int(1, 48) * HOUR)),
+        createdAt: iso(Math.min(now, t.openedAt + rng.int(1, 48) * HOUR)),
       });
     }
-    await insertRows(
-      tx,
-      'flow_task_comments',
-      { flow_task_id: 'uuid', user_id: 'uuid', content: 'text', created_at: 'timestamptz' },
-      commentRows,
-      scale.batchSize,
-    );
+    for (let start = 0; start < commentRows.length; start += scale.batchSize) {
+      await loadGeneratedCommentsIn(tx, commentRows.slice(start, start + scale.batchSize));
+    }
     counts.comments = commentRows.length;
     step('settings and comments');
 

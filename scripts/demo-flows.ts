@@ -10,11 +10,10 @@
  * flow order at its share of the span (flow order is topological, so prerequisites come first).
  */
 import { createHash } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../src/server/db/client';
+import { loadGeneratedFlowsIn } from '../src/server/features/workflows/workflows.service';
 import { apply, instantiate } from '../src/shared/domain/workflow/engine';
 import { flowViolations } from '../src/shared/domain/workflow/invariants';
-import type { TaskStatus } from '../src/shared/domain/workflow/statuses';
 import type { Actor, FlowCommand, FlowState, WorkflowDefinition } from '../src/shared/domain/workflow/types';
 
 export interface SaleModel {
@@ -89,8 +88,8 @@ export function paymentDone(model: PaymentModel, start: number, span: number, cu
 }
 
 /**
- * A task row's id derived from its flow and task (version-4 shaped): the same formula in SQL
- * (`flowTaskRowIdSql`) and here, so rows written in bulk and rows referencing them agree.
+ * A task row's id derived from its flow and task (version-4 shaped): the generator's comments and
+ * other rows refer to task rows by it without reading them back.
  */
 export function flowTaskRowId(flowId: string, taskId: string): string {
   const hex = createHash('md5')
@@ -101,10 +100,6 @@ export function flowTaskRowId(flowId: string, taskId: string): string {
   hex[16] = '8';
   const h = hex.join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-function flowTaskRowIdSql(flowId: SQL, taskId: SQL): SQL {
-  return sql`overlay(overlay(md5(${flowId}::text || ${taskId}::text) placing '4' from 13) placing '8' from 17)::uuid`;
 }
 
 /** One flow, driven through the engine command by command; a refusal means the story is wrong. */
@@ -175,117 +170,23 @@ export class SimulatedFlow {
   }
 }
 
-const STATUS_CODES: Record<TaskStatus, string> = {
-  pending: 'p',
-  in_progress: 'i',
-  completed: 'c',
-  blocked: 'b',
-};
-
-const pgArray = (values: readonly (string | number | null)[]) =>
-  `{${values.map((value) => (value === null ? 'NULL' : String(value))).join(',')}}`;
-
 /**
- * Writes the flows, their task rows and their assignees, in batches. Task rows travel compactly (a
- * status letter and three arrays per flow) and are expanded by the database against the definition.
+ * Writes the flows, their task rows and their assignees, in batches, through the workflows module
+ * (the only writer of flow rows, issue 29).
  */
 export async function writeFlows(
   tx: Executor,
   flows: readonly SimulatedFlow[],
-  /** Every definition the flows instantiate (their task lists expand the compact rows). */
-  definitions: readonly WorkflowDefinition[],
   batchSize: number,
   progress?: (done: number) => void,
 ): Promise<{ flows: number; tasks: number; assignees: number }> {
-  const iso = (date: Date | null) => (date === null ? null : date.toISOString());
-  const taskDefs = JSON.stringify(
-    definitions.flatMap((definition) =>
-      definition.tasks.map((task, index) => ({
-        workflow_id: definition.id,
-        task_id: task.id,
-        ord: index + 1,
-        days: task.daysToComplete,
-      })),
-    ),
-  );
-  let tasks = 0;
-  let assignees = 0;
+  const written = { flows: 0, tasks: 0, assignees: 0 };
   for (let start = 0; start < flows.length; start += batchSize) {
-    const batch = flows.slice(start, start + batchSize);
-    const flowRows = batch.map((flow) => {
-      const { state, record } = flow;
-      const last = [state.completedAt, state.startedAt, ...state.tasks.map((t) => t.completedAt)]
-        .filter((d): d is Date => d !== null)
-        .reduce((max, d) => Math.max(max, d.getTime()), record.createdAt);
-      return {
-        id: state.id,
-        workflow_id: record.workflowId,
-        kind: record.kind,
-        reservation_id: record.reservationId,
-        broker_commission_id: record.brokerCommissionId,
-        is_second_payment: record.isSecondPayment,
-        current_stage_id: state.currentStageId,
-        status: state.status,
-        started_at: iso(state.startedAt),
-        completed_at: iso(state.completedAt),
-        created_by: record.createdBy,
-        created_at: new Date(record.createdAt).toISOString(),
-        updated_at: new Date(last).toISOString(),
-      };
-    });
-    await tx.execute(sql`
-      insert into flows (id, workflow_id, kind, reservation_id, broker_commission_id, is_second_payment, current_stage_id,
-                         status, started_at, completed_at, created_by, updated_by, created_at, updated_at)
-      select id, workflow_id, kind, reservation_id, broker_commission_id, is_second_payment, current_stage_id,
-             status, started_at, completed_at, created_by, created_by, created_at, updated_at
-        from json_to_recordset(${JSON.stringify(flowRows)}::json) as x(
-          id uuid, workflow_id uuid, kind text, reservation_id uuid, broker_commission_id uuid, is_second_payment boolean,
-          current_stage_id uuid, status text, started_at timestamptz, completed_at timestamptz, created_by uuid,
-          created_at timestamptz, updated_at timestamptz)`);
-    const taskParams = batch.map((flow) => ({
-      flow_id: flow.id,
-      workflow_id: flow.record.workflowId,
-      created: flow.record.createdAt,
-      statuses: flow.state.tasks.map((task) => STATUS_CODES[task.status]).join(''),
-      started: pgArray(flow.state.tasks.map((task) => task.startedAt?.getTime() ?? null)),
-      completed: pgArray(flow.state.tasks.map((task) => task.completedAt?.getTime() ?? null)),
-      completed_by: pgArray(flow.state.tasks.map((task) => task.completedBy)),
-    }));
-    await tx.execute(sql`
-      insert into flow_tasks (id, flow_id, task_id, status, started_at, completed_at, completed_by, days_to_complete,
-                              created_at, updated_at)
-      select ${flowTaskRowIdSql(sql`p.flow_id`, sql`d.task_id`)}, p.flow_id, d.task_id,
-             case substr(p.statuses, d.ord, 1) when 'p' then 'pending' when 'i' then 'in_progress'
-                  when 'c' then 'completed' else 'blocked' end,
-             to_timestamp(p.started[d.ord] / 1000.0), to_timestamp(p.completed[d.ord] / 1000.0), p.completed_by[d.ord],
-             d.days, to_timestamp(p.created / 1000.0),
-             to_timestamp(coalesce(p.completed[d.ord], p.started[d.ord], p.created) / 1000.0)
-        from json_to_recordset(${JSON.stringify(taskParams)}::json)
-               as p(flow_id uuid, workflow_id uuid, created bigint, statuses text, started bigint[], completed bigint[],
-                    completed_by uuid[])
-        join json_to_recordset(${taskDefs}::json) as d(workflow_id uuid, task_id uuid, ord int, days int)
-          on d.workflow_id = p.workflow_id`);
-    tasks += batch.reduce((sum, flow) => sum + flow.state.tasks.length, 0);
-    const assigneeRows = batch.flatMap((flow) =>
-      flow.state.tasks.flatMap((task) =>
-        task.assignees.map((assignee) => ({
-          flow_task_id: task.id,
-          flow_id: flow.id,
-          user_id: assignee.userId,
-          assigned_by: assignee.assignedBy,
-          assigned_at: assignee.assignedAt.toISOString(),
-        })),
-      ),
-    );
-    if (assigneeRows.length > 0) {
-      await tx.execute(sql`
-        insert into flow_task_assignees (flow_task_id, flow_id, user_id, assigned_by, assigned_at)
-        select flow_task_id, flow_id, user_id, assigned_by, assigned_at
-          from json_to_recordset(${JSON.stringify(assigneeRows)}::json)
-                 as x(flow_task_id uuid, flow_id uuid, user_id uuid, assigned_by uuid, assigned_at timestamptz)`);
-    }
-    assignees += assigneeRows.length;
+    const batch = await loadGeneratedFlowsIn(tx, flows.slice(start, start + batchSize));
+    written.flows += batch.flows;
+    written.tasks += batch.tasks;
+    written.assignees += batch.assignees;
     progress?.(Math.min(flows.length, start + batchSize));
   }
-  return { flows: flows.length, tasks, assignees };
+  return written;
 }

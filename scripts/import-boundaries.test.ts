@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryViolations, projectSources } from './import-boundaries';
+import { boundaryViolations, flowWriteViolations, projectSources } from './import-boundaries';
 
 describe('import boundaries (DESIGN §1)', () => {
   it('holds on the sources', () => {
@@ -39,6 +39,60 @@ describe('import boundaries (DESIGN §1)', () => {
           text: "import { useX } from '../commissions/api';\nimport { D } from '../commissions';",
         },
         { path: 'src/server/features/payments/payments.routes.ts', text: "import { z } from 'zod';" },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('one writer of flow rows (issue 29)', () => {
+  it('holds on src, scripts and bench', () => {
+    const files = ['src', 'scripts', 'bench'].flatMap((root) => projectSources(root));
+    expect(files.some((file) => file.path === 'scripts/demo-flows.ts')).toBe(true);
+    expect(flowWriteViolations(files)).toEqual([]);
+  });
+
+  it('catches SQL, a generic row writer and the query builder writing flow tables outside workflows', () => {
+    const violations = flowWriteViolations([
+      {
+        path: 'scripts/demo-flows.ts',
+        text: 'const a = 1;\nawait tx.execute(sql`insert into flow_tasks (id) values (1)`);',
+      },
+      { path: 'src/server/features/payments/payments.queries.ts', text: 'sql`UPDATE flows SET status = 1`' },
+      {
+        path: 'scripts/demo-data.ts',
+        text: "await insertRows(tx, 'flow_task_comments', columns, rows, 1000);",
+      },
+      {
+        path: 'src/server/features/rescissions/rescissions.service.ts',
+        text: 'await tx.delete(flowTaskAssignees);',
+      },
+      { path: 'bench/run.ts', text: 'sql`delete from "flow_task_rejections" where true`' },
+    ]);
+    expect(violations).toHaveLength(5);
+    expect(violations[0]).toBe(
+      "scripts/demo-flows.ts:2: 'insert into flow_tasks' — flow rows are written only by features/workflows",
+    );
+  });
+
+  it('leaves reads, other tables, the workflows feature and tests alone', () => {
+    expect(
+      flowWriteViolations([
+        {
+          path: 'src/server/features/reports/reports.queries.ts',
+          text: 'sql`select * from flows f join flow_tasks ft on true`',
+        },
+        {
+          path: 'src/server/features/clients/clients.queries.ts',
+          text: 'sql`update flows_archive set x = 1; update clients set flows = 1`',
+        },
+        {
+          path: 'src/server/features/workflows/workflows.queries.ts',
+          text: 'sql`insert into flows (id) values (1)`',
+        },
+        {
+          path: 'src/server/features/payments/payments.test.ts',
+          text: 'sql`update flow_tasks set status = 1`',
+        },
       ]),
     ).toEqual([]);
   });

@@ -5,7 +5,10 @@
  * - `src/client` never imports `src/server`, and `src/server` never imports `src/client`;
  * - `src/shared` imports neither (only itself and packages);
  * - a server feature reaches another feature only through its `<feature>.service.ts`;
- * - a client feature reaches another feature only through its `api.ts` or its `index.ts`.
+ * - a client feature reaches another feature only through its `api.ts` or its `index.ts`;
+ * - flow rows (flows, their task rows, assignees, comments, mentions, rejections) are written only
+ *   by `src/server/features/workflows` (issue 29: one writer) — anywhere in src, scripts and bench
+ *   but tests, which may set up a state directly.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -64,6 +67,54 @@ export function boundaryViolations(files: readonly SourceFile[]): string[] {
   return violations;
 }
 
+const FLOW_TABLES = [
+  'flows',
+  'flow_tasks',
+  'flow_task_assignees',
+  'flow_task_comments',
+  'flow_task_comment_mentions',
+  'flow_task_rejections',
+];
+const FLOW_TABLE_OBJECTS = [
+  'flows',
+  'flowTasks',
+  'flowTaskAssignees',
+  'flowTaskComments',
+  'flowTaskCommentMentions',
+  'flowTaskRejections',
+];
+const TABLE = `(?:${FLOW_TABLES.join('|')})`;
+/** SQL that writes a flow table, a generic row writer given one, or Drizzle's builder on one. */
+const FLOW_WRITES = [
+  new RegExp(
+    `\\b(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?${TABLE}"?(?![\\w.])`,
+    'gi',
+  ),
+  new RegExp(`\\binsertRows\\(\\s*\\w+\\s*,\\s*['"]${TABLE}['"]`, 'g'),
+  new RegExp(
+    `\\.(?:insert|update|delete)\\(\\s*(?:schema\\.)?(?:${FLOW_TABLE_OBJECTS.join('|')})\\s*\\)`,
+    'g',
+  ),
+];
+
+/** Writes to flow tables outside the workflows feature, as 'path:line: the statement'. */
+export function flowWriteViolations(files: readonly SourceFile[]): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    if (file.path.startsWith('src/server/features/workflows/')) continue;
+    if (/\.test\.tsx?$/.test(file.path) || file.path.startsWith('src/server/test/')) continue;
+    for (const pattern of FLOW_WRITES) {
+      for (const match of file.text.matchAll(pattern)) {
+        const line = file.text.slice(0, match.index).split('\n').length;
+        violations.push(
+          `${file.path}:${line}: '${match[0].replace(/\s+/g, ' ')}' — flow rows are written only by features/workflows`,
+        );
+      }
+    }
+  }
+  return violations;
+}
+
 /** Every .ts/.tsx file under src, read from disk. */
 export function projectSources(root = 'src'): SourceFile[] {
   const files: SourceFile[] = [];
@@ -80,7 +131,10 @@ export function projectSources(root = 'src'): SourceFile[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const violations = boundaryViolations(projectSources());
+  const violations = [
+    ...boundaryViolations(projectSources()),
+    ...flowWriteViolations(['src', 'scripts', 'bench'].flatMap((root) => projectSources(root))),
+  ];
   for (const violation of violations) console.log(violation);
   console.log(
     violations.length === 0 ? 'Import boundaries: no violation.' : `${violations.length} violation(s).`,

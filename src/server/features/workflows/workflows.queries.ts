@@ -580,3 +580,123 @@ export function commentsNaming(
 export async function updateCommentContent(tx: Executor, commentId: string, content: string): Promise<void> {
   await tx.execute(sql`update flow_task_comments set content = ${content} where id = ${commentId}`);
 }
+
+// --- Bulk load (the demo and bench generator) --------------------------------------------------
+
+/** A flow as the engine left it, with what its row records beyond the engine's state. */
+export interface FlowLoadRow {
+  id: string;
+  workflowId: string;
+  kind: 'sale' | 'payment';
+  reservationId: string;
+  brokerCommissionId: string | null;
+  isSecondPayment: boolean;
+  currentStageId: string | null;
+  status: FlowStatus;
+  startedAt: string | null;
+  completedAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Its task rows, in flow order. */
+  tasks: readonly {
+    id: string;
+    taskId: string;
+    status: TaskStatus;
+    startedAt: string | null;
+    completedAt: string | null;
+    completedBy: string | null;
+    daysToComplete: number | null;
+  }[];
+}
+
+const pgArray = (values: readonly (string | number | null)[]) =>
+  `{${values.map((value) => (value === null ? 'NULL' : `"${value}"`)).join(',')}}`;
+
+/**
+ * Inserts flows and their task rows, set-based (two statements a batch): each flow's task rows
+ * travel as parallel arrays, unnested by the database.
+ */
+export async function insertFlowBatch(tx: Executor, flows: readonly FlowLoadRow[]): Promise<number> {
+  const rows = flows.map((flow) => ({
+    id: flow.id,
+    workflow_id: flow.workflowId,
+    kind: flow.kind,
+    reservation_id: flow.reservationId,
+    broker_commission_id: flow.brokerCommissionId,
+    is_second_payment: flow.isSecondPayment,
+    current_stage_id: flow.currentStageId,
+    status: flow.status,
+    started_at: flow.startedAt,
+    completed_at: flow.completedAt,
+    created_by: flow.createdBy,
+    created_at: flow.createdAt,
+    updated_at: flow.updatedAt,
+    ids: pgArray(flow.tasks.map((task) => task.id)),
+    task_ids: pgArray(flow.tasks.map((task) => task.taskId)),
+    statuses: pgArray(flow.tasks.map((task) => task.status)),
+    started: pgArray(flow.tasks.map((task) => task.startedAt)),
+    completed: pgArray(flow.tasks.map((task) => task.completedAt)),
+    completed_by: pgArray(flow.tasks.map((task) => task.completedBy)),
+    days: pgArray(flow.tasks.map((task) => task.daysToComplete)),
+  }));
+  const json = JSON.stringify(rows);
+  await tx.execute(sql`
+    insert into flows (id, workflow_id, kind, reservation_id, broker_commission_id, is_second_payment, current_stage_id,
+                       status, started_at, completed_at, created_by, updated_by, created_at, updated_at)
+    select id, workflow_id, kind, reservation_id, broker_commission_id, is_second_payment, current_stage_id,
+           status, started_at, completed_at, created_by, created_by, created_at, updated_at
+      from json_to_recordset(${json}::json) as x(
+        id uuid, workflow_id uuid, kind text, reservation_id uuid, broker_commission_id uuid, is_second_payment boolean,
+        current_stage_id uuid, status text, started_at timestamptz, completed_at timestamptz, created_by uuid,
+        created_at timestamptz, updated_at timestamptz)`);
+  const inserted = await queryRows<{ count: number }>(
+    tx,
+    sql`
+    with loaded as (
+      insert into flow_tasks (id, flow_id, task_id, status, started_at, completed_at, completed_by, days_to_complete,
+                              created_at, updated_at)
+      select t.id, p.id, t.task_id, t.status, t.started_at, t.completed_at, t.completed_by, t.days, p.created_at,
+             coalesce(t.completed_at, t.started_at, p.created_at)
+        from json_to_recordset(${json}::json)
+               as p(id uuid, created_at timestamptz, ids uuid[], task_ids uuid[], statuses text[],
+                    started timestamptz[], completed timestamptz[], completed_by uuid[], days int[]),
+             unnest(p.ids, p.task_ids, p.statuses, p.started, p.completed, p.completed_by, p.days)
+               as t(id, task_id, status, started_at, completed_at, completed_by, days)
+      returning 1)
+    select count(*)::int as count from loaded`,
+  );
+  return inserted[0]?.count ?? 0;
+}
+
+/** Inserts task assignments as they were made (who assigned whom, when). */
+export async function insertAssigneeBatch(
+  tx: Executor,
+  rows: readonly {
+    flowTaskId: string;
+    flowId: string;
+    userId: string;
+    assignedBy: string | null;
+    assignedAt: string;
+  }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into flow_task_assignees (flow_task_id, flow_id, user_id, assigned_by, assigned_at)
+    select flow_task_id, flow_id, user_id, assigned_by, assigned_at
+      from json_to_recordset(${JSON.stringify(rows.map((row) => ({ flow_task_id: row.flowTaskId, flow_id: row.flowId, user_id: row.userId, assigned_by: row.assignedBy, assigned_at: row.assignedAt })))}::json)
+             as x(flow_task_id uuid, flow_id uuid, user_id uuid, assigned_by uuid, assigned_at timestamptz)`);
+}
+
+/** Inserts comments as they were written. */
+export async function insertCommentBatch(
+  tx: Executor,
+  rows: readonly { flowTaskId: string; userId: string; content: string; createdAt: string }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into flow_task_comments (flow_task_id, user_id, content, created_at)
+    select flow_task_id, user_id, content, created_at
+      from json_to_recordset(${JSON.stringify(rows.map((row) => ({ flow_task_id: row.flowTaskId, user_id: row.userId, content: row.content, created_at: row.createdAt })))}::json)
+             as x(flow_task_id uuid, user_id uuid, content text, created_at timestamptz)`);
+}

@@ -636,3 +636,84 @@ export async function redactCommentsIn(
   }
   return changed;
 }
+
+/** A flow the generator drove through the engine, with what its row records beyond the state. */
+export interface GeneratedFlow {
+  state: FlowState;
+  record: {
+    workflowId: string;
+    kind: 'sale' | 'payment';
+    reservationId: string;
+    brokerCommissionId: string | null;
+    isSecondPayment: boolean;
+    /** Epoch milliseconds. */
+    createdAt: number;
+    createdBy: string;
+  };
+}
+
+/**
+ * The demo and bench generator's flows, written in the caller's transaction (issue 29: this module is
+ * the only writer of flow rows). The flows were made by the engine (`instantiate`, `apply`); they are
+ * written as the engine left them, in set-based batches — 100,000 reservations take minutes, not
+ * hours of commands one by one.
+ */
+export async function loadGeneratedFlowsIn(
+  tx: Executor,
+  flows: readonly GeneratedFlow[],
+): Promise<{ flows: number; tasks: number; assignees: number }> {
+  const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+  const tasks = await queries.insertFlowBatch(
+    tx,
+    flows.map(({ state, record }) => {
+      const last = [state.completedAt, state.startedAt, ...state.tasks.map((task) => task.completedAt)]
+        .filter((date): date is Date => date !== null)
+        .reduce((max, date) => Math.max(max, date.getTime()), record.createdAt);
+      return {
+        id: state.id,
+        workflowId: record.workflowId,
+        kind: record.kind,
+        reservationId: record.reservationId,
+        brokerCommissionId: record.brokerCommissionId,
+        isSecondPayment: record.isSecondPayment,
+        currentStageId: state.currentStageId,
+        status: state.status,
+        startedAt: iso(state.startedAt),
+        completedAt: iso(state.completedAt),
+        createdBy: record.createdBy,
+        createdAt: new Date(record.createdAt).toISOString(),
+        updatedAt: new Date(last).toISOString(),
+        tasks: state.tasks.map((task) => ({
+          id: task.id,
+          taskId: task.taskId,
+          status: task.status,
+          startedAt: iso(task.startedAt),
+          completedAt: iso(task.completedAt),
+          completedBy: task.completedBy,
+          daysToComplete: task.daysToComplete,
+        })),
+      };
+    }),
+  );
+  const assignees = flows.flatMap(({ state }) =>
+    state.tasks.flatMap((task) =>
+      task.assignees.map((assignee) => ({
+        flowTaskId: task.id,
+        flowId: state.id,
+        userId: assignee.userId,
+        assignedBy: assignee.assignedBy,
+        assignedAt: assignee.assignedAt.toISOString(),
+      })),
+    ),
+  );
+  await queries.insertAssigneeBatch(tx, assignees);
+  return { flows: flows.length, tasks, assignees: assignees.length };
+}
+
+/** The generator's comments on task rows it wrote, in the caller's transaction. */
+export function loadGeneratedCommentsIn(
+  tx: Executor,
+  comments: readonly { flowTaskId: string; userId: string; content: string; createdAt: string }[],
+): Promise<void> {
+  return queries.insertCommentBatch(tx, comments);
+}
