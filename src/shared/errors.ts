@@ -145,6 +145,7 @@ export const errorCatalog = {
   FLOW_NOT_FOUND: { status: 404, message: 'Flujo no encontrado' },
   TASK_NOT_FOUND: { status: 404, message: 'Tarea no encontrada' },
   COMMENT_NOT_FOUND: { status: 404, message: 'Comentario no encontrado' },
+  MENTION_NOT_FOUND: { status: 404, message: 'No tiene una mención en ese comentario' },
   FLOW_NOT_STARTED: {
     status: 409,
     message:

@@ -17,6 +17,12 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */
 export type SettingsRecordTab = Extract<SettingsTab, 'proyectos' | 'inmobiliarias' | 'usuarios'>;
 
+/**
+ * A flow screen's query parameter that opens a task's comments: `?comentarios={task row id}` (the
+ * link of a mention on /notificaciones, decision 0030).
+ */
+export const TASK_COMMENTS_PARAM = 'comentarios';
+
 /** Every URL of the app, with typed builders for the ones that take an id. */
 export const paths = {
   root: '/',

@@ -13,12 +13,14 @@ import { connection } from './connection';
 export interface FlowChanged {
   flowId: string;
   reservationId: string;
-  /** The signed-in user's pending tasks may have changed (badge, inboxes). */
+  /** The signed-in user's pending tasks or mentions may have changed (badge, inboxes). */
   mine: boolean;
 }
 
 export interface LiveEventHandlers {
   flowChanged(event: FlowChanged): void;
+  /** Only the signed-in user's own inbox changed (their mentions read in another tab). */
+  inboxChanged(): void;
   /** Events may have been missed (the stream came back, or the server's listener did). */
   resync(): void;
   /** The session ended: the stream is closed and stays so; the session check decides what next. */
@@ -68,6 +70,7 @@ export function openLiveEvents(
       console.error('Evento en vivo ilegible', error);
     }
   });
+  source.addEventListener('inbox-changed', () => handlers.inboxChanged());
   source.addEventListener('resync', () => handlers.resync());
   source.addEventListener('session-ended', () => {
     source.close();

@@ -838,7 +838,11 @@ export const flowTaskRejections = pgTable(
   ],
 );
 
-/** The users mentioned in a comment (spec: task_comment.mentioned_users). */
+/**
+ * The users mentioned in a comment (spec: task_comment.mentioned_users), and each one's inbox of
+ * mentions on /notificaciones (decision 0030): `created_at` is the comment's instant, `read_at` when
+ * the mentioned user read it (null: unread, counted on their bell). A read mark is not logged.
+ */
 export const flowTaskCommentMentions = pgTable(
   'flow_task_comment_mentions',
   {
@@ -848,10 +852,16 @@ export const flowTaskCommentMentions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    readAt: instant('read_at'),
   },
   (t) => [
     primaryKey({ columns: [t.commentId, t.userId] }),
-    index('flow_task_comment_mentions_user_idx').on(t.userId),
+    // A user's mentions newest first (the list), and their unread ones (the bell, 'Sin leer').
+    index('flow_task_comment_mentions_user_newest_idx').on(t.userId, t.createdAt.desc(), t.commentId.desc()),
+    index('flow_task_comment_mentions_unread_idx')
+      .on(t.userId, t.createdAt.desc(), t.commentId.desc())
+      .where(sql`${t.readAt} is null`),
   ],
 );
 

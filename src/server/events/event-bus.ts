@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 
 /**
  * What changed, for the users who see it (DESIGN §12): raised after a commit, delivered to their open
- * tabs. `userIds` are the users whose pending tasks (badge, inboxes) may have changed.
+ * tabs. `userIds` are the users whose pending tasks or mentions (badge, inboxes) may have changed.
  */
 export interface FlowChangedEvent {
   type: 'flow-changed';
@@ -33,7 +33,16 @@ export interface SessionsEndedEvent {
   exceptSessionId?: string;
 }
 
-export type LiveEvent = FlowChangedEvent | ResyncEvent | SessionsEndedEvent;
+/**
+ * Something of these users' own inboxes changed with no flow changing (their mentions marked read,
+ * decision 0030), raised after the commit: their open tabs refresh their badge and inboxes.
+ */
+export interface InboxChangedEvent {
+  type: 'inbox-changed';
+  userIds: string[];
+}
+
+export type LiveEvent = FlowChangedEvent | InboxChangedEvent | ResyncEvent | SessionsEndedEvent;
 
 /** Whether the event ends the given session of the given user. */
 export function endsSession(

@@ -27,8 +27,9 @@ export interface EventsRouteOptions {
 /**
  * GET /api/events: one server-sent events stream per tab (decision 0021), authenticated by the
  * session like every /api route. It says `flow-changed` for every flow changed anywhere (an open
- * flow screen of that flow refreshes; `mine` when the user's pending tasks may have changed: badge
- * and inboxes refresh) and `resync` when events may have been missed. Heartbeats keep it open; it
+ * flow screen of that flow refreshes; `mine` when the user's pending tasks or mentions may have
+ * changed: badge and inboxes refresh), `inbox-changed` when only the user's own inbox did (their
+ * mentions marked read in another tab, decision 0030) and `resync` when events may have been missed. Heartbeats keep it open; it
  * is released when the tab goes away or the server closes, and ends with `session-ended` when its
  * session ends (the tab does not reconnect: its session check sends the user to sign in).
  */
@@ -84,6 +85,10 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
       }
       if (event.type === 'resync') {
         send('event: resync\ndata: {}\n\n');
+        return;
+      }
+      if (event.type === 'inbox-changed') {
+        if (event.userIds.includes(user.id)) send('event: inbox-changed\ndata: {}\n\n');
         return;
       }
       const data = {

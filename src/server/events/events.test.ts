@@ -62,6 +62,45 @@ describe('GET /api/events (live updates, one stream per tab)', () => {
     expect((await ana.get('/api/notifications/count')).json().count).toBe(before);
   });
 
+  it('tells a mentioned user’s tabs at once, and their other tabs when they read it (decision 0030)', async () => {
+    await listening();
+    const admin = await loginAs(ctx, { firstName: 'Admin', email: 'admin@inmoflujo.test' });
+    const ana = await loginAs(ctx, { firstName: 'Ana', userType: 'KAM', email: 'ana@inmoflujo.test' });
+    const bruno = await loginAs(ctx, { firstName: 'Bruno', userType: 'KAM', email: 'bruno@inmoflujo.test' });
+    const sale = await createSaleFlow(ctx.db, { reservationId: (await createReservation(ctx.db)).id });
+    const anaTab = await open(ana);
+    const anaOtherTab = await open(ana);
+    const brunoTab = await open(bruno);
+    for (const tab of [anaTab, anaOtherTab, brunoTab]) await tab.next('ready');
+
+    const commented = await admin.post(
+      `/api/sale-flows/${sale.id}/tasks/${sale.task('COF PENDIENTE FIRMA')}/comments`,
+      { content: 'Revisa esto, @Ana Rojas', mentionedUserIds: [ana.user!.id] },
+    );
+    expect(commented.statusCode).toBe(201);
+    expect((await anaTab.next('flow-changed')).data).toMatchObject({ flowId: sale.id, mine: true });
+    expect((await anaOtherTab.next('flow-changed')).data).toMatchObject({ flowId: sale.id, mine: true });
+    // Everyone else's open screen of the flow hears of the comment, not as theirs.
+    expect((await brunoTab.next('flow-changed')).data).toMatchObject({ flowId: sale.id, mine: false });
+    expect((await ana.get('/api/notifications/count')).json().mentions).toBe(1);
+
+    // Read in one tab: her other tabs refresh their bell; nobody else hears of it.
+    const read = await ana.post(`/api/notifications/mentions/${commented.json().id}/read`);
+    expect(read.statusCode).toBe(200);
+    expect((await anaOtherTab.next('inbox-changed')).data).toEqual({});
+    expect((await anaTab.next('inbox-changed')).data).toEqual({});
+    expect((await ana.get('/api/notifications/count')).json().mentions).toBe(0);
+    // A flow change after it reaches Bruno's tab; no inbox-changed came before it.
+    await publishedAfterwards(bruno.user!.id, brunoTab, [], []);
+    expect(brunoTab.pending().filter((event) => event.type === 'inbox-changed')).toEqual([]);
+
+    // The comment deleted: its mention goes, and her tabs are told.
+    const deleted = await admin.delete(`/api/sale-flows/${sale.id}/comments/${commented.json().id}`);
+    expect(deleted.statusCode).toBe(204);
+    const told = await anaTab.next('flow-changed', (event) => event.data.flowId === sale.id);
+    expect(told.data).toMatchObject({ flowId: sale.id, mine: true });
+  });
+
   it('needs a session, and is a stream only for those who ask for one', async () => {
     const response = await new Agent(ctx.app).get('/api/events', { accept: 'text/event-stream' });
     expect(response.statusCode).toBe(401);

@@ -1,11 +1,86 @@
 import { z } from 'zod';
 import { OPEN_TASK_STATUSES } from '../domain/workflow/statuses';
-import { uuid } from './common';
+import { LIST_QUERY_MESSAGES, pageOf, uuid } from './common';
 import { DATA_REQUEST_KINDS } from './data-requests';
+import { flowPerson } from './workflows';
 
-/** GET /api/notifications/count: the signed-in user's pending tasks (workflows.md §6), for the bell badge. */
-export const notificationCountResponse = z.object({ count: z.number().int().min(0) });
+const tally = z.number().int().min(0);
+
+/**
+ * GET /api/notifications/count, for the bell badge: `count` is everything the bell counts (the field
+ * every version answered); the parts say what: the signed-in user's pending tasks (workflows.md §6),
+ * their unread mentions (decision 0030) and, for an administrator, the holders' requests past their
+ * due date (decision 0027).
+ */
+export const notificationCountResponse = z.object({
+  count: tally,
+  tasks: tally,
+  mentions: tally,
+  dataRequests: tally,
+});
 export type NotificationCount = z.infer<typeof notificationCountResponse>;
+
+// --- Mentions: '@Nombre Apellido' in a task's comment, in the mentioned user's inbox (0030) -------
+
+export const MENTION_STATUSES = ['all', 'unread'] as const;
+export type MentionStatus = (typeof MENTION_STATUSES)[number];
+export const MENTIONS_PAGE_SIZE = 10;
+
+const M = LIST_QUERY_MESSAGES;
+
+/** The signed-in user's mentions, newest first: every one, or the unread only ('Sin leer'). */
+export const mentionsQuery = z.strictObject({
+  page: z.coerce.number({ error: M.page }).int({ error: M.page }).min(1, { error: M.page }).default(1),
+  pageSize: z.coerce
+    .number({ error: M.pageSize })
+    .int({ error: M.pageSize })
+    .min(1, { error: M.pageSize })
+    .max(100, { error: M.pageSize })
+    .default(MENTIONS_PAGE_SIZE),
+  status: z.enum(MENTION_STATUSES, { error: 'Filtro no válido: use all o unread' }).default('all'),
+});
+export type MentionsQuery = z.input<typeof mentionsQuery>;
+
+/**
+ * One mention: who wrote the comment, where (the reservation, its project, the flow and the task),
+ * what it says (with the users it mentions, to highlight them), when, and whether it was read.
+ */
+export const inboxMention = z.object({
+  commentId: z.uuid(),
+  flowId: z.uuid(),
+  kind: z.enum(['sale', 'payment']),
+  isSecondPayment: z.boolean(),
+  /** The task row the comment is on. */
+  taskId: z.uuid(),
+  taskName: z.string(),
+  stageName: z.string(),
+  reservationId: z.uuid(),
+  reservationNumber: z.string(),
+  apartmentNumber: z.string(),
+  projectName: z.string(),
+  projectStage: z.string(),
+  /** Null when the author's account no longer exists. */
+  author: flowPerson.nullable(),
+  content: z.string(),
+  mentions: z.array(z.object({ id: z.uuid(), firstName: z.string(), lastName: z.string() })),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+});
+export type InboxMention = z.infer<typeof inboxMention>;
+
+export const mentionsResponse = pageOf(inboxMention);
+export type MentionsResponse = z.infer<typeof mentionsResponse>;
+
+export const mentionParams = z.strictObject({ commentId: uuid() });
+
+export const mentionReadResponse = z.object({
+  mention: z.object({ commentId: z.uuid(), readAt: z.string() }),
+});
+export type MentionReadResponse = z.infer<typeof mentionReadResponse>;
+
+/** 'Marcar todas como leídas': how many were unread. */
+export const mentionsReadAllResponse = z.object({ marked: tally });
+export type MentionsReadAllResponse = z.infer<typeof mentionsReadAllResponse>;
 
 // --- The task inboxes: 'Mis Tareas Pendientes' of /notificaciones and /seguimiento ----------------
 

@@ -120,7 +120,7 @@ export function TopBar({
           variant="subtle"
           size="lg"
           color="gray"
-          title="Mis tareas pendientes"
+          title="Mis tareas pendientes y menciones"
           pos="relative"
         >
           <IconBell size={22} aria-hidden />

@@ -7,10 +7,13 @@ import { sessionQueryKey } from '../../lib/session';
 import { approvalKeys } from '../approvals/api';
 
 export const notificationKeys = {
-  /** Everything this feature caches: the badge and both inboxes. */
+  /** Everything this feature caches: the badge, both inboxes and the mentions. */
   all: ['notifications'] as const,
   count: ['notifications', 'count'] as const,
+  /** The signed-in user's own: their tasks (this key) and their mentions (below it). */
   mine: ['notifications', 'mine'] as const,
+  mentionsAll: ['notifications', 'mine', 'mentions'] as const,
+  mentions: (status: string, page: number) => ['notifications', 'mine', 'mentions', status, page] as const,
   followUpAll: ['notifications', 'follow-up'] as const,
   followUp: (userId: string | null) => ['notifications', 'follow-up', userId ?? 'all'] as const,
 };
@@ -19,7 +22,7 @@ export const notificationKeys = {
 export const pendingTaskCountQueryKey = notificationKeys.count;
 
 /**
- * Spec part 1 §9: the pending-task count refreshes every 60 seconds (and when the window regains
+ * Spec part 1 §9: the badge's count (pending tasks, unread mentions) refreshes every 60 seconds (and when the window regains
  * focus) — only while the live stream is down; with it, it refreshes when a change concerns the user.
  */
 export const PENDING_COUNT_REFRESH_MS = 60_000;
@@ -46,7 +49,8 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
     });
   return {
     flowChanged(event) {
-      // Everyone's follow-up changes with any flow; the user's own lists only with theirs.
+      // Everyone's follow-up changes with any flow; the user's own lists (tasks, mentions) only with
+      // theirs.
       void queryClient.invalidateQueries({
         queryKey: event.mine ? notificationKeys.all : notificationKeys.followUpAll,
       });
@@ -54,6 +58,9 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
       // The approvals list and detail are keyed by task: any flow's change may add, remove or decide
       // one (only the screens open now refetch).
       void queryClient.invalidateQueries({ queryKey: approvalKeys.all });
+    },
+    inboxChanged() {
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
     },
     resync() {
       void queryClient.invalidateQueries();

@@ -1,5 +1,6 @@
 import { Box, VisuallyHidden } from '@mantine/core';
 import { useEffect } from 'react';
+import type { NotificationCount } from '../../../shared/schemas/notifications';
 import { useLiveUpdates, usePendingTaskCount } from './api';
 
 /** The badge cap of spec part 1 §9: '99+' above 99. */
@@ -7,8 +8,28 @@ export function formatBadgeCount(count: number): string {
   return count > 99 ? '99+' : String(count);
 }
 
+const listFormat = new Intl.ListFormat('es', { type: 'conjunction' });
+const amount = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('es-CL')} ${count === 1 ? one : many}`;
+
 /**
- * The red badge on the top bar's bell: the signed-in user's pending tasks (workflows.md §6).
+ * What the badge counts, in words: '3 tareas pendientes y 1 mención sin leer' (and an administrator's
+ * overdue holders' requests); only the parts that are not zero.
+ */
+export function bellCountText(counts: Omit<NotificationCount, 'count'>): string {
+  const parts = [
+    counts.tasks > 0 ? amount(counts.tasks, 'tarea pendiente', 'tareas pendientes') : null,
+    counts.mentions > 0 ? amount(counts.mentions, 'mención sin leer', 'menciones sin leer') : null,
+    counts.dataRequests > 0
+      ? amount(counts.dataRequests, 'solicitud de titular vencida', 'solicitudes de titulares vencidas')
+      : null,
+  ].filter((part): part is string => part !== null);
+  return listFormat.format(parts);
+}
+
+/**
+ * The red badge on the top bar's bell: the signed-in user's pending tasks (workflows.md §6) plus
+ * their unread mentions (decision 0030) and, for administrators, the holders' requests past due.
  * Nothing when there are none. A failed count is only logged (spec part 1 §8). The bell holds the
  * tab's live stream: the count (and any open inbox or flow screen) refreshes when a change concerns
  * it, and on a 60-second timer only while the stream is down.
@@ -17,21 +38,23 @@ export function BellBadge() {
   useLiveUpdates();
   const { data, error } = usePendingTaskCount();
   useEffect(() => {
-    if (error) console.error('No se pudo contar las tareas pendientes', error);
+    if (error) console.error('No se pudo contar las notificaciones', error);
   }, [error]);
-  return <BellBadgeView count={data?.count ?? 0} />;
+  return <BellBadgeView counts={data ?? { count: 0, tasks: 0, mentions: 0, dataRequests: 0 }} />;
 }
 
-export function BellBadgeView({ count }: { count: number }) {
+export function BellBadgeView({ counts }: { counts: NotificationCount }) {
+  const { count } = counts;
   if (count <= 0) return null;
+  const text = bellCountText(counts);
   return (
     <>
-      <VisuallyHidden>{`, ${count} ${count === 1 ? 'tarea pendiente' : 'tareas pendientes'}`}</VisuallyHidden>
+      <VisuallyHidden>{`, ${text}`}</VisuallyHidden>
       <Box
         aria-hidden
         component="span"
         data-testid="bell-badge"
-        title={`${count} tareas pendientes`}
+        title={text}
         // Inside the bell button's box: the button clips what overflows it.
         style={{
           position: 'absolute',

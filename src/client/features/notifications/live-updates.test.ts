@@ -21,7 +21,7 @@ class FakeEventSource extends EventTarget {
 
 function open() {
   let source!: FakeEventSource;
-  const handlers = { flowChanged: vi.fn(), resync: vi.fn(), sessionEnded: vi.fn() };
+  const handlers = { flowChanged: vi.fn(), inboxChanged: vi.fn(), resync: vi.fn(), sessionEnded: vi.fn() };
   const lost = vi.fn();
   const connection = openLiveEvents(
     handlers,
@@ -73,10 +73,12 @@ describe('live events (one stream per tab)', () => {
     expect(connection.connected()).toBe(false);
   });
 
-  it('hands on flow changes and the server’s resync', () => {
+  it('hands on flow changes, the user’s own inbox changes and the server’s resync', () => {
     const { source, handlers } = open();
     source.emit('flow-changed', JSON.stringify({ flowId: 'f1', reservationId: 'r1', mine: true }));
     expect(handlers.flowChanged).toHaveBeenCalledWith({ flowId: 'f1', reservationId: 'r1', mine: true });
+    source.emit('inbox-changed');
+    expect(handlers.inboxChanged).toHaveBeenCalledTimes(1);
     source.emit('resync');
     expect(handlers.resync).toHaveBeenCalledTimes(1);
   });
@@ -106,6 +108,7 @@ describe('live events (one stream per tab)', () => {
     const keys = [
       notificationKeys.count,
       notificationKeys.mine,
+      notificationKeys.mentions('all', 2),
       notificationKeys.followUp(null),
       ['sale-flows', 'detail', 'f1'],
       ['payment-flows', 'detail', 'f2'],
@@ -120,12 +123,17 @@ describe('live events (one stream per tab)', () => {
     reset();
     const handlers = liveUpdateHandlers(queryClient);
     handlers.flowChanged({ flowId: 'f1', reservationId: 'r1', mine: false });
-    expect(stale()).toEqual([false, false, true, true, false, true, true, true]);
+    expect(stale()).toEqual([false, false, false, true, true, false, true, true, true]);
     reset();
+    // A change of the user's own (a task of theirs, a mention of them): badge, tasks and mentions.
     handlers.flowChanged({ flowId: 'f2', reservationId: 'r9', mine: true });
-    expect(stale()).toEqual([true, true, true, false, true, false, true, true]);
+    expect(stale()).toEqual([true, true, true, true, false, true, false, true, true]);
+    reset();
+    // Their mentions read in another tab: their badge and inboxes only.
+    handlers.inboxChanged();
+    expect(stale()).toEqual([true, true, true, true, false, false, false, false, false]);
     reset();
     handlers.resync();
-    expect(stale()).toEqual([true, true, true, true, true, true, true, true]);
+    expect(stale()).toEqual([true, true, true, true, true, true, true, true, true]);
   });
 });

@@ -12,6 +12,11 @@ export function flowPathOf(task: Pick<InboxTask, 'kind' | 'flowId'>): string {
   return task.kind === 'sale' ? paths.reservationFlow(task.flowId) : paths.paymentFlow(task.flowId);
 }
 
+/** A flow's kind as a card names it. */
+export function flowKindLabel(task: Pick<InboxTask, 'kind' | 'isSecondPayment'>): string {
+  return task.kind === 'sale' ? 'Flujo de venta' : task.isSecondPayment ? 'Segundo pago' : 'Flujo de pago';
+}
+
 const days = (count: number) => `${formatInteger(count)} ${count === 1 ? 'día' : 'días'}`;
 
 function Figure({ label, value, late = false }: { label: string; value: string; late?: boolean }) {
@@ -34,8 +39,7 @@ function Figure({ label, value, late = false }: { label: string; value: string; 
  */
 export function TaskCard({ task, showAssignee }: { task: InboxTask; showAssignee: boolean }) {
   const status = taskStatusBadges[task.status];
-  const flowLabel =
-    task.kind === 'sale' ? 'Flujo de venta' : task.isSecondPayment ? 'Segundo pago' : 'Flujo de pago';
+  const flowLabel = flowKindLabel(task);
   return (
     <Card
       component={Link}

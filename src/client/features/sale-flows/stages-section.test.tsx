@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import { errorCatalog } from '../../../shared/errors';
@@ -75,14 +75,34 @@ function paymentFlow(tasks: FlowTaskView[]): FlowStagesView {
   };
 }
 
-function renderStages(flow: FlowStagesView, user: SessionUser) {
+/** A completed stage (folded when the screen opens) before an open one. */
+function withCompletedStage() {
+  const done = task('Solicitud Liquidación', 'completed');
+  const open = paymentFlow([task('VB Operaciones', 'pending')]);
+  const flow: FlowStagesView = {
+    ...open,
+    stages: [
+      { id: '00000000-0000-4000-8000-0000000000e0', name: 'Solicitud', isComplete: true, tasks: [done] },
+      ...open.stages,
+    ],
+  };
+  return { flow, done };
+}
+
+/** Where the screen is (the address a test checks). */
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
+function renderStages(flow: FlowStagesView, user: SessionUser, route = '/pagos/flujo/f1') {
   const sent: { url: string; body: unknown }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
       if (init.method && init.method !== 'GET')
         sent.push({ url, body: init.body ? JSON.parse(String(init.body)) : null });
-      return { ok: true, status: 200, json: async () => ({ users: [] }) };
+      return { ok: true, status: 200, json: async () => ({ users: [], comments: [] }) };
     }),
   );
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -90,8 +110,9 @@ function renderStages(flow: FlowStagesView, user: SessionUser) {
   render(
     <MantineProvider>
       <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
+        <MemoryRouter initialEntries={[route]}>
           <StagesSection kind="payment" flow={flow} />
+          <LocationProbe />
         </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
@@ -184,5 +205,25 @@ describe('the stages of a flow', () => {
     const option = (name: string) => within(options).getByRole('option', { name, hidden: true });
     expect(option('Bloqueada').getAttribute('data-combobox-disabled')).toBe('true');
     expect(option('Completada').getAttribute('data-combobox-disabled')).toBeNull();
+  });
+
+  it('opens the comments of the task the address names (a mention’s link), its stage expanded, and forgets it once closed', async () => {
+    const { flow, done } = withCompletedStage();
+    renderStages(flow, kam, `/pagos/flujo/f1?comentarios=${done.id}&otra=1`);
+    const dialog = await screen.findByRole('dialog', { name: 'Comentarios' });
+    expect(within(dialog).getByText('Solicitud Liquidación')).toBeTruthy();
+    expect(await within(dialog).findByText('No hay comentarios')).toBeTruthy();
+    // The completed stage, folded otherwise, is open on the task.
+    expect(screen.getByRole('listitem', { name: 'Solicitud Liquidación' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cerrar' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/pagos/flujo/f1?otra=1'));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Comentarios' })).toBeNull());
+  });
+
+  it('opens no comments without the parameter, and folds a completed stage', () => {
+    renderStages(withCompletedStage().flow, kam);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('listitem', { name: 'Solicitud Liquidación' })).toBeNull();
+    expect(screen.getByRole('listitem', { name: 'VB Operaciones' })).toBeTruthy();
   });
 });

@@ -13,7 +13,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconAlertCircle, IconMessageCircle, IconPencil, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   type TaskStatus,
   taskStatusBadges,
@@ -23,6 +24,7 @@ import { formatDateTime } from '../../../shared/format';
 import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { UserOption } from '../../../shared/schemas/users';
 import type { FlowCommandsView, FlowPerson, TaskRejectionView } from '../../../shared/schemas/workflows';
+import { TASK_COMMENTS_PARAM } from '../../app/paths';
 import { AvatarStack, PersonAvatar } from '../../components/user-avatars';
 import { errorMessage } from '../../lib/api';
 import { fullName, useUserOptions } from '../users/api';
@@ -123,13 +125,21 @@ function TaskRow({
   flow,
   task,
   users,
+  commentsAsked = false,
+  onCommentsClosed,
 }: {
   kind: FlowKind;
   flow: FlowStagesView;
   task: FlowTaskView;
   users: readonly UserOption[];
+  /** The address asks for this task's comments (`?comentarios=`: a mention's link). */
+  commentsAsked?: boolean;
+  onCommentsClosed?: () => void;
 }) {
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dialog, setDialog] = useState<Dialog>(commentsAsked ? 'comments' : null);
+  useEffect(() => {
+    if (commentsAsked) setDialog('comments');
+  }, [commentsAsked]);
   const ref = { kind, id: flow.id };
   const status = useSetTaskStatus(ref);
   const assignees = useSetTaskAssignees(ref);
@@ -357,7 +367,10 @@ function TaskRow({
           error={addComment.error ?? deleteComment.error}
           sending={addComment.isPending}
           deletingId={deleteComment.isPending ? (deleteComment.variables ?? null) : null}
-          onClose={() => setDialog(null)}
+          onClose={() => {
+            setDialog(null);
+            if (commentsAsked) onCommentsClosed?.();
+          }}
           onSend={(content, mentionedUserIds) =>
             addComment.mutateAsync({ taskId: task.id, content, mentionedUserIds })
           }
@@ -391,14 +404,33 @@ function StageTitle({ stage, isCurrent }: { stage: FlowStageView; isCurrent: boo
 
 /**
  * A flow's stages in order, collapsible; those not complete start expanded (spec part 2 §2). The
- * same for a sale flow and a payment flow: `kind` says where the commands go.
+ * same for a sale flow and a payment flow: `kind` says where the commands go. An address with
+ * `?comentarios={task}` (a mention's link) opens that task's comments, its stage expanded; closing
+ * them leaves the parameter behind.
  */
 export function StagesSection({ kind, flow }: { kind: FlowKind; flow: FlowStagesView }) {
   // The active users the assign popup and the mentions offer.
   const users = useUserOptions().data ?? [];
+  const [searchParams, setSearchParams] = useSearchParams();
+  const commentsOf = searchParams.get(TASK_COMMENTS_PARAM);
+  const askedStage = flow.stages.find((stage) => stage.tasks.some((task) => task.id === commentsOf));
   const [open, setOpen] = useState<string[]>(() =>
-    flow.stages.filter((stage) => !stage.isComplete).map((stage) => stage.id),
+    flow.stages.filter((stage) => !stage.isComplete || stage.id === askedStage?.id).map((stage) => stage.id),
   );
+  const askedStageId = askedStage?.id;
+  useEffect(() => {
+    if (askedStageId)
+      setOpen((current) => (current.includes(askedStageId) ? current : [...current, askedStageId]));
+  }, [askedStageId]);
+  const closeAskedComments = () =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(TASK_COMMENTS_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
   return (
     <Accordion
       multiple
@@ -416,7 +448,15 @@ export function StagesSection({ kind, flow }: { kind: FlowKind; flow: FlowStages
           <Accordion.Panel>
             <Stack gap="xs" role="list" aria-label={`Tareas de ${stage.name}`}>
               {stage.tasks.map((task) => (
-                <TaskRow key={task.id} kind={kind} flow={flow} task={task} users={users} />
+                <TaskRow
+                  key={task.id}
+                  kind={kind}
+                  flow={flow}
+                  task={task}
+                  users={users}
+                  commentsAsked={task.id === commentsOf}
+                  onCommentsClosed={closeAskedComments}
+                />
               ))}
             </Stack>
           </Accordion.Panel>

@@ -1,8 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import type { WorkflowKind } from '../../../shared/domain/workflow/types';
-import type { InboxCursor } from '../../../shared/schemas/notifications';
+import type { InboxCursor, InboxMention, MentionStatus } from '../../../shared/schemas/notifications';
 import { type Executor, isoInstant, queryJsonRows, queryRows } from '../../db/client';
+import { type Page, type PageSpec, pageColumn, selectPage } from '../../db/paging';
 
 /**
  * The task inboxes' reads (decision 0021). `task_inbox` holds one row per assignee of a pending task
@@ -144,4 +145,81 @@ export async function inboxPage(
 export async function userExists(db: Executor, userId: string): Promise<boolean> {
   const rows = await queryRows<{ id: string }>(db, sql`select id from profiles where id = ${userId}`);
   return rows.length > 0;
+}
+
+// --- Mentions (decision 0030) -----------------------------------------------------------------------
+
+type MentionColumn = keyof InboxMention;
+
+/** What a mention shows, read for the page's rows: the comment, its task, flow, reservation, author. */
+const mentionColumns = {
+  commentId: sql`m.comment_id`,
+  flowId: sql`f.id`,
+  kind: sql`f.kind`,
+  isSecondPayment: sql`f.is_second_payment`,
+  taskId: sql`ft.id`,
+  taskName: sql`t.name`,
+  stageName: sql`s.name`,
+  reservationId: sql`r.id`,
+  reservationNumber: sql`r.reservation_number`,
+  apartmentNumber: sql`r.apartment_number`,
+  projectName: sql`p.name`,
+  projectStage: sql`p.stage`,
+  author: sql`case when a.id is null then null else json_build_object(
+                'id', a.id, 'firstName', a.first_name, 'lastName', a.last_name, 'avatarUrl', a.avatar_url) end`,
+  content: sql`c.content`,
+  createdAt: isoInstant(sql`m.created_at`),
+  readAt: isoInstant(sql`m.read_at`),
+} satisfies Record<Exclude<MentionColumn, 'mentions'>, SQLWrapper>;
+
+/** Everyone the comment mentions (to highlight their names), for the page's rows only. */
+const mentionPageColumns = {
+  mentions: sql`coalesce((
+    select json_agg(json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name)
+                    order by u.first_name, u.last_name, u.id)
+      from flow_task_comment_mentions cm join profiles u on u.id = cm.user_id
+     where cm.comment_id = ${pageColumn('commentId')}), '[]')`,
+} satisfies Record<Extract<MentionColumn, 'mentions'>, SQLWrapper>;
+
+/**
+ * A page of the user's mentions, newest first, in one statement: read off
+ * flow_task_comment_mentions_user_newest_idx (every one) or _unread_idx (the unread), counted on the
+ * mentions alone (the joins follow NOT NULL foreign keys: they never drop nor repeat a row). A mention
+ * stays the user's whatever happens to the task since (reassigned, the flow cancelled): it is theirs.
+ */
+export function mentionPage(
+  db: Executor,
+  userId: string,
+  request: MentionPageRequest,
+): Promise<Page<InboxMention>> {
+  return selectPage<InboxMention>(db, mentionPageSpec(userId, request));
+}
+
+export interface MentionPageRequest {
+  status: MentionStatus;
+  page: number;
+  pageSize: number;
+}
+
+/** The page's statement (`pageSql` of it), exported so a test can EXPLAIN it. */
+export function mentionPageSpec(userId: string, request: MentionPageRequest): PageSpec {
+  const unread = request.status === 'unread' ? sql` and m.read_at is null` : sql``;
+  return {
+    columns: mentionColumns,
+    pageColumns: mentionPageColumns,
+    from: sql`flow_task_comment_mentions m
+      join flow_task_comments c on c.id = m.comment_id
+      join flow_tasks ft on ft.id = c.flow_task_id
+      join flows f on f.id = ft.flow_id
+      join workflow_tasks t on t.id = ft.task_id
+      join workflow_stages s on s.id = t.stage_id
+      join reservations r on r.id = f.reservation_id
+      join projects p on p.id = r.project_id
+      left join profiles a on a.id = c.user_id`,
+    countFrom: sql`flow_task_comment_mentions m`,
+    where: sql`m.user_id = ${userId}${unread}`,
+    orderBy: [sql`m.created_at desc nulls last`, sql`m.comment_id desc nulls last`],
+    page: request.page,
+    pageSize: request.pageSize,
+  };
 }

@@ -2,6 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   followUpQuery,
   inboxResponse,
+  mentionParams,
+  mentionReadResponse,
+  mentionsQuery,
+  mentionsReadAllResponse,
+  mentionsResponse,
   notificationCountResponse,
   notificationsQuery,
 } from '../../../shared/schemas/notifications';
@@ -12,7 +17,26 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/count',
     { schema: { tags: ['notifications'], response: { 200: notificationCountResponse } } },
-    async (request) => ({ count: await notifications.pendingTaskCount(serviceContext(request)) }),
+    async (request) => notifications.counts(serviceContext(request)),
+  );
+
+  // /notificaciones 'Menciones': the signed-in user's own mentions, newest first (decision 0030).
+  app.get(
+    '/mentions',
+    { schema: { tags: ['notifications'], querystring: mentionsQuery, response: { 200: mentionsResponse } } },
+    async (request) => notifications.listMentions(serviceContext(request), request.query),
+  );
+
+  app.post(
+    '/mentions/read-all',
+    { schema: { tags: ['notifications'], response: { 200: mentionsReadAllResponse } } },
+    async (request) => notifications.markAllMentionsRead(serviceContext(request)),
+  );
+
+  app.post(
+    '/mentions/:commentId/read',
+    { schema: { tags: ['notifications'], params: mentionParams, response: { 200: mentionReadResponse } } },
+    async (request) => notifications.markMentionRead(serviceContext(request), request.params.commentId),
   );
 
   // /notificaciones: the signed-in user's own pending tasks, a page of every stage group or of one.

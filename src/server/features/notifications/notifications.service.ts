@@ -9,6 +9,11 @@ import {
   INBOX_PAGE_SIZE,
   type InboxGroup,
   type InboxResponse,
+  type MentionReadResponse,
+  type MentionStatus,
+  type MentionsReadAllResponse,
+  type MentionsResponse,
+  type NotificationCount,
   type NotificationsQuery,
 } from '../../../shared/schemas/notifications';
 import type { ServiceContext } from '../../context';
@@ -23,11 +28,46 @@ type ParsedPage = Pick<NotificationsQuery, 'stage'> & {
 
 /**
  * The bell badge: the length of the signed-in user's notification list (workflows.md §6) — their
- * pending tasks and, for an administrator, the holders' requests past their due date.
+ * pending tasks, their unread mentions (decision 0030) and, for an administrator, the holders'
+ * requests past their due date — in all and by part.
  */
-export async function pendingTaskCount(ctx: ServiceContext): Promise<number> {
-  const tasks = await workflows.countPendingTasks(ctx.db, ctx.user.id);
-  return tasks + (await dataRequests.overdueCount(ctx));
+export async function counts(ctx: ServiceContext): Promise<NotificationCount> {
+  const { tasks, mentions } = await workflows.countPendingTasksAndMentions(ctx.db, ctx.user.id);
+  const overdue = await dataRequests.overdueCount(ctx);
+  return { count: tasks + mentions + overdue, tasks, mentions, dataRequests: overdue };
+}
+
+// --- Mentions (decision 0030) -----------------------------------------------------------------------
+
+/**
+ * /notificaciones 'Menciones': the signed-in user's own mentions, newest first, every one or the
+ * unread only — one page, one statement. Only ever the user's own: nobody reads another's.
+ */
+export function listMentions(
+  ctx: ServiceContext,
+  query: { status: MentionStatus; page: number; pageSize: number },
+): Promise<MentionsResponse> {
+  return queries.mentionPage(ctx.db, ctx.user.id, query);
+}
+
+/**
+ * 'Marcar como leída' (or the mention's link followed): only the mentioned user marks their own
+ * mention; a comment that does not mention them answers 404 and changes nothing. Marking again keeps
+ * the first instant. The mention rows are flow rows: workflows writes them. The user's other tabs are
+ * told (their bell and inbox).
+ */
+export async function markMentionRead(ctx: ServiceContext, commentId: string): Promise<MentionReadResponse> {
+  const marked = await workflows.markMentionRead(ctx, commentId);
+  if (!marked) throw new AppError('MENTION_NOT_FOUND');
+  ctx.events.publish({ type: 'inbox-changed', userIds: [ctx.user.id] });
+  return { mention: { commentId, readAt: marked.readAt } };
+}
+
+/** 'Marcar todas como leídas': every unread mention of the signed-in user, at once. */
+export async function markAllMentionsRead(ctx: ServiceContext): Promise<MentionsReadAllResponse> {
+  const marked = await workflows.markAllMentionsRead(ctx);
+  if (marked > 0) ctx.events.publish({ type: 'inbox-changed', userIds: [ctx.user.id] });
+  return { marked };
 }
 
 /**

@@ -1,12 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FOLLOW_UP_STAGE_ORDER } from '../../../shared/domain/workflow/names';
 import { encodeInboxCursor, INBOX_FIRST_PAGE_SIZE } from '../../../shared/schemas/notifications';
 import { queryRows } from '../../db/client';
+import { pageSql } from '../../db/paging';
 import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createReservation } from '../../test/builders';
+import { createBroker, createProject, createReservation, createUser, loadInBulk } from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 import { pendingTaskRowsOf, pendingTasksOf } from '../workflows/workflows.service';
+import { mentionPageSpec } from './notifications.queries';
 
 describe('GET /api/notifications/count (the bell badge)', () => {
   const ctx = useTestApp();
@@ -17,7 +19,12 @@ describe('GET /api/notifications/count (the bell badge)', () => {
     const me = ana.user!.id;
     const other = otro.user!.id;
 
-    expect((await ana.get('/api/notifications/count')).json()).toEqual({ count: 0 });
+    expect((await ana.get('/api/notifications/count')).json()).toEqual({
+      count: 0,
+      tasks: 0,
+      mentions: 0,
+      dataRequests: 0,
+    });
 
     // Sale flow in progress: two open tasks of mine (pending, in progress) count; a completed one
     // (its assignees removed) and a blocked one do not.
@@ -71,8 +78,13 @@ describe('GET /api/notifications/count (the bell badge)', () => {
 
     const mine = await ana.get('/api/notifications/count');
     expect(mine.statusCode).toBe(200);
-    expect(mine.json()).toEqual({ count: 4 });
-    expect((await otro.get('/api/notifications/count')).json()).toEqual({ count: 2 });
+    expect(mine.json()).toEqual({ count: 4, tasks: 4, mentions: 0, dataRequests: 0 });
+    expect((await otro.get('/api/notifications/count')).json()).toEqual({
+      count: 2,
+      tasks: 2,
+      mentions: 0,
+      dataRequests: 0,
+    });
 
     // The list the notifications screen shows has exactly the tasks the badge counts.
     const list = await queryRows<{ kind: string; task_name: string; stage_name: string }>(
@@ -419,4 +431,353 @@ describe('GET /api/notifications/follow-up (Seguimiento)', () => {
     expect(other.statusCode).toBe(403);
     expect(errorOf(other).code).toBe('FORBIDDEN');
   });
+});
+
+// --- Mentions (decision 0030) ----------------------------------------------------------------------
+
+interface Mention {
+  commentId: string;
+  flowId: string;
+  kind: string;
+  taskId: string;
+  taskName: string;
+  content: string;
+  createdAt: string;
+  readAt: string | null;
+}
+
+describe('mentions on /notificaciones and the bell (issue 28 §3)', () => {
+  /** The app's clock: 10:42 on 12 March 2027 in Santiago. */
+  const NOW = new Date('2027-03-12T13:42:00Z');
+  const ctx = useTestApp({ now: () => NOW });
+
+  async function people() {
+    const alicia = await loginAs(ctx, { firstName: 'Alicia', lastName: 'Administradora' });
+    const catalina = await loginAs(ctx, { firstName: 'Catalina', lastName: 'Núñez', userType: 'KAM' });
+    const otro = await loginAs(ctx, { firstName: 'Otro', lastName: 'Usuario', userType: 'KAM' });
+    return { alicia, catalina, otro };
+  }
+
+  async function saleFlow() {
+    const project = await createProject(ctx.db, { name: 'Edificio Los Aromos', stage: 'Etapa 2' });
+    const reservation = await createReservation(ctx.db, { projectId: project.id });
+    const flow = await createSaleFlow(ctx.db, { reservationId: reservation.id });
+    return { reservation, flow };
+  }
+
+  async function comment(
+    agent: Agent,
+    flow: { id: string; task(name: string): string },
+    task: string,
+    content: string,
+    mentioned: Agent[],
+    base = '/api/sale-flows',
+  ): Promise<string> {
+    const response = await agent.post(`${base}/${flow.id}/tasks/${flow.task(task)}/comments`, {
+      content,
+      mentionedUserIds: mentioned.map((user) => user.user!.id),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id as string;
+  }
+
+  const mentionsOf = async (agent: Agent, query = '') => {
+    const response = await agent.get(`/api/notifications/mentions${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { rows: Mention[]; total: number; totalIsCapped: boolean };
+  };
+  const countOf = async (agent: Agent) => (await agent.get('/api/notifications/count')).json();
+
+  it('reaches the mentioned user only, with who wrote it, where, the text and when; the bell counts it until read', async () => {
+    const { alicia, catalina, otro } = await people();
+    const { reservation, flow } = await saleFlow();
+    const commentId = await comment(
+      alicia,
+      flow,
+      'COF PENDIENTE FIRMA',
+      '@Catalina Núñez revisa la promesa antes del viernes',
+      [catalina],
+    );
+
+    const page = await mentionsOf(catalina);
+    expect(page).toEqual({
+      rows: [
+        {
+          commentId,
+          flowId: flow.id,
+          kind: 'sale',
+          isSecondPayment: false,
+          taskId: flow.task('COF PENDIENTE FIRMA'),
+          taskName: 'COF PENDIENTE FIRMA',
+          stageName: 'Reserva',
+          reservationId: reservation.id,
+          reservationNumber: reservation.reservationNumber,
+          apartmentNumber: reservation.apartmentNumber,
+          projectName: 'Edificio Los Aromos',
+          projectStage: 'Etapa 2',
+          author: { id: alicia.user!.id, firstName: 'Alicia', lastName: 'Administradora', avatarUrl: null },
+          content: '@Catalina Núñez revisa la promesa antes del viernes',
+          mentions: [{ id: catalina.user!.id, firstName: 'Catalina', lastName: 'Núñez' }],
+          createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          readAt: null,
+        },
+      ],
+      total: 1,
+      totalIsCapped: false,
+    });
+    // The mention's instant is its comment's.
+    const [stored] = await queryRows<{ same: boolean }>(
+      ctx.db,
+      sql`select m.created_at = c.created_at as same
+            from flow_task_comment_mentions m join flow_task_comments c on c.id = m.comment_id
+           where m.comment_id = ${commentId}`,
+    );
+    expect(stored!.same).toBe(true);
+    // Nobody else has it: not the author, not another user.
+    expect(await mentionsOf(otro)).toEqual({ rows: [], total: 0, totalIsCapped: false });
+    expect((await mentionsOf(alicia)).total).toBe(0);
+    expect(await countOf(catalina)).toEqual({ count: 1, tasks: 0, mentions: 1, dataRequests: 0 });
+    expect((await countOf(otro)).count).toBe(0);
+
+    // A payment flow's comment: a mention of the payment flow.
+    const broker = await createBroker(ctx.db);
+    const withBroker = await createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });
+    const payment = await createPaymentFlow(ctx.db, {
+      brokerCommissionId: (await createCommission(ctx.db, withBroker)).id,
+    });
+    await payment.start();
+    await payment.assign('Solicitud Liquidación', catalina.user!.id);
+    await comment(
+      otro,
+      payment,
+      'Solicitud Liquidación',
+      'Falta la factura, @Catalina Núñez',
+      [catalina],
+      '/api/payment-flows',
+    );
+    const both = await mentionsOf(catalina);
+    expect(both.rows.map((row) => [row.kind, row.taskName, row.content])).toEqual([
+      ['payment', 'Solicitud Liquidación', 'Falta la factura, @Catalina Núñez'],
+      ['sale', 'COF PENDIENTE FIRMA', '@Catalina Núñez revisa la promesa antes del viernes'],
+    ]);
+    expect(await countOf(catalina)).toEqual({ count: 3, tasks: 1, mentions: 2, dataRequests: 0 });
+
+    // Read: the bell drops, the list says when, 'Sin leer' leaves it out.
+    const read = await catalina.post(`/api/notifications/mentions/${commentId}/read`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({ mention: { commentId, readAt: NOW.toISOString() } });
+    expect(await countOf(catalina)).toEqual({ count: 2, tasks: 1, mentions: 1, dataRequests: 0 });
+    const after = await mentionsOf(catalina);
+    expect(after.rows.map((row) => row.readAt)).toEqual([null, NOW.toISOString()]);
+    const unread = await mentionsOf(catalina, '?status=unread');
+    expect(unread.total).toBe(1);
+    expect(unread.rows.map((row) => row.kind)).toEqual(['payment']);
+    // Marking it again keeps the first instant.
+    const again = await catalina.post(`/api/notifications/mentions/${commentId}/read`);
+    expect(again.json()).toEqual({ mention: { commentId, readAt: NOW.toISOString() } });
+  });
+
+  it('lets only the mentioned user mark their mention read: anyone else gets 404 and nothing changes', async () => {
+    const { alicia, catalina, otro } = await people();
+    const { flow } = await saleFlow();
+    const commentId = await comment(alicia, flow, 'COF PENDIENTE FIRMA', 'Hola @Catalina Núñez', [catalina]);
+
+    for (const stranger of [otro, alicia]) {
+      const refused = await stranger.post(`/api/notifications/mentions/${commentId}/read`);
+      expect(refused.statusCode).toBe(404);
+      expect(errorOf(refused)).toMatchObject({
+        code: 'MENTION_NOT_FOUND',
+        message: 'No tiene una mención en ese comentario',
+      });
+    }
+    expect((await mentionsOf(catalina)).rows[0]!.readAt).toBeNull();
+    expect((await countOf(catalina)).mentions).toBe(1);
+    // Another user's 'Marcar todas' marks only their own (none).
+    expect((await otro.post('/api/notifications/mentions/read-all')).json()).toEqual({ marked: 0 });
+    expect((await countOf(catalina)).mentions).toBe(1);
+
+    const unknown = await catalina.post(
+      '/api/notifications/mentions/00000000-0000-4000-8000-000000000000/read',
+    );
+    expect(unknown.statusCode).toBe(404);
+    const malformed = await catalina.post('/api/notifications/mentions/no-es-un-id/read');
+    expect(malformed.statusCode).toBe(400);
+    const anonymous = new Agent(ctx.app);
+    expect((await anonymous.post(`/api/notifications/mentions/${commentId}/read`)).statusCode).toBe(401);
+    expect((await anonymous.post('/api/notifications/mentions/read-all')).statusCode).toBe(401);
+    expect((await anonymous.get('/api/notifications/mentions')).statusCode).toBe(401);
+    expect((await mentionsOf(catalina)).rows[0]!.readAt).toBeNull();
+  });
+
+  it('marks every unread mention of the user read at once, and no one else’s', async () => {
+    const { alicia, catalina, otro } = await people();
+    const { flow } = await saleFlow();
+    const first = await comment(alicia, flow, 'COF PENDIENTE FIRMA', '@Catalina Núñez uno', [catalina]);
+    await comment(alicia, flow, 'COF PENDIENTE FIRMA', '@Catalina Núñez y @Otro Usuario dos', [
+      catalina,
+      otro,
+    ]);
+    await comment(otro, flow, 'REPARO BANCO', '@Catalina Núñez tres', [catalina]);
+    await catalina.post(`/api/notifications/mentions/${first}/read`);
+    expect((await countOf(catalina)).mentions).toBe(2);
+
+    const all = await catalina.post('/api/notifications/mentions/read-all');
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toEqual({ marked: 2 });
+    expect((await countOf(catalina)).mentions).toBe(0);
+    const rows = (await mentionsOf(catalina)).rows;
+    expect(rows).toHaveLength(3);
+    expect(rows.every((row) => row.readAt === NOW.toISOString())).toBe(true);
+    expect((await mentionsOf(catalina, '?status=unread')).total).toBe(0);
+    // Otro's mention in the same comment is still unread.
+    expect((await countOf(otro)).mentions).toBe(1);
+    expect((await catalina.post('/api/notifications/mentions/read-all')).json()).toEqual({ marked: 0 });
+  });
+
+  it('pages newest first, every one or the unread only, no mention twice nor missed', async () => {
+    const { alicia, catalina } = await people();
+    const { flow } = await saleFlow();
+    const ids: string[] = [];
+    for (let index = 1; index <= 12; index++) {
+      ids.push(
+        await comment(alicia, flow, 'COF PENDIENTE FIRMA', `Aviso ${index} @Catalina Núñez`, [catalina]),
+      );
+    }
+    const newestFirst = [...ids].reverse();
+    const seen: string[] = [];
+    for (const page of [1, 2, 3]) {
+      const response = await mentionsOf(catalina, `?page=${page}&pageSize=5`);
+      expect(response.total).toBe(12);
+      seen.push(...response.rows.map((row) => row.commentId));
+    }
+    expect(seen).toEqual(newestFirst);
+    const instants = (await mentionsOf(catalina, '?pageSize=12')).rows.map((row) =>
+      Date.parse(row.createdAt),
+    );
+    expect(instants).toEqual([...instants].sort((a, b) => b - a));
+    // The default page is the 10 newest.
+    expect((await mentionsOf(catalina)).rows.map((row) => row.commentId)).toEqual(newestFirst.slice(0, 10));
+
+    // Read the newest and the fourth: 'Sin leer' pages the other ten, newest first.
+    for (const id of [newestFirst[0]!, newestFirst[3]!]) {
+      await catalina.post(`/api/notifications/mentions/${id}/read`);
+    }
+    const unreadIds = newestFirst.filter((_, index) => index !== 0 && index !== 3);
+    const unreadSeen: string[] = [];
+    for (const page of [1, 2]) {
+      const response = await mentionsOf(catalina, `?status=unread&page=${page}&pageSize=6`);
+      expect(response.total).toBe(10);
+      unreadSeen.push(...response.rows.map((row) => row.commentId));
+    }
+    expect(unreadSeen).toEqual(unreadIds);
+    expect((await mentionsOf(catalina, '?page=9')).rows).toEqual([]);
+
+    const bad = await catalina.get('/api/notifications/mentions?status=leidas');
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).fields?.status).toBe('Filtro no válido: use all o unread');
+    expect((await catalina.get('/api/notifications/mentions?pageSize=500')).statusCode).toBe(400);
+  });
+
+  it('stays the user’s when they lose the task or the flow is cancelled; goes with its deleted comment; a self-mention is read', async () => {
+    const { alicia, catalina } = await people();
+    const { flow } = await saleFlow();
+    await flow.assign('REPARO BANCO', catalina.user!.id);
+    const kept = await comment(alicia, flow, 'REPARO BANCO', 'Te toca, @Catalina Núñez', [catalina]);
+    await flow.unassign('REPARO BANCO', catalina.user!.id);
+    await flow.cancel();
+    expect((await mentionsOf(catalina)).rows.map((row) => row.commentId)).toEqual([kept]);
+    expect(await countOf(catalina)).toEqual({ count: 1, tasks: 0, mentions: 1, dataRequests: 0 });
+
+    // Deleted by an administrator: its mention goes with it (the foreign key cascades).
+    const other = await saleFlow();
+    const gone = await comment(alicia, other.flow, 'COF PENDIENTE FIRMA', 'Borrador @Catalina Núñez', [
+      catalina,
+    ]);
+    expect((await countOf(catalina)).mentions).toBe(2);
+    const deleted = await alicia.delete(`/api/sale-flows/${other.flow.id}/comments/${gone}`);
+    expect(deleted.statusCode).toBe(204);
+    expect((await mentionsOf(catalina)).rows.map((row) => row.commentId)).toEqual([kept]);
+    expect((await countOf(catalina)).mentions).toBe(1);
+    const [left] = await queryRows<{ count: number }>(
+      ctx.db,
+      sql`select count(*)::int as count from flow_task_comment_mentions where comment_id = ${gone}`,
+    );
+    expect(left!.count).toBe(0);
+
+    // Mentioning oneself: listed, already read, not counted.
+    const own = await comment(alicia, other.flow, 'COF PENDIENTE FIRMA', 'Nota para @Alicia Administradora', [
+      alicia,
+    ]);
+    const mine = await mentionsOf(alicia);
+    expect(mine.rows.map((row) => row.commentId)).toEqual([own]);
+    expect(mine.rows[0]!.readAt).toBe(mine.rows[0]!.createdAt);
+    expect((await countOf(alicia)).mentions).toBe(0);
+  });
+
+  it('logs the mention with its comment, and writes nothing to the audit log when it is read', async () => {
+    const { alicia, catalina } = await people();
+    const { flow } = await saleFlow();
+    const logged = async () => {
+      const [row] = await queryRows<{ count: number }>(
+        ctx.db,
+        sql`select count(*)::int as count from audit_log where table_name = 'flow_task_comment_mentions'`,
+      );
+      return row!.count;
+    };
+    const before = await logged();
+    const commentId = await comment(alicia, flow, 'COF PENDIENTE FIRMA', 'Hola @Catalina Núñez', [catalina]);
+    await comment(alicia, flow, 'COF PENDIENTE FIRMA', 'Otra @Catalina Núñez', [catalina]);
+    expect(await logged()).toBe(before + 2);
+    const [entry] = await queryRows<{ after: Record<string, unknown> }>(
+      ctx.db,
+      sql`select after from audit_log where table_name = 'flow_task_comment_mentions' order by id desc limit 1`,
+    );
+    // The row as logged: who was mentioned, in which comment — no read mark, no bookkeeping.
+    expect(Object.keys(entry!.after).sort()).toEqual(['comment_id', 'user_id']);
+    await catalina.post(`/api/notifications/mentions/${commentId}/read`);
+    await catalina.post('/api/notifications/mentions/read-all');
+    expect(await logged()).toBe(before + 2);
+    expect((await countOf(catalina)).mentions).toBe(0);
+  });
+});
+
+describe('mentions: the page and the bell’s count on 60,000 mentions', () => {
+  const ctx = useTestApp();
+
+  it('reads a user’s newest mentions and their unread ones off their indexes, not a sort of all', async () => {
+    const catalina = await createUser(ctx.db, { firstName: 'Catalina', userType: 'KAM' });
+    const others = [await createUser(ctx.db), await createUser(ctx.db)];
+    const flow = await createSaleFlow(ctx.db, { reservationId: (await createReservation(ctx.db)).id });
+    const task = flow.task('COF PENDIENTE FIRMA');
+    // 20,000 comments, each mentioning the three users; Catalina has read nine in ten.
+    await loadInBulk(ctx.db, [
+      sql`insert into flow_task_comments (flow_task_id, content, created_at)
+          select ${task}, 'Aviso ' || n, now() - make_interval(secs => n) from generate_series(1, 20000) as n`,
+      sql`insert into flow_task_comment_mentions (comment_id, user_id, created_at, read_at)
+          select c.id, u.id, c.created_at,
+                 case when u.id = ${catalina.id} and hashtext(c.id::text) % 10 = 0 then null else c.created_at end
+            from flow_task_comments c
+           cross join (values (${catalina.id}::uuid), (${others[0]!.id}::uuid), (${others[1]!.id}::uuid)) as u(id)`,
+    ]);
+    await ctx.db.execute(sql`analyze flow_task_comment_mentions`);
+    await ctx.db.execute(sql`analyze flow_task_comments`);
+
+    const planOf = async (query: SQL) =>
+      (await queryRows<Record<string, string>>(ctx.db, sql`explain ${query}`))
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+    for (const [status, index] of [
+      ['all', 'flow_task_comment_mentions_user_newest_idx'],
+      ['unread', 'flow_task_comment_mentions_unread_idx'],
+    ] as const) {
+      const plan = await planOf(pageSql(mentionPageSpec(catalina.id, { status, page: 1, pageSize: 10 })));
+      expect(plan, status).toContain(index);
+      expect(plan, status).not.toMatch(/Sort Key: m\.created_at/);
+      expect(plan, status).not.toContain('Seq Scan on flow_task_comment_mentions');
+    }
+    const count = await planOf(
+      sql`select count(*) from flow_task_comment_mentions m where m.user_id = ${catalina.id} and m.read_at is null`,
+    );
+    expect(count).toContain('flow_task_comment_mentions_unread_idx');
+  }, 120_000);
 });

@@ -558,7 +558,12 @@ describe('comments with mentions', () => {
       .select()
       .from(flowTaskCommentMentions)
       .where(eq(flowTaskCommentMentions.commentId, first.json().id));
-    expect(stored).toEqual({ commentId: first.json().id, userId: mentioned.id });
+    expect(stored).toEqual({
+      commentId: first.json().id,
+      userId: mentioned.id,
+      createdAt: expect.any(Date),
+      readAt: null,
+    });
 
     const listed = (await kam.get(url)).json().comments as FlowTaskCommentView[];
     expect(listed).toEqual([

@@ -349,20 +349,31 @@ export async function insertComment(
   );
   const commentId = row!.id;
   if (values.mentionedUserIds.length > 0) {
-    const pairs = [...new Set(values.mentionedUserIds)].map(
-      (userId) => sql`(${commentId}::uuid, ${userId}::uuid)`,
-    );
+    const ids = [...new Set(values.mentionedUserIds)].map((userId) => sql`(${userId}::uuid)`);
+    // Each mention is an entry of the mentioned user's inbox at the comment's instant (decision 0030);
+    // the author's own mention of themselves is read already (they wrote it).
     await tx.execute(sql`
-      insert into flow_task_comment_mentions (comment_id, user_id) values ${sql.join(pairs, sql`, `)}`);
+      insert into flow_task_comment_mentions (comment_id, user_id, created_at, read_at)
+      select c.id, v.user_id, c.created_at, case when v.user_id = c.user_id then c.created_at end
+        from (values ${sql.join(ids, sql`, `)}) as v(user_id)
+        cross join flow_task_comments c
+       where c.id = ${commentId}`);
   }
   return commentId;
 }
 
-/** The comment with its task's flow (null when it does not exist). */
+/** The comment with its task's flow and the users it mentions (null when it does not exist). */
 export async function findComment(db: Executor, commentId: string) {
-  const [row] = await queryRows<{ id: string; flowTaskId: string; flowId: string }>(
+  const [row] = await queryRows<{
+    id: string;
+    flowTaskId: string;
+    flowId: string;
+    mentionedUserIds: string[];
+  }>(
     db,
-    sql`select c.id, c.flow_task_id as "flowTaskId", ft.flow_id as "flowId"
+    sql`select c.id, c.flow_task_id as "flowTaskId", ft.flow_id as "flowId",
+               coalesce((select json_agg(m.user_id) from flow_task_comment_mentions m
+                          where m.comment_id = c.id), '[]') as "mentionedUserIds"
           from flow_task_comments c join flow_tasks ft on ft.id = c.flow_task_id
          where c.id = ${commentId}`,
   );
@@ -418,6 +429,41 @@ export async function deleteComment(tx: Executor, commentId: string): Promise<vo
   await tx.execute(sql`delete from flow_task_comments where id = ${commentId}`);
 }
 
+// --- The mentions inbox (decision 0030) ---------------------------------------------------------
+
+/**
+ * Marks one of the user's mentions read (the first read stays: a second mark changes nothing); null
+ * when the user has no mention in that comment — someone else's mention is not theirs to mark.
+ */
+export async function markMentionRead(
+  tx: Executor,
+  userId: string,
+  commentId: string,
+  at: Date,
+): Promise<{ readAt: string } | null> {
+  const [row] = await queryRows<{ readAt: string }>(
+    tx,
+    sql`update flow_task_comment_mentions set read_at = coalesce(read_at, ${instantParam(at)})
+         where comment_id = ${commentId} and user_id = ${userId}
+        returning ${isoInstant(sql`read_at`)} as "readAt"`,
+  );
+  return row ?? null;
+}
+
+/** Marks every unread mention of the user read (off flow_task_comment_mentions_unread_idx); how many. */
+export async function markAllMentionsRead(tx: Executor, userId: string, at: Date): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(
+    tx,
+    sql`with marked as (
+          update flow_task_comment_mentions set read_at = ${instantParam(at)}
+           where user_id = ${userId} and read_at is null
+          returning 1
+        )
+        select count(*)::int as count from marked`,
+  );
+  return row?.count ?? 0;
+}
+
 /** The ids of the users that exist and are active among the given ones. */
 export async function activeUserIds(db: Executor, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
@@ -469,6 +515,23 @@ export async function countPendingTasks(db: Executor, userId: string): Promise<n
     sql`select count(*)::int as count from (${pendingTaskRowsOf(userId)}) as pending`,
   );
   return row?.count ?? 0;
+}
+
+/**
+ * What the bell counts of a user's flows, in one statement: their pending tasks and their unread
+ * mentions (flow_task_comment_mentions_unread_idx, decision 0030).
+ */
+export async function countPendingTasksAndMentions(
+  db: Executor,
+  userId: string,
+): Promise<{ tasks: number; mentions: number }> {
+  const [row] = await queryRows<{ tasks: number; mentions: number }>(
+    db,
+    sql`select (select count(*)::int from (${pendingTaskRowsOf(userId)}) as pending) as tasks,
+               (select count(*)::int from flow_task_comment_mentions m
+                 where m.user_id = ${userId} and m.read_at is null) as mentions`,
+  );
+  return { tasks: row?.tasks ?? 0, mentions: row?.mentions ?? 0 };
 }
 
 /**

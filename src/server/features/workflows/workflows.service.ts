@@ -44,6 +44,7 @@ export type { FlowRow } from './workflows.queries';
 export {
   activeUserIds,
   countPendingTasks,
+  countPendingTasksAndMentions,
   currentTaskOf,
   pendingTaskRowsOf,
   pendingTasksOf,
@@ -499,13 +500,12 @@ export async function addComment(
   taskRowId: string,
   input: { content: string; mentionedUserIds?: readonly string[] },
 ): Promise<{ commentId: string }> {
-  return ctx.db.transaction(async (tx) => {
-    const { commentId } = await runCommandsWithCommentIn(tx, ctx.user, ctx.now, flowId, () => [], {
-      taskRowId,
-      ...input,
-    });
-    return { commentId };
-  });
+  const outcome = await ctx.db.transaction((tx) =>
+    runCommandsWithCommentIn(tx, ctx.user, ctx.now, flowId, () => [], { taskRowId, ...input }),
+  );
+  // Open screens of the flow see the new comment; the mentioned users' bell and inbox count it.
+  publishOutcome(ctx.events, outcome);
+  return { commentId: outcome.commentId };
 }
 
 export interface CommentInput {
@@ -518,7 +518,8 @@ export interface CommentInput {
  * Commands on one flow and a comment by the actor on one of its tasks, as one change inside the
  * caller's transaction (an approval's rejection: the task blocked and 'RECHAZO: …' written, or
  * neither). One lock and one load: the engine checks that the task may get the comment in the state
- * the commands leave; any refusal, or a failed write, refuses all.
+ * the commands leave; any refusal, or a failed write, refuses all. The mentioned users are among the
+ * affected ones: their inbox of mentions and their bell change (decision 0030).
  */
 export async function runCommandsWithCommentIn(
   tx: Executor,
@@ -546,7 +547,8 @@ export async function runCommandsWithCommentIn(
     content: comment.content,
     mentionedUserIds: mentioned,
   });
-  return { ...outcome, commentId };
+  const affectedUserIds = [...new Set([...outcome.affectedUserIds, ...mentioned])];
+  return { ...outcome, affectedUserIds, commentId };
 }
 
 /** A task's comments with their authors and mentions, oldest first; 404 when the task is not the flow's. */
@@ -560,15 +562,41 @@ export async function listComments(
   return comments;
 }
 
-/** Administrators delete comments (spec part 2 §6); the comment must belong to the flow. */
+/**
+ * Administrators delete comments (spec part 2 §6); the comment must belong to the flow. Its mentions
+ * go with it (the foreign key cascades): the mentioned users' inbox and bell are told.
+ */
 export async function deleteComment(ctx: ServiceContext, flowId: string, commentId: string): Promise<void> {
   if (!can(ctx.user, 'comments.delete')) throw new AppError('FORBIDDEN');
-  await ctx.db.transaction(async (tx) => {
-    await queries.lockFlow(tx, flowId);
+  const { flow, comment } = await ctx.db.transaction(async (tx) => {
+    const flow = await queries.lockFlow(tx, flowId);
     const comment = await queries.findComment(tx, commentId);
-    if (!comment || comment.flowId !== flowId) throw new AppError('COMMENT_NOT_FOUND');
+    if (!flow || !comment || comment.flowId !== flowId) throw new AppError('COMMENT_NOT_FOUND');
     await queries.deleteComment(tx, commentId);
+    return { flow, comment };
   });
+  ctx.events.publish({
+    type: 'flow-changed',
+    flowId: flow.id,
+    reservationId: flow.reservationId,
+    userIds: comment.mentionedUserIds,
+  });
+}
+
+// --- The mentions inbox (decision 0030) ---------------------------------------------------------
+
+/**
+ * The signed-in user marks their mention in a comment read, in a transaction of its own; null when
+ * they have none there (another user's mention is not theirs to mark). A read mark is no business
+ * change: the audit leaves it out (migration 0024).
+ */
+export function markMentionRead(ctx: ServiceContext, commentId: string): Promise<{ readAt: string } | null> {
+  return ctx.db.transaction((tx) => queries.markMentionRead(tx, ctx.user.id, commentId, ctx.now));
+}
+
+/** The signed-in user marks every unread mention of theirs read; answers how many were unread. */
+export function markAllMentionsRead(ctx: ServiceContext): Promise<number> {
+  return ctx.db.transaction((tx) => queries.markAllMentionsRead(tx, ctx.user.id, ctx.now));
 }
 
 /** Checks that a user may receive a task (exists, active) before an assignment. */
