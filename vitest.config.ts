@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const apiProject = process.env.TEST_DATABASE_URL ? 'api-postgres' : 'api-pglite';
+const GENERATOR_TEST = 'scripts/demo-data.test.ts';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,9 @@ export default defineConfig({
           name: 'unit',
           sequence: { groupOrder: 0 },
           include: ['src/shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // The generator's test builds datasets on embedded databases: it runs with the database
+          // tests (below), out of `npm run check`'s inner loop.
+          exclude: [GENERATOR_TEST],
           environment: 'node',
         },
       },
@@ -32,9 +36,10 @@ export default defineConfig({
           // The same suite runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
           name: apiProject,
           sequence: { groupOrder: 2 },
-          include: ['src/server/**/*.test.ts'],
-          // The process-level test is about the embedded database; it does not depend on the engine.
-          exclude: process.env.TEST_DATABASE_URL ? ['src/server/main.test.ts'] : [],
+          include: ['src/server/**/*.test.ts', GENERATOR_TEST],
+          // The process-level test and the generator's are about the embedded database; they do not
+          // depend on the engine.
+          exclude: process.env.TEST_DATABASE_URL ? ['src/server/main.test.ts', GENERATOR_TEST] : [],
           environment: 'node',
           globalSetup: ['src/server/test/global-setup.ts'],
           testTimeout: 30_000,

@@ -72,6 +72,7 @@ function playwright(reportFile) {
 }
 
 const { TEST_DATABASE_URL } = process.env;
+console.log(`Node ${process.version}`);
 // `npm run check` (the inner loop): typecheck, lint, the import boundaries, unit and component tests.
 const inner = process.argv[2] === 'check';
 
