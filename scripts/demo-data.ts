@@ -63,7 +63,7 @@ import {
 } from './demo-flows';
 
 /** Bump when the generated data changes shape: a reused benchmark dataset is then regenerated. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 /** The password of every generated user. */
 export const DEMO_PASSWORD = 'demo-inmoflujo';
 export const DEMO_EMAIL_DOMAIN = 'demo.inmoflujo.cl';
@@ -1539,8 +1539,12 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
             .run({ type: 'start' }, actorOf(plan.createdBy), plan.start);
           for (let ord = 1; ord <= plan.done; ord++) {
             const at = paymentTime(plan.model, plan.start, plan.span, plan.model.tasks[ord - 1]!.cum);
+            // Whoever holds the task (an approval is decided by its assignee alone, decision 0026):
+            // the default assignee when the task opened, or today's default when it has none.
             const responsible =
-              paymentDefaultOf(plan.model.definition.tasks[ord - 1]!.name)[0] ?? plan.createdBy;
+              flow.task(ord).assignees[0]?.userId ??
+              paymentDefaultOf(plan.model.definition.tasks[ord - 1]!.name)[0] ??
+              plan.createdBy;
             flow
               .withDefinition(paymentDefinitionAt(plan, at))
               .run(
