@@ -67,6 +67,8 @@ export type ClientPage = z.infer<typeof clientPage>;
 
 /** One client, for the form: carries the `version` an edit must send back. */
 export const clientResponse = clientRow.extend({
+  /** Why the holder opposed or blocked (what the request recorded), while restricted. */
+  restrictionReason: z.string().nullable(),
   updatedAt: z.string(),
   version: z.number().int(),
 });

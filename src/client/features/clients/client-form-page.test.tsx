@@ -25,6 +25,7 @@ function clientAt(version: number, firstName: string, restriction: Client['restr
     createdAt: '2026-11-01T12:00:00.000Z',
     updatedAt: '2026-11-01T12:00:00.000Z',
     restriction,
+    restrictionReason: restriction ? 'No desea recibir publicidad' : null,
     version,
   };
 }
@@ -151,6 +152,7 @@ describe('the holder’s data rights on a client’s screen (Ley 21.719)', () =>
     renderEditPage();
     const alert = await screen.findByTestId('restriction-alert');
     expect(alert.textContent).toContain('Datos bloqueados');
+    expect(screen.getByTestId('restriction-reason').textContent).toBe('Motivo: No desea recibir publicidad');
     fireEvent.click(screen.getByRole('button', { name: 'Levantar restricción' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain('¿Levantar el bloqueo de los datos de Ana Rojas?');

@@ -115,6 +115,7 @@ function ClientForm({
               clientId={client.id}
               clientName={`${client.firstName} ${client.lastName}`}
               restriction={client.restriction}
+              reason={client.restrictionReason}
               mayLift={managesHolderData}
             />
           ) : null}

@@ -66,11 +66,14 @@ export function RestrictionAlert({
   clientId,
   clientName,
   restriction,
+  reason,
   mayLift,
 }: {
   clientId: string;
   clientName: string;
   restriction: HolderRestriction;
+  /** What the holder gave as the reason, as the request recorded it. */
+  reason: string | null;
   mayLift: boolean;
 }) {
   const lift = useLiftRestriction(clientId);
@@ -85,6 +88,11 @@ export function RestrictionAlert({
       >
         <Stack gap="xs" align="flex-start">
           <Text size="sm">{RESTRICTION_TEXT[restriction]}</Text>
+          {reason ? (
+            <Text size="sm" data-testid="restriction-reason">
+              <b>Motivo:</b> {reason}
+            </Text>
+          ) : null}
           {mayLift ? (
             <Button
               size="xs"

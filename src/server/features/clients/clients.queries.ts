@@ -23,11 +23,16 @@ const rowColumns = {
 
 const detailColumns = {
   ...rowColumns,
+  restrictionReason: clients.restrictionReason,
   updatedAt: isoInstant(clients.updatedAt),
   version: clients.version,
 };
 
-export type ClientDetail = ClientRow & { updatedAt: string; version: number };
+export type ClientDetail = ClientRow & {
+  restrictionReason: string | null;
+  updatedAt: string;
+  version: number;
+};
 
 const live = isNull(clients.deletedAt);
 

@@ -61,6 +61,7 @@ describe('clients: create and read', () => {
       email: 'juan.perez@ejemplo.cl',
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       restriction: null,
+      restrictionReason: null,
       updatedAt: expect.any(String),
       version: 1,
     });

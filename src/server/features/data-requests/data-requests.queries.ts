@@ -118,18 +118,20 @@ export async function findRequest(db: Executor, id: string): Promise<RequestDeta
 }
 
 /** The request, locked for the rest of the transaction. */
-export async function lockRequest(
-  tx: Executor,
-  id: string,
-): Promise<{ id: string; kind: DataRequestKind; clientId: string | null; status: DataRequestStatus } | null> {
-  const [row] = await queryRows<{
-    id: string;
-    kind: DataRequestKind;
-    clientId: string | null;
-    status: DataRequestStatus;
-  }>(
+interface LockedRequest {
+  id: string;
+  kind: DataRequestKind;
+  clientId: string | null;
+  status: DataRequestStatus;
+  receivedDate: string;
+  details: string | null;
+}
+
+export async function lockRequest(tx: Executor, id: string): Promise<LockedRequest | null> {
+  const [row] = await queryRows<LockedRequest>(
     tx,
-    sql`select id, kind, client_id as "clientId", status from data_subject_requests where id = ${id} for update`,
+    sql`select id, kind, client_id as "clientId", status, received_date as "receivedDate", details
+          from data_subject_requests where id = ${id} for update`,
   );
   return row ?? null;
 }

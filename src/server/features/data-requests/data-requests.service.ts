@@ -1,6 +1,6 @@
 import { calendarDaysBetween, holderNeedles, needlePattern } from '../../../shared/domain/privacy';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
-import { santiagoDateOf } from '../../../shared/format';
+import { formatDate, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type {
   DataRequestDetail,
@@ -178,14 +178,26 @@ async function requestToAct(
   tx: Executor,
   id: string,
   kinds: readonly string[],
-): Promise<{ requestId: string; clientId: string; kind: string }> {
+): Promise<{
+  requestId: string;
+  clientId: string;
+  kind: string;
+  receivedDate: string;
+  details: string | null;
+}> {
   const request = await queries.lockRequest(tx, id);
   if (!request) throw new AppError('DATA_REQUEST_NOT_FOUND');
   if (!kinds.includes(request.kind)) throw new AppError('DATA_REQUEST_WRONG_KIND');
   if (request.clientId === null) throw new AppError('DATA_REQUEST_NO_HOLDER_DATA');
   if (request.status === 'answered' || request.status === 'rejected')
     throw new AppError('DATA_REQUEST_CLOSED');
-  return { requestId: request.id, clientId: request.clientId, kind: request.kind };
+  return {
+    requestId: request.id,
+    clientId: request.clientId,
+    kind: request.kind,
+    receivedDate: request.receivedDate,
+    details: request.details,
+  };
 }
 
 /**
@@ -278,13 +290,18 @@ export async function suppress(ctx: ServiceContext, id: string) {
 export async function restrict(ctx: ServiceContext, id: string): Promise<DataRequestDetail> {
   requireManager(ctx);
   await ctx.db.transaction(async (tx) => {
-    const { requestId, clientId, kind } = await requestToAct(tx, id, ['opposition', 'blocking']);
+    const { requestId, clientId, kind, receivedDate, details } = await requestToAct(tx, id, [
+      'opposition',
+      'blocking',
+    ]);
     const restriction = kind === 'opposition' ? 'opposition' : 'blocking';
+    // The reason shown on the client: the request it comes from, and what the holder wrote in it.
+    const request = `Solicitud de ${kind === 'opposition' ? 'oposición' : 'bloqueo'} del ${formatDate(receivedDate)}`;
     await clients.restrictIn(
       tx,
       clientId,
       restriction,
-      `Solicitud de ${kind === 'opposition' ? 'oposición' : 'bloqueo'}`,
+      details ? `${request}: ${details}` : request,
       ctx.user.id,
     );
     await queries.answerRequestIn(

@@ -609,6 +609,7 @@ describe('opposition and blocking', () => {
     expect(applied.json().request).toMatchObject({ status: 'answered', holder: { restriction: 'blocking' } });
     const read = (await admin.get(`/api/clients/${client.id}`)).json().client;
     expect(read.restriction).toBe('blocking');
+    expect(read.restrictionReason).toBe('Solicitud de bloqueo del 19/11/2026');
     const edit = await admin.put(`/api/clients/${client.id}`, {
       rut: HOLDER.rut,
       firstName: 'Eulalia',
