@@ -128,6 +128,20 @@ export function reservationValuesOf(reservation: ReservationView): ReservationFo
   };
 }
 
+/**
+ * A discount typed as a percent, as the fraction the API takes (empty: none). Out of range it stays
+ * out of range (150 → '1.500000'), and text that is no number yet ('-') is sent as typed: the schema
+ * refuses both with its message — here before saving, and on the server.
+ */
+function discountFraction(value: number | string): string {
+  if (value === '') return percentToFraction(0);
+  try {
+    return percentToFraction(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** The request body (without commission) for the values of the form and the chosen client. */
 export function reservationBody(values: ReservationFormValues, clientId: string): CreateReservationBody {
   const zero = (value: number | string) => toAmount(value) || '0';
@@ -143,9 +157,9 @@ export function reservationBody(values: ReservationFormValues, clientId: string)
     apartmentPrice: toAmount(values.apartmentPrice),
     parkingPrice: zero(values.parkingPrice),
     storagePrice: zero(values.storagePrice),
-    columnDiscount: percentToFraction(values.columnDiscount === '' ? 0 : values.columnDiscount),
-    additionalDiscount: percentToFraction(values.additionalDiscount === '' ? 0 : values.additionalDiscount),
-    otherDiscount: percentToFraction(values.otherDiscount === '' ? 0 : values.otherDiscount),
+    columnDiscount: discountFraction(values.columnDiscount),
+    additionalDiscount: discountFraction(values.additionalDiscount),
+    otherDiscount: discountFraction(values.otherDiscount),
     reservationPayment: zero(values.reservationPayment),
     promisePayment: zero(values.promisePayment),
     downPayment: zero(values.downPayment),
