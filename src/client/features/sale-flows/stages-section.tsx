@@ -347,6 +347,7 @@ function TaskRow({
       {dialog === 'comments' ? (
         <CommentsDialog
           opened
+          taskId={task.id}
           taskName={task.name}
           comments={comments.data}
           loading={comments.isLoading}
