@@ -63,6 +63,15 @@ export function prerequisitesMet(definition: WorkflowDefinition, state: FlowStat
 }
 
 /**
+ * Whether this actor may change a task once it is completed (workflows.md §2: administrators only).
+ * So whatever completion a non-administrator gives — a status, an approval — is theirs to give once:
+ * the approvals list, which holds no flow's state, asks before 'Aprobar Seleccionados' from this.
+ */
+export function mayChangeCompletedTasks(actor: Actor): boolean {
+  return actor.isAdmin;
+}
+
+/**
  * What a non-administrator may not touch (workflows.md §2, §3): a completed task, and a payment task
  * while it is blocked.
  */
@@ -71,8 +80,8 @@ function ordinaryUserRefusal(
   task: TaskState,
   completed: 'TASK_COMPLETED_ADMIN_ONLY' | 'ASSIGN_COMPLETED_ADMIN_ONLY',
 ): FlowRefusal | null {
+  if (task.status === 'completed' && !mayChangeCompletedTasks(judge.actor)) return completed;
   if (judge.actor.isAdmin) return null;
-  if (task.status === 'completed') return completed;
   if (task.status === 'blocked' && judge.definition.taskOpening === 'prerequisites') return 'TASK_BLOCKED';
   return null;
 }
@@ -201,6 +210,12 @@ export interface TaskCommandsAllowed {
   comment: FlowRefusal | null;
   approve: FlowRefusal | null;
   reject: FlowRefusal | null;
+  /**
+   * The changes this actor may make now — the statuses allowed, and 'completed' when they may approve
+   * — after which they could not set the task back to its present status (a non-administrator
+   * completing a task, say). The screens ask before those (issue 28 §5), and only before those.
+   */
+  irreversible: TaskStatus[];
 }
 
 export interface FlowCommandsAllowed {
@@ -208,6 +223,32 @@ export interface FlowCommandsAllowed {
   editDates: FlowRefusal | null;
   /** By task row id. */
   tasks: Map<string, TaskCommandsAllowed>;
+}
+
+/**
+ * Of the statuses `offered` to the actor on a task, those the actor could not take back: with the task
+ * at that status, `refusalOf` refuses them setting it to its present one again. Only the task's
+ * status is changed in the state judged: the engine's other consequences (assignees dropped on
+ * completion, successors opened, the flow completed) decide nothing of the way back (held equal to
+ * the engine's own result by a property test).
+ */
+function irreversibleOf(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  task: TaskState,
+  offered: readonly TaskStatus[],
+  options: AuthorityOptions,
+): TaskStatus[] {
+  return offered.filter((status) => {
+    const after: FlowState = {
+      ...state,
+      tasks: state.tasks.map((candidate) =>
+        candidate.id === task.id ? { ...candidate, status } : candidate,
+      ),
+    };
+    const back: FlowCommand = { type: 'setStatus', taskRowId: task.id, status: task.status };
+    return refusalOf(definition, after, back, options) !== null;
+  });
 }
 
 /**
@@ -228,15 +269,22 @@ export function allowedCommands(
     const statuses = Object.fromEntries(
       TASK_STATUSES.map((status) => [status, ask({ type: 'setStatus', taskRowId, status })]),
     ) as Record<TaskStatus, FlowRefusal | null>;
+    // Approving a completed approval is accepted and changes nothing: no button offers it.
+    const approve =
+      task.status === 'completed' ? 'APPROVAL_ALREADY_APPROVED' : ask({ type: 'approve', taskRowId });
+    // The changes offered: the statuses allowed, and completing by 'Aprobar'.
+    const offered = TASK_STATUSES.filter(
+      (status) =>
+        status !== task.status && (statuses[status] === null || (status === 'completed' && approve === null)),
+    );
     tasks.set(taskRowId, {
       statuses,
       assign: ask({ type: 'assign', taskRowId, userId: options.actor.id }),
       editDates: ask({ type: 'editTaskDates', taskRowId }),
       comment: ask({ type: 'comment', taskRowId }),
-      // Approving a completed approval is accepted and changes nothing: no button offers it.
-      approve:
-        task.status === 'completed' ? 'APPROVAL_ALREADY_APPROVED' : ask({ type: 'approve', taskRowId }),
+      approve,
       reject: ask({ type: 'reject', taskRowId, reason: '-' }),
+      irreversible: irreversibleOf(definition, state, task, offered, options),
     });
   }
   return { start: ask({ type: 'start' }), editDates: ask({ type: 'editFlowDates' }), tasks };
