@@ -226,12 +226,53 @@ export interface FlowCommandsAllowed {
 }
 
 /**
- * Of the statuses `offered` to the actor on a task, those the actor could not take back: with the task
- * at that status, `refusalOf` refuses them setting it to its present one again. Only the task's
- * status is changed in the state judged: the engine's other consequences (assignees dropped on
- * completion, successors opened, the flow completed) decide nothing of the way back (held equal to
- * the engine's own result by a property test).
+ * The commands that put a task to `status`: the select's, and for the statuses a decision gives, the
+ * decision ('Rechazar' blocks an approval, which no bare status may; 'Aprobar' completes one).
  */
+function commandsTo(taskRowId: string, status: TaskStatus): FlowCommand[] {
+  const commands: FlowCommand[] = [{ type: 'setStatus', taskRowId, status }];
+  if (status === 'blocked') commands.push({ type: 'reject', taskRowId, reason: '-' });
+  if (status === 'completed') commands.push({ type: 'approve', taskRowId });
+  return commands;
+}
+
+/**
+ * Whether the actor, by commands of their own, one or several (reopen, then reject), could bring the
+ * task from `from` back to the status it has now. Only the task's status is changed in the states
+ * judged: the engine's other consequences (assignees dropped on completion, successors opened, the
+ * flow completed) decide nothing of the way back (held equal to the engine's own result by a
+ * property test).
+ */
+function canTakeBack(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  task: TaskState,
+  from: TaskStatus,
+  options: AuthorityOptions,
+): boolean {
+  const reached = new Set<TaskStatus>([from]);
+  const queue: TaskStatus[] = [from];
+  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+    const at: FlowState = {
+      ...state,
+      tasks: state.tasks.map((candidate) =>
+        candidate.id === task.id ? { ...candidate, status: current } : candidate,
+      ),
+    };
+    for (const next of TASK_STATUSES.filter((status) => !reached.has(status))) {
+      const allowed = commandsTo(task.id, next).some(
+        (command) => refusalOf(definition, at, command, options) === null,
+      );
+      if (!allowed) continue;
+      if (next === task.status) return true;
+      reached.add(next);
+      queue.push(next);
+    }
+  }
+  return false;
+}
+
+/** Of the statuses `offered` to the actor on a task, those the actor could not take back. */
 function irreversibleOf(
   definition: WorkflowDefinition,
   state: FlowState,
@@ -239,16 +280,7 @@ function irreversibleOf(
   offered: readonly TaskStatus[],
   options: AuthorityOptions,
 ): TaskStatus[] {
-  return offered.filter((status) => {
-    const after: FlowState = {
-      ...state,
-      tasks: state.tasks.map((candidate) =>
-        candidate.id === task.id ? { ...candidate, status } : candidate,
-      ),
-    };
-    const back: FlowCommand = { type: 'setStatus', taskRowId: task.id, status: task.status };
-    return refusalOf(definition, after, back, options) !== null;
-  });
+  return offered.filter((status) => !canTakeBack(definition, state, task, status, options));
 }
 
 /**
