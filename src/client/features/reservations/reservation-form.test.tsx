@@ -117,6 +117,9 @@ describe('the reservation form’s discounts (issue 28 §5)', () => {
     fireEvent.blur(field('Descuento adicional'));
     expect(screen.getByText(DISCOUNT_TOO_LARGE_MESSAGE)).toBeTruthy();
     expect(screen.getByText(DISCOUNT_NEGATIVE_MESSAGE)).toBeTruthy();
+    // No minimum price is made of them (3000 × −0.5 × 1.1 would be −1650).
+    expect(screen.getByTestId('minimum-price').textContent).toBe('—');
+    expect(screen.getByTestId('total-price').textContent).toBe('UF 3.000,00');
 
     fireEvent.click(screen.getByRole('button', { name: 'Crear Reserva' }));
     await waitFor(() => expect(field('Descuento columna').getAttribute('aria-invalid')).toBe('true'));
@@ -135,6 +138,7 @@ describe('the reservation form’s discounts (issue 28 §5)', () => {
     expect(onSubmit).not.toHaveBeenCalled();
     fireEvent.change(field('Descuento columna'), { target: { value: '15' } });
     expect(screen.queryByText(DISCOUNT_TOO_LARGE_MESSAGE)).toBeNull();
+    expect(screen.getByTestId('minimum-price').textContent).toBe('UF 2.550,00');
     fireEvent.click(screen.getByRole('button', { name: 'Crear Reserva' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(reservationBody(onSubmit.mock.calls[0]![0], CLIENT).columnDiscount).toBe('0.150000');

@@ -26,7 +26,7 @@ import {
 } from '../../../shared/schemas/reservations';
 import { DateField } from '../../components/date-field';
 import { useLeaveGuard } from '../../components/leave-guard';
-import { MoneyInput, PercentInput, toAmount } from '../../components/money-input';
+import { discountProblem, MoneyInput, PercentInput, toAmount } from '../../components/money-input';
 import { schemaErrors } from '../../lib/forms';
 import { type BrokerOption, useBrokerSearch } from './lookups';
 
@@ -265,6 +265,8 @@ export function ReservationForm({
 
   const values = form.getValues();
   const figures = previewFigures(values);
+  // A discount out of range makes no minimum price: none is shown until it is corrected.
+  const discountsOutOfRange = DISCOUNT_FIELDS.some(([field]) => discountProblem(values[field]) !== null);
   const projectData = options.projects.map((project) => ({
     value: project.id,
     label: `${project.name} · ${project.stage}`,
@@ -390,7 +392,9 @@ export function ReservationForm({
                           fw={field === 'minimumPrice' ? 600 : undefined}
                           data-testid={testId}
                         >
-                          {figures ? formatUF(figures[field]) : '—'}
+                          {figures && !(field === 'minimumPrice' && discountsOutOfRange)
+                            ? formatUF(figures[field])
+                            : '—'}
                         </Table.Td>
                       </Table.Tr>
                     ))}
