@@ -13,6 +13,14 @@ async function complete(page: Page, task: string) {
   await expect(status(page, task)).toHaveValue('Completada');
 }
 
+/** 'Proceder con Pago', and 'Confirmar' in the question it asks (starting cannot be undone). */
+async function proceedWithPayment(page: Page) {
+  await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+  const confirm = page.getByRole('dialog', { name: '¿Proceder con Pago?' });
+  await confirm.getByRole('button', { name: 'Confirmar' }).click();
+  await expect(confirm).toBeHidden();
+}
+
 /**
  * Completes through the screen, in the flow's order, every task still open — and those they open —
  * until the flow has none left.
@@ -85,8 +93,8 @@ test.describe('pagos', () => {
     await expect(status(page, 'Solicitud Liquidación')).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Marcar En Riesgo' })).toHaveCount(0);
 
-    // 'Proceder con Pago': the flow starts and its first task opens.
-    await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+    // 'Proceder con Pago', confirmed (it cannot be undone): the flow starts and its first task opens.
+    await proceedWithPayment(page);
     await expect(page.getByTestId('flow-status')).toHaveText('En Proceso');
     await expect(page.getByRole('button', { name: 'Proceder con Pago' })).toHaveCount(0);
     await expect(page.getByTestId('flow-started')).toContainText(santiagoToday());
@@ -167,7 +175,7 @@ test.describe('pagos', () => {
     ).toBeVisible();
     await expect(page.getByTestId('flow-status')).toHaveText('Pendiente');
     await expect(page.getByTestId('payment-type')).toContainText('Segundo pago (50,00 %)');
-    await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+    await proceedWithPayment(page);
     await expect(page.getByTestId('flow-status')).toHaveText('En Proceso');
     await completeTheRest(page);
     await expect(page.getByTestId('flow-status')).toHaveText('Completado');
@@ -213,7 +221,7 @@ test.describe('pagos', () => {
       await expect(
         page.getByRole('heading', { name: `Flujo de Pago N°\u00a0${reservation.number}` }),
       ).toBeVisible();
-      await page.getByRole('button', { name: 'Proceder con Pago' }).click();
+      await proceedWithPayment(page);
       await expect(page.getByTestId('flow-status')).toHaveText('En Proceso');
       await taskCard(page, 'Solicitud Liquidación')
         .getByRole('button', { name: 'Asignar responsable a Solicitud Liquidación' })

@@ -57,12 +57,21 @@ export function MoneyInput({ error, onChange, ...props }: MoneyInputProps) {
 
 export const DISCOUNT_TOO_LARGE_MESSAGE = 'El descuento no puede superar 100 %';
 export const DISCOUNT_NEGATIVE_MESSAGE = 'El descuento no puede ser negativo';
+export const DISCOUNT_UNREADABLE_MESSAGE = 'Ingrese un descuento válido entre 0 % y 100 %';
 
-/** Why a discount typed as a percent is out of range, or null. */
+/**
+ * Why a discount typed as a percent is out of range, or null. NumberInput gives a number, or the
+ * text while it is not one yet ('-', '12.'): a lone '-' is a negative on its way, other text that is
+ * no number is said to be unreadable.
+ */
 export function discountProblem(value: unknown): string | null {
-  if (typeof value !== 'number') return null;
-  if (value < 0) return DISCOUNT_NEGATIVE_MESSAGE;
-  if (value > 100) return DISCOUNT_TOO_LARGE_MESSAGE;
+  if (value === '' || value === null || value === undefined) return null;
+  const number = typeof value === 'number' ? value : Number(value);
+  if (Number.isNaN(number)) {
+    return String(value).trim().startsWith('-') ? DISCOUNT_NEGATIVE_MESSAGE : DISCOUNT_UNREADABLE_MESSAGE;
+  }
+  if (number < 0) return DISCOUNT_NEGATIVE_MESSAGE;
+  if (number > 100) return DISCOUNT_TOO_LARGE_MESSAGE;
   return null;
 }
 

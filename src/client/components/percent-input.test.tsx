@@ -2,7 +2,13 @@ import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { DISCOUNT_NEGATIVE_MESSAGE, DISCOUNT_TOO_LARGE_MESSAGE, PercentInput } from './money-input';
+import {
+  DISCOUNT_NEGATIVE_MESSAGE,
+  DISCOUNT_TOO_LARGE_MESSAGE,
+  DISCOUNT_UNREADABLE_MESSAGE,
+  discountProblem,
+  PercentInput,
+} from './money-input';
 
 function Field() {
   const [value, setValue] = useState<number | string>(0);
@@ -27,5 +33,17 @@ describe('PercentInput (a discount typed as a percent)', () => {
     fireEvent.change(screen.getByLabelText('Descuento adicional'), { target: { value: '150' } });
     expect(screen.getByTestId('value').textContent).toBe('150');
     expect(screen.getByText(DISCOUNT_TOO_LARGE_MESSAGE)).toBeTruthy();
+  });
+
+  it('judges what NumberInput gives while typing: numbers, and text that is not one yet', () => {
+    expect(discountProblem(0)).toBeNull();
+    expect(discountProblem(100)).toBeNull();
+    expect(discountProblem('')).toBeNull();
+    expect(discountProblem('12.')).toBeNull();
+    expect(discountProblem(100.001)).toBe(DISCOUNT_TOO_LARGE_MESSAGE);
+    expect(discountProblem('150.')).toBe(DISCOUNT_TOO_LARGE_MESSAGE);
+    expect(discountProblem(-0.001)).toBe(DISCOUNT_NEGATIVE_MESSAGE);
+    expect(discountProblem('-')).toBe(DISCOUNT_NEGATIVE_MESSAGE);
+    expect(discountProblem('.')).toBe(DISCOUNT_UNREADABLE_MESSAGE);
   });
 });

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import type { LoginBody, RegisterBody, SessionUser } from '../../shared/schemas/auth';
 import { paths } from '../app/paths';
 import { ApiError, api } from './api';
+import { forgetAllDrafts } from './drafts';
 
 export const sessionQueryKey = ['session'] as const;
 
@@ -38,6 +39,7 @@ export function useLogin() {
       api<{ user: SessionUser }>('/api/auth/login', { method: 'POST', body, allowUnauthenticated: true }),
     onSuccess: ({ user }) => {
       queryClient.clear();
+      forgetAllDrafts();
       queryClient.setQueryData(sessionQueryKey, user);
     },
   });
@@ -61,6 +63,7 @@ export function useSignOut() {
       if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) throw error;
     }
     queryClient.clear();
+    forgetAllDrafts();
     queryClient.setQueryData(sessionQueryKey, null);
     navigate(paths.login, { replace: true });
   };

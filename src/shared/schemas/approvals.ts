@@ -64,7 +64,15 @@ export const approvalListRow = z.object({
   paymentPercentage: z.number(),
 });
 export type ApprovalListRow = z.infer<typeof approvalListRow>;
-export const approvalListResponse = pageOf(approvalListRow);
+export const approvalListResponse = pageOf(approvalListRow).extend({
+  /**
+   * The signed-in user could not take back an approval once given (only administrators change a
+   * completed task: the engine's authority, `mayChangeCompletedTasks`): 'Aprobar Seleccionados' asks
+   * for a confirmation first (issue 28 §5). The list holds the user's own open approvals only, so this
+   * is the same for every row.
+   */
+  isApprovalFinal: z.boolean(),
+});
 export type ApprovalPage = z.infer<typeof approvalListResponse>;
 
 /** The list's CSV/XLSX ('aprobaciones_pendientes_{date}'): the same filters, every row, in the list's order. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../domain/accounts';
+import { IMAGE_FORMATS, IMAGE_FORMATS_TEXT } from '../domain/images';
 import { USER_TYPES } from '../permissions';
 import { newPassword } from './auth';
 import { pageOf, requiredEmail, requiredText, uuid, versioned } from './common';
@@ -173,8 +174,10 @@ export const settingsUserResponse = z.object({ user: settingsUser });
 
 /** The largest image accepted, in bytes (spec part 2 §9: 2MB). */
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
-/** What the file input offers; the server judges the type by the bytes. */
-export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
+/** What the file input offers (`domain/images`' formats); the type is judged by the bytes. */
+export const IMAGE_ACCEPT = IMAGE_FORMATS.flatMap((format) => format.mimeTypes).join(',');
+/** Under the logo and avatar pickers: what the server takes, 'JPG, PNG, GIF o WebP, máximo 2MB'. */
+export const IMAGE_HINT = `${IMAGE_FORMATS_TEXT}, máximo ${IMAGE_MAX_BYTES / 1024 / 1024}MB`;
 
 // ---------------------------------------------------------------------------------------------
 // Flows' defaults

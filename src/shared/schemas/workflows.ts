@@ -107,6 +107,12 @@ export const taskCommandsView = z.object({
   /** 'Aprobar' and 'Rechazar' of an approval task (its assignee or an administrator, while open). */
   approve: commandAllowance,
   reject: commandAllowance,
+  /**
+   * Of the changes offered (`statuses`, and 'completed' when `approve` is allowed), those the user
+   * could not take back afterwards — completing, for a non-administrator: the screens ask for a
+   * confirmation before these, and only these (issue 28 §5). Decided by the engine's authority.
+   */
+  irreversible: z.array(z.enum(TASK_STATUSES)),
 });
 export type TaskCommandsView = z.infer<typeof taskCommandsView>;
 

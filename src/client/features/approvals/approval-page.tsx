@@ -43,6 +43,7 @@ import { notifySaved } from '../../lib/notify';
 import { InfoItem } from '../sale-flows';
 import { useApproval, useApprove, useReject } from './api';
 import { DaysPending } from './approvals-page';
+import { ApproveDialog } from './approve-dialog';
 import { RejectDialog } from './reject-dialog';
 
 function Card({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -358,6 +359,7 @@ export default function ApprovalPage() {
   const approve = useApprove();
   const reject = useReject();
   const [rejecting, setRejecting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   const back = (
     <Button
@@ -383,6 +385,16 @@ export default function ApprovalPage() {
   }
 
   const { task } = approval.data;
+  const approveTask = () =>
+    approve.mutate(task.id, {
+      onSuccess: (result) => {
+        notifySaved(
+          result.outcome === 'approved' ? 'Aprobación registrada' : 'La aprobación ya estaba completada',
+        );
+        setConfirming(false);
+        navigate(paths.settlementApprovals);
+      },
+    });
   return (
     <>
       <Group mb="sm">{back}</Group>
@@ -411,18 +423,12 @@ export default function ApprovalPage() {
                   color="green"
                   leftSection={<IconCheck size={16} />}
                   loading={approve.isPending}
-                  onClick={() =>
-                    approve.mutate(task.id, {
-                      onSuccess: (result) => {
-                        notifySaved(
-                          result.outcome === 'approved'
-                            ? 'Aprobación registrada'
-                            : 'La aprobación ya estaba completada',
-                        );
-                        navigate(paths.settlementApprovals);
-                      },
-                    })
-                  }
+                  onClick={() => {
+                    approve.reset();
+                    // Asked first when the server says this user could not take it back.
+                    if (task.commands.irreversible.includes('completed')) setConfirming(true);
+                    else approveTask();
+                  }}
                 >
                   Aprobar
                 </Button>
@@ -437,7 +443,22 @@ export default function ApprovalPage() {
           {task.commands.approve.reason}
         </Alert>
       ) : null}
-      <ErrorAlert error={approve.error} />
+      {confirming ? null : <ErrorAlert error={approve.error} />}
+      <ApproveDialog
+        subject={
+          confirming
+            ? {
+                kind: 'one',
+                taskName: task.name,
+                reservationNumber: approval.data.reservation.reservationNumber,
+              }
+            : null
+        }
+        loading={approve.isPending}
+        error={approve.error}
+        onConfirm={approveTask}
+        onClose={() => setConfirming(false)}
+      />
       <Stack gap="md">
         <ApprovalCards approval={approval.data} />
         <ChainCard chain={approval.data.chain} currentTaskId={task.id} />

@@ -20,6 +20,7 @@ import { exportHref } from '../../lib/api';
 import { useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
 import { useApprovalKinds, useApprovalList, useApproveMany } from './api';
+import { ApproveDialog } from './approve-dialog';
 
 export const EMPTY_TEXT = 'No hay aprobaciones pendientes asignadas a tu usuario';
 
@@ -147,8 +148,17 @@ export default function ApprovalsPage() {
         setReport({ ...result });
         setReportRows(chosen);
         setSelected(new Set());
+        setConfirming(false);
       },
     });
+  };
+  // Asked first when the server says this user could not take an approval back.
+  const [confirming, setConfirming] = useState(false);
+  const askOrApprove = () => {
+    if (selected.size === 0 || approveMany.isPending) return;
+    approveMany.reset();
+    if (approvals.data?.isApprovalFinal ?? true) setConfirming(true);
+    else approveSelected();
   };
   const approvalChoices = [
     ...(kinds.data ?? [{ name: DEFAULT_APPROVAL, pending: 0 }]).map((kind) => ({
@@ -245,7 +255,7 @@ export default function ApprovalsPage() {
             />
             <Button
               leftSection={<IconChecks size={16} />}
-              onClick={approveSelected}
+              onClick={askOrApprove}
               loading={approveMany.isPending}
               disabled={selected.size === 0}
             >
@@ -254,7 +264,14 @@ export default function ApprovalsPage() {
           </>
         }
       />
-      <ErrorAlert error={approvals.error ?? approveMany.error} />
+      <ErrorAlert error={approvals.error ?? (confirming ? null : approveMany.error)} />
+      <ApproveDialog
+        subject={confirming && selected.size > 0 ? { kind: 'several', count: selected.size } : null}
+        loading={approveMany.isPending}
+        error={approveMany.error}
+        onConfirm={approveSelected}
+        onClose={() => setConfirming(false)}
+      />
       {report ? <BulkReport report={report} rows={reportRows} onClose={() => setReport(null)} /> : null}
       <Stack gap="md">
         <FilterBar

@@ -29,6 +29,7 @@ import { useOpenPaymentFlow, usePaymentFlow, useStartPaymentFlow } from './api';
 import { PaymentInfoCard } from './payment-info-card';
 import { ProcessStatusCard } from './process-status-card';
 import { RiskDialog } from './risk-dialog';
+import { StartDialog } from './start-dialog';
 
 type Dialog = 'risk' | 'promotion' | 'commission' | null;
 
@@ -111,6 +112,7 @@ function ReservationPopups({
 function FlowActions({ flow, onDialog }: { flow: PaymentFlowDetail; onDialog: (dialog: Dialog) => void }) {
   const navigate = useNavigate();
   const start = useStartPaymentFlow(flow.id);
+  const [confirmingStart, setConfirmingStart] = useState(false);
   const open = useOpenPaymentFlow();
   const rescinded = flow.reservation.isRescinded;
   const otherFlowId = flow.isSecondPayment ? flow.firstFlowId : flow.secondFlowId;
@@ -122,13 +124,29 @@ function FlowActions({ flow, onDialog }: { flow: PaymentFlowDetail; onDialog: (d
           <Button
             leftSection={<IconPlayerPlay size={16} />}
             loading={start.isPending}
-            onClick={() =>
-              start.mutate(undefined, { onSuccess: () => notifySaved('Flujo de pago iniciado') })
-            }
+            onClick={() => {
+              start.reset();
+              setConfirmingStart(true);
+            }}
           >
             Proceder con Pago
           </Button>
         ) : null}
+        <StartDialog
+          opened={confirmingStart}
+          flowTitle={paymentFlowTitle(flow)}
+          loading={start.isPending}
+          error={start.error}
+          onConfirm={() =>
+            start.mutate(undefined, {
+              onSuccess: () => {
+                setConfirmingStart(false);
+                notifySaved('Flujo de pago iniciado');
+              },
+            })
+          }
+          onClose={() => setConfirmingStart(false)}
+        />
         {flow.canCreateSecondPayment ? (
           <Button
             variant="light"
@@ -184,7 +202,7 @@ function FlowActions({ flow, onDialog }: { flow: PaymentFlowDetail; onDialog: (d
           </Button>
         ) : null}
       </Group>
-      <ErrorAlert error={start.error ?? open.error} />
+      <ErrorAlert error={(confirmingStart ? null : start.error) ?? open.error} />
     </Stack>
   );
 }

@@ -26,7 +26,7 @@ import {
 } from '../../../shared/schemas/reservations';
 import { DateField } from '../../components/date-field';
 import { useLeaveGuard } from '../../components/leave-guard';
-import { MoneyInput, PercentInput, toAmount } from '../../components/money-input';
+import { discountProblem, MoneyInput, PercentInput, toAmount } from '../../components/money-input';
 import { schemaErrors } from '../../lib/forms';
 import { type BrokerOption, useBrokerSearch } from './lookups';
 
@@ -128,6 +128,20 @@ export function reservationValuesOf(reservation: ReservationView): ReservationFo
   };
 }
 
+/**
+ * A discount typed as a percent, as the fraction the API takes (empty: none). Out of range it stays
+ * out of range (150 → '1.500000'), and text that is no number yet ('-') is sent as typed: the schema
+ * refuses both with its message — here before saving, and on the server.
+ */
+function discountFraction(value: number | string): string {
+  if (value === '') return percentToFraction(0);
+  try {
+    return percentToFraction(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** The request body (without commission) for the values of the form and the chosen client. */
 export function reservationBody(values: ReservationFormValues, clientId: string): CreateReservationBody {
   const zero = (value: number | string) => toAmount(value) || '0';
@@ -143,9 +157,9 @@ export function reservationBody(values: ReservationFormValues, clientId: string)
     apartmentPrice: toAmount(values.apartmentPrice),
     parkingPrice: zero(values.parkingPrice),
     storagePrice: zero(values.storagePrice),
-    columnDiscount: percentToFraction(values.columnDiscount === '' ? 0 : values.columnDiscount),
-    additionalDiscount: percentToFraction(values.additionalDiscount === '' ? 0 : values.additionalDiscount),
-    otherDiscount: percentToFraction(values.otherDiscount === '' ? 0 : values.otherDiscount),
+    columnDiscount: discountFraction(values.columnDiscount),
+    additionalDiscount: discountFraction(values.additionalDiscount),
+    otherDiscount: discountFraction(values.otherDiscount),
     reservationPayment: zero(values.reservationPayment),
     promisePayment: zero(values.promisePayment),
     downPayment: zero(values.downPayment),
@@ -251,6 +265,8 @@ export function ReservationForm({
 
   const values = form.getValues();
   const figures = previewFigures(values);
+  // A discount out of range makes no minimum price: none is shown until it is corrected.
+  const discountsOutOfRange = DISCOUNT_FIELDS.some(([field]) => discountProblem(values[field]) !== null);
   const projectData = options.projects.map((project) => ({
     value: project.id,
     label: `${project.name} · ${project.stage}`,
@@ -376,7 +392,9 @@ export function ReservationForm({
                           fw={field === 'minimumPrice' ? 600 : undefined}
                           data-testid={testId}
                         >
-                          {figures ? formatUF(figures[field]) : '—'}
+                          {figures && !(field === 'minimumPrice' && discountsOutOfRange)
+                            ? formatUF(figures[field])
+                            : '—'}
                         </Table.Td>
                       </Table.Tr>
                     ))}

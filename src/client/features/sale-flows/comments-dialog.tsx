@@ -20,9 +20,21 @@ import type { UserOption } from '../../../shared/schemas/users';
 import type { FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { ErrorAlert } from '../../components/error-alert';
 import { PersonAvatar } from '../../components/user-avatars';
+import { draftOf, forgetDraft, keepDraft } from '../../lib/drafts';
 import { fullName } from '../users/api';
 
 export const EMPTY_COMMENT_MESSAGE = 'El comentario es obligatorio';
+export const MENTION_HINT = 'Escriba @ para mencionar a un usuario';
+export const DRAFT_HINT = 'Si cierra, el borrador se conserva hasta que lo envíe';
+
+/** A comment typed and not sent: its text and the users chosen in it. */
+interface CommentDraft {
+  text: string;
+  mentioned: UserOption[];
+}
+
+/** Where a task's unsent comment is kept (lib/drafts: the tab's memory, until it is sent). */
+export const commentDraftKey = (taskId: string) => `comment:${taskId}`;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -79,22 +91,37 @@ export function mentionCandidates(users: readonly UserOption[], query: string, l
 
 /**
  * A comment box where '@' opens a picker of the active users; the chosen user is written as
- * '@Nombre Apellido' and sent as mentioned (if their name is still in the text when sent).
+ * '@Nombre Apellido' and sent as mentioned (if their name is still in the text when sent). With a
+ * `draftKey`, what is typed is kept while unsent: closing the popup (Escape, 'Cerrar') and opening
+ * it again brings it back, mentions included; sending it forgets it.
  */
 export function CommentComposer({
   users,
   saving,
   disabledReason,
+  draftKey,
   onSend,
 }: {
   users: readonly UserOption[];
   saving: boolean;
   /** Why no comment can be added now (a payment flow not started), or null. */
   disabledReason: string | null;
+  /** Where the unsent text is kept ('commentDraftKey(task.id)'); none: it goes with the box. */
+  draftKey?: string;
   onSend: (content: string, mentionedUserIds: string[]) => Promise<unknown>;
 }) {
-  const [text, setText] = useState('');
-  const [mentioned, setMentioned] = useState<UserOption[]>([]);
+  const [draft] = useState(() => (draftKey ? draftOf<CommentDraft>(draftKey) : undefined));
+  const [text, setTextState] = useState(draft?.text ?? '');
+  const [mentioned, setMentioned] = useState<UserOption[]>(draft?.mentioned ?? []);
+  const keep = (next: CommentDraft) => {
+    if (!draftKey) return;
+    if (next.text.trim() === '') forgetDraft(draftKey);
+    else keepDraft<CommentDraft>(draftKey, next);
+  };
+  const setText = (next: string) => {
+    setTextState(next);
+    keep({ text: next, mentioned });
+  };
   const [query, setQuery] = useState<{ start: number; query: string } | null>(null);
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -123,8 +150,10 @@ export function CommentComposer({
     const name = `@${fullName(user)} `;
     const caret = area.current?.selectionStart ?? text.length;
     const next = text.slice(0, query.start) + name + text.slice(caret);
-    setText(next);
-    setMentioned((current) => (current.some((other) => other.id === user.id) ? current : [...current, user]));
+    const nextMentioned = mentioned.some((other) => other.id === user.id) ? mentioned : [...mentioned, user];
+    setTextState(next);
+    setMentioned(nextMentioned);
+    keep({ text: next, mentioned: nextMentioned });
     setQuery(null);
     caretAfterMention.current = query.start + name.length;
   };
@@ -137,8 +166,9 @@ export function CommentComposer({
     const ids = mentioned.filter((user) => text.includes(`@${fullName(user)}`)).map((user) => user.id);
     try {
       await onSend(text, ids);
-      setText('');
+      setTextState('');
       setMentioned([]);
+      if (draftKey) forgetDraft(draftKey);
       setError(null);
     } catch {
       // The dialog shows the server's message; what was typed stays.
@@ -176,7 +206,7 @@ export function CommentComposer({
       <Textarea
         ref={area}
         label="Nuevo comentario"
-        description={disabledReason ?? 'Escriba @ para mencionar a un usuario'}
+        description={disabledReason ?? (text.trim() ? `${MENTION_HINT}. ${DRAFT_HINT}.` : MENTION_HINT)}
         placeholder="Escriba un comentario..."
         autosize
         minRows={2}
@@ -304,10 +334,12 @@ function CommentItem({
 
 /**
  * A task's comments (spec part 2 §2): oldest first, times in Santiago, 'No hay comentarios' when
- * none; a new one with '@' mentions; deleted by whom the server allows (administrators).
+ * none; a new one with '@' mentions, kept as a draft of the task while unsent (closing loses
+ * nothing); deleted by whom the server allows (administrators).
  */
 export function CommentsDialog({
   opened,
+  taskId,
   taskName,
   comments,
   loading,
@@ -323,6 +355,8 @@ export function CommentsDialog({
   onClose,
 }: {
   opened: boolean;
+  /** The task's row id: its unsent comment is kept under it until sent. */
+  taskId: string;
   taskName: string;
   comments: FlowTaskCommentView[] | undefined;
   loading: boolean;
@@ -380,6 +414,7 @@ export function CommentsDialog({
           users={users}
           saving={sending}
           disabledReason={composeDisabledReason}
+          draftKey={commentDraftKey(taskId)}
           onSend={onSend}
         />
       </Stack>

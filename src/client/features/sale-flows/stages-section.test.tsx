@@ -33,6 +33,7 @@ function commands(status: TaskStatus, extra: Partial<TaskCommandsView> = {}): Ta
     comment: allowed,
     approve: refused('APPROVAL_NOT_FOUND'),
     reject: refused('APPROVAL_NOT_FOUND'),
+    irreversible: [],
     ...extra,
   };
 }
@@ -225,5 +226,62 @@ describe('the stages of a flow', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.queryByRole('listitem', { name: 'Solicitud Liquidación' })).toBeNull();
     expect(screen.getByRole('listitem', { name: 'VB Operaciones' })).toBeTruthy();
+  });
+
+  it("asks before a status the server says the user could not take back; 'Cancelar' changes nothing", async () => {
+    const sent = renderStages(
+      paymentFlow([
+        task('Fecha de Pago', 'pending', {
+          commands: commands('pending', {
+            statuses: ['pending', 'in_progress', 'completed', 'blocked'],
+            irreversible: ['completed', 'blocked'],
+          }),
+        }),
+      ]),
+      kam,
+    );
+    const row = screen.getByRole('listitem', { name: 'Fecha de Pago' });
+    const select = within(row).getByLabelText('Estado de Fecha de Pago') as HTMLInputElement;
+    const choose = async (name: string) => {
+      fireEvent.click(select);
+      // Hidden too: right after the confirmation closes, jsdom may still count the list as hidden.
+      const options = await screen.findByRole('listbox', { name: 'Estado de Fecha de Pago', hidden: true });
+      fireEvent.click(within(options).getByRole('option', { name, hidden: true }));
+    };
+
+    await choose('Completada');
+    const dialog = await screen.findByRole('dialog', { name: '¿Cambiar a «Completada»?' });
+    expect(dialog.textContent).toContain('La tarea Fecha de Pago pasará de «Pendiente» a «Completada».');
+    expect(dialog.textContent).toContain(
+      'Después usted no podrá deshacer este cambio ni volver a dejarla en «Pendiente».',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([]);
+    expect(select.value).toBe('Pendiente');
+
+    // 'En Proceso' can be taken back: no question.
+    await choose('En Proceso');
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sent[0]!.body).toEqual({ status: 'in_progress', version: 1 });
+
+    await choose('Bloqueada');
+    const blocking = await screen.findByRole('dialog', { name: '¿Cambiar a «Bloqueada»?' });
+    fireEvent.click(within(blocking).getByRole('button', { name: 'Confirmar' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]!.body).toEqual({ status: 'blocked', version: 1 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('asks nothing of a user who could take the change back (an administrator)', async () => {
+    const sent = renderStages(paymentFlow([task('Fecha de Pago', 'pending')]), sessionUserFixture());
+    const row = screen.getByRole('listitem', { name: 'Fecha de Pago' });
+    fireEvent.click(within(row).getByLabelText('Estado de Fecha de Pago'));
+    const options = await screen.findByRole('listbox', { name: 'Estado de Fecha de Pago' });
+    fireEvent.click(within(options).getByRole('option', { name: 'Completada', hidden: true }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]!.body).toEqual({ status: 'completed', version: 1 });
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

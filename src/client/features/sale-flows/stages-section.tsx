@@ -25,6 +25,7 @@ import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { UserOption } from '../../../shared/schemas/users';
 import type { FlowCommandsView, FlowPerson, TaskRejectionView } from '../../../shared/schemas/workflows';
 import { TASK_COMMENTS_PARAM } from '../../app/paths';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { AvatarStack, PersonAvatar } from '../../components/user-avatars';
 import { errorMessage } from '../../lib/api';
 import { fullName, useUserOptions } from '../users/api';
@@ -161,6 +162,12 @@ function TaskRow({
     ...option,
     disabled: !commands.statuses.includes(option.value),
   }));
+  // A status the server says this user could not take back is asked for first.
+  const [confirming, setConfirming] = useState<TaskStatus | null>(null);
+  const changeStatus = (next: TaskStatus) => {
+    assignees.reset();
+    status.mutate({ taskId: task.id, status: next, version: task.version });
+  };
 
   return (
     <Paper withBorder radius="md" p="sm" role="listitem" aria-label={task.name} data-status={task.status}>
@@ -202,8 +209,9 @@ function TaskRow({
                 }
                 onChange={(value) => {
                   if (!value || value === task.status) return;
-                  assignees.reset();
-                  status.mutate({ taskId: task.id, status: value as TaskStatus, version: task.version });
+                  const next = value as TaskStatus;
+                  if (commands.irreversible.includes(next)) setConfirming(next);
+                  else changeStatus(next);
                 }}
               />
             </div>
@@ -317,6 +325,16 @@ function TaskRow({
         </Alert>
       ) : null}
 
+      <IrreversibleStatusDialog
+        taskName={task.name}
+        from={task.status}
+        to={confirming}
+        onConfirm={(next) => {
+          setConfirming(null);
+          changeStatus(next);
+        }}
+        onCancel={() => setConfirming(null)}
+      />
       {dialog === 'assign' ? (
         <AssignDialog
           opened
@@ -357,6 +375,7 @@ function TaskRow({
       {dialog === 'comments' ? (
         <CommentsDialog
           opened
+          taskId={task.id}
           taskName={task.name}
           comments={comments.data}
           loading={comments.isLoading}
@@ -378,6 +397,44 @@ function TaskRow({
         />
       ) : null}
     </Paper>
+  );
+}
+
+/**
+ * Asks before a status change the user could not take back (the server's `commands.irreversible`,
+ * issue 28 §5): what will happen, and that they will not be able to undo it. 'Cancelar' changes
+ * nothing.
+ */
+export function IrreversibleStatusDialog({
+  taskName,
+  from,
+  to,
+  onConfirm,
+  onCancel,
+}: {
+  taskName: string;
+  from: TaskStatus;
+  /** The status chosen, or null while nothing is asked. */
+  to: TaskStatus | null;
+  onConfirm: (status: TaskStatus) => void;
+  onCancel: () => void;
+}) {
+  const label = to ? taskStatusBadges[to].label : '';
+  const fromLabel = taskStatusBadges[from].label;
+  return (
+    <ConfirmDialog
+      opened={to !== null}
+      title={`¿Cambiar a «${label}»?`}
+      confirmColor="blue"
+      onConfirm={() => {
+        if (to) onConfirm(to);
+      }}
+      onClose={onCancel}
+    >
+      La tarea <strong>{taskName}</strong> pasará de {`«${fromLabel}» a «${label}»`}.{' '}
+      <strong>Después usted no podrá deshacer este cambio</strong>
+      {` ni volver a dejarla en «${fromLabel}».`}
+    </ConfirmDialog>
   );
 }
 

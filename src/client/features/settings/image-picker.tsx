@@ -1,6 +1,7 @@
 import { Avatar, Button, FileButton, Group, Input, Stack, Text } from '@mantine/core';
 import { IconArrowBackUp, IconPhotoUp, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { IMAGE_FORMATS, IMAGE_SIGNATURE_BYTES, imageFormatOf } from '../../../shared/domain/images';
 import { IMAGE_ACCEPT, IMAGE_MAX_BYTES, USER_MESSAGES } from '../../../shared/schemas/settings';
 
 /** What saving will do to the record's image. */
@@ -8,15 +9,45 @@ export type ImageChange = { kind: 'keep' } | { kind: 'upload'; file: File } | { 
 export const KEEP_IMAGE: ImageChange = { kind: 'keep' };
 
 const ACCEPTED_TYPES = IMAGE_ACCEPT.split(',');
-// Some systems give no type for a file; its extension decides then (the server judges the bytes).
-const ACCEPTED_EXTENSION = /\.(png|jpe?g|gif|webp)$/i;
+const ACCEPTED_EXTENSIONS = IMAGE_FORMATS.flatMap((format) => format.extensions);
 
-/** Why a chosen file cannot be the image (spec part 2 §5), or null when it can. */
+/**
+ * Why a chosen file cannot be the image by what it says of itself — its type, or without one its
+ * extension — and its size (spec part 2 §5), or null when it may be. Its bytes are judged after
+ * (`imageBytesProblem`): a name or a type is only a claim.
+ */
 export function imageProblem(file: File): string | null {
-  const isImage = file.type ? ACCEPTED_TYPES.includes(file.type) : ACCEPTED_EXTENSION.test(file.name);
+  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
+  const isImage = file.type ? ACCEPTED_TYPES.includes(file.type) : ACCEPTED_EXTENSIONS.includes(extension);
   if (!isImage) return USER_MESSAGES.avatarType;
   if (file.size > IMAGE_MAX_BYTES) return USER_MESSAGES.avatarSize;
   return null;
+}
+
+/** The first bytes of a file (Blob.arrayBuffer, or FileReader where a browser lacks it). */
+function firstBytes(file: File, count: number): Promise<Uint8Array> {
+  const head = file.slice(0, count);
+  if (typeof head.arrayBuffer === 'function')
+    return head.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(head);
+  });
+}
+
+/**
+ * Why a chosen file cannot be the image by its content — its first bytes are no JPG, PNG, GIF or
+ * WebP, as the server will judge them (issue 28 §5: a text file named 'logo.png') — or null. A file
+ * that cannot be read is refused too.
+ */
+export async function imageBytesProblem(file: File): Promise<string | null> {
+  try {
+    return imageFormatOf(await firstBytes(file, IMAGE_SIGNATURE_BYTES)) ? null : USER_MESSAGES.avatarType;
+  } catch {
+    return USER_MESSAGES.avatarType;
+  }
 }
 
 /** A local preview address for a chosen file, released when it changes or the picker goes away. */
@@ -43,7 +74,7 @@ export interface ImagePickerProps {
   onChange: (change: ImageChange) => void;
   /** 'Quitar logo' / 'Quitar avatar'. */
   removeLabel: string;
-  /** Under the buttons, e.g. 'JPG, PNG o GIF, máximo 2MB'. */
+  /** Under the buttons: what is accepted (`IMAGE_HINT`, what the server takes). */
   hint: string;
   /** Shown when there is no image (an icon, or the initials). */
   fallback: ReactNode;
@@ -54,8 +85,9 @@ export interface ImagePickerProps {
 
 /**
  * Chooses a logo or avatar: a preview, the file picker and 'Quitar …'. Nothing is sent here: the
- * form uploads or removes the image after saving the record. A file that is not an image, or is
- * over 2 MB, is refused at once with the spec's messages and leaves the value as it was.
+ * form uploads or removes the image after saving the record. A file that is not an image — by its
+ * type, its size or its first bytes — is refused on choosing with the spec's messages, never gets a
+ * caption, and leaves the value as it was.
  */
 export function ImagePicker({
   label,
@@ -74,11 +106,15 @@ export function ImagePicker({
   const shown = value.kind === 'upload' ? preview : value.kind === 'remove' ? null : currentUrl;
   const hasImage = value.kind === 'upload' || (value.kind === 'keep' && currentUrl !== null);
 
-  const choose = (file: File | null) => {
+  // Only the latest choice counts: a slower read of an earlier file decides nothing.
+  const latestChoice = useRef(0);
+  const choose = async (file: File | null) => {
     // The same file can be chosen again after a refusal or a removal.
     resetRef.current?.();
     if (!file) return;
-    const refusal = imageProblem(file);
+    const choice = ++latestChoice.current;
+    const refusal = imageProblem(file) ?? (await imageBytesProblem(file));
+    if (choice !== latestChoice.current) return;
     setProblem(refusal);
     if (!refusal) onChange({ kind: 'upload', file });
   };
@@ -106,7 +142,12 @@ export function ImagePicker({
         </Avatar>
         <Stack gap={6} style={{ minWidth: 0 }}>
           <Group gap="xs">
-            <FileButton onChange={choose} accept={IMAGE_ACCEPT} resetRef={resetRef} disabled={disabled}>
+            <FileButton
+              onChange={(file) => void choose(file)}
+              accept={IMAGE_ACCEPT}
+              resetRef={resetRef}
+              disabled={disabled}
+            >
               {(props) => (
                 <Button
                   {...props}
@@ -127,6 +168,7 @@ export function ImagePicker({
                 leftSection={<IconTrash size={16} />}
                 disabled={disabled}
                 onClick={() => {
+                  latestChoice.current++;
                   setProblem(null);
                   onChange(currentUrl ? { kind: 'remove' } : KEEP_IMAGE);
                 }}
@@ -141,6 +183,7 @@ export function ImagePicker({
                 leftSection={<IconArrowBackUp size={16} />}
                 disabled={disabled}
                 onClick={() => {
+                  latestChoice.current++;
                   setProblem(null);
                   onChange(KEEP_IMAGE);
                 }}

@@ -7,7 +7,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { projectInstallments } from '../../../shared/domain/projects';
 import { formatRut, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
-import { type Project, type ProjectBody, projectBody } from '../../../shared/schemas/settings';
+import { IMAGE_HINT, type Project, type ProjectBody, projectBody } from '../../../shared/schemas/settings';
 import { paths } from '../../app/paths';
 import { DateField } from '../../components/date-field';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
@@ -261,7 +261,7 @@ function ProjectForm({
                 value={logo}
                 onChange={setLogo}
                 removeLabel="Quitar logo"
-                hint="JPG, PNG, GIF o WebP, máximo 2MB"
+                hint={IMAGE_HINT}
                 fallback={<IconBuildingSkyscraper size={36} aria-hidden />}
                 disabled={saving}
               />

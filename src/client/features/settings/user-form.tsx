@@ -21,6 +21,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { can, USER_TYPES } from '../../../shared/permissions';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../shared/schemas/auth';
 import {
+  IMAGE_HINT,
   type SettingsUser,
   type UserCreateBody,
   type UserUpdateBody,
@@ -262,7 +263,7 @@ function UserForm({
           value={avatar}
           onChange={setAvatar}
           removeLabel="Quitar avatar"
-          hint="JPG, PNG o GIF, máximo 2MB"
+          hint={IMAGE_HINT}
           fallback={initialsOf(form.values.firstName, form.values.lastName) || null}
           round
           disabled={saving}

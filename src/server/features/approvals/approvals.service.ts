@@ -65,14 +65,19 @@ function paymentShare(commission: queries.ApprovalCommissionRow, isSecondPayment
 export async function list(
   ctx: Pick<ServiceContext, 'db' | 'user' | 'now'>,
   query: z.output<typeof approvalListQuery>,
-): Promise<Page<ApprovalListRow>> {
+): Promise<Page<ApprovalListRow> & { isApprovalFinal: boolean }> {
   const page = await queries.listApprovals(ctx.db, {
     userId: ctx.user.id,
     page: query.page,
     pageSize: query.pageSize,
     ...(await filtersOf(ctx, query)),
   });
-  return { ...page, rows: page.rows.map((row) => listRowOf(row, ctx.now)) };
+  return {
+    ...page,
+    rows: page.rows.map((row) => listRowOf(row, ctx.now)),
+    // Approving completes the task: whether its approver could change it back is the authority's to say.
+    isApprovalFinal: workflows.isCompletionFinalFor(ctx.user),
+  };
 }
 
 /** The list's filters, checked: the spec's approval by default, any approval of the chain, or all. */

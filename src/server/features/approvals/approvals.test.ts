@@ -287,6 +287,36 @@ describe('approving and rejecting', () => {
     expect((await admin.post(`/api/approvals/${other.taskId}/approve`)).statusCode).toBe(200);
   });
 
+  it('says which approvals their approver could not take back: a non-administrator’s, in the detail and the list', async () => {
+    const approver = await loginAs(ctx, { userType: 'Supervisor' });
+    const admin = await loginAs(ctx);
+    const own = await pendingApproval(ctx, approver);
+    const adminsOwn = await pendingApproval(ctx, admin);
+
+    // The assignee may approve and could not reopen it: the screens ask first.
+    const asApprover = (await detail(approver, own.taskId)).task.commands;
+    expect(asApprover.approve.allowed).toBe(true);
+    expect(asApprover.irreversible).toEqual(['completed']);
+    expect((await approver.get('/api/approvals')).json().isApprovalFinal).toBe(true);
+    // An administrator reopens what they approve: nothing to ask.
+    expect((await detail(admin, own.taskId)).task.commands.irreversible).toEqual([]);
+    const adminList = (await admin.get('/api/approvals')).json();
+    expect(adminList.rows.map((row: ApprovalListRow) => row.taskId)).toEqual([adminsOwn.taskId]);
+    expect(adminList.isApprovalFinal).toBe(false);
+
+    // And so it is: once approved, the approver's way back is refused, the administrator's is not.
+    expect((await approver.post(`/api/approvals/${own.taskId}/approve`)).statusCode).toBe(200);
+    const back = await approver.put(`/api/payment-flows/${own.flow.id}/tasks/${own.taskId}/status`, {
+      status: 'pending',
+    });
+    expect(back.statusCode).toBe(403);
+    expect(errorOf(back).message).toBe('Solo los administradores pueden modificar tareas completadas');
+    const reopened = await admin.put(`/api/payment-flows/${own.flow.id}/tasks/${own.taskId}/status`, {
+      status: 'pending',
+    });
+    expect(reopened.statusCode, reopened.body).toBe(200);
+  });
+
   it('completes the task through the engine and opens what follows; a second approval changes nothing and says so', async () => {
     const approver = await loginAs(ctx, { userType: 'Supervisor' });
     const { flow, taskId } = await pendingApproval(ctx, approver);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { IMAGE_FORMATS } from '../../../shared/domain/images';
 import { IMAGE_MAX_BYTES } from '../../../shared/schemas/settings';
 import type { ReadContext } from '../../context';
 import type { Executor } from '../../db/client';
@@ -29,14 +30,13 @@ export type ImagePurpose = 'logo' | 'avatar';
 /** The largest side of the stored image: it fits inside this square, never enlarged. */
 const BOUNDS: Record<ImagePurpose, number> = { logo: 512, avatar: 256 };
 
-/** The types accepted, by their magic bytes (file-type's MIME type), and sharp's name for each. SVG never. */
-const ACCEPTED_FORMATS: Record<string, string> = {
-  'image/png': 'png',
-  'image/apng': 'png',
-  'image/jpeg': 'jpeg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-};
+/**
+ * The types accepted, by their magic bytes (file-type's MIME type), and sharp's name for each: the
+ * shared list the pickers judge and describe files by (`domain/images`). SVG never.
+ */
+const ACCEPTED_FORMATS: Record<string, string> = Object.fromEntries(
+  IMAGE_FORMATS.flatMap((format) => format.mimeTypes.map((mimeType) => [mimeType, format.decoder])),
+);
 
 const STORED_CONTENT_TYPE = 'image/webp';
 

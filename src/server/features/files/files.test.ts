@@ -3,8 +3,10 @@ import { crc32 } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { IMAGE_FORMATS, imageFormatOf } from '../../../shared/domain/images';
 import { IMAGE_MAX_BYTES } from '../../../shared/schemas/settings';
 import { type Database, type Executor, queryRows } from '../../db/client';
 import { storedFiles } from '../../db/schema';
@@ -19,6 +21,7 @@ import {
   FILES_URL_PREFIX,
   IMAGE_MAX_MEGAPIXELS,
   type ImagePurpose,
+  prepareImage,
   storeImage,
 } from './files.service';
 
@@ -398,5 +401,39 @@ describe('GET /api/files/:name', () => {
     const anonymous = await new Agent(ctx.app).get(url);
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.rawPayload.includes('RIFF')).toBe(false);
+  });
+});
+
+describe('the browser’s judge of a chosen image and the server’s (issue 28 §5)', () => {
+  it('agree on every accepted format and on what is none: the picker refuses on choosing what the upload would', async () => {
+    const samples: [string, Buffer][] = [
+      ['png', await png()],
+      ['jpeg', await jpegWithExif()],
+      ['gif', await gif()],
+      ['webp', await webp()],
+      ['text named .png', Buffer.from('esto no es una imagen, aunque se llame logo.png')],
+      ['svg', SVG],
+      ['pdf', Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n')],
+      // A real image, of a format not taken.
+      ['tiff', await canvas(4, 4).tiff().toBuffer()],
+    ];
+    for (const [label, bytes] of samples) {
+      const browser = imageFormatOf(new Uint8Array(bytes));
+      const server = await fileTypeFromBuffer(bytes);
+      const accepted = await prepareImage(bytes, 'logo').then(
+        () => true,
+        () => false,
+      );
+      expect(browser !== null, label).toBe(accepted);
+      if (browser) expect(browser.mimeTypes, label).toContain(server?.mime);
+    }
+    // And the server takes exactly the shared list's types.
+    expect(IMAGE_FORMATS.flatMap((format) => format.mimeTypes).sort()).toEqual([
+      'image/apng',
+      'image/gif',
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ]);
   });
 });

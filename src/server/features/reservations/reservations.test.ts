@@ -534,6 +534,56 @@ describe('editing, reading and deleting a reservation', () => {
     expect(stored).toMatchObject({ apartmentPrice: '3000.00', version: 2 });
   });
 
+  it('refuses a discount of 150 % or -10 % as the form sends it, on creation and on edit, and changes nothing', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const message = 'Ingrese un descuento válido entre 0 % y 100 %';
+    // What the form sends for 150 and -10 (percentToFraction never clamps).
+    const outOfRange = { columnDiscount: '1.500000', additionalDiscount: '-0.100000' };
+
+    const refusedCreation = await admin.post('/api/reservations', reservationBody(f, outOfRange));
+    expect(refusedCreation.statusCode).toBe(400);
+    expect(errorOf(refusedCreation).fields).toMatchObject({
+      columnDiscount: message,
+      additionalDiscount: message,
+    });
+    expect(await tableCount(ctx.db, reservations)).toBe(0);
+
+    const reservation = await created(admin, f, { isWithBroker: true, brokerId: f.broker.id, commission });
+    const base = reservationBody(f, { isWithBroker: true, brokerId: f.broker.id });
+    for (const discounts of [outOfRange, { otherDiscount: '1.500000' }, { otherDiscount: '-0.100000' }]) {
+      const refusedEdit = await admin.put(`/api/reservations/${reservation.id}`, {
+        ...base,
+        ...discounts,
+        version: 1,
+      });
+      expect(refusedEdit.statusCode).toBe(400);
+      for (const field of Object.keys(discounts)) {
+        expect(errorOf(refusedEdit).fields?.[field], field).toBe(message);
+      }
+    }
+    const [stored] = await ctx.db.select().from(reservations);
+    expect(stored).toMatchObject({
+      columnDiscount: '0.050000',
+      additionalDiscount: '0.020000',
+      otherDiscount: '0.010000',
+      minimumPrice: reservation.minimumPrice,
+      version: 1,
+    });
+
+    // The commission's only percentage, the first payment's share, is one of 25, 50 or 100.
+    const url = `/api/reservations/${reservation.id}/commission`;
+    for (const firstPaymentPercentage of [150, -10]) {
+      const refused = await admin.put(url, { ...commission, firstPaymentPercentage, version: 1 });
+      expect(refused.statusCode).toBe(400);
+      expect(errorOf(refused).fields?.firstPaymentPercentage).toBe(
+        'El porcentaje del primer pago debe ser 25, 50 o 100',
+      );
+    }
+    const [storedCommission] = await ctx.db.select().from(brokerCommissions);
+    expect(storedCommission).toMatchObject({ firstPaymentPercentage: 50, version: 1 });
+  });
+
   it('reads a reservation, and answers 404 with the spec message for an unknown one', async () => {
     const f = await fixtures(ctx);
     const kam = await loginAs(ctx, { userType: 'KAM' });

@@ -388,6 +388,9 @@ describe('the task rules of a sale flow (workflows.md §2)', () => {
     const kam = await loginAs(ctx, { userType: 'KAM' });
     const other = await createUser(ctx.db, { firstName: 'Olga' });
     const { flow } = await saleFlowOf(ctx);
+    // Before: the screen is told that completing is the one change the KAM could not take back.
+    expect(taskOf(await detail(kam, flow.id), COF[0]!).commands.irreversible).toEqual(['completed']);
+    expect(taskOf(await detail(admin, flow.id), COF[0]!).commands.irreversible).toEqual([]);
     await flow.complete(COF[0]!);
 
     const change = await setStatus(kam, flow, COF[0]!, { status: 'in_progress' });

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { needlePattern, redactText } from '../../../shared/domain/privacy';
-import { allowedCommands, type FlowCommandsAllowed } from '../../../shared/domain/workflow/authority';
+import {
+  allowedCommands,
+  type FlowCommandsAllowed,
+  mayChangeCompletedTasks,
+} from '../../../shared/domain/workflow/authority';
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
@@ -328,6 +332,14 @@ export function commandsOf(screen: Pick<FlowScreen, 'flow' | 'definition' | 'sta
   });
 }
 
+/**
+ * Whether a completion the viewer gives — a status, an approval — is theirs to give once: the
+ * authority's `mayChangeCompletedTasks`, for screens that hold no flow's state (the approvals list).
+ */
+export function isCompletionFinalFor(viewer: Viewer): boolean {
+  return !mayChangeCompletedTasks({ id: viewer.id, isAdmin: isAdmin(viewer) });
+}
+
 /** One task's commands as the screens receive them: each allowed or not, and why not in Spanish. */
 export function taskCommandsView(
   allowed: FlowCommandsAllowed,
@@ -349,6 +361,7 @@ export function taskCommandsView(
     comment: allowance(commands.comment),
     approve: allowance(commands.approve),
     reject: allowance(commands.reject),
+    irreversible: commands.irreversible,
   };
 }
 

@@ -4,6 +4,7 @@ import {
   ACTORS,
   ADMIN,
   ANA,
+  BRUNO,
   commandOf,
   definitionArbitrary,
   definitionOf,
@@ -20,7 +21,9 @@ import {
   type FlowState,
   flowViolations,
   instantiate,
+  mayChangeCompletedTasks,
   TASK_STATUSES,
+  type TaskStatus,
   type WorkflowDefinition,
 } from './index';
 
@@ -315,6 +318,189 @@ describe('allowedCommands against the engine', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+// The sale flow's first stage: every task pending from the start, several responsibles.
+const SALE = definitionOf({ Promesa: ['Promesa generada', 'Promesa firmada'], Escritura: ['Escritura'] });
+
+function startedSale() {
+  return instantiate(SALE, {
+    flowId: 's',
+    now: T0,
+    actorId: 'admin',
+    sellerId: 'ana',
+    newId: idGenerator('t'),
+  }).state;
+}
+
+/**
+ * Whether the engine lets the actor bring the task back to `target` from `state`, by one command or
+ * several of their own (the select's, 'Rechazar', 'Aprobar'): a search over the states reached.
+ */
+function engineCanTakeBack(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  taskRowId: string,
+  target: TaskStatus,
+  options: { actor: Actor; now: Date; subjectClosed?: boolean },
+): boolean {
+  const statusIn = (flow: FlowState) => flow.tasks.find((task) => task.id === taskRowId)!.status;
+  const reached = new Set<TaskStatus>([statusIn(state)]);
+  const queue = [state];
+  for (let current = queue.shift(); current; current = queue.shift()) {
+    for (const status of TASK_STATUSES.filter((candidate) => !reached.has(candidate))) {
+      const commands: FlowCommand[] = [
+        { type: 'setStatus', taskRowId, status },
+        ...(status === 'blocked' ? [{ type: 'reject', taskRowId, reason: 'otra vez' } as const] : []),
+        ...(status === 'completed' ? [{ type: 'approve', taskRowId } as const] : []),
+      ];
+      for (const command of commands) {
+        const result = apply(definition, current, command, options);
+        // Allowed, yet refused for its dates: the way exists.
+        if (!result.ok && result.refusal !== 'INVALID_TASK_DATES') continue;
+        if (status === target) return true;
+        if (result.ok) {
+          reached.add(status);
+          queue.push(result.state);
+        }
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+describe('which changes the user could not take back (issue 28 §5)', () => {
+  it('marks completing a sale task irreversible for everyone but administrators', () => {
+    const state = startedSale();
+    const task = rowOf(state, 'Promesa generada');
+    const kam = allowedCommands(SALE, state, { actor: ANA }).tasks.get(task.id)!;
+    expect(TASK_STATUSES.filter((status) => kam.statuses[status] === null)).toEqual([
+      'pending',
+      'in_progress',
+      'completed',
+      'blocked',
+    ]);
+    expect(kam.irreversible).toEqual(['completed']);
+    expect(allowedCommands(SALE, state, { actor: ADMIN }).tasks.get(task.id)!.irreversible).toEqual([]);
+  });
+
+  it('marks completing and blocking a payment task irreversible for a non-administrator', () => {
+    const state = atApproval();
+    const vb = allowedCommands(PAYMENT, state, { actor: RODRIGO }).tasks.get(
+      rowOf(state, 'VB Jefe Inversiones').id,
+    )!;
+    // 'Bloqueada' is not offered on an approval (a rejection takes its reason); approving is.
+    expect(vb.approve).toBeNull();
+    expect(vb.irreversible).toEqual(['completed']);
+    expect(
+      allowedCommands(PAYMENT, state, { actor: ADMIN }).tasks.get(rowOf(state, 'VB Jefe Inversiones').id)!
+        .irreversible,
+    ).toEqual([]);
+    // Someone else's approval: nothing offered, so nothing to ask about.
+    expect(
+      allowedCommands(PAYMENT, state, { actor: BRUNO }).tasks.get(rowOf(state, 'VB Jefe Inversiones').id)!
+        .irreversible,
+    ).toEqual([]);
+
+    // Once approved, the payment's date is open: a non-administrator who completes or blocks it is stuck.
+    const paying = step(PAYMENT, state, {
+      type: 'approve',
+      taskRowId: rowOf(state, 'VB Jefe Inversiones').id,
+    }).state;
+    const last = allowedCommands(PAYMENT, paying, { actor: ANA }).tasks.get(
+      rowOf(paying, 'Fecha de Pago').id,
+    )!;
+    expect(last.irreversible).toEqual(['completed', 'blocked']);
+  });
+
+  it('asks nothing of an administrator reopening a rejected approval: rejecting again takes it back', () => {
+    const state = atApproval();
+    const vb = rowOf(state, 'VB Jefe Inversiones').id;
+    const rejected = step(
+      PAYMENT,
+      state,
+      { type: 'reject', taskRowId: vb, reason: 'Falta la OC' },
+      RODRIGO,
+    ).state;
+    const admin = allowedCommands(PAYMENT, rejected, { actor: ADMIN }).tasks.get(vb)!;
+    expect(admin.statuses.pending).toBeNull();
+    expect(admin.irreversible).toEqual([]);
+  });
+
+  it('asks nothing on a completed task an administrator reopens, nor on a closed flow', () => {
+    let state = startedSale();
+    const task = rowOf(state, 'Promesa generada');
+    state = step(SALE, state, { type: 'setStatus', taskRowId: task.id, status: 'completed' }).state;
+    expect(allowedCommands(SALE, state, { actor: ADMIN }).tasks.get(task.id)!.irreversible).toEqual([]);
+    expect(allowedCommands(SALE, state, { actor: ANA }).tasks.get(task.id)!.irreversible).toEqual([]);
+    const closed = allowedCommands(SALE, startedSale(), { actor: ANA, subjectClosed: true });
+    expect([...closed.tasks.values()].every((task) => task.irreversible.length === 0)).toBe(true);
+  });
+
+  it('says of every change offered exactly whether the engine would let the user take it back', () => {
+    fc.assert(
+      fc.property(
+        definitionArbitrary,
+        fc.array(stepArbitrary, { maxLength: 40 }),
+        fc.boolean(),
+        (definition, steps, subjectClosed) => {
+          let { state } = instantiate(definition, {
+            flowId: 'f',
+            now: T0,
+            actorId: 'admin',
+            sellerId: 'ana',
+            newId: idGenerator('t'),
+          });
+          let now = T0;
+          for (const [index, next] of steps.entries()) {
+            now = new Date(now.getTime() + next.minutes * 60_000);
+            for (const actor of ACTORS) {
+              const options = { actor, now, subjectClosed: subjectClosed && index % 2 === 1 };
+              const allowed = allowedCommands(definition, state, options);
+              for (const task of state.tasks) {
+                const offered = allowed.tasks.get(task.id)!;
+                const isApproval = definition.tasks.find(
+                  (candidate) => candidate.id === task.taskId,
+                )!.isApproval;
+                for (const status of TASK_STATUSES.filter((candidate) => candidate !== task.status)) {
+                  const byStatus = offered.statuses[status] === null;
+                  const byApproving = status === 'completed' && offered.approve === null;
+                  if (!byStatus && !byApproving) {
+                    expect(offered.irreversible).not.toContain(status);
+                    continue;
+                  }
+                  const command: FlowCommand = byStatus
+                    ? { type: 'setStatus', taskRowId: task.id, status }
+                    : { type: 'approve', taskRowId: task.id };
+                  const result = apply(definition, state, command, options);
+                  // Allowed, yet refused for its arguments: completing before the task's (edited) start.
+                  if (!result.ok && result.refusal === 'INVALID_TASK_DATES') continue;
+                  expect(result.ok, `${actor.id} ${JSON.stringify(command)}`).toBe(true);
+                  if (!result.ok) continue;
+                  const later = { ...options, now: new Date(now.getTime() + 60_000) };
+                  const takenBack = engineCanTakeBack(definition, result.state, task.id, task.status, later);
+                  expect(offered.irreversible.includes(status), `${actor.id} ${status} back`).toBe(
+                    !takenBack,
+                  );
+                  // What the approvals list says without the flow's state agrees.
+                  if (isApproval && byApproving) {
+                    expect(offered.irreversible.includes('completed')).toBe(!mayChangeCompletedTasks(actor));
+                  }
+                }
+              }
+            }
+            const result = apply(definition, state, commandOf(next, state, now, TASK_STATUSES), {
+              actor: ACTORS[next.actor]!,
+              now,
+            });
+            if (result.ok) state = result.state;
+          }
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });

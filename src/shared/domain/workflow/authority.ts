@@ -63,6 +63,15 @@ export function prerequisitesMet(definition: WorkflowDefinition, state: FlowStat
 }
 
 /**
+ * Whether this actor may change a task once it is completed (workflows.md §2: administrators only).
+ * So whatever completion a non-administrator gives — a status, an approval — is theirs to give once:
+ * the approvals list, which holds no flow's state, asks before 'Aprobar Seleccionados' from this.
+ */
+export function mayChangeCompletedTasks(actor: Actor): boolean {
+  return actor.isAdmin;
+}
+
+/**
  * What a non-administrator may not touch (workflows.md §2, §3): a completed task, and a payment task
  * while it is blocked.
  */
@@ -71,8 +80,8 @@ function ordinaryUserRefusal(
   task: TaskState,
   completed: 'TASK_COMPLETED_ADMIN_ONLY' | 'ASSIGN_COMPLETED_ADMIN_ONLY',
 ): FlowRefusal | null {
+  if (task.status === 'completed' && !mayChangeCompletedTasks(judge.actor)) return completed;
   if (judge.actor.isAdmin) return null;
-  if (task.status === 'completed') return completed;
   if (task.status === 'blocked' && judge.definition.taskOpening === 'prerequisites') return 'TASK_BLOCKED';
   return null;
 }
@@ -201,6 +210,12 @@ export interface TaskCommandsAllowed {
   comment: FlowRefusal | null;
   approve: FlowRefusal | null;
   reject: FlowRefusal | null;
+  /**
+   * The changes this actor may make now — the statuses allowed, and 'completed' when they may approve
+   * — after which they could not set the task back to its present status (a non-administrator
+   * completing a task, say). The screens ask before those (issue 28 §5), and only before those.
+   */
+  irreversible: TaskStatus[];
 }
 
 export interface FlowCommandsAllowed {
@@ -208,6 +223,64 @@ export interface FlowCommandsAllowed {
   editDates: FlowRefusal | null;
   /** By task row id. */
   tasks: Map<string, TaskCommandsAllowed>;
+}
+
+/**
+ * The commands that put a task to `status`: the select's, and for the statuses a decision gives, the
+ * decision ('Rechazar' blocks an approval, which no bare status may; 'Aprobar' completes one).
+ */
+function commandsTo(taskRowId: string, status: TaskStatus): FlowCommand[] {
+  const commands: FlowCommand[] = [{ type: 'setStatus', taskRowId, status }];
+  if (status === 'blocked') commands.push({ type: 'reject', taskRowId, reason: '-' });
+  if (status === 'completed') commands.push({ type: 'approve', taskRowId });
+  return commands;
+}
+
+/**
+ * Whether the actor, by commands of their own, one or several (reopen, then reject), could bring the
+ * task from `from` back to the status it has now. Only the task's status is changed in the states
+ * judged: the engine's other consequences (assignees dropped on completion, successors opened, the
+ * flow completed) decide nothing of the way back (held equal to the engine's own result by a
+ * property test).
+ */
+function canTakeBack(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  task: TaskState,
+  from: TaskStatus,
+  options: AuthorityOptions,
+): boolean {
+  const reached = new Set<TaskStatus>([from]);
+  const queue: TaskStatus[] = [from];
+  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+    const at: FlowState = {
+      ...state,
+      tasks: state.tasks.map((candidate) =>
+        candidate.id === task.id ? { ...candidate, status: current } : candidate,
+      ),
+    };
+    for (const next of TASK_STATUSES.filter((status) => !reached.has(status))) {
+      const allowed = commandsTo(task.id, next).some(
+        (command) => refusalOf(definition, at, command, options) === null,
+      );
+      if (!allowed) continue;
+      if (next === task.status) return true;
+      reached.add(next);
+      queue.push(next);
+    }
+  }
+  return false;
+}
+
+/** Of the statuses `offered` to the actor on a task, those the actor could not take back. */
+function irreversibleOf(
+  definition: WorkflowDefinition,
+  state: FlowState,
+  task: TaskState,
+  offered: readonly TaskStatus[],
+  options: AuthorityOptions,
+): TaskStatus[] {
+  return offered.filter((status) => !canTakeBack(definition, state, task, status, options));
 }
 
 /**
@@ -228,15 +301,22 @@ export function allowedCommands(
     const statuses = Object.fromEntries(
       TASK_STATUSES.map((status) => [status, ask({ type: 'setStatus', taskRowId, status })]),
     ) as Record<TaskStatus, FlowRefusal | null>;
+    // Approving a completed approval is accepted and changes nothing: no button offers it.
+    const approve =
+      task.status === 'completed' ? 'APPROVAL_ALREADY_APPROVED' : ask({ type: 'approve', taskRowId });
+    // The changes offered: the statuses allowed, and completing by 'Aprobar'.
+    const offered = TASK_STATUSES.filter(
+      (status) =>
+        status !== task.status && (statuses[status] === null || (status === 'completed' && approve === null)),
+    );
     tasks.set(taskRowId, {
       statuses,
       assign: ask({ type: 'assign', taskRowId, userId: options.actor.id }),
       editDates: ask({ type: 'editTaskDates', taskRowId }),
       comment: ask({ type: 'comment', taskRowId }),
-      // Approving a completed approval is accepted and changes nothing: no button offers it.
-      approve:
-        task.status === 'completed' ? 'APPROVAL_ALREADY_APPROVED' : ask({ type: 'approve', taskRowId }),
+      approve,
       reject: ask({ type: 'reject', taskRowId, reason: '-' }),
+      irreversible: irreversibleOf(definition, state, task, offered, options),
     });
   }
   return { start: ask({ type: 'start' }), editDates: ask({ type: 'editFlowDates' }), tasks };
