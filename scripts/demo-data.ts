@@ -1539,19 +1539,25 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
             .run({ type: 'start' }, actorOf(plan.createdBy), plan.start);
           for (let ord = 1; ord <= plan.done; ord++) {
             const at = paymentTime(plan.model, plan.start, plan.span, plan.model.tasks[ord - 1]!.cum);
-            // Whoever holds the task (an approval is decided by its assignee alone, decision 0026):
-            // the default assignee when the task opened, or today's default when it has none.
+            // Whoever holds the task completes it (an approval is decided by its assignee alone,
+            // decision 0026): the default assignee it opened with; a task that opened with none (the
+            // flow predates the defaults) is first given today's default by an administrator.
+            const holder = flow.task(ord).assignees[0]?.userId;
             const responsible =
-              flow.task(ord).assignees[0]?.userId ??
-              paymentDefaultOf(plan.model.definition.tasks[ord - 1]!.name)[0] ??
-              plan.createdBy;
-            flow
-              .withDefinition(paymentDefinitionAt(plan, at))
-              .run(
-                { type: 'setStatus', taskRowId: flow.taskRowId(ord), status: 'completed' },
-                actorOf(responsible),
+              holder ?? paymentDefaultOf(plan.model.definition.tasks[ord - 1]!.name)[0] ?? plan.createdBy;
+            flow.withDefinition(paymentDefinitionAt(plan, at));
+            if (holder === undefined && !adminIds.has(responsible)) {
+              flow.run(
+                { type: 'assign', taskRowId: flow.taskRowId(ord), userId: responsible },
+                actorOf(admins[0]!),
                 at,
               );
+            }
+            flow.run(
+              { type: 'setStatus', taskRowId: flow.taskRowId(ord), status: 'completed' },
+              actorOf(responsible),
+              at,
+            );
           }
           for (
             let ord = plan.done + 1;
