@@ -117,6 +117,7 @@ export function TaskCard({ task, showAssignee }: { task: InboxTask; showAssignee
             size="compact-sm"
             variant="light"
             rightSection={<IconArrowRight size={14} />}
+            style={{ flexShrink: 0 }}
           >
             Ver Flujo
           </Button>

@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
@@ -62,6 +62,7 @@ function task(name: string, status: TaskStatus, extra: Partial<FlowTaskView> = {
 function paymentFlow(tasks: FlowTaskView[]): FlowStagesView {
   return {
     id: '00000000-0000-4000-8000-0000000000f1',
+    status: 'in_progress',
     currentStageId: '00000000-0000-4000-8000-0000000000e1',
     commands: { deleteComments: refused('FORBIDDEN'), singleAssignee: true },
     stages: [
@@ -184,5 +185,15 @@ describe('the stages of a flow', () => {
     const option = (name: string) => within(options).getByRole('option', { name, hidden: true });
     expect(option('Bloqueada').getAttribute('data-combobox-disabled')).toBe('true');
     expect(option('Completada').getAttribute('data-combobox-disabled')).toBeNull();
+  });
+
+  it('marks the stage under way only while the flow is in progress; a cancelled flow says where it stopped', () => {
+    const flow = paymentFlow([task('VB Operaciones', 'pending')]);
+    renderStages(flow, sessionUserFixture());
+    expect(screen.getByText('Etapa actual')).toBeTruthy();
+    cleanup();
+    renderStages({ ...flow, status: 'cancelled' }, sessionUserFixture());
+    expect(screen.queryByText('Etapa actual')).toBeNull();
+    expect(screen.getByText('Flujo cancelado')).toBeTruthy();
   });
 });
