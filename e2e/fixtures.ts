@@ -40,10 +40,10 @@ export interface ApiReservation {
 }
 
 /**
- * A client and a reservation of a unit nobody holds in 'Edificio Los Aromos', made through the API
- * (for journeys about what follows the reservation form). With `commission` it is sold through the
- * first broker of the list, with that commission (the rest of its fields left empty, so the spec's
- * defaults: tax included, for discount, no secondary prices).
+ * A client and a reservation of a unit nobody holds in 'Edificio Los Aromos' (or the project named),
+ * made through the API (for journeys about what follows the reservation form). With `commission` it
+ * is sold through the first broker of the list, with that commission (the rest of its fields left
+ * empty, so the spec's defaults: tax included, for discount, no secondary prices).
  */
 export async function apiReservation(
   request: APIRequestContext,
@@ -54,12 +54,15 @@ export async function apiReservation(
     prefix,
     sellerId = null,
     commission,
+    projectName = 'Edificio Los Aromos',
   }: {
     firstName: string;
     lastName: string;
     /** Starts the reservation and apartment numbers, so a journey's rows are easy to tell. */
     prefix: string;
     sellerId?: string | null;
+    /** 'Parque Vicuña' for a project past its deadline (the deed's bank data may be given). */
+    projectName?: string;
     commission?: {
       commissionAmount: string;
       numberOfPayments: 1 | 2;
@@ -75,9 +78,7 @@ export async function apiReservation(
   });
   expect(client.status(), await client.text()).toBe(201);
   const options = await (await request.get('/api/reservations/form-options')).json();
-  const project = options.projects.find(
-    (candidate: { name: string }) => candidate.name === 'Edificio Los Aromos',
-  );
+  const project = options.projects.find((candidate: { name: string }) => candidate.name === projectName);
   const broker = commission
     ? (await (await request.get('/api/brokers?page=1&pageSize=1')).json()).rows[0].id
     : null;

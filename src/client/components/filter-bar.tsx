@@ -18,8 +18,8 @@ export interface FilterBarProps {
 
 /**
  * Above a list: its search box and its filters in one wrapping row, with 'Limpiar filtros' while any
- * is set. On a phone the filters fold under a 'Filtros' button (with how many are set), so the list
- * starts near the top of the screen.
+ * is set. On a phone the search box takes the whole width and the filters fold under a 'Filtros'
+ * button below it (with how many are set), so the list starts near the top of the screen.
  *
  *   <FilterBar search={<SearchInput … />} activeCount={list.activeFilterCount} onClear={list.clearFilters}>
  *     <Select label="Proyecto" … />
@@ -46,23 +46,23 @@ export function FilterBar({ search, searchMaxWidth = 420, children, activeCount,
     );
   }
 
+  // The search box has the phone's whole width (beside the button its placeholder was cut to half).
   return (
     <Stack gap="xs">
-      <Group gap="xs" align="flex-end" wrap="nowrap">
-        {search ? <div style={{ flex: 1, minWidth: 0 }}>{search}</div> : null}
-        {children ? (
+      {search}
+      {children ? (
+        <Group gap="xs">
           <Button
             variant={activeCount > 0 ? 'light' : 'default'}
             leftSection={<IconFilter size={16} />}
             onClick={toggle}
             aria-expanded={opened}
             aria-controls={panelId}
-            style={{ flexShrink: 0 }}
           >
             {activeCount > 0 ? `Filtros (${activeCount})` : 'Filtros'}
           </Button>
-        ) : null}
-      </Group>
+        </Group>
+      ) : null}
       {children ? (
         <Collapse expanded={opened} id={panelId}>
           <Stack gap="xs">

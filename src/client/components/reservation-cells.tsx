@@ -17,7 +17,8 @@ export function ReservationNumberCell({
 }) {
   const color = isRescinded ? 'red' : undefined;
   return (
-    <Group gap={6} wrap="nowrap">
+    // In a table with many columns the badge goes under the number rather than widen the column.
+    <Group gap={6} wrap="wrap" style={{ rowGap: 2 }}>
       {to ? (
         <Anchor
           component={Link}

@@ -62,6 +62,11 @@ export interface ServerTableProps<T> {
    * wide screens, as the heading of the last card on a phone.
    */
   footerTitle?: string;
+  /**
+   * The columns (accessors) whose sortable headers may wrap between their words when the table is
+   * short of room (many columns that must fit a wide screen), instead of widening their columns.
+   */
+  wrapHeaders?: readonly string[];
   'aria-label'?: string;
 }
 
@@ -157,6 +162,7 @@ export function ServerTable<T>({
   defaultSortStatus,
   extraSortChoices,
   footerTitle,
+  wrapHeaders = [],
   'aria-label': ariaLabel,
 }: ServerTableProps<T>) {
   // A new page of rows renders in a transition that yields to the browser, not in one long task
@@ -220,6 +226,7 @@ export function ServerTable<T>({
         title: (
           <SortHeader
             title={column.title}
+            wrap={wrapHeaders.includes(accessor)}
             direction={sortStatus.columnAccessor === accessor ? sortStatus.direction : null}
             onClick={() => onSortStatusChange(nextSortStatus(sortStatus, accessor, defaultSortStatus))}
           />
@@ -271,10 +278,12 @@ export function ServerTable<T>({
  */
 function SortHeader({
   title,
+  wrap,
   direction,
   onClick,
 }: {
   title: ReactNode;
+  wrap: boolean;
   direction: 'asc' | 'desc' | null;
   onClick: () => void;
 }) {
@@ -285,7 +294,8 @@ function SortHeader({
       fw="inherit"
       fz="inherit"
       c="inherit"
-      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}
+      ta={wrap ? 'left' : undefined}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: wrap ? 'normal' : 'nowrap' }}
     >
       {title}
       {direction ? (

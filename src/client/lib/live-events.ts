@@ -35,6 +35,8 @@ export interface LiveEventsConnection {
   connected(): boolean;
   subscribe(listener: Listener): () => void;
   close(): void;
+  /** The session is being ended by this tab (a sign-out): its 'session-ended' needs no check. */
+  expectEnd(expected: boolean): void;
 }
 
 /**
@@ -51,6 +53,7 @@ export function openLiveEvents(
 ): LiveEventsConnection {
   const source = create(LIVE_EVENTS_URL);
   let connected = false;
+  let endExpected = false;
   let readyBefore = false;
   const listeners = new Set<Listener>();
   const set = (next: boolean) => {
@@ -75,7 +78,8 @@ export function openLiveEvents(
   source.addEventListener('session-ended', () => {
     source.close();
     set(false);
-    handlers.sessionEnded();
+    // This tab signing out said it first: there is no session to check (it would only answer 401).
+    if (!endExpected) handlers.sessionEnded();
   });
   // A drop (EventSource tries again by itself) or a refusal (it gives up: the timer takes over). A
   // stream that was up and broke says the server may be gone while nobody clicks: the connection
@@ -94,6 +98,9 @@ export function openLiveEvents(
     close() {
       source.close();
       set(false);
+    },
+    expectEnd(expected) {
+      endExpected = expected;
     },
   };
 }
@@ -120,6 +127,16 @@ export function useLiveEvents(handlers: LiveEventHandlers) {
       notify();
     };
   }, [handlers]);
+}
+
+/**
+ * This tab is signing out (`useSignOut`): the stream's 'session-ended' then closes it without
+ * asking who is signed in, the sign-out's own news. `cancel()` when the sign-out failed.
+ */
+export function expectSessionEnd(): { cancel: () => void } {
+  const stream = current;
+  stream?.expectEnd(true);
+  return { cancel: () => stream?.expectEnd(false) };
 }
 
 /** Whether live updates arrive now (false: refresh on a timer instead). */

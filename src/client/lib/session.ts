@@ -1,9 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type Query, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { LoginBody, RegisterBody, SessionUser } from '../../shared/schemas/auth';
 import { paths } from '../app/paths';
 import { ApiError, api } from './api';
 import { forgetAllDrafts } from './drafts';
+import { expectSessionEnd } from './live-events';
 
 export const sessionQueryKey = ['session'] as const;
 
@@ -25,11 +27,19 @@ export function useSession() {
   });
 }
 
-/** The signed-in user inside the authenticated layout (which guarantees one). */
+/**
+ * The signed-in user inside the authenticated layout (which guarantees one). When the session ends
+ * (signed out, or a 401) the answer becomes "nobody" and the user goes to /login; while the router
+ * loads that lazy screen the shell stays mounted, and a render of it meanwhile (the shell's own, the
+ * guard above not re-rendered yet) read "nobody" and threw: every sign-out logged a React error
+ * (issue 28 §7). A component that had a user keeps it until it unmounts.
+ */
 export function useCurrentUser(): SessionUser {
   const { data } = useSession();
-  if (!data) throw new Error('useCurrentUser outside the authenticated layout');
-  return data;
+  const last = useRef<SessionUser | null>(null);
+  if (data) last.current = data;
+  if (!last.current) throw new Error('useCurrentUser outside the authenticated layout');
+  return last.current;
 }
 
 export function useLogin() {
@@ -52,19 +62,32 @@ export function useRegister() {
   });
 }
 
-/** Signs out and goes to /login. 401, 403 and 404 from the server are ignored (already signed out). */
+/**
+ * Signs out and goes to /login. 401, 403 and 404 from the server are ignored (already signed out).
+ * The session's answer becomes "nobody", then every other answer is forgotten: clearing the whole
+ * cache also dropped the session's answer, and a screen still mounted asked the server again who was
+ * signed in (a 401 in the console). This tab's live stream is told the session's end is expected.
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return async () => {
+    // This tab's stream will say the session ended: nothing to check, the user is signing out.
+    const expected = expectSessionEnd();
     try {
       await api('/api/auth/logout', { method: 'POST', allowUnauthenticated: true });
     } catch (error) {
-      if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) throw error;
+      if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) {
+        expected.cancel();
+        throw error;
+      }
     }
-    queryClient.clear();
     forgetAllDrafts();
     queryClient.setQueryData(sessionQueryKey, null);
     navigate(paths.login, { replace: true });
+    const others = { predicate: (query: Query) => query.queryKey[0] !== sessionQueryKey[0] };
+    // Reads still on their way are dropped (the server would only answer 401 now).
+    void queryClient.cancelQueries(others);
+    queryClient.removeQueries(others);
   };
 }

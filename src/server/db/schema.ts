@@ -869,9 +869,11 @@ export const flowTaskCommentMentions = pgTable(
  * The task inboxes (decision 0021): one row per assignee of a pending task — not completed, not
  * blocked, of a flow in progress (workflows.md §6) —, with the keys the inboxes sort by: the
  * follow-up's fixed stage rank (spec part 2 §9), the stage's order in its workflow, the assignment
- * instant (newest first). Kept by the triggers of migration 0013 in the transaction of every change
- * to flows, task rows and assignees, whoever writes; the notifications and follow-up pages read
- * their keyset pages off its indexes instead of joining and sorting every open task.
+ * instant (newest first), then the flow and the task's order in its stage (one instant's cards — a
+ * flow's tasks assigned together — in flow order, migration 0025). Kept by the triggers of migration
+ * 0013 in the transaction of every change to flows, task rows and assignees, whoever writes; the
+ * notifications and follow-up pages read their keyset pages off its indexes instead of joining and
+ * sorting every open task.
  */
 export const taskInbox = pgTable(
   'task_inbox',
@@ -890,17 +892,22 @@ export const taskInbox = pgTable(
     stageRank: smallint('stage_rank').notNull(),
     stageOrder: integer('stage_order').notNull(),
     assignedAt: instant('assigned_at').notNull(),
+    /** The task's order in its stage (`workflow_tasks.sort_order`): ties of one instant in flow order. */
+    taskOrder: integer('task_order').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.flowTaskId, t.userId] }),
-    // A page reads (stage order ascending, newest first) as one backward scan of a group's range:
-    // the stage order is indexed negated so that the keyset is one row comparison.
+    // A page reads (stage order ascending, newest first; one instant's cards by flow, in the flow's
+    // task order) as one backward scan of a group's range: the stage and task orders are indexed
+    // negated so that the keyset is one row comparison.
     index('task_inbox_user_idx').on(
       t.userId,
       t.stageRank,
       t.stageName,
       sql`(-${t.stageOrder})`,
       t.assignedAt,
+      t.flowId,
+      sql`(-${t.taskOrder})`,
       t.flowTaskId,
     ),
     index('task_inbox_all_idx').on(
@@ -908,6 +915,8 @@ export const taskInbox = pgTable(
       t.stageName,
       sql`(-${t.stageOrder})`,
       t.assignedAt,
+      t.flowId,
+      sql`(-${t.taskOrder})`,
       t.flowTaskId,
       t.userId,
     ),

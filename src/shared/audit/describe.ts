@@ -21,8 +21,10 @@ import { AUDIT_TABLES, type AuditField, type AuditFormat, isAuditedTable } from 
 
 /**
  * The audit trail in words (decision 0024): a log row's values as a user reads them, and the
- * sentence that says what happened ('cambió Monto comisión de UF 120,00 a UF 135,50'). Pure: the
- * server presents the log with it, for the screens and for the exports alike.
+ * sentence that says what happened, as a person would write it ('cambió Monto comisión de UF 120,00
+ * a UF 135,50', 'marcó la tarea COF PENDIENTE FIRMA como Completada', 'quitó a Ana Rojas de la tarea
+ * COF PENDIENTE FIRMA al completarla'). Pure: the server presents the log with it, for the screens
+ * and for the exports alike.
  */
 
 /** What a log row holds, with the names of the records its values point to (`<kind>:<id>`). */
@@ -31,15 +33,33 @@ export interface AuditFacts {
   table: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
-  /** The workflow task the row is about (task rows, assignments, comments, mentions). */
+  /** The workflow task the row is about (task rows, assignments, comments, mentions, rejections). */
   taskName: string | null;
   references: Record<string, string> | null;
+  /** Who made the change (null: sistema); a person removing or assigning herself reads so. */
+  actorId?: string | null;
+  /** When (the transaction's instant): a date a change set to that very instant goes without saying. */
+  at?: string | null;
+  /** What else the same change did that this row followed from (the engine's automatic effects). */
+  cause?: AuditCause | null;
+}
+
+/**
+ * A task of the same flow completed or reopened by the same change (transaction) as a log row: the
+ * row is its effect — assignees leave a completed task, the next tasks start, the flow moves on, a
+ * reopened task gets its default assignee (workflows.md §2–§3). The server finds it in the log.
+ */
+export interface AuditCause {
+  kind: 'taskCompleted' | 'taskReopened';
+  /** The task row completed or reopened. */
+  flowTaskId: string;
+  taskName: string | null;
 }
 
 export interface AuditDescription {
   /** The changed row, named: 'la comisión del broker', 'la tarea COF PENDIENTE FIRMA'. */
   subject: string;
-  /** What the actor did, without the actor: 'cambió Estado de Pendiente a Completada en la tarea …'. */
+  /** What the actor did, without the actor: 'marcó la tarea … como Completada'. */
   summary: string;
   changes: AuditChange[];
 }
@@ -180,8 +200,14 @@ export function describeAuditRow(facts: AuditFacts): AuditDescription {
       case 'read_blocked':
         return 'leyó los datos bloqueados del titular';
       case 'insert':
-        if (facts.table === 'flow_task_assignees')
-          return `asignó a ${namedValue(facts, 'user_id')} a ${subject}`;
+        if (facts.table === 'flow_task_assignees') {
+          const because = becauseOf(facts.cause, assignmentTaskId(facts));
+          return isOwnAssignment(facts) && !because
+            ? `se asignó ${subject}`
+            : `asignó a ${namedValue(facts, 'user_id')} a ${subject}${because}`;
+        }
+        if (facts.table === 'flow_task_rejections')
+          return `rechazó ${subject}: «${namedValue(facts, 'reason')}»`;
         if (facts.table === 'flow_task_comments')
           return `comentó en ${subject}: «${namedValue(facts, 'content')}»`;
         if (facts.table === 'flow_task_comment_mentions')
@@ -190,8 +216,13 @@ export function describeAuditRow(facts: AuditFacts): AuditDescription {
           return `asignó a ${namedValue(facts, 'user_id')} como responsable por defecto de ${namedValue(facts, 'task_id')}`;
         return `creó ${subject}`;
       case 'delete':
-        if (facts.table === 'flow_task_assignees')
-          return `quitó a ${namedValue(facts, 'user_id')} de ${subject}`;
+        if (facts.table === 'flow_task_assignees') {
+          // Completing a task removes its assignees (workflows.md §2): the sentence says why.
+          const because = becauseOf(facts.cause, assignmentTaskId(facts));
+          if (isOwnAssignment(facts))
+            return because ? `dejó de ser responsable de ${subject}${because}` : `se quitó de ${subject}`;
+          return `quitó a ${namedValue(facts, 'user_id')} de ${subject}${because}`;
+        }
         if (facts.table === 'flow_task_comments') return `eliminó un comentario de ${subject}`;
         if (facts.table === 'flow_task_comment_mentions')
           return `quitó la mención a ${namedValue(facts, 'user_id')}`;
@@ -199,16 +230,129 @@ export function describeAuditRow(facts: AuditFacts): AuditDescription {
           return `quitó a ${namedValue(facts, 'user_id')} como responsable por defecto de ${namedValue(facts, 'task_id')}`;
         return `eliminó ${subject}`;
       case 'update': {
-        const sentences = changes.map((change) =>
-          change.before === null && change.after === null
-            ? `cambió ${change.field}`
-            : `cambió ${change.field} de ${quoted(change.before)} a ${quoted(change.after)}`,
-        );
-        return `${sentences.join('; ')} en ${subject}`;
+        if (facts.table === 'flow_tasks') return taskUpdate(facts, subject, changes);
+        if (facts.table === 'flows') return flowUpdate(facts, subject, changes);
+        return `${changeSentences(changes)} en ${subject}`;
       }
     }
   })();
   return { subject, summary, changes };
+}
+
+/** Changed fields as a person says them: 'cambió A de x a y', 'agregó B (z)', 'borró C (era w)'. */
+function changeSentences(changes: readonly AuditChange[]): string {
+  return changes
+    .map((change) => {
+      if (change.before === null && change.after === null) return `cambió ${change.field}`;
+      if (change.before === null) return `agregó ${change.field} (${change.after})`;
+      if (change.after === null) return `borró ${change.field} (era ${change.before})`;
+      return `cambió ${change.field} de ${change.before} a ${change.after}`;
+    })
+    .join('; ');
+}
+
+/** Whether a value is the change's own instant (within a second: a clock read apart from the log's). */
+const sameInstant = (value: unknown, at: string | null | undefined) =>
+  typeof value === 'string' && typeof at === 'string' && Math.abs(Date.parse(value) - Date.parse(at)) < 1000;
+
+/** ' al completar la tarea X' / ' al completarla' (the row's own task): an automatic effect says so. */
+function becauseOf(cause: AuditCause | null | undefined, ownTaskId: string | null): string {
+  if (!cause) return '';
+  const own = ownTaskId !== null && cause.flowTaskId === ownTaskId;
+  if (cause.kind === 'taskCompleted')
+    return own ? ' al completarla' : ` al completar la tarea ${cause.taskName ?? '(eliminada)'}`;
+  return own ? ' al reabrirla' : ` al reabrir la tarea ${cause.taskName ?? '(eliminada)'}`;
+}
+
+/** The task row an assignment row belongs to. */
+const assignmentTaskId = (facts: AuditFacts) => {
+  const value = (facts.before ?? facts.after)?.flow_task_id;
+  return typeof value === 'string' ? value : null;
+};
+
+/** Whether the assignment is of the person who made the change (she assigned or removed herself). */
+const isOwnAssignment = (facts: AuditFacts) =>
+  facts.actorId != null && (facts.before ?? facts.after)?.user_id === facts.actorId;
+
+/**
+ * A task row changed: 'marcó la tarea X como Completada' (the end, who and when going without saying
+ * when they are the change's own), 'dio inicio a la tarea X al completar la tarea Y' (a stage reached);
+ * other fields as any change says them.
+ */
+function taskUpdate(facts: AuditFacts, subject: string, changes: AuditChange[]): string {
+  const before = facts.before ?? {};
+  const after = facts.after ?? {};
+  const fields = AUDIT_TABLES.flow_tasks.fields;
+  const said = new Set<string>();
+  const parts: string[] = [];
+  const because = becauseOf(facts.cause, null);
+  if (Object.hasOwn(after, 'status')) {
+    const status = formatAuditValue('taskStatus', after.status) ?? String(after.status);
+    let sentence = `marcó ${subject} como ${status}`;
+    said.add(fields.status.label);
+    if (after.status === 'completed') {
+      // Completed now by whoever made the change: nothing to add; a date given by hand is said.
+      if (Object.hasOwn(after, 'completed_at')) {
+        said.add(fields.completed_at.label);
+        if (!sameInstant(after.completed_at, facts.at))
+          sentence += ` con término el ${formatAuditValue('instant', after.completed_at) ?? '(vacío)'}`;
+      }
+      if (Object.hasOwn(after, 'completed_by') && after.completed_by === facts.actorId)
+        said.add(fields.completed_by.label);
+    } else if (before.status === 'completed') {
+      // Reopened: its end and who completed it are cleared with it.
+      if (Object.hasOwn(after, 'completed_at') && after.completed_at === null)
+        said.add(fields.completed_at.label);
+      if (Object.hasOwn(after, 'completed_by') && after.completed_by === null)
+        said.add(fields.completed_by.label);
+    }
+    // A task that begins with the change starts at its instant.
+    if (before.started_at === null && sameInstant(after.started_at, facts.at))
+      said.add(fields.started_at.label);
+    parts.push(sentence + because);
+  } else if (
+    facts.cause &&
+    Object.keys(after).length === 1 &&
+    before.started_at === null &&
+    sameInstant(after.started_at, facts.at)
+  ) {
+    // Its stage became the current one: the engine started it.
+    return `dio inicio a ${subject}${because}`;
+  }
+  const rest = changes.filter((change) => !said.has(change.field));
+  if (rest.length > 0)
+    parts.push(`${changeSentences(rest)} en ${subject}${parts.length === 0 ? because : ''}`);
+  return parts.join('; ');
+}
+
+/** A flow changed: 'pasó el flujo a la etapa Promesa', 'marcó el flujo como Completado'. */
+function flowUpdate(facts: AuditFacts, subject: string, changes: AuditChange[]): string {
+  const after = facts.after ?? {};
+  const fields = AUDIT_TABLES.flows.fields;
+  const said = new Set<string>();
+  const parts: string[] = [];
+  if (Object.hasOwn(after, 'status')) {
+    parts.push(
+      `marcó ${subject} como ${formatAuditValue('flowStatus', after.status) ?? String(after.status)}`,
+    );
+    said.add(fields.status.label);
+    // Completed at the change's instant, or back in progress with its end cleared: implied.
+    if (
+      Object.hasOwn(after, 'completed_at') &&
+      (after.completed_at === null || sameInstant(after.completed_at, facts.at))
+    )
+      said.add(fields.completed_at.label);
+  }
+  if (Object.hasOwn(after, 'current_stage_id')) {
+    said.add(fields.current_stage_id.label);
+    const stage = formatAuditValue(fields.current_stage_id.format, after.current_stage_id, facts.references);
+    // A completed flow has no current stage: its status says it.
+    if (stage !== null) parts.push(`pasó ${subject} a la etapa ${stage}`);
+    else if (parts.length === 0) parts.push(`dejó ${subject} sin etapa actual`);
+  }
+  const rest = changes.filter((change) => !said.has(change.field));
+  if (rest.length > 0) parts.push(`${changeSentences(rest)} en ${subject}`);
+  return parts.join('; ') + becauseOf(facts.cause, null);
 }
 
 /**

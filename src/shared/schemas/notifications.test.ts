@@ -15,6 +15,8 @@ const cursor = fc.record({
         .integer({ min: 0, max: 999 })
         .map((micros) => date.toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`)),
     ),
+  flowId: fc.uuid(),
+  negTaskOrder: fc.integer({ min: -1000, max: 1000 }),
   flowTaskId: fc.uuid(),
   userId: fc.uuid(),
 });
@@ -44,6 +46,8 @@ describe('the inboxes’ page cursor', () => {
     const valid = encodeInboxCursor({
       negStageOrder: -2,
       assignedAt: '2026-03-01T12:00:00.123456Z',
+      flowId: '00000000-0000-4000-8000-000000000003',
+      negTaskOrder: -4,
       flowTaskId: '00000000-0000-4000-8000-000000000001',
       userId: '00000000-0000-4000-8000-000000000002',
     });

@@ -98,11 +98,13 @@ const STAGE_MESSAGE = 'Indique la etapa de la página pedida';
 
 /**
  * Where a group's next page starts (opaque to the client): the last card's negated stage order,
- * assignment instant (microseconds), task row and assignee.
+ * assignment instant (microseconds), flow, negated task order, task row and assignee.
  */
 export interface InboxCursor {
   negStageOrder: number;
   assignedAt: string;
+  flowId: string;
+  negTaskOrder: number;
   flowTaskId: string;
   userId: string;
 }
@@ -111,7 +113,14 @@ const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeInboxCursor(cursor: InboxCursor): string {
-  const text = [cursor.negStageOrder, cursor.assignedAt, cursor.flowTaskId, cursor.userId].join('|');
+  const text = [
+    cursor.negStageOrder,
+    cursor.assignedAt,
+    cursor.flowId,
+    cursor.negTaskOrder,
+    cursor.flowTaskId,
+    cursor.userId,
+  ].join('|');
   return btoa(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
@@ -122,12 +131,15 @@ export function decodeInboxCursor(value: string): InboxCursor | null {
   } catch {
     return null;
   }
-  const [order, assignedAt, flowTaskId, userId, ...rest] = text.split('|');
-  if (rest.length > 0 || !order || !assignedAt || !flowTaskId || !userId) return null;
-  const negStageOrder = Number(order);
-  if (!Number.isSafeInteger(negStageOrder) || !CURSOR_INSTANT.test(assignedAt)) return null;
-  if (Number.isNaN(Date.parse(assignedAt)) || !UUID.test(flowTaskId) || !UUID.test(userId)) return null;
-  return { negStageOrder, assignedAt, flowTaskId, userId };
+  const [stageOrder, assignedAt, flowId, taskOrder, flowTaskId, userId, ...rest] = text.split('|');
+  if (rest.length > 0 || !stageOrder || !assignedAt || !flowId || !taskOrder || !flowTaskId || !userId)
+    return null;
+  const negStageOrder = Number(stageOrder);
+  const negTaskOrder = Number(taskOrder);
+  if (!Number.isSafeInteger(negStageOrder) || !Number.isSafeInteger(negTaskOrder)) return null;
+  if (!CURSOR_INSTANT.test(assignedAt) || Number.isNaN(Date.parse(assignedAt))) return null;
+  if (!UUID.test(flowId) || !UUID.test(flowTaskId) || !UUID.test(userId)) return null;
+  return { negStageOrder, assignedAt, flowId, negTaskOrder, flowTaskId, userId };
 }
 
 const cursor = z
@@ -192,6 +204,8 @@ export const inboxTask = z.object({
   assignee: inboxAssignee.nullable(),
   assignedAt: z.string(),
   startedAt: z.string().nullable(),
+  /** The flow's current stage: what a task of a later stage, not started yet, waits for. */
+  flowStageName: z.string().nullable(),
   /** Whole Santiago days since the task started (null when it has not started). */
   daysSinceStart: z.number().int().nullable(),
   /** The deadline in days (payment tasks; sale tasks have none). */

@@ -44,6 +44,23 @@ describe('SideMenu', () => {
     },
   );
 
+  it('marks the current entry without a chevron: only entries with a submenu show one', () => {
+    const { container } = renderWithProviders(
+      <SideMenu user={sessionUserFixture()} onNavigate={() => {}} onSignOut={() => {}} />,
+      { route: '/flujo-reservas/00000000-0000-4000-8000-000000000001' },
+    );
+    const current = screen.getByRole('link', { name: 'Flujo Reservas' });
+    expect(current.getAttribute('data-active')).toBe('true');
+    expect(current.querySelector('svg.tabler-icon-chevron-right, [class*="chevron"]')).toBeNull();
+    expect(current.querySelectorAll('svg')).toHaveLength(1);
+    // The entries that open a submenu keep theirs.
+    const withSubmenu = [...container.querySelectorAll('button[data-menu-entry]')].filter((entry) =>
+      ['Aprobaciones', 'Informes'].includes(entry.textContent?.trim() ?? ''),
+    );
+    expect(withSubmenu).toHaveLength(2);
+    for (const entry of withSubmenu) expect(entry.querySelectorAll('svg').length).toBeGreaterThan(1);
+  });
+
   it('opens the Informes submenu when a report is the current page', () => {
     renderWithProviders(<SideMenu user={sessionUserFixture()} onNavigate={() => {}} onSignOut={() => {}} />, {
       route: '/informes/ventas',

@@ -3,7 +3,6 @@ import {
   IconBuildingSkyscraper,
   IconCash,
   IconChecklist,
-  IconChevronRight,
   IconFileAnalytics,
   IconGitBranch,
   IconLogout,
@@ -112,7 +111,7 @@ export function SideMenu({
               to={entry.to}
               label={entry.label}
               leftSection={entry.icon}
-              rightSection={isActive(pathname, entry.to) ? <IconChevronRight size={14} /> : null}
+              // No chevron: in this menu a chevron says an entry opens a submenu.
               active={isActive(pathname, entry.to)}
               onClick={onNavigate}
             />

@@ -281,7 +281,8 @@ export default function ApprovalsPage() {
             <SearchInput
               value={list.search}
               onSearch={list.setSearch}
-              placeholder="Buscar por reserva, cliente, proyecto o broker"
+              // Short enough for a phone's width; the box's name says it whole.
+              placeholder="Buscar reserva, cliente, proyecto o broker"
               aria-label="Buscar por reserva, cliente, proyecto o broker"
             />
           }

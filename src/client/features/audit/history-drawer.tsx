@@ -34,6 +34,7 @@ const SAID_IN_THE_SENTENCE: Partial<Record<string, readonly AuditAction[]>> = {
   flow_task_assignees: ['insert', 'delete'],
   flow_task_comment_mentions: ['insert', 'delete'],
   flow_task_comments: ['insert'],
+  flow_task_rejections: ['insert'],
   workflow_task_default_assignees: ['insert', 'delete'],
 };
 

@@ -6,12 +6,14 @@ import { type LoginBody, loginBody } from '../../../shared/schemas/auth';
 import { paths } from '../../app/paths';
 import { applyServerErrors } from '../../lib/forms';
 import { useLogin } from '../../lib/session';
+import { useRegistrationIsOpen } from './api';
 import { AuthCard } from './auth-card';
 
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const login = useLogin();
+  const registration = useRegistrationIsOpen();
   const [failure, setFailure] = useState<string | null>(null);
   const justRegistered = (location.state as { registered?: boolean } | null)?.registered === true;
   const from = (location.state as { from?: string } | null)?.from;
@@ -64,12 +66,15 @@ export default function LoginPage() {
           <Button type="submit" loading={false} disabled={login.isPending} fullWidth>
             {login.isPending ? 'Iniciando sesión...' : 'Iniciar Sesión'}
           </Button>
-          <Text size="sm" ta="center">
-            ¿No tiene una cuenta?{' '}
-            <Anchor component={Link} to={paths.register}>
-              Registrarse
-            </Anchor>
-          </Text>
+          {/* Offered only when the server says registration is open: otherwise a dead end. */}
+          {registration.data === true ? (
+            <Text size="sm" ta="center">
+              ¿No tiene una cuenta?{' '}
+              <Anchor component={Link} to={paths.register}>
+                Registrarse
+              </Anchor>
+            </Text>
+          ) : null}
         </Stack>
       </form>
     </AuthCard>

@@ -1,24 +1,15 @@
 import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../shared/errors';
 import { PASSWORD_MIN, type RegisterBody, registerBody } from '../../../shared/schemas/auth';
 import { paths } from '../../app/paths';
-import { api } from '../../lib/api';
 import { applyServerErrors } from '../../lib/forms';
 import { useRegister } from '../../lib/session';
+import { registrationQueryKey, useRegistrationIsOpen } from './api';
 import { AuthCard } from './auth-card';
-
-/** The server's answer to "may someone register now?" (REGISTRATION: open, first-user, closed). */
-function useRegistrationIsOpen() {
-  return useQuery({
-    queryKey: ['auth', 'registration'],
-    queryFn: async ({ signal }) =>
-      (await api<{ isOpen: boolean }>('/api/auth/registration', { signal })).isOpen,
-  });
-}
 
 export default function RegisterPage() {
   const registration = useRegistrationIsOpen();
@@ -44,6 +35,7 @@ export default function RegisterPage() {
 function RegisterForm() {
   const navigate = useNavigate();
   const register = useRegister();
+  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
 
   const form = useForm<RegisterBody>({
@@ -56,6 +48,8 @@ function RegisterForm() {
     setFailure(null);
     try {
       await register.mutateAsync(values);
+      // Under first-user the first account closes registration: the login page must not offer it.
+      await queryClient.invalidateQueries({ queryKey: registrationQueryKey });
       navigate(paths.login, { replace: true, state: { registered: true } });
     } catch (error) {
       setFailure(applyServerErrors(form, error));

@@ -17,6 +17,17 @@ export function flowKindLabel(task: Pick<InboxTask, 'kind' | 'isSecondPayment'>)
   return task.kind === 'sale' ? 'Flujo de venta' : task.isSecondPayment ? 'Segundo pago' : 'Flujo de pago';
 }
 
+/**
+ * When the task started, or, for one of a stage the flow has not reached (assigned ahead), that it
+ * has not begun and where the flow is: 'Asignada · aún no comienza (flujo en Reserva)'.
+ */
+export function startText(task: Pick<InboxTask, 'startedAt' | 'flowStageName'>): string {
+  if (task.startedAt) return `Iniciada el ${formatInstantDate(task.startedAt)}`;
+  return task.flowStageName
+    ? `Asignada · aún no comienza (flujo en ${task.flowStageName})`
+    : 'Asignada · aún no comienza';
+}
+
 const days = (count: number) => `${formatInteger(count)} ${count === 1 ? 'día' : 'días'}`;
 
 function Figure({ label, value, late = false }: { label: string; value: string; late?: boolean }) {
@@ -100,8 +111,8 @@ export function TaskCard({ task, showAssignee }: { task: InboxTask; showAssignee
               </Text>
             )
           ) : (
-            <Text size="xs" c="dimmed">
-              {task.startedAt ? `Iniciada el ${formatInstantDate(task.startedAt)}` : 'Asignada'}
+            <Text size="xs" c="dimmed" data-testid="task-card-start">
+              {startText(task)}
             </Text>
           )}
           {/* Not a second control: the card is the link; this says where it goes. */}
@@ -110,6 +121,7 @@ export function TaskCard({ task, showAssignee }: { task: InboxTask; showAssignee
             size="compact-sm"
             variant="light"
             rightSection={<IconArrowRight size={14} />}
+            style={{ flexShrink: 0 }}
           >
             Ver Flujo
           </Button>

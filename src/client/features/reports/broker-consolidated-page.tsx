@@ -1,5 +1,5 @@
-import { Badge, Button, Stack, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { ActionIcon, Badge, Stack, Text, Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { FIGURE_NOTES } from '../../../shared/domain/figures';
@@ -27,19 +27,21 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 /**
- * The row's 'Marcar En Riesgo' / 'Editar Riesgo'. On a rescinded unit it is disabled and its tooltip
- * says why: marked disabled (`data-disabled`, `aria-disabled`) rather than given the `disabled`
- * attribute, so that it still takes the pointer and the focus that show the hint.
+ * The row's 'Marcar En Riesgo' / 'Editar Riesgo': an icon under the 'Riesgo' header, named by its
+ * tooltip and for screen readers (a button with its words made the table wider than a 1440 px
+ * screen, the column out of sight). On a rescinded unit it is disabled and its tooltip says why:
+ * marked disabled (`data-disabled`, `aria-disabled`) rather than given the `disabled` attribute, so
+ * that it still takes the pointer and the focus that show the hint.
  */
 function RiskButton({ row, onOpen }: { row: BrokerConsolidatedRow; onOpen: () => void }) {
   const label = row.atRisk ? 'Editar Riesgo' : 'Marcar En Riesgo';
+  const Icon = row.atRisk ? IconPencil : IconAlertTriangle;
   return (
-    <Tooltip label={RESCINDED_RISK_HINT} withArrow disabled={!row.isRescinded}>
-      <Button
-        size="compact-sm"
+    <Tooltip label={row.isRescinded ? RESCINDED_RISK_HINT : label} withArrow>
+      <ActionIcon
         variant="light"
         color="orange"
-        leftSection={<IconAlertTriangle size={14} />}
+        aria-label={label}
         data-disabled={row.isRescinded || undefined}
         aria-disabled={row.isRescinded || undefined}
         onClick={(event) => {
@@ -47,8 +49,8 @@ function RiskButton({ row, onOpen }: { row: BrokerConsolidatedRow; onOpen: () =>
           if (!row.isRescinded) onOpen();
         }}
       >
-        {label}
-      </Button>
+        <Icon size={16} aria-hidden />
+      </ActionIcon>
     </Tooltip>
   );
 }
@@ -129,6 +131,8 @@ export default function BrokerConsolidatedPage() {
           value={broker ?? null}
           onChange={(value) => list.setFilter('broker', value)}
           placeholder="Seleccione un broker"
+          // The page is about this one broker: its whole name and razón social in sight.
+          width={640}
         />
         <SummaryCards
           cards={[
@@ -145,6 +149,9 @@ export default function BrokerConsolidatedPage() {
         <ServerTable<BrokerConsolidatedRow>
           {...list.table}
           aria-label="Consolidado Brokers"
+          // Eleven columns on a 1440 px screen: the dates' long headers wrap rather than push 'Riesgo'
+          // out of sight.
+          wrapHeaders={['payment1Date', 'payment2Date']}
           idAccessor="commissionId"
           records={rows}
           total={broker ? report.data?.total : 0}

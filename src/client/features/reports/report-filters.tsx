@@ -1,4 +1,4 @@
-import { Select } from '@mantine/core';
+import { Select, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,11 +19,14 @@ export function BrokerSelect({
   onChange,
   placeholder,
   clearable = false,
+  width = 300,
 }: {
   value: string | null;
   onChange: (value: string | null) => void;
   placeholder: string;
   clearable?: boolean;
+  /** On a wide screen (px); the whole width on a phone. */
+  width?: number;
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
@@ -40,26 +43,35 @@ export function BrokerSelect({
   if (chosen.data && !options.some((option) => option.value === chosen.data.id)) {
     options.unshift({ value: chosen.data.id, label: brokerLabel(chosen.data) });
   }
+  const chosenLabel = value ? options.find((option) => option.value === value)?.label : undefined;
   return (
-    <Select
-      label="Broker"
-      placeholder={placeholder}
-      data={options}
-      value={value}
-      onChange={(next) => {
-        onChange(next);
-        setSearch('');
-      }}
-      searchable
-      searchValue={search}
-      onSearchChange={setSearch}
-      // The server already searched: show what it answered.
-      filter={({ options: all }) => all}
-      clearable={clearable}
-      maxDropdownHeight="15rem"
-      nothingFoundMessage="Ningún broker con ese nombre"
-      w={filterWidth(300)}
-    />
+    <>
+      <Select
+        label="Broker"
+        placeholder={placeholder}
+        data={options}
+        value={value}
+        onChange={(next) => {
+          onChange(next);
+          setSearch('');
+        }}
+        searchable
+        searchValue={search}
+        onSearchChange={setSearch}
+        // The server already searched: show what it answered.
+        filter={({ options: all }) => all}
+        clearable={clearable}
+        maxDropdownHeight="15rem"
+        nothingFoundMessage="Ningún broker con ese nombre"
+        w={filterWidth(width)}
+      />
+      {/* A phone's box cuts a long razón social: the chosen broker in full under it, on a phone only. */}
+      {chosenLabel ? (
+        <Text hiddenFrom="sm" size="xs" c="dimmed" mt={-8} data-testid="broker-chosen">
+          {chosenLabel}
+        </Text>
+      ) : null}
+    </>
   );
 }
 

@@ -71,4 +71,26 @@ describe('Banco Escrituración', () => {
     expect(screen.getByLabelText('Ejecutivo')).toHaveProperty('value', 'Pía Ruiz');
     expect(screen.queryByTestId('bank-changed')).toBeNull();
   });
+
+  it('shows a rescinded reservation’s bank data as text, whole, with nothing to edit', () => {
+    const longName = 'Banco de Crédito e Inversiones Sucursal Providencia Oriente';
+    renderCard(
+      <BankCard
+        flow={flowWith({
+          isRescinded: true,
+          bankName: longName,
+          bankExecutiveEmail: 'pia.ruiz@bancoejemplo.cl',
+        })}
+        onSave={vi.fn()}
+        saving={false}
+      />,
+    );
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Guardar Banco' })).toBeNull();
+    const values = screen.getByTestId('bank-values');
+    expect(values.textContent).toContain(longName);
+    expect(values.textContent).toContain('pia.ruiz@bancoejemplo.cl');
+    // An empty field says so.
+    expect(values.textContent).toContain('Teléfono ejecutivo—');
+  });
 });

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { SaleFlowDetail } from '../../../shared/schemas/sale-flows';
 import { ErrorAlert } from '../../components/error-alert';
 import { ApiError, errorMessage } from '../../lib/api';
-import type { ReservationPatch } from './flow-info-card';
+import { InfoItem, type ReservationPatch } from './flow-info-card';
 
 type BankFields = Pick<
   SaleFlowDetail['reservation'],
@@ -101,22 +101,34 @@ export function BankCard({
           }
         }}
       >
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          {FIELDS.map((field) => (
-            <TextInput
-              key={field}
-              label={LABELS[field]}
-              value={values[field]}
-              disabled={locked}
-              type={field === 'bankExecutiveEmail' ? 'email' : 'text'}
-              error={fieldErrors[field]}
-              onChange={(event) => {
-                const next = event.currentTarget.value;
-                setValues((current) => ({ ...current, [field]: next }));
-              }}
-            />
-          ))}
-        </SimpleGrid>
+        {locked ? (
+          // Nothing to edit (a rescinded reservation): the values as text, whole, not in boxes that cut them.
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm" data-testid="bank-values">
+            {FIELDS.map((field) => (
+              <InfoItem key={field} label={LABELS[field]}>
+                <Text size="sm" c={stored[field] ? undefined : 'dimmed'}>
+                  {stored[field] || '—'}
+                </Text>
+              </InfoItem>
+            ))}
+          </SimpleGrid>
+        ) : (
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+            {FIELDS.map((field) => (
+              <TextInput
+                key={field}
+                label={LABELS[field]}
+                value={values[field]}
+                type={field === 'bankExecutiveEmail' ? 'email' : 'text'}
+                error={fieldErrors[field]}
+                onChange={(event) => {
+                  const next = event.currentTarget.value;
+                  setValues((current) => ({ ...current, [field]: next }));
+                }}
+              />
+            ))}
+          </SimpleGrid>
+        )}
         {locked ? null : (
           <Group justify="flex-end" mt="sm">
             <Button type="submit" loading={saving} disabled={!changed}>

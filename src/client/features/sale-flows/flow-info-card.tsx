@@ -233,7 +233,11 @@ export function FlowInfoCard({
   const { reservation } = flow;
   const locked = reservation.isRescinded;
   const common = { onSave, saving, disabled: locked };
-  const stage = flow.currentStageName ?? (flow.status === 'completed' ? 'Completado' : 'No iniciado');
+  // A cancelled flow has no stage under way (its stages say where it stopped), as a payment flow says.
+  const stage =
+    flow.status === 'cancelled'
+      ? 'Cancelado'
+      : (flow.currentStageName ?? (flow.status === 'completed' ? 'Completado' : 'No iniciado'));
   return (
     <Paper withBorder radius="md" p="md">
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">

@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
@@ -63,6 +63,7 @@ function task(name: string, status: TaskStatus, extra: Partial<FlowTaskView> = {
 function paymentFlow(tasks: FlowTaskView[]): FlowStagesView {
   return {
     id: '00000000-0000-4000-8000-0000000000f1',
+    status: 'in_progress',
     currentStageId: '00000000-0000-4000-8000-0000000000e1',
     commands: { deleteComments: refused('FORBIDDEN'), singleAssignee: true },
     stages: [
@@ -283,5 +284,15 @@ describe('the stages of a flow', () => {
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]!.body).toEqual({ status: 'completed', version: 1 });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('marks the stage under way only while the flow is in progress; a cancelled flow says where it stopped', () => {
+    const flow = paymentFlow([task('VB Operaciones', 'pending')]);
+    renderStages(flow, sessionUserFixture());
+    expect(screen.getByText('Etapa actual')).toBeTruthy();
+    cleanup();
+    renderStages({ ...flow, status: 'cancelled' }, sessionUserFixture());
+    expect(screen.queryByText('Etapa actual')).toBeNull();
+    expect(screen.getByText('Flujo cancelado')).toBeTruthy();
   });
 });

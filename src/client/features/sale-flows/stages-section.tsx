@@ -16,6 +16,7 @@ import { IconAlertCircle, IconMessageCircle, IconPencil, IconUserPlus } from '@t
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
+  type FlowStatus,
   type TaskStatus,
   taskStatusBadges,
   taskStatusOptions,
@@ -64,6 +65,8 @@ export interface FlowStageView {
  */
 export interface FlowStagesView {
   id: string;
+  /** A cancelled (or not started, or completed) flow has no stage under way. */
+  status: FlowStatus;
   currentStageId: string | null;
   stages: readonly FlowStageView[];
   commands: Pick<FlowCommandsView, 'deleteComments' | 'singleAssignee'>;
@@ -285,38 +288,42 @@ function TaskRow({
           </Group>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 3 }}>
-          <Stack gap={2}>
-            <Group gap="md" wrap="wrap">
-              <Text size="xs" c="dimmed">
-                Inicio:{' '}
-                <Text span size="xs" c="dark" data-testid="task-started">
-                  {task.startedAt ? formatDateTime(task.startedAt) : '—'}
+          {/* The pencil beside the dates, on the start's line: it never wraps under them alone. */}
+          <Group gap={4} wrap="nowrap" align="flex-start">
+            <Stack gap={2} style={{ minWidth: 0 }}>
+              <Group gap="md" wrap="wrap" style={{ rowGap: 2 }}>
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  Inicio:{' '}
+                  <Text span size="xs" c="dark" data-testid="task-started">
+                    {task.startedAt ? formatDateTime(task.startedAt) : '—'}
+                  </Text>
                 </Text>
-              </Text>
-              <Text size="xs" c="dimmed">
-                Término:{' '}
-                <Text span size="xs" c="dark" data-testid="task-completed">
-                  {task.completedAt ? formatDateTime(task.completedAt) : '—'}
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  Término:{' '}
+                  <Text span size="xs" c="dark" data-testid="task-completed">
+                    {task.completedAt ? formatDateTime(task.completedAt) : '—'}
+                  </Text>
                 </Text>
-              </Text>
-              {commands.editDates.allowed ? (
-                <Tooltip label="Editar fechas" withArrow>
-                  <ActionIcon
-                    variant="subtle"
-                    size="sm"
-                    aria-label={`Editar fechas de ${task.name}`}
-                    onClick={() => {
-                      dates.reset();
-                      setDialog('dates');
-                    }}
-                  >
-                    <IconPencil size={14} />
-                  </ActionIcon>
-                </Tooltip>
-              ) : null}
-            </Group>
-            <Days task={task} />
-          </Stack>
+              </Group>
+              <Days task={task} />
+            </Stack>
+            {commands.editDates.allowed ? (
+              <Tooltip label="Editar fechas" withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  mt={-3}
+                  aria-label={`Editar fechas de ${task.name}`}
+                  onClick={() => {
+                    dates.reset();
+                    setDialog('dates');
+                  }}
+                >
+                  <IconPencil size={14} />
+                </ActionIcon>
+              </Tooltip>
+            ) : null}
+          </Group>
         </Grid.Col>
       </Grid>
       {rowError ? (
@@ -438,8 +445,14 @@ export function IrreversibleStatusDialog({
   );
 }
 
-function StageTitle({ stage, isCurrent }: { stage: FlowStageView; isCurrent: boolean }) {
+/**
+ * A stage's name, its count of completed tasks and where the flow stands: 'Completada', 'Etapa
+ * actual' (a flow in progress only), or, for a cancelled flow, 'Flujo cancelado' on the stage it
+ * stopped at — not 'Etapa actual' beside a status that says nothing is under way.
+ */
+function StageTitle({ stage, flow }: { stage: FlowStageView; flow: FlowStagesView }) {
   const done = stage.tasks.filter((task) => task.status === 'completed').length;
+  const here = stage.id === flow.currentStageId;
   return (
     <Group gap="sm" wrap="wrap">
       <Text fw={700}>{stage.name}</Text>
@@ -450,9 +463,13 @@ function StageTitle({ stage, isCurrent }: { stage: FlowStageView; isCurrent: boo
         <Badge color="green" variant="light" size="sm">
           Completada
         </Badge>
-      ) : isCurrent ? (
+      ) : here && flow.status === 'in_progress' ? (
         <Badge color="blue" variant="light" size="sm">
           Etapa actual
+        </Badge>
+      ) : here && flow.status === 'cancelled' ? (
+        <Badge color="gray" variant="light" size="sm">
+          Flujo cancelado
         </Badge>
       ) : null}
     </Group>
@@ -500,7 +517,7 @@ export function StagesSection({ kind, flow }: { kind: FlowKind; flow: FlowStages
       {flow.stages.map((stage) => (
         <Accordion.Item key={stage.id} value={stage.id}>
           <Accordion.Control>
-            <StageTitle stage={stage} isCurrent={stage.id === flow.currentStageId} />
+            <StageTitle stage={stage} flow={flow} />
           </Accordion.Control>
           <Accordion.Panel>
             <Stack gap="xs" role="list" aria-label={`Tareas de ${stage.name}`}>

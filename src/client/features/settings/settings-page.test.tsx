@@ -83,6 +83,22 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('tab', { name: 'Usuarios' }).getAttribute('aria-selected')).toBe('true');
   });
 
+  it('offers every tab in a select on a phone (shown there instead of the tabs), and goes to the one chosen', () => {
+    stubApi();
+    renderAt('/configuracion/proyectos');
+    const select = screen.getByRole('combobox', { name: 'Sección' }) as HTMLSelectElement;
+    expect([...select.options].map((option) => option.textContent)).toEqual(
+      screen.getAllByRole('tab').map((tab) => tab.textContent),
+    );
+    expect(select.options).toHaveLength(8);
+    expect(select.value).toBe('proyectos');
+    // The select and the tab list are each shown on one side of the phone breakpoint only.
+    expect(select.closest('[class*="hiddenFrom"], .mantine-hidden-from-sm')).toBeTruthy();
+    expect(screen.getByRole('tablist').className).toContain('mantine-visible-from-sm');
+    fireEvent.change(select, { target: { value: 'solicitudes-titulares' } });
+    expect(screen.getByTestId('location').textContent).toBe('/configuracion/solicitudes-titulares');
+  });
+
   it('shows the lists without the new button to a user who is not an administrator', () => {
     stubApi();
     renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));

@@ -1,5 +1,5 @@
-import { Tabs } from '@mantine/core';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { NativeSelect, Tabs } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorCatalog } from '../../../shared/errors';
 import { type Action, can } from '../../../shared/permissions';
@@ -62,36 +62,30 @@ export default function SettingsPage() {
     const needs = TAB_PERMISSIONS[value];
     return !needs || can(user, needs);
   });
-  const list = useRef<HTMLDivElement>(null);
-  // On a phone the chosen tab may lie beyond the edge: bring it into view (a shared link, a reload).
-  useEffect(() => {
-    list.current
-      ?.querySelector<HTMLElement>(`[data-tab="${tab}"]`)
-      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [tab]);
   if (!isSettingsTab(tab)) return <NotFoundPage />;
+  const select = (next: string | null) => {
+    if (isSettingsTab(next ?? undefined) && next !== tab) navigate(paths.settingsTab(next as SettingsTab));
+  };
 
   return (
     <>
       <PageHeader title="Configuración" />
-      <Tabs
-        value={tab}
-        onChange={(next) => {
-          if (isSettingsTab(next ?? undefined) && next !== tab)
-            navigate(paths.settingsTab(next as SettingsTab));
-        }}
-        keepMounted={false}
-      >
-        {/* On a phone the tabs scroll sideways instead of wrapping. */}
-        <Tabs.List
-          ref={list}
+      <Tabs value={tab} onChange={select} keepMounted={false}>
+        {/*
+          On a phone eight tabs do not fit and a sideways scroll hid half of them without a hint: a
+          select names the tab shown and lists them all. Wider, the tabs wrap rather than hide.
+        */}
+        <NativeSelect
+          hiddenFrom="sm"
           mb="lg"
-          styles={{
-            list: { flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'thin' },
-          }}
-        >
+          label="Sección"
+          data={tabs.map((value) => ({ value, label: SETTINGS_TAB_LABELS[value] }))}
+          value={tab}
+          onChange={(event) => select(event.currentTarget.value)}
+        />
+        <Tabs.List mb="lg" visibleFrom="sm">
           {tabs.map((value) => (
-            <Tabs.Tab key={value} value={value} data-tab={value} style={{ flexShrink: 0 }}>
+            <Tabs.Tab key={value} value={value} data-tab={value}>
               {SETTINGS_TAB_LABELS[value]}
             </Tabs.Tab>
           ))}

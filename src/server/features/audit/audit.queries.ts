@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import { auditSearchWords, EXPORT_FILTER_PREFIX } from '../../../shared/audit/describe';
+import { type AuditCause, auditSearchWords, EXPORT_FILTER_PREFIX } from '../../../shared/audit/describe';
 import {
   AUDIT_TABLES,
   type AuditField,
@@ -107,6 +107,8 @@ export interface AuditRow {
   taskName: string | null;
   /** The names of the records the row's values point to: `<kind>:<id>` -> name. */
   references: Record<string, string> | null;
+  /** A task completed or reopened by the same change, when the row is its effect. */
+  cause: AuditCause | null;
 }
 
 const personName = (alias: string) => sql.raw(`${alias}.first_name || ' ' || ${alias}.last_name`);
@@ -202,7 +204,39 @@ const taskNameOfPageRow = sql`case page."tableName"
                                             join flow_tasks x on x.id = c.flow_task_id
                                             join workflow_tasks t on t.id = x.task_id
                                            where c.id = split_part(page."recordId", ':', 1)::uuid)
+  when 'flow_task_rejections' then (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id
+                                     where x.id = (coalesce(page.after, page.before) ->> 'flow_task_id')::uuid)
 end`;
+
+/**
+ * How far apart (in log ids) the rows of one change to one flow may lie: they are written together,
+ * under the flow's lock, so only other records' rows of concurrent changes can come between them.
+ */
+const SAME_CHANGE_ID_SPAN = 2_000;
+
+/**
+ * What a flow row, task row or assignment followed from (the engine's automatic effects): a task of
+ * the same flow completed, or reopened, by the same change — the same transaction's instant and
+ * request. Its own task's first (an assignee leaving the task she completed), else the nearest. Read
+ * off `audit_log_root_idx`, within a bounded range of ids around the row.
+ */
+const causeOfPageRow = sql`case when page."rootTable" = 'flows'
+    and page."tableName" in ('flows', 'flow_tasks', 'flow_task_assignees') then (
+  select jsonb_build_object(
+           'kind', case when c.after ->> 'status' = 'completed' then 'taskCompleted' else 'taskReopened' end,
+           'flowTaskId', c.record_id,
+           'taskName', (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id
+                         where x.id = c.record_id::uuid))
+    from audit_log c
+   where c.root_id = page."rootId"
+     and c.id between page.id - ${SAME_CHANGE_ID_SPAN} and page.id + ${SAME_CHANGE_ID_SPAN}
+     and c.id <> page.id
+     and c.table_name = 'flow_tasks' and c.action = 'update'
+     and (c.after ->> 'status' = 'completed' or c.before ->> 'status' = 'completed')
+     and c.request_id is not distinct from page."requestId"
+     and c.occurred_at = (select o.occurred_at from audit_log o where o.id = page.id)
+   order by c.record_id = split_part(page."recordId", ':', 1) desc, abs(c.id - page.id)
+   limit 1) end`;
 
 const logColumns = {
   id: auditLog.id,
@@ -224,6 +258,7 @@ const logPageColumns = {
   flowKind: sql`case when page."rootTable" = 'flows' then (select x.kind from flows x where x.id = page."rootId") end`,
   taskName: taskNameOfPageRow,
   references: referencesOfPageRow,
+  cause: causeOfPageRow,
 };
 
 /** A page of log rows, newest first; the names are looked up for the page's rows only. */

@@ -67,6 +67,9 @@ function entryOf(row: queries.AuditRow): AuditEntry {
     after: row.after,
     taskName: row.taskName,
     references: row.references,
+    actorId: row.actorId,
+    at: row.at,
+    cause: row.cause,
   });
   const noun = AUDIT_RECORD_NOUNS[row.rootTable as AuditRecordKind] ?? row.rootTable;
   return {

@@ -800,10 +800,52 @@ describe('Historial', () => {
     const page = (await admin.get(`/api/audit/history/flows/${f.flow.id}?pageSize=10`)).json() as AuditPage;
     const summaries = page.rows.map((row: AuditEntry) => row.summary);
     expect(summaries).toContain('asignó a Karla Mendoza a la tarea COF PENDIENTE GENERACIÓN');
-    expect(summaries).toContain(
-      'cambió Estado de Pendiente a En Proceso en la tarea COF PENDIENTE GENERACIÓN',
-    );
+    expect(summaries).toContain('marcó la tarea COF PENDIENTE GENERACIÓN como En Proceso');
     expect(page.rows[0]!.record.label).toMatch(/^Flujo de Venta Regular · Reserva N° /);
+  });
+
+  it('says a completion as a person would, and what followed from it as its effect, not as her doing', async () => {
+    const f = await fixture(ctx);
+    const admin = await loginAs(ctx, { firstName: 'Camila', lastName: 'Fuentes' });
+    const url = (task: string) => `/api/sale-flows/${f.flow.id}/tasks/${f.flow.task(task)}`;
+    const newest = async (count: number) =>
+      ((await admin.get(`/api/audit/history/flows/${f.flow.id}?pageSize=${count}`)).json() as AuditPage).rows
+        .map((row) => `${row.actor?.name ?? 'sistema'} ${row.summary}`)
+        .reverse();
+    const assign = async (task: string, userId: string) =>
+      expect((await admin.post(`${url(task)}/assignees`, { userId })).statusCode).toBeLessThan(300);
+    const setStatus = async (task: string, status: string) =>
+      expect((await admin.put(`${url(task)}/status`, { status })).statusCode).toBe(200);
+
+    // She takes a task and completes it: the assignment leaves with the completion.
+    await assign('COF PENDIENTE GENERACIÓN', admin.user!.id);
+    await setStatus('COF PENDIENTE GENERACIÓN', 'completed');
+    expect(await newest(3)).toEqual([
+      'Camila Fuentes se asignó la tarea COF PENDIENTE GENERACIÓN',
+      'Camila Fuentes marcó la tarea COF PENDIENTE GENERACIÓN como Completada',
+      'Camila Fuentes dejó de ser responsable de la tarea COF PENDIENTE GENERACIÓN al completarla',
+    ]);
+
+    // Someone else's task, the last of its stage: the next stage begins, the flow moves on.
+    await assign('COF PENDIENTE FIRMA', f.kam.id);
+    await setStatus('COF PENDIENTE FIRMA', 'completed');
+    await setStatus('SOLICITUD VB COF PENDIENTE', 'completed');
+    const last = await newest(12);
+    expect(last).toContain(
+      'Camila Fuentes quitó a Karla Mendoza de la tarea COF PENDIENTE FIRMA al completarla',
+    );
+    expect(last).toContain('Camila Fuentes marcó la tarea SOLICITUD VB COF PENDIENTE como Completada');
+    expect(last).toContain(
+      'Camila Fuentes pasó el flujo a la etapa Promesa al completar la tarea SOLICITUD VB COF PENDIENTE',
+    );
+    expect(last).toContain(
+      'Camila Fuentes dio inicio a la tarea PENDIENTE GENERACIÓN PROMESA al completar la tarea SOLICITUD VB COF PENDIENTE',
+    );
+    expect(last.join('\n')).not.toMatch(/\(vacío\)|Completada por/);
+
+    // Reopened by hand: said as such, its completion fields cleared without a word.
+    await setStatus('COF PENDIENTE FIRMA', 'pending');
+    expect(await newest(1)).toEqual(['Camila Fuentes marcó la tarea COF PENDIENTE FIRMA como Pendiente']);
   });
 
   it("reads only a record of the kind asked: a user's id as a client's finds nothing (sign-ins say where from)", async () => {

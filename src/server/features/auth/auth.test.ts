@@ -37,6 +37,8 @@ describe('registration', () => {
 
     const second = await browser.post('/api/auth/register', { ...newcomer, email: 'otro@inmoflujo.test' });
     expect(second.statusCode).toBe(201);
+    // Open stays open whoever has an account: the login page keeps offering 'Registrarse'.
+    expect((await new Agent(ctx.app).get('/api/auth/registration')).json()).toEqual({ isOpen: true });
 
     const roleRows = await ctx.db.select().from(roles);
     expect(roleRows.map((role) => role.name)).toEqual(['admin']);
@@ -103,7 +105,8 @@ describe('registration', () => {
 describe('registration settings', () => {
   describe('REGISTRATION=closed', () => {
     const ctx = useTestApp({ env: { REGISTRATION: 'closed' } });
-    it('refuses every self-registration', async () => {
+    it('refuses every self-registration, and says so before a form is filled', async () => {
+      expect((await new Agent(ctx.app).get('/api/auth/registration')).json()).toEqual({ isOpen: false });
       const response = await new Agent(ctx.app).post('/api/auth/register', newcomer);
       expect(response.statusCode).toBe(403);
       expect(errorOf(response).code).toBe('REGISTRATION_CLOSED');

@@ -9,7 +9,7 @@ import { type Page, type PageSpec, pageColumn, selectPage } from '../../db/pagin
  * The task inboxes' reads (decision 0021). `task_inbox` holds one row per assignee of a pending task
  * (kept by the triggers of migration 0013, the same set as the engine's `pendingTaskRowsOf`); a
  * group is a stage name, in the follow-up's fixed stage order, its cards by stage order then newest
- * assignment. One statement answers a page of every group asked: each group's count (capped) and
+ * assignment, one instant's cards by flow in the flow's task order. One statement answers a page of every group asked: each group's count (capped) and
  * its next cards, read backwards off `task_inbox_user_idx` (one user) or `task_inbox_all_idx`
  * (everyone), then joined to what a card shows for those cards only.
  */
@@ -34,6 +34,7 @@ export interface InboxRow {
   id: string | null;
   userId: string;
   negStageOrder: number;
+  negTaskOrder: number;
   assignedAtUs: string;
   flowId: string;
   kind: WorkflowKind;
@@ -53,6 +54,7 @@ export interface InboxRow {
   assignedAt: string;
   startedAt: string | null;
   daysToComplete: number | null;
+  flowStageName: string | null;
 }
 
 /**
@@ -71,15 +73,20 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
   const keyset = !after
     ? sql``
     : scope.userId === null
-      ? sql` and ((-i.stage_order), i.assigned_at, i.flow_task_id, i.user_id)
-               < (${after.negStageOrder}, ${after.assignedAt}::timestamptz, ${after.flowTaskId}::uuid, ${after.userId}::uuid)`
-      : sql` and ((-i.stage_order), i.assigned_at, i.flow_task_id)
-               < (${after.negStageOrder}, ${after.assignedAt}::timestamptz, ${after.flowTaskId}::uuid)`;
-  const order = sql`(-i.stage_order) desc, i.assigned_at desc, i.flow_task_id desc, i.user_id desc`;
+      ? sql` and ((-i.stage_order), i.assigned_at, i.flow_id, (-i.task_order), i.flow_task_id, i.user_id)
+               < (${after.negStageOrder}, ${after.assignedAt}::timestamptz, ${after.flowId}::uuid,
+                  ${after.negTaskOrder}, ${after.flowTaskId}::uuid, ${after.userId}::uuid)`
+      : sql` and ((-i.stage_order), i.assigned_at, i.flow_id, (-i.task_order), i.flow_task_id)
+               < (${after.negStageOrder}, ${after.assignedAt}::timestamptz, ${after.flowId}::uuid,
+                  ${after.negTaskOrder}, ${after.flowTaskId}::uuid)`;
+  // Stage order ascending, newest first; the cards of one instant (a flow's tasks assigned together)
+  // by flow, each flow's in its task order (issue 28 §6): the index read backwards.
+  const order = sql`(-i.stage_order) desc, i.assigned_at desc, i.flow_id desc, (-i.task_order) desc,
+                    i.flow_task_id desc, i.user_id desc`;
   const stageFilter = request.stage === undefined ? sql`` : sql` where s.name = ${request.stage}`;
   // Two steps: each group's count and the keys of its next cards (the laterals, off the index), then
   // the cards' joins once for every group's cards together. Joined inside the lateral, the card's
-  // eight joins were planned as one larger statement and run once per group (a hash of the profiles
+  // joins (eight then) were planned as one larger statement and run once per group (a hash of the profiles
   // built twelve times for the first page of everyone).
   return sql`
     with g as (
@@ -94,7 +101,7 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
             from (select 1 from task_inbox i where ${inGroup} limit ${request.countCap + 1}) as capped
         ) as counted
         left join lateral (
-          select i.flow_task_id, i.user_id, i.flow_id, i.stage_order, i.assigned_at,
+          select i.flow_task_id, i.user_id, i.flow_id, i.stage_order, i.task_order, i.assigned_at,
                  row_number() over (order by ${order}) as n
             from task_inbox i
            where ${inGroup}${keyset}
@@ -105,7 +112,7 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
     )
     select i.stage_name as stage, i.stage_rank as "stageRank", i.n, i.total, i.flow_task_id as id,
            i.user_id as "userId",
-           (-i.stage_order) as "negStageOrder",
+           (-i.stage_order) as "negStageOrder", (-i.task_order) as "negTaskOrder",
            to_char(i.assigned_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "assignedAtUs",
            f.id as "flowId", f.kind, f.is_second_payment as "isSecondPayment",
            t.name as "taskName", ft.status,
@@ -115,10 +122,11 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
            u.first_name as "assigneeFirstName", u.last_name as "assigneeLastName",
            u.avatar_url as "assigneeAvatarUrl",
            ${isoInstant(sql`i.assigned_at`)} as "assignedAt", ${isoInstant(sql`ft.started_at`)} as "startedAt",
-           ft.days_to_complete as "daysToComplete"
+           ft.days_to_complete as "daysToComplete", cs.name as "flowStageName"
       from page i
       left join flow_tasks ft on ft.id = i.flow_task_id
       left join flows f on f.id = i.flow_id
+      left join workflow_stages cs on cs.id = f.current_stage_id
       left join workflow_tasks t on t.id = ft.task_id
       left join reservations r on r.id = f.reservation_id
       left join projects p on p.id = r.project_id

@@ -138,6 +138,8 @@ async function inbox(
       group.nextCursor = encodeInboxCursor({
         negStageOrder: last.negStageOrder,
         assignedAt: last.assignedAtUs,
+        flowId: last.flowId,
+        negTaskOrder: last.negTaskOrder,
         flowTaskId: last.id!,
         userId: last.userId,
       });
@@ -175,6 +177,7 @@ function card(row: queries.InboxRow, now: Date): InboxGroup['rows'][number] {
           },
     assignedAt: row.assignedAt,
     startedAt: row.startedAt,
+    flowStageName: row.flowStageName,
     daysSinceStart: startedAt ? santiagoDaysBetween(startedAt, now) : null,
     daysToComplete: row.daysToComplete,
     daysLate: daysLate({ startedAt, completedAt: null, daysToComplete: row.daysToComplete }, now),

@@ -8,7 +8,19 @@ import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../tes
 import { createBroker, createProject, createReservation, createUser, loadInBulk } from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 import { pendingTaskRowsOf, pendingTasksOf } from '../workflows/workflows.service';
-import { mentionPageSpec } from './notifications.queries';
+import { type InboxScope, inboxPageSql, mentionPageSpec } from './notifications.queries';
+
+/** The sale flow's first stage, Reserva, in the flow's order: its tasks go to the seller at the start. */
+const COF_TASKS = ['COF PENDIENTE GENERACIÓN', 'COF PENDIENTE FIRMA', 'SOLICITUD VB COF PENDIENTE'];
+/** Promesa's tasks, in the flow's order. */
+const PROMESA_TASKS = [
+  'PENDIENTE GENERACIÓN PROMESA',
+  'PENDIENTE ORIGEN DE FONDOS',
+  'PENDIENTE VB PROMESA',
+  'FIRMA PROMESA COORDINADA',
+  'PROMESA DE COMPRA ENTREGADA A OPERACIONES',
+  'PROMESA DE COMPRA ENTREGA A CLIENTE',
+];
 
 describe('GET /api/notifications/count (the bell badge)', () => {
   const ctx = useTestApp();
@@ -309,6 +321,13 @@ describe('GET /api/notifications (Mis Tareas Pendientes: the user’s own)', () 
       daysLate: 4,
     });
     expect(groups[0]!.rows[0]).toMatchObject({ kind: 'sale', flowId: older.id, taskName: 'REPARO BANCO' });
+    // A task of a stage the flow has not reached: not started, and where the flow is says why.
+    expect(groups[2]!.rows[0]).toMatchObject({
+      taskName: 'PENDIENTE ORIGEN DE FONDOS',
+      startedAt: null,
+      daysSinceStart: null,
+      flowStageName: 'Reserva',
+    });
   });
 
   it('pages a group on the server by keyset: no card twice, none missed, the same order', async () => {
@@ -332,6 +351,68 @@ describe('GET /api/notifications (Mis Tareas Pendientes: the user’s own)', () 
     expect(new Set(cards.map((card) => card.id)).size).toBe(15);
     const instants = cards.map((card) => Date.parse(card.assignedAt));
     expect(instants).toEqual([...instants].sort((a, b) => b - a));
+    // Pages of six split flows: each flow's three cards still come together, in the flow's order.
+    const flows = cards.map((card) => card.flowId);
+    expect(flows.filter((flow, index) => flow !== flows[index - 1])).toHaveLength(5);
+    expect(cards.map((card) => card.taskName)).toEqual(Array(5).fill(COF_TASKS).flat());
+  });
+
+  it('orders the cards of one instant by flow, then in the flow’s own task order, off the inbox indexes', async () => {
+    const ana = await loginAs(ctx, { firstName: 'Ana', userType: 'KAM', email: 'ana@inmoflujo.test' });
+    const admin = await loginAs(ctx, { firstName: 'Admin', email: 'admin@inmoflujo.test' });
+    const at = new Date(Date.now() - 86_400_000);
+    for (let index = 0; index < 3; index++) {
+      const flow = await createSaleFlow(ctx.db, {
+        reservationId: (await createReservation(ctx.db)).id,
+        sellerId: ana.user!.id,
+        at,
+      });
+      // Promesa's tasks given to her at one instant too, in reverse flow order.
+      for (const task of [...PROMESA_TASKS].reverse()) await flow.assign(task, ana.user!.id, { at });
+    }
+    for (const url of ['/api/notifications', '/api/notifications/follow-up']) {
+      const agent = url.endsWith('follow-up') ? admin : ana;
+      const { groups, cards } = await everyCard(agent, url);
+      expect(groups.map((group) => group.stage)).toEqual(['Reserva', 'Promesa']);
+      const names = (stage: string) =>
+        cards.filter((card) => card.stageName === stage).map((card) => card.taskName);
+      expect(names('Reserva')).toEqual(Array(3).fill(COF_TASKS).flat());
+      expect(names('Promesa')).toEqual(Array(3).fill(PROMESA_TASKS).flat());
+    }
+
+    // The page is still read off its index, backwards, without sorting the inbox: one user's off
+    // task_inbox_user_idx (the other index dropped for the plan, in a transaction rolled back: on so
+    // few rows the planner may take either), everyone's off task_inbox_all_idx.
+    await ctx.db.execute(sql`analyze task_inbox`);
+    const planOf = async (scope: InboxScope, drop: string) => {
+      let plan = '';
+      await ctx.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`set local enable_seqscan = off`);
+          await tx.execute(sql`drop index ${sql.identifier(drop)}`);
+          const rows = await queryRows<Record<string, string>>(
+            tx,
+            sql`explain ${inboxPageSql(scope, { stage: 'Promesa', pageSize: 12, countCap: 1000 })}`,
+          );
+          plan = rows.map((row) => Object.values(row)[0]).join('\n');
+          tx.rollback();
+        })
+        .catch(() => {});
+      return plan;
+    };
+    const mine = await planOf({ userId: ana.user!.id }, 'task_inbox_all_idx');
+    expect(mine).toMatch(/Index (Only )?Scan Backward using task_inbox_user_idx/);
+    const everyone = await planOf({ userId: null }, 'task_inbox_user_idx');
+    expect(everyone).toMatch(/Index (Only )?Scan Backward using task_inbox_all_idx/);
+    for (const plan of [mine, everyone]) expect(plan).not.toMatch(/Sort Key: [^\n]*(assigned_at|task_order)/);
+    // Both indexes are back.
+    const indexes = await queryRows<{ indexname: string }>(
+      ctx.db,
+      sql`select indexname from pg_indexes where tablename = 'task_inbox' order by 1`,
+    );
+    expect(indexes.map((row) => row.indexname)).toEqual(
+      expect.arrayContaining(['task_inbox_all_idx', 'task_inbox_user_idx']),
+    );
   });
 
   it('refuses a page it cannot read, in Spanish, and needs a session', async () => {
@@ -342,6 +423,8 @@ describe('GET /api/notifications (Mis Tareas Pendientes: the user’s own)', () 
     const cursor = encodeInboxCursor({
       negStageOrder: -1,
       assignedAt: '2026-01-01T00:00:00.000000Z',
+      flowId: '00000000-0000-4000-8000-000000000000',
+      negTaskOrder: -1,
       flowTaskId: '00000000-0000-4000-8000-000000000000',
       userId: ana.user!.id,
     });
