@@ -290,7 +290,7 @@ test.describe('pagos', () => {
       // Her tasks left the pending lists: her notifications count none (the bell shows no badge).
       const counted = gestora.page.waitForResponse('**/api/notifications/count');
       await gestora.page.reload();
-      expect(await (await counted).json()).toEqual({ count: 0 });
+      expect(await (await counted).json()).toEqual({ count: 0, tasks: 0, mentions: 0, dataRequests: 0 });
       await expect(gestora.page.getByRole('link', { name: 'Notificaciones', exact: true })).toBeVisible();
       await expect(gestora.page.getByTestId('bell-badge')).toHaveCount(0);
       // And her list is empty.
