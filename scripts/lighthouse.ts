@@ -64,6 +64,8 @@ interface Run {
   clsValue: number;
   /** Audits of the accessibility category that failed. */
   accessibilityFailures: Finding[];
+  /** Audits of the best-practices category that failed (a console error, a deprecated API…). */
+  bestPracticesFailures: Finding[];
   /** Performance audits and insights that scored below 0.9, with their estimated savings. */
   performanceFindings: Finding[];
   warnings: string[];
@@ -127,6 +129,7 @@ function summarise(lhr: Lhr, loadAverage: number): Run {
     fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? Number.NaN),
     clsValue: Math.round((audits['cumulative-layout-shift']?.numericValue ?? Number.NaN) * 1000) / 1000,
     accessibilityFailures: failing('accessibility', 1),
+    bestPracticesFailures: failing('best-practices', 1),
     performanceFindings: failing('performance', 0.9).filter((audit) => !isMetric(audit.id)),
     warnings: lhr.runWarnings.map(String),
     loadAverage,
@@ -219,7 +222,10 @@ async function main() {
   const pages: {
     path: string;
     runs: Run[];
-    median: Omit<Run, 'accessibilityFailures' | 'performanceFindings' | 'warnings' | 'loadAverage'>;
+    median: Omit<
+      Run,
+      'accessibilityFailures' | 'bestPracticesFailures' | 'performanceFindings' | 'warnings' | 'loadAverage'
+    >;
     medianRun: Run;
   }[] = [];
   try {
@@ -293,7 +299,11 @@ async function main() {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
   for (const { path, medianRun } of pages) {
-    const shown = [...medianRun.accessibilityFailures, ...medianRun.performanceFindings];
+    const shown = [
+      ...medianRun.accessibilityFailures,
+      ...medianRun.bestPracticesFailures,
+      ...medianRun.performanceFindings,
+    ];
     if (shown.length === 0) continue;
     console.log(`\n${path}, what scored below the mark in the median run:`);
     for (const f of shown)
