@@ -3,8 +3,11 @@ import { isDecimalString } from '../domain/decimal';
 import { normalizeRut } from '../domain/rut';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../text-safety';
 
-// Zod's own messages (for anything a schema does not word itself) in Spanish, on both sides.
-z.config(z.locales.es());
+// Zod's own messages (for anything a schema does not word itself) in Spanish, on both sides. In the
+// browser, no compiled parsers: zod probes for them with `Function('')`, which the app's
+// Content-Security-Policy (no eval) refuses — Chrome logged it in its Issues panel, Lighthouse's best
+// practices on /reservas read 96. The server keeps them (no CSP applies there, and they are faster).
+z.config({ ...z.locales.es(), jitless: typeof window !== 'undefined' });
 
 /** Required text: trimmed, non-blank, with the message the user sees. */
 export const requiredText = (message: string, max = 200) =>
