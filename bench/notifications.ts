@@ -25,6 +25,16 @@ export function notificationEndpoints() {
       target: 25,
     },
     {
+      // Issue 28 §3: the user's mentions, newest first (the generated comments mention nobody: the
+      // statement's plan on its index is what is measured).
+      key: 'mentions',
+      label: 'mentions first page (badge user)',
+      method: 'GET' as const,
+      path: '/api/notifications/mentions?status=all',
+      target: 25,
+      as: 'badge' as const,
+    },
+    {
       key: 'badgeWithStreams',
       label: `badge count with ${HELD_STREAMS} open event streams`,
       method: 'GET' as const,
