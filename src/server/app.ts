@@ -63,6 +63,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** The statuses whose answer a zod schema checks (and serializes) on the way out. */
+  answerSchemas: string[];
 }
 
 declare module 'fastify' {
@@ -95,7 +97,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods)
-      routes.push({ method, url: route.url, public: route.config?.public === true });
+      routes.push({
+        method,
+        url: route.url,
+        public: route.config?.public === true,
+        answerSchemas: Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {}),
+      });
   });
   app.decorate('registeredRoutes', routes);
   registerDependencies(app, {
