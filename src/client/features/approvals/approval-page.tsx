@@ -468,6 +468,7 @@ export default function ApprovalPage() {
         key={rejecting ? 'open' : 'closed'}
         opened={rejecting}
         taskName={task.name}
+        isFinal={task.commands.irreversible.includes('blocked')}
         loading={reject.isPending}
         error={reject.error}
         onClose={() => setRejecting(false)}
