@@ -113,7 +113,7 @@ export async function register(
       });
       if ((await queries.countRoles(tx)) === 0) {
         const roleId = await queries.insertRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description);
-        await queries.assignRole(tx, created.id, roleId);
+        await queries.grantRole(tx, created.id, roleId);
       }
       return created;
     });
