@@ -293,10 +293,12 @@ describe('approving and rejecting', () => {
     const own = await pendingApproval(ctx, approver);
     const adminsOwn = await pendingApproval(ctx, admin);
 
-    // The assignee may approve and could not reopen it: the screens ask first.
+    // The assignee may approve or reject, and could not reopen it either way: the screens ask first
+    // ('Rechazar' says it is final).
     const asApprover = (await detail(approver, own.taskId)).task.commands;
     expect(asApprover.approve.allowed).toBe(true);
-    expect(asApprover.irreversible).toEqual(['completed']);
+    expect(asApprover.reject.allowed).toBe(true);
+    expect(asApprover.irreversible).toEqual(['completed', 'blocked']);
     expect((await approver.get('/api/approvals')).json().isApprovalFinal).toBe(true);
     // An administrator reopens what they approve: nothing to ask.
     expect((await detail(admin, own.taskId)).task.commands.irreversible).toEqual([]);
