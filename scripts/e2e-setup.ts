@@ -54,6 +54,8 @@ async function openInvestmentHeadApprovals(db: Database, actorId: string, count:
         brokerCommissionId: subject.commissionId,
         actorId,
         now: new Date(openedAt),
+        // Set-up data, not news: nobody is e-mailed about it (decision 0035).
+        notices: false,
       });
       const definition = await workflows.definitionNamed(tx, FIRST_PAYMENT_WORKFLOW);
       const names = new Map(definition.tasks.map((task) => [task.id, task.name]));
@@ -63,7 +65,7 @@ async function openInvestmentHeadApprovals(db: Database, actorId: string, count:
         { type: 'setStatus', taskRowId: rowOf.get('Solicitud Liquidación')!, status: 'completed' },
         { type: 'setStatus', taskRowId: rowOf.get('Solicitud a Jefe Inversiones')!, status: 'completed' },
         { type: 'assign', taskRowId: rowOf.get('VB Jefe Inversiones')!, userId: head.id },
-      ]);
+      ], { notices: false });
     });
   }
 }
