@@ -24,8 +24,14 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { dataRequestsRoutes } from './features/data-requests/data-requests.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
-import { createMailSender, fileTransport, type MailSender, type MailTransport, smtpTransport } from './features/mail/mail-sender';
 import { mailRoutes } from './features/mail/mail.routes';
+import {
+  createMailSender,
+  fileTransport,
+  type MailSender,
+  type MailTransport,
+  smtpTransport,
+} from './features/mail/mail-sender';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';

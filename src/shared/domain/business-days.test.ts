@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, businessDaysBetween, isBusinessDay, nextBusinessDay, reminderWindow } from './business-days';
+import {
+  addDays,
+  businessDaysBetween,
+  isBusinessDay,
+  nextBusinessDay,
+  reminderWindow,
+} from './business-days';
 
 // Friday 18 and Saturday 19 September 2026 are holidays (Fiestas Patrias).
 const holidays = new Set(['2026-09-18', '2026-09-19', '2026-12-08']);

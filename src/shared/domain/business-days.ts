@@ -45,6 +45,9 @@ export function businessDaysBetween(from: string, to: string, holidays: Readonly
  * The deadlines a reminder speaks of on a business day `today`: those after today up to the next
  * business day — on a Friday, Saturday's, Sunday's and Monday's (the last business day before them).
  */
-export function reminderWindow(today: string, holidays: ReadonlySet<string>): { after: string; through: string } {
+export function reminderWindow(
+  today: string,
+  holidays: ReadonlySet<string>,
+): { after: string; through: string } {
   return { after: today, through: nextBusinessDay(today, holidays) };
 }

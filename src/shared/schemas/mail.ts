@@ -7,7 +7,15 @@ import { requiredDate } from './fields';
  * choice of notices (profile menu) and the holidays of the business-day calendar.
  */
 
-export const MAIL_KINDS = ['approval', 'mention', 'notices', 'paymentCompleted', 'digest', 'reminder', 'test'] as const;
+export const MAIL_KINDS = [
+  'approval',
+  'mention',
+  'notices',
+  'paymentCompleted',
+  'digest',
+  'reminder',
+  'test',
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export const mailKindLabels: Record<MailKind, string> = {

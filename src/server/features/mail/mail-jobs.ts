@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client';
-import type { MailSender, SenderLog } from './mail-sender';
 import { runDailyJobs } from './mail.service';
+import type { MailSender, SenderLog } from './mail-sender';
 
 /**
  * Starts the e-mail work of one server instance (decision 0035): the sender polls the outbox every

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Database } from '../../db/client';
 import { asSystem } from '../../db/actor';
-import { compose } from './mail-templates';
+import type { Database } from '../../db/client';
 import * as queries from './mail.queries';
+import { compose } from './mail-templates';
 
 /**
  * The sender (DESIGN §18, decision 0035): claims due messages of the outbox (FOR UPDATE SKIP LOCKED
@@ -129,7 +129,11 @@ export function createMailSender(options: SenderOptions): MailSender {
     return match?.[1] ?? 'inmoflujo.local';
   })();
 
-  async function sendOne(message: queries.ClaimedMessage, facts: Omit<Parameters<typeof compose>[0], 'kind' | 'notices' | 'recipientName' | 'payment'>, payment: queries.PaymentFlowFacts | null): Promise<keyof PassResult> {
+  async function sendOne(
+    message: queries.ClaimedMessage,
+    facts: Omit<Parameters<typeof compose>[0], 'kind' | 'notices' | 'recipientName' | 'payment'>,
+    payment: queries.PaymentFlowFacts | null,
+  ): Promise<keyof PassResult> {
     const at = now();
     const discard = async (reason: string) => {
       await queries.markDiscarded(options.db, { id: message.id, token: message.claimToken, reason, now: at });
@@ -208,7 +212,11 @@ export function createMailSender(options: SenderOptions): MailSender {
             message.kind === 'paymentCompleted' && typeof flowId === 'string'
               ? await queries.paymentFlowFacts(options.db, flowId)
               : null;
-          return await sendOne(message, { tasks, people, comments, appUrl: options.appUrl, now: now() }, payment);
+          return await sendOne(
+            message,
+            { tasks, people, comments, appUrl: options.appUrl, now: now() },
+            payment,
+          );
         } catch (error) {
           // The database failed while recording: the lease runs out and the message is taken again.
           options.log?.error({ err: error, mailId: message.id }, 'mail sender failed on a message');

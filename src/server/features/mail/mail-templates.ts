@@ -58,7 +58,9 @@ function taskLines(task: TaskFacts): string[] {
     `${flowName(task)} · Etapa: ${task.stageName}`,
   ];
   if (task.kind === 'payment' && task.commissionAmount !== null) {
-    lines.push(`Comisión${task.brokerName ? ` de ${task.brokerName}` : ''}: ${formatUF(task.commissionAmount)}`);
+    lines.push(
+      `Comisión${task.brokerName ? ` de ${task.brokerName}` : ''}: ${formatUF(task.commissionAmount)}`,
+    );
   } else {
     lines.push(`Precio lista: ${formatUF(task.totalPrice)}`);
   }
@@ -111,15 +113,21 @@ function subjectOf(facts: MessageFacts, blocks: Block[]): string {
   const where = firstTask ? ` · Reserva N° ${firstTask.reservationNumber}` : '';
   switch (facts.kind) {
     case 'approval':
-      return n === 1 ? `Aprobación pendiente: ${firstTask?.taskName ?? ''}${where}` : `${n} aprobaciones pendientes`;
+      return n === 1
+        ? `Aprobación pendiente: ${firstTask?.taskName ?? ''}${where}`
+        : `${n} aprobaciones pendientes`;
     case 'mention':
-      return n === 1 ? `${blocks[0]?.title ?? 'Lo mencionaron'}${where}` : `Lo mencionaron en ${n} comentarios`;
+      return n === 1
+        ? `${blocks[0]?.title ?? 'Lo mencionaron'}${where}`
+        : `Lo mencionaron en ${n} comentarios`;
     case 'notices':
       return n === 1 ? `${blocks[0]?.title ?? 'Aviso'}${where}` : `${n} avisos de Inmoflujo`;
     case 'digest':
       return n === 1 ? 'Resumen diario: 1 tarea atrasada' : `Resumen diario: ${n} tareas atrasadas`;
     case 'reminder':
-      return n === 1 ? `Recordatorio: vence ${firstTask?.taskName ?? 'una tarea'}` : `Recordatorio: vencen ${n} tareas`;
+      return n === 1
+        ? `Recordatorio: vence ${firstTask?.taskName ?? 'una tarea'}`
+        : `Recordatorio: vencen ${n} tareas`;
     case 'paymentCompleted':
       return facts.payment
         ? `Pago completado · Reserva N° ${facts.payment.reservationNumber} · ${facts.payment.projectName}`
@@ -149,7 +157,9 @@ function introOf(facts: MessageFacts): string {
 }
 
 function paymentBlock(payment: PaymentFlowFacts): Block {
-  const share = payment.isSecondPayment ? 100 - payment.firstPaymentPercentage : payment.firstPaymentPercentage;
+  const share = payment.isSecondPayment
+    ? 100 - payment.firstPaymentPercentage
+    : payment.firstPaymentPercentage;
   return {
     title: payment.isSecondPayment ? 'Segundo pago completado' : 'Primer pago completado',
     lines: [
@@ -171,14 +181,18 @@ export function compose(facts: MessageFacts): Composed | null {
     blocks = [];
   } else {
     blocks = facts.notices.flatMap((notice) => {
-      const block = taskBlock(facts, { kind: facts.kind === 'notices' ? notice.kind : facts.kind, ...notice });
+      const block = taskBlock(facts, {
+        kind: facts.kind === 'notices' ? notice.kind : facts.kind,
+        ...notice,
+      });
       return block ? [block] : [];
     });
     if (blocks.length === 0) return null;
   }
-  const greeting = facts.kind === 'paymentCompleted' && facts.payment
-    ? `Hola ${facts.payment.kamName}:`
-    : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
+  const greeting =
+    facts.kind === 'paymentCompleted' && facts.payment
+      ? `Hola ${facts.payment.kamName}:`
+      : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
   const intro = introOf(facts);
   const subject = subjectOf(facts, blocks);
   const footer = 'Inmoflujo. Puede elegir qué avisos recibe en su perfil, en «Avisos por correo».';

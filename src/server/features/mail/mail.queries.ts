@@ -18,8 +18,8 @@ export interface NoticeRow {
 }
 
 /** Which preference lets each kind of notice through (a row of mail_preferences; none: all of them). */
-const PREFERENCE_OF_KIND = sql`case v.kind when 'assigned' then p.assigned when 'approval' then p.approvals
-  when 'mention' then p.mentions when 'rejected' then p.rejections else true end`;
+const PREFERENCE_OF_KIND = sql`coalesce(case v.kind when 'assigned' then p.assigned when 'approval' then p.approvals
+  when 'mention' then p.mentions when 'rejected' then p.rejections end, true)`;
 
 /**
  * Writes notices into the outbox, in the caller's transaction (one statement): the ones the user
@@ -197,7 +197,10 @@ export interface TaskFacts {
 }
 
 /** The tasks the messages speak of, with their flow, reservation, project and amounts (one statement). */
-export async function taskFacts(db: Executor, taskRowIds: readonly string[]): Promise<Map<string, TaskFacts>> {
+export async function taskFacts(
+  db: Executor,
+  taskRowIds: readonly string[],
+): Promise<Map<string, TaskFacts>> {
   if (taskRowIds.length === 0) return new Map();
   const ids = sql.join(
     [...new Set(taskRowIds)].map((id) => sql`${id}::uuid`),
@@ -273,7 +276,10 @@ export async function peopleNamed(db: Executor, userIds: readonly string[]): Pro
 }
 
 /** A comment's text (null once deleted). */
-export async function commentContents(db: Executor, commentIds: readonly string[]): Promise<Map<string, string>> {
+export async function commentContents(
+  db: Executor,
+  commentIds: readonly string[],
+): Promise<Map<string, string>> {
   if (commentIds.length === 0) return new Map();
   const ids = sql.join(
     [...new Set(commentIds)].map((id) => sql`${id}::uuid`),
@@ -343,10 +349,23 @@ export async function findPreferences(db: Executor, userId: string): Promise<Mai
     sql`select assigned, approvals, mentions, rejections, reminders, digest
           from mail_preferences where user_id = ${userId}`,
   );
-  return row ?? { assigned: true, approvals: true, mentions: true, rejections: true, reminders: true, digest: true };
+  return (
+    row ?? {
+      assigned: true,
+      approvals: true,
+      mentions: true,
+      rejections: true,
+      reminders: true,
+      digest: true,
+    }
+  );
 }
 
-export async function upsertPreferences(tx: Executor, userId: string, values: MailPreferences): Promise<void> {
+export async function upsertPreferences(
+  tx: Executor,
+  userId: string,
+  values: MailPreferences,
+): Promise<void> {
   await tx.execute(sql`
     insert into mail_preferences (user_id, assigned, approvals, mentions, rejections, reminders, digest, updated_at)
     values (${userId}, ${values.assigned}, ${values.approvals}, ${values.mentions}, ${values.rejections},

@@ -14,8 +14,8 @@ import {
   mailTestResponse,
 } from '../../../shared/schemas/mail';
 import { serviceContext } from '../../http/context';
-import type { MailSender } from './mail-sender';
 import * as mail from './mail.service';
+import type { MailSender } from './mail-sender';
 
 /**
  * /api/mail: Configuración → 'Correos' (administrators: the services check), the signed-in user's
@@ -52,9 +52,13 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
     return reply.status(201).send(result);
   });
 
-  app.get('/preferences', { schema: { tags, response: { 200: mailPreferencesResponse } } }, async (request) => ({
-    preferences: await mail.preferences(serviceContext(request)),
-  }));
+  app.get(
+    '/preferences',
+    { schema: { tags, response: { 200: mailPreferencesResponse } } },
+    async (request) => ({
+      preferences: await mail.preferences(serviceContext(request)),
+    }),
+  );
 
   app.put(
     '/preferences',
@@ -73,7 +77,8 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
   app.post(
     '/holidays',
     { schema: { tags, body: holidayBody, response: { 201: holiday } } },
-    async (request, reply) => reply.status(201).send(await mail.addHoliday(serviceContext(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await mail.addHoliday(serviceContext(request), request.body)),
   );
 
   app.delete('/holidays/:date', { schema: { tags, params: holidayParams } }, async (request, reply) => {

@@ -31,7 +31,11 @@ export const GROUP_MINUTES = 15;
 export const DIGEST_HOUR = 8;
 
 /** A flow command's notices into the outbox, in the command's transaction. */
-export async function recordFlowNoticesIn(tx: Executor, notices: readonly FlowNotice[], now: Date): Promise<void> {
+export async function recordFlowNoticesIn(
+  tx: Executor,
+  notices: readonly FlowNotice[],
+  now: Date,
+): Promise<void> {
   if (notices.length === 0) return;
   const at = now.toISOString();
   await queries.insertNotices(
@@ -61,7 +65,14 @@ export async function recordMentionsIn(
       .map((userId) => ({
         kind: 'mention',
         userId,
-        notice: { kind: 'mention', userId, commentId: mention.commentId, taskRowId: mention.taskRowId, by: mention.by, at },
+        notice: {
+          kind: 'mention',
+          userId,
+          commentId: mention.commentId,
+          taskRowId: mention.taskRowId,
+          by: mention.by,
+          at,
+        },
       })),
     now,
     GROUP_MINUTES,
@@ -95,7 +106,12 @@ export async function retry(ctx: ServiceContext, id: string): Promise<{ id: stri
 export async function sendTest(ctx: ServiceContext): Promise<{ id: string; to: string }> {
   requireManager(ctx);
   const id = await ctx.db.transaction((tx) =>
-    queries.insertMessage(tx, { kind: 'test', userId: ctx.user.id, notices: [{ kind: 'test' }], now: ctx.now }),
+    queries.insertMessage(tx, {
+      kind: 'test',
+      userId: ctx.user.id,
+      notices: [{ kind: 'test' }],
+      now: ctx.now,
+    }),
   );
   return { id, to: ctx.user.email };
 }
@@ -106,7 +122,10 @@ export function preferences(ctx: ServiceContext): Promise<MailPreferences> {
   return queries.findPreferences(ctx.db, ctx.user.id);
 }
 
-export async function updatePreferences(ctx: ServiceContext, values: MailPreferences): Promise<MailPreferences> {
+export async function updatePreferences(
+  ctx: ServiceContext,
+  values: MailPreferences,
+): Promise<MailPreferences> {
   await ctx.db.transaction((tx) => queries.upsertPreferences(tx, ctx.user.id, values));
   return values;
 }

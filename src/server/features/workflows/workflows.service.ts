@@ -103,7 +103,11 @@ export async function createFlow(
     now: input.now,
   });
   if (input.notices !== false) {
-    await mail.recordFlowNoticesIn(tx, noticesOf(definition, definition.kind, null, state, events, input.actorId), input.now);
+    await mail.recordFlowNoticesIn(
+      tx,
+      noticesOf(definition, definition.kind, null, state, events, input.actorId),
+      input.now,
+    );
   }
   const affectedUserIds = [...new Set(state.tasks.flatMap((task) => task.assignees.map((a) => a.userId)))];
   return { flow: { id: state.id, reservationId: input.reservationId }, state, events, affectedUserIds };
@@ -199,7 +203,11 @@ export async function runCommandsIn(
   await handOnInTransaction(tx, flow, events, actor.id);
   // The e-mails this change causes, in its transaction: a rollback sends nothing (decision 0035).
   if (options.notices !== false) {
-    await mail.recordFlowNoticesIn(tx, noticesOf(definition, flow.kind, before, state, events, actor.id), now);
+    await mail.recordFlowNoticesIn(
+      tx,
+      noticesOf(definition, flow.kind, before, state, events, actor.id),
+      now,
+    );
   }
   // applyChanges steps each changed task row one version (under the flow's lock, nobody else did).
   const after = new Map(versions);

@@ -30,7 +30,11 @@ export function noticesOf(
   const waiting = new Set<string>();
   // Approvals now open and waiting for a user who was not waiting on them before.
   for (const task of after.tasks) {
-    if (!taskDefinitions.get(task.taskId)?.isApproval || !isOpen(task.status) || after.status !== 'in_progress') {
+    if (
+      !taskDefinitions.get(task.taskId)?.isApproval ||
+      !isOpen(task.status) ||
+      after.status !== 'in_progress'
+    ) {
       continue;
     }
     const previous = beforeTasks.get(task.id);
@@ -65,12 +69,23 @@ export function noticesOf(
       }
       requesters.delete(event.by);
       for (const userId of requesters) {
-        notices.push({ kind: 'rejected', userId, taskRowId: event.taskRowId, reason: event.reason, by: event.by });
+        notices.push({
+          kind: 'rejected',
+          userId,
+          taskRowId: event.taskRowId,
+          reason: event.reason,
+          by: event.by,
+        });
       }
     }
   }
   // Completed by this command (a date corrected on a completed flow raises flowCompleted too).
-  if (kind === 'payment' && after.status === 'completed' && before !== null && before.status !== 'completed') {
+  if (
+    kind === 'payment' &&
+    after.status === 'completed' &&
+    before !== null &&
+    before.status !== 'completed'
+  ) {
     notices.push({ kind: 'paymentCompleted', flowId: after.id });
   }
   return notices;
