@@ -60,12 +60,19 @@ async function openInvestmentHeadApprovals(db: Database, actorId: string, count:
       const definition = await workflows.definitionNamed(tx, FIRST_PAYMENT_WORKFLOW);
       const names = new Map(definition.tasks.map((task) => [task.id, task.name]));
       const rowOf = new Map(created.state.tasks.map((task) => [names.get(task.taskId), task.id]));
-      await workflows.runCommandsIn(tx, actor, new Date(openedAt + 3_600_000), created.flow.id, () => [
-        { type: 'start' },
-        { type: 'setStatus', taskRowId: rowOf.get('Solicitud Liquidación')!, status: 'completed' },
-        { type: 'setStatus', taskRowId: rowOf.get('Solicitud a Jefe Inversiones')!, status: 'completed' },
-        { type: 'assign', taskRowId: rowOf.get('VB Jefe Inversiones')!, userId: head.id },
-      ], { notices: false });
+      await workflows.runCommandsIn(
+        tx,
+        actor,
+        new Date(openedAt + 3_600_000),
+        created.flow.id,
+        () => [
+          { type: 'start' },
+          { type: 'setStatus', taskRowId: rowOf.get('Solicitud Liquidación')!, status: 'completed' },
+          { type: 'setStatus', taskRowId: rowOf.get('Solicitud a Jefe Inversiones')!, status: 'completed' },
+          { type: 'assign', taskRowId: rowOf.get('VB Jefe Inversiones')!, userId: head.id },
+        ],
+        { notices: false },
+      );
     });
   }
 }

@@ -343,7 +343,8 @@ const CASES: TableCase[] = [
   },
   {
     table: 'holidays',
-    insert: () => sql`insert into holidays (day, name) values ('2028-01-01', 'Año Nuevo') returning day::text as key`,
+    insert: () =>
+      sql`insert into holidays (day, name) values ('2028-01-01', 'Año Nuevo') returning day::text as key`,
     update: {
       set: (key) => sql`update holidays set name = 'Año Nuevo 2028' where day = ${key}::date`,
       column: 'name',

@@ -17,7 +17,6 @@ import {
   createCommission,
   createPaymentFlow,
   createSaleFlow,
-  type FlowDriver,
 } from '../../test/flow-builders';
 import { startTestSmtp, type TestSmtp } from '../../test/smtp';
 import { systemDatabase } from '../../test/system-database';
