@@ -195,7 +195,7 @@ export function compose(facts: MessageFacts): Composed | null {
       : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
   const intro = introOf(facts);
   const subject = subjectOf(facts, blocks);
-  const footer = 'Inmoflujo. Puede elegir qué avisos recibe en su perfil, en «Avisos por correo».';
+  const footer = 'Inmoflujo. Elija qué avisos recibe con el botón «Avisos por correo» de la barra superior.';
 
   const text = [
     greeting,

@@ -13,11 +13,7 @@ import {
   type TestDatabaseSource,
   testDatabaseUrl,
 } from '../../test/database';
-import {
-  createCommission,
-  createPaymentFlow,
-  createSaleFlow,
-} from '../../test/flow-builders';
+import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 import { startTestSmtp, type TestSmtp } from '../../test/smtp';
 import { systemDatabase } from '../../test/system-database';
 import * as workflows from '../workflows/workflows.service';
