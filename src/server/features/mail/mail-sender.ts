@@ -122,17 +122,20 @@ export interface MailSender {
 
 export function createMailSender(options: SenderOptions): MailSender {
   const now = options.now ?? (() => new Date());
-  const batchSize = options.batchSize ?? 50;
+  const batchSize = options.batchSize ?? 100;
   const leaseSeconds = options.leaseSeconds ?? 300;
   const domain = (() => {
     const match = /@([^>\s]+)/.exec(options.from);
     return match?.[1] ?? 'inmoflujo.local';
   })();
 
+  type Sent = { id: string; token: string; toAddress: string; subject: string };
+
   async function sendOne(
     message: queries.ClaimedMessage,
     facts: Omit<Parameters<typeof compose>[0], 'kind' | 'notices' | 'recipientName' | 'payment'>,
     payment: queries.PaymentFlowFacts | null,
+    sent: Sent[],
   ): Promise<keyof PassResult> {
     const at = now();
     const discard = async (reason: string) => {
@@ -180,13 +183,8 @@ export function createMailSender(options: SenderOptions): MailSender {
       options.log?.warn({ mailId: message.id, answer: answer.text, giveUp }, 'mail not sent');
       return giveUp ? 'failed' : 'retrying';
     }
-    await queries.markSent(options.db, {
-      id: message.id,
-      token: message.claimToken,
-      toAddress: to,
-      subject: composed.subject,
-      now: now(),
-    });
+    // Recorded with the batch's others in one statement.
+    sent.push({ id: message.id, token: message.claimToken, toAddress: to, subject: composed.subject });
     return 'sent';
   }
 
@@ -204,6 +202,7 @@ export function createMailSender(options: SenderOptions): MailSender {
       queries.peopleNamed(options.db, ids('by')),
       queries.commentContents(options.db, ids('commentId')),
     ]);
+    const sent: Sent[] = [];
     const outcomes = await Promise.all(
       claimed.map(async (message) => {
         try {
@@ -216,6 +215,7 @@ export function createMailSender(options: SenderOptions): MailSender {
             message,
             { tasks, people, comments, appUrl: options.appUrl, now: now() },
             payment,
+            sent,
           );
         } catch (error) {
           // The database failed while recording: the lease runs out and the message is taken again.
@@ -224,6 +224,7 @@ export function createMailSender(options: SenderOptions): MailSender {
         }
       }),
     );
+    await queries.markSent(options.db, sent, now());
     for (const outcome of outcomes) result[outcome] += 1;
     return claimed.length;
   }

@@ -128,17 +128,21 @@ export async function claimDue(
   );
 }
 
-/** Records a delivery (only the claim that took the message may). */
+/** Records a batch's deliveries in one statement (only the claim that took each message may). */
 export async function markSent(
   db: Executor,
-  values: { id: string; token: string; toAddress: string; subject: string; now: Date },
+  sent: readonly { id: string; token: string; toAddress: string; subject: string }[],
+  now: Date,
 ): Promise<void> {
+  if (sent.length === 0) return;
+  const at = now.toISOString();
   await db.execute(sql`
-    update mail_messages
-       set status = 'sent', sent_at = ${values.now.toISOString()}::timestamptz, to_address = ${values.toAddress},
-           subject = ${values.subject}, attempts = attempts + 1, last_error = null, claim_token = null,
-           updated_at = ${values.now.toISOString()}::timestamptz
-     where id = ${values.id} and claim_token = ${values.token}::uuid`);
+    update mail_messages m
+       set status = 'sent', sent_at = ${at}::timestamptz, to_address = v.to_address, subject = v.subject,
+           attempts = m.attempts + 1, last_error = null, claim_token = null, updated_at = ${at}::timestamptz
+      from json_to_recordset(${JSON.stringify(sent.map((row) => ({ id: row.id, token: row.token, to_address: row.toAddress, subject: row.subject })))}::json)
+             as v(id uuid, token uuid, to_address text, subject text)
+     where m.id = v.id and m.claim_token = v.token`);
 }
 
 /** Records a failed attempt: pending again at `retryAt`, or failed for good (`retryAt` null). */
