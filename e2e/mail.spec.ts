@@ -149,6 +149,8 @@ test.describe('avisos por correo', () => {
     await page.getByLabel('Estado').selectOption({ label: 'Todos' });
     await expect(table.getByRole('row').filter({ hasText: '550 5.1.1' })).toHaveCount(0);
     await page.setViewportSize({ width: 1440, height: 900 });
+    // The list's loader gone (the screen reads the list again shortly after a retry).
+    await expect(page.locator('.mantine-datatable-loader-fetching')).toHaveCount(0);
     await page.screenshot({ path: '.tmp/mail-correos-1440.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: '.tmp/mail-correos-390.png' });
