@@ -114,6 +114,8 @@ test.describe('aprobaciones', () => {
     const dialog = page.getByRole('dialog', { name: 'Rechazar Aprobación' });
     const confirm = dialog.getByRole('button', { name: 'Confirmar Rechazo' });
     await expect(confirm).toBeDisabled();
+    // An administrator can reopen what they reject: no warning.
+    await expect(dialog.getByTestId('reject-final')).toHaveCount(0);
     await dialog.getByLabel('Motivo del rechazo').fill('   ');
     await expect(confirm).toBeDisabled();
     await dialog.getByLabel('Motivo del rechazo').fill('La factura del broker no coincide con la OC');
@@ -230,6 +232,8 @@ test.describe('aprobaciones', () => {
       await her.goto(`/informes/aprobacion-liquidaciones/${vb}`);
       await her.getByRole('button', { name: 'Rechazar', exact: true }).click();
       const dialog = her.getByRole('dialog', { name: 'Rechazar Aprobación' });
+      // She could not reopen it afterwards (the engine says so): the popup tells her before.
+      await expect(dialog.getByTestId('reject-final')).toContainText('solo un administrador puede reabrir');
       await dialog.getByLabel('Motivo del rechazo').fill('Falta la boleta de honorarios');
       await dialog.getByRole('button', { name: 'Confirmar Rechazo' }).click();
       await expect(her).toHaveURL(/\/informes\/aprobacion-liquidaciones$/);

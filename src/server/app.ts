@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -73,6 +72,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** The statuses whose answer a zod schema checks (and serializes) on the way out. */
+  answerSchemas: string[];
 }
 
 declare module 'fastify' {
@@ -107,7 +108,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods)
-      routes.push({ method, url: route.url, public: route.config?.public === true });
+      routes.push({
+        method,
+        url: route.url,
+        public: route.config?.public === true,
+        answerSchemas: Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {}),
+      });
   });
   app.decorate('registeredRoutes', routes);
   const mailTransport =
@@ -153,7 +159,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hsts: secure ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(fastifyRateLimit, { global: false });
 
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Inmoflujo API', version: '1.0.0' } },

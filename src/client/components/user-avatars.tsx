@@ -1,5 +1,6 @@
 import { Avatar, type AvatarProps, Text, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { formatPersonName } from '../../shared/format';
 
 export interface AvatarPerson {
   id: string;
@@ -8,15 +9,12 @@ export interface AvatarPerson {
   avatarUrl?: string | null;
 }
 
-const nameOf = (person: Pick<AvatarPerson, 'firstName' | 'lastName'>) =>
-  `${person.firstName} ${person.lastName}`;
-
 /** A user's picture, or their initials on a colour of their own. */
 export function PersonAvatar({
   person,
   ...props
 }: { person: AvatarPerson } & Omit<AvatarProps, 'src' | 'name' | 'alt'>) {
-  const name = nameOf(person);
+  const name = formatPersonName(person);
   return <Avatar src={person.avatarUrl ?? null} name={name} alt={name} color="initials" {...props} />;
 }
 
@@ -51,14 +49,18 @@ export function AvatarStack({
   const rest = people.slice(SHOWN_AVATARS);
   return (
     <Tooltip.Group openDelay={150} closeDelay={50}>
-      <Avatar.Group spacing="xs" role="group" aria-label={`${label}: ${people.map(nameOf).join(', ')}`}>
+      <Avatar.Group
+        spacing="xs"
+        role="group"
+        aria-label={`${label}: ${people.map(formatPersonName).join(', ')}`}
+      >
         {people.slice(0, SHOWN_AVATARS).map((person) => (
-          <Tooltip key={person.id} label={nameOf(person)} withArrow>
+          <Tooltip key={person.id} label={formatPersonName(person)} withArrow>
             <PersonAvatar person={person} size={size} />
           </Tooltip>
         ))}
         {rest.length > 0 ? (
-          <Tooltip label={rest.map(nameOf).join(', ')} withArrow multiline maw={260}>
+          <Tooltip label={rest.map(formatPersonName).join(', ')} withArrow multiline maw={260}>
             <Avatar size={size} aria-label={`${rest.length} más`}>
               +{rest.length}
             </Avatar>

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite, PgliteSession } from 'drizzle-orm/pglite';
 import { migrate as migratePgliteDriver } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { z } from 'zod';
 import { migrationsFolder } from '../paths';
 import { type DataDirLock, lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
@@ -168,9 +169,39 @@ export function isoInstant(column: SQL | AnyColumn): SQL<string> {
   return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** Runs a raw SQL statement and returns its rows, on either engine. */
-export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+/**
+ * Rows of raw SQL are checked against their zod schema everywhere but in production (decision
+ * 0036): a renamed or mistyped column fails a test instead of reaching a rule as `undefined`.
+ * Production trusts the statements the tests checked.
+ */
+const checksRows = process.env.NODE_ENV !== 'production';
+
+/** A row that does not match its schema: names the columns that differ. */
+export class RowShapeError extends Error {
+  constructor(issues: z.core.$ZodIssue[]) {
+    super(
+      `a raw SQL row does not match its schema: ${issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`)
+        .join('; ')}`,
+    );
+    this.name = 'RowShapeError';
+  }
+}
+
+/**
+ * Runs a raw SQL statement and returns its rows, on either engine. With `rowSchema` (rows a rule
+ * decides on, decision 0036) each row is checked against it outside production; rows that leave as
+ * an answer are checked by the route's answer schema instead.
+ */
+export async function queryRows<T>(executor: Executor, query: SQL, rowSchema?: z.ZodType<T>): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  if (rowSchema && checksRows) {
+    for (const row of result.rows) {
+      const checked = rowSchema.safeParse(row);
+      if (!checked.success) throw new RowShapeError(checked.error.issues);
+    }
+  }
   return result.rows;
 }
 

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { useTestApp } from '../test/app';
-import { isoInstant, queryRows } from './client';
+import { isoInstant, queryRows, RowShapeError } from './client';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock';
 import { projects, realEstateAgencies } from './schema';
 
@@ -208,6 +209,31 @@ describe('types over the wire', () => {
       })
       .returning({ deadline: projects.deadline });
     expect(project!.deadline).toBe('2027-01-01');
+  });
+
+  it('checks rows a rule decides on against their schema: a renamed column fails, naming it (decision 0036)', async () => {
+    const schema = z.object({ flowId: z.string(), isOpen: z.boolean() });
+    const rows = await queryRows(ctx.db, sql`select 'f1' as "flowId", true as "isOpen"`, schema);
+    expect(rows).toEqual([{ flowId: 'f1', isOpen: true }]);
+    // A column renamed in the statement (or in the table) would have reached the rule as undefined.
+    await expect(queryRows(ctx.db, sql`select 'f1' as "flow_id", true as "isOpen"`, schema)).rejects.toThrow(
+      RowShapeError,
+    );
+    await expect(queryRows(ctx.db, sql`select 'f1' as "flow_id", 1 as "isOpen"`, schema)).rejects.toThrow(
+      /flowId: .*; isOpen: /,
+    );
+  });
+
+  it('checks every JSON answer of the API against its zod schema on the way out (decision 0036)', () => {
+    // The answers that are not JSON: files, streamed exports, the event stream, the API's own docs.
+    const notJson = /^\/api\/(docs(\/|$)|events$|files\/|.*\/export$)/;
+    const unchecked = ctx.app.registeredRoutes
+      .filter((route) => route.url.startsWith('/api') && route.method !== 'HEAD')
+      .filter((route) => !notJson.test(route.url))
+      .filter((route) => !route.answerSchemas.some((status) => /^2\d\d$/.test(status)))
+      .map((route) => `${route.method} ${route.url}`);
+    expect(unchecked).toEqual([]);
+    expect(ctx.app.registeredRoutes.length).toBeGreaterThan(100);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   canCreateSecondPayment,
   firstPaymentStanding,
   type PaymentSubject,
+  riskRefusal,
   secondPaymentStanding,
 } from './payments';
 
@@ -42,5 +43,20 @@ describe('how a commission’s payments stand (spec part 2 §4)', () => {
       canCreateSecondPayment({ ...ready, commission: { numberOfPayments: 1, payment2Date: null } }),
     ).toBe(false);
     expect(canCreateSecondPayment(subject({ firstFlow: { status: 'in_progress' } }))).toBe(false);
+  });
+});
+
+describe("'Marcar En Riesgo': one rule for the payment flow and the consolidated view", () => {
+  it('needs a commission and a live reservation from both; from a payment flow, the flow in progress', () => {
+    const live = { hasCommission: true, isRescinded: false };
+    expect(riskRefusal(live)).toBeNull();
+    expect(riskRefusal({ ...live, flowStatus: 'in_progress' })).toBeNull();
+    expect(riskRefusal({ ...live, hasCommission: false })).toBe('COMMISSION_NOT_CONFIGURED');
+    for (const flowStatus of [undefined, 'in_progress'] as const) {
+      expect(riskRefusal({ ...live, isRescinded: true, flowStatus })).toBe('RISK_ON_RESCINDED');
+    }
+    for (const flowStatus of ['pending', 'completed', 'cancelled'] as const) {
+      expect(riskRefusal({ ...live, flowStatus })).toBe('RISK_ONLY_IN_PROGRESS');
+    }
   });
 });

@@ -45,17 +45,19 @@ export function canCreateSecondPayment(subject: PaymentSubject): boolean {
 }
 
 /**
- * Why 'Marcar En Riesgo' / 'Editar Estado Riesgo' of a payment flow is refused, or null: the
- * commission must exist, the reservation must not be rescinded and the flow must be in progress. The
- * service checks it under the reservation's lock; the screen renders the same answer.
+ * Why 'Marcar En Riesgo' / 'Editar Riesgo' is refused, or null: one rule for the payment flow and the
+ * consolidated view. The commission must exist and the reservation must not be rescinded; from a
+ * payment flow (`flowStatus` given), the flow must also be in progress. The service checks it under
+ * the reservation's lock (commissions.setRiskOfReservationIn); the screens render the same answer.
  */
-export function paymentFlowRiskRefusal(subject: {
+export function riskRefusal(subject: {
   hasCommission: boolean;
   isRescinded: boolean;
-  flowStatus: FlowStatus;
-}): 'COMMISSION_NOT_CONFIGURED' | 'RESERVATION_RESCINDED' | 'RISK_ONLY_IN_PROGRESS' | null {
+  flowStatus?: FlowStatus | undefined;
+}): 'COMMISSION_NOT_CONFIGURED' | 'RISK_ON_RESCINDED' | 'RISK_ONLY_IN_PROGRESS' | null {
   if (!subject.hasCommission) return 'COMMISSION_NOT_CONFIGURED';
-  if (subject.isRescinded) return 'RESERVATION_RESCINDED';
-  if (subject.flowStatus !== 'in_progress') return 'RISK_ONLY_IN_PROGRESS';
+  if (subject.isRescinded) return 'RISK_ON_RESCINDED';
+  if (subject.flowStatus !== undefined && subject.flowStatus !== 'in_progress')
+    return 'RISK_ONLY_IN_PROGRESS';
   return null;
 }

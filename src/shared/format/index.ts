@@ -206,3 +206,8 @@ export function parseMonthYear(input: string): string | null {
 }
 
 export { formatRut } from '../domain/rut';
+
+/** A person's name as every screen shows it: 'Ana Rojas'. */
+export function formatPersonName(person: { firstName: string; lastName: string }): string {
+  return `${person.firstName} ${person.lastName}`;
+}

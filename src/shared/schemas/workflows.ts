@@ -108,9 +108,10 @@ export const taskCommandsView = z.object({
   approve: commandAllowance,
   reject: commandAllowance,
   /**
-   * Of the changes offered (`statuses`, and 'completed' when `approve` is allowed), those the user
-   * could not take back afterwards — completing, for a non-administrator: the screens ask for a
-   * confirmation before these, and only these (issue 28 §5). Decided by the engine's authority.
+   * Of the changes offered (`statuses`, 'completed' when `approve` is allowed, 'blocked' when `reject`
+   * is), those the user could not take back afterwards — completing, for a non-administrator, and a
+   * payment task blocked: the screens ask for a confirmation before these, and only these (issue 28
+   * §5), and 'Rechazar' says it is final. Decided by the engine's authority.
    */
   irreversible: z.array(z.enum(TASK_STATUSES)),
 });

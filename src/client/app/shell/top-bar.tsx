@@ -14,6 +14,7 @@ import {
 import { IconBell, IconHomeHeart, IconMailCog, IconSearch, IconX } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { formatPersonName } from '../../../shared/format';
 import type { SessionUser } from '../../../shared/schemas/auth';
 import { MailPreferencesDialog } from '../../features/mail';
 import { paths } from '../paths';
@@ -35,7 +36,7 @@ export function TopBar({
   search?: ReactNode;
   bellBadge?: ReactNode;
 }) {
-  const fullName = `${user.firstName} ${user.lastName}`;
+  const fullName = formatPersonName(user);
   // On a phone the search has no room beside the logo: an icon opens it across the bar (the same
   // one search box, so Ctrl+K and its state are not duplicated); choosing a result closes it.
   const [phoneSearchOpen, setPhoneSearchOpen] = useState(false);

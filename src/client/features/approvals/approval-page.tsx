@@ -30,6 +30,7 @@ import {
   formatDateTime,
   formatFractionAsPercent,
   formatPercent,
+  formatPersonName,
   formatRut,
   formatUF,
 } from '../../../shared/format';
@@ -87,7 +88,7 @@ function FigureTable({
 }
 
 const fullName = (person: { firstName: string; lastName: string } | null) =>
-  person ? `${person.firstName} ${person.lastName}` : 'Usuario eliminado';
+  person ? formatPersonName(person) : 'Usuario eliminado';
 
 function StatusBadge({ status }: { status: ApprovalStep['status'] }) {
   const badge = taskStatusBadges[status];
@@ -400,7 +401,7 @@ export default function ApprovalPage() {
       <Group mb="sm">{back}</Group>
       <PageHeader
         title={`${task.name} · Reserva N°\u00a0${approval.data.reservation.reservationNumber}`}
-        description={`${approval.data.client.firstName} ${approval.data.client.lastName} · ${approval.data.reservation.projectName}`}
+        description={`${formatPersonName(approval.data.client)} · ${approval.data.reservation.projectName}`}
         actions={
           task.commands.approve.allowed || task.commands.reject.allowed ? (
             <>
@@ -467,6 +468,7 @@ export default function ApprovalPage() {
         key={rejecting ? 'open' : 'closed'}
         opened={rejecting}
         taskName={task.name}
+        isFinal={task.commands.irreversible.includes('blocked')}
         loading={reject.isPending}
         error={reject.error}
         onClose={() => setRejecting(false)}

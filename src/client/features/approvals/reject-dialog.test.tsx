@@ -3,7 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { RejectDialog } from './reject-dialog';
 
-function renderDialog() {
+function renderDialog(isFinal = false) {
   const onConfirm = vi.fn();
   const onClose = vi.fn();
   render(
@@ -11,6 +11,7 @@ function renderDialog() {
       <RejectDialog
         opened
         taskName="VB Jefe Inversiones"
+        isFinal={isFinal}
         loading={false}
         error={null}
         onConfirm={onConfirm}
@@ -36,6 +37,16 @@ describe("the 'Rechazar Aprobación' popup", () => {
     expect(confirm.disabled).toBe(false);
     fireEvent.click(confirm);
     expect(onConfirm).toHaveBeenCalledWith('Falta la factura');
+  });
+
+  it('says a rejection is final when the user could not reopen the task, and only then', () => {
+    renderDialog(true);
+    expect(screen.getByTestId('reject-final').textContent).toMatch(/solo un administrador puede reabrir/);
+  });
+
+  it('says nothing of the kind to who could reopen it (an administrator)', () => {
+    renderDialog(false);
+    expect(screen.queryByTestId('reject-final')).toBeNull();
   });
 
   it("'Cancelar' closes without sending", () => {

@@ -1,14 +1,18 @@
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
 
 /**
  * 'Rechazar Aprobación' (spec part 2 §2, §5): the reason, required; 'Confirmar Rechazo' stays disabled
- * until the trimmed reason is not empty. The server writes 'RECHAZO: {reason}' on the task.
+ * until the trimmed reason is not empty. The server writes 'RECHAZO: {reason}' on the task. When the
+ * user could not take the rejection back (`isFinal`: the task's `commands.irreversible` holds
+ * 'blocked'), the popup says only an administrator can reopen the task.
  */
 export function RejectDialog({
   opened,
   taskName,
+  isFinal,
   loading,
   error,
   onConfirm,
@@ -16,6 +20,7 @@ export function RejectDialog({
 }: {
   opened: boolean;
   taskName: string;
+  isFinal: boolean;
   loading: boolean;
   error: unknown;
   onConfirm: (reason: string) => void;
@@ -41,6 +46,11 @@ export function RejectDialog({
             La tarea «{taskName}» quedará bloqueada y el motivo se registrará como comentario en el flujo de
             pago.
           </Text>
+          {isFinal ? (
+            <Alert color="orange" icon={<IconLock size={18} />} data-testid="reject-final">
+              Después no podrá deshacerlo: solo un administrador puede reabrir una tarea rechazada.
+            </Alert>
+          ) : null}
           <ErrorAlert error={error} />
           <Textarea
             label="Motivo del rechazo"

@@ -1,7 +1,7 @@
 import { Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { formatRut } from '../../../shared/format';
+import { formatPersonName, formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { type Client, clientBody } from '../../../shared/schemas/clients';
 import { paths } from '../../app/paths';
@@ -113,7 +113,7 @@ function ClientForm({
           {client?.restriction ? (
             <RestrictionAlert
               clientId={client.id}
-              clientName={`${client.firstName} ${client.lastName}`}
+              clientName={formatPersonName(client)}
               restriction={client.restriction}
               reason={client.restrictionReason}
               mayLift={managesHolderData}

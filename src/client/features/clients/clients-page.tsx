@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { formatDate, formatRut } from '../../../shared/format';
+import { formatDate, formatPersonName, formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { CLIENT_SORTS, type ClientRow } from '../../../shared/schemas/clients';
 import { paths } from '../../app/paths';
@@ -18,9 +18,6 @@ import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
 import { RestrictionBadge } from '../data-requests';
 import { useClients, useDeleteClient } from './api';
-
-const fullName = (client: Pick<ClientRow, 'firstName' | 'lastName'>) =>
-  `${client.firstName} ${client.lastName}`;
 
 const dimmedDash = (
   <Text span c="dimmed">
@@ -65,7 +62,7 @@ export default function ClientsPage() {
       // A holder's opposition or blocking (Ley 21.719) is marked beside the name.
       render: (client) => (
         <>
-          {fullName(client)}
+          {formatPersonName(client)}
           {client.restriction ? (
             <>
               {' '}
@@ -107,7 +104,7 @@ export default function ClientsPage() {
             to={paths.editClient(client.id)}
             state={back}
             variant="subtle"
-            aria-label={`Editar a ${fullName(client)}`}
+            aria-label={`Editar a ${formatPersonName(client)}`}
             title="Editar"
           >
             <IconPencil size={18} />
@@ -116,7 +113,7 @@ export default function ClientsPage() {
             <ActionIcon
               variant="subtle"
               color="red"
-              aria-label={`Eliminar a ${fullName(client)}`}
+              aria-label={`Eliminar a ${formatPersonName(client)}`}
               title="Eliminar"
               onClick={() => {
                 remove.reset();
@@ -179,14 +176,14 @@ export default function ClientsPage() {
           if (!toDelete) return;
           remove.mutate(toDelete.id, {
             onSuccess: () => {
-              notifySaved(`Cliente ${fullName(toDelete)} eliminado`);
+              notifySaved(`Cliente ${formatPersonName(toDelete)} eliminado`);
               setToDelete(null);
             },
           });
         }}
       >
         {toDelete
-          ? `¿Eliminar a ${fullName(toDelete)} (RUT ${formatRut(toDelete.rut)})? Dejará de aparecer en la lista de clientes.`
+          ? `¿Eliminar a ${formatPersonName(toDelete)} (RUT ${formatRut(toDelete.rut)})? Dejará de aparecer en la lista de clientes.`
           : null}
       </ConfirmDialog>
     </>

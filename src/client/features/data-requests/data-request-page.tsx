@@ -25,7 +25,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatRut } from '../../../shared/domain/rut';
 import { errorCatalog } from '../../../shared/errors';
-import { formatDate, formatDateTime, formatInteger } from '../../../shared/format';
+import { formatDate, formatDateTime, formatInteger, formatPersonName } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import {
   DATA_REQUEST_STATUSES,
@@ -55,7 +55,7 @@ const REGISTER = paths.settingsTab('solicitudes-titulares');
 type Allowance = DataRequestDetail['actions'][keyof DataRequestDetail['actions']];
 
 const fullName = (person: { firstName: string; lastName: string } | null) =>
-  person ? `${person.firstName} ${person.lastName}` : '—';
+  person ? formatPersonName(person) : '—';
 
 function Card({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
   return (

@@ -3,7 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DATA_REQUEST_DAYS } from '../../../shared/domain/privacy';
-import { formatDate } from '../../../shared/format';
+import { formatDate, formatPersonName } from '../../../shared/format';
 import {
   DATA_REQUEST_KINDS,
   DATA_REQUEST_SORTS,
@@ -103,7 +103,7 @@ const columns: DataTableColumn<DataRequestRow>[] = [
     title: 'Atendida por',
     render: (row) =>
       row.handledBy ? (
-        `${row.handledBy.firstName} ${row.handledBy.lastName}`
+        formatPersonName(row.handledBy)
       ) : (
         <Text span size="sm" c="dimmed">
           —

@@ -1,10 +1,11 @@
 import { Select } from '@mantine/core';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { formatPersonName } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
-import { fullName, useUserOptions } from '../users/api';
+import { useUserOptions } from '../users/api';
 import { FOLLOW_UP_URL, useFollowUp } from './inbox-api';
 import { TaskInbox } from './task-inbox';
 
@@ -28,7 +29,7 @@ export default function FollowUpPage() {
       { value: ALL_USERS, label: 'Todos los usuarios' },
       ...(users.data ?? []).map((option) => ({
         value: option.id,
-        label: `${fullName(option)}${option.position ? ` · ${option.position}` : ''}`,
+        label: `${formatPersonName(option)}${option.position ? ` · ${option.position}` : ''}`,
       })),
     ],
     [users.data],

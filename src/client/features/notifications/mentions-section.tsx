@@ -16,7 +16,7 @@ import {
 import { IconArrowRight, IconAt, IconCheck, IconChecks } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime, formatInteger } from '../../../shared/format';
+import { formatDateTime, formatInteger, formatPersonName } from '../../../shared/format';
 import type { InboxMention, MentionStatus } from '../../../shared/schemas/notifications';
 import { ErrorAlert } from '../../components/error-alert';
 import { PersonAvatar } from '../../components/user-avatars';
@@ -57,9 +57,7 @@ export function MentionCard({
   const unread = mention.readAt === null;
   // On an unread card's tint the dimmed grey falls short of AA: a darker grey (theme.ts).
   const quiet = unread ? 'gray.7' : 'dimmed';
-  const author = mention.author
-    ? `${mention.author.firstName} ${mention.author.lastName}`
-    : 'Un usuario eliminado';
+  const author = mention.author ? formatPersonName(mention.author) : 'Un usuario eliminado';
   return (
     <Paper
       withBorder

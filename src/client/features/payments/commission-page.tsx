@@ -3,7 +3,7 @@ import { IconArrowLeft, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorCatalog } from '../../../shared/errors';
-import { formatUF } from '../../../shared/format';
+import { formatPersonName, formatUF } from '../../../shared/format';
 import type { ReservationView } from '../../../shared/schemas/reservations';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
@@ -35,7 +35,7 @@ function ReservationSummary({ reservation }: { reservation: ReservationView }) {
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" verticalSpacing="sm">
         <InfoItem label="Cliente">
           <Text size="sm" fw={500}>
-            {reservation.client ? `${reservation.client.firstName} ${reservation.client.lastName}` : '—'}
+            {reservation.client ? formatPersonName(reservation.client) : '—'}
           </Text>
         </InfoItem>
         <InfoItem label="Departamento">

@@ -58,6 +58,8 @@ export default function BrokersReportPage() {
             onChange={(value) => list.setFilter('broker', value)}
             placeholder="Todos los brokers"
             clearable
+            // Its filters leave room at 1440 px: a long razón social shows whole.
+            width={420}
           />
           <DateRangeFilters
             dateType={tipoFecha}

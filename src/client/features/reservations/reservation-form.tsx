@@ -17,7 +17,7 @@ import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { fractionToPercent, percentToFraction, reservationFigures } from '../../../shared/domain/pricing';
-import { formatUF } from '../../../shared/format';
+import { formatPersonName, formatUF } from '../../../shared/format';
 import {
   type CreateReservationBody,
   createReservationBody,
@@ -273,7 +273,7 @@ export function ReservationForm({
   }));
   const sellerData = options.sellers.map((seller) => ({
     value: seller.id,
-    label: `${seller.firstName} ${seller.lastName}`,
+    label: formatPersonName(seller),
   }));
 
   return (

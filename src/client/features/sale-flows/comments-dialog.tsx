@@ -15,13 +15,12 @@ import {
 import { IconTrash } from '@tabler/icons-react';
 import { Fragment, type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { foldForSearch } from '../../../shared/domain/search';
-import { formatDateTime } from '../../../shared/format';
+import { formatDateTime, formatPersonName } from '../../../shared/format';
 import type { UserOption } from '../../../shared/schemas/users';
 import type { FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { ErrorAlert } from '../../components/error-alert';
 import { PersonAvatar } from '../../components/user-avatars';
 import { draftOf, forgetDraft, keepDraft } from '../../lib/drafts';
-import { fullName } from '../users/api';
 
 export const EMPTY_COMMENT_MESSAGE = 'El comentario es obligatorio';
 export const MENTION_HINT = 'Escriba @ para mencionar a un usuario';
@@ -43,7 +42,7 @@ export function highlightMentions(
   content: string,
   mentions: readonly { firstName: string; lastName: string }[],
 ) {
-  const names = [...new Set(mentions.map((user) => `@${fullName(user)}`))].sort(
+  const names = [...new Set(mentions.map((user) => `@${formatPersonName(user)}`))].sort(
     (a, b) => b.length - a.length,
   );
   if (names.length === 0) return content;
@@ -83,7 +82,7 @@ export function mentionCandidates(users: readonly UserOption[], query: string, l
   const words = foldForSearch(query).split(/\s+/).filter(Boolean);
   return users
     .filter((user) => {
-      const nameWords = foldForSearch(fullName(user)).split(/\s+/);
+      const nameWords = foldForSearch(formatPersonName(user)).split(/\s+/);
       return words.every((word) => nameWords.some((nameWord) => nameWord.startsWith(word)));
     })
     .slice(0, limit);
@@ -147,7 +146,7 @@ export function CommentComposer({
 
   const choose = (user: UserOption) => {
     if (!query) return;
-    const name = `@${fullName(user)} `;
+    const name = `@${formatPersonName(user)} `;
     const caret = area.current?.selectionStart ?? text.length;
     const next = text.slice(0, query.start) + name + text.slice(caret);
     const nextMentioned = mentioned.some((other) => other.id === user.id) ? mentioned : [...mentioned, user];
@@ -163,7 +162,9 @@ export function CommentComposer({
       setError(EMPTY_COMMENT_MESSAGE);
       return;
     }
-    const ids = mentioned.filter((user) => text.includes(`@${fullName(user)}`)).map((user) => user.id);
+    const ids = mentioned
+      .filter((user) => text.includes(`@${formatPersonName(user)}`))
+      .map((user) => user.id);
     try {
       await onSend(text, ids);
       setTextState('');
@@ -254,7 +255,7 @@ export function CommentComposer({
               <Group gap="xs" wrap="nowrap">
                 <PersonAvatar person={user} size={24} />
                 <div>
-                  <Text size="sm">{fullName(user)}</Text>
+                  <Text size="sm">{formatPersonName(user)}</Text>
                   <Text size="xs" c="dimmed">
                     {user.position}
                   </Text>
@@ -293,7 +294,7 @@ function CommentItem({
           {author ? <PersonAvatar person={author} size={28} /> : null}
           <div style={{ minWidth: 0 }}>
             <Text size="sm" fw={600}>
-              {author ? fullName(author) : 'Usuario eliminado'}
+              {author ? formatPersonName(author) : 'Usuario eliminado'}
             </Text>
             <Text size="xs" c="dimmed">
               {formatDateTime(comment.createdAt)}

@@ -2,7 +2,7 @@ import { Alert, Button, Grid, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconBriefcase, IconCash, IconCoin } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { formatDateTime } from '../../../shared/format';
+import { formatDateTime, formatPersonName } from '../../../shared/format';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
@@ -133,9 +133,7 @@ export default function SaleFlowPage() {
               </Text>
               <Text size="sm">
                 <strong>Por:</strong>{' '}
-                {data.rescission.rescindedBy
-                  ? `${data.rescission.rescindedBy.firstName} ${data.rescission.rescindedBy.lastName}`
-                  : '—'}
+                {data.rescission.rescindedBy ? formatPersonName(data.rescission.rescindedBy) : '—'}
               </Text>
             </Stack>
           </Alert>

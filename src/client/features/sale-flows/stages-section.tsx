@@ -21,7 +21,7 @@ import {
   taskStatusBadges,
   taskStatusOptions,
 } from '../../../shared/domain/workflow/statuses';
-import { formatDateTime } from '../../../shared/format';
+import { formatDateTime, formatPersonName } from '../../../shared/format';
 import type { SaleFlowTask } from '../../../shared/schemas/sale-flows';
 import type { UserOption } from '../../../shared/schemas/users';
 import type { FlowCommandsView, FlowPerson, TaskRejectionView } from '../../../shared/schemas/workflows';
@@ -29,7 +29,7 @@ import { TASK_COMMENTS_PARAM } from '../../app/paths';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { AvatarStack, PersonAvatar } from '../../components/user-avatars';
 import { errorMessage } from '../../lib/api';
-import { fullName, useUserOptions } from '../users/api';
+import { useUserOptions } from '../users/api';
 import {
   type FlowKind,
   useAddComment,
@@ -111,7 +111,7 @@ export function RejectionNote({ rejection }: { rejection: TaskRejectionView }) {
   return (
     <Text size="xs" c="red.8" data-testid="task-rejection">
       <Text span inherit fw={700}>
-        Rechazada por {rejection.by ? fullName(rejection.by) : 'un usuario eliminado'}
+        Rechazada por {rejection.by ? formatPersonName(rejection.by) : 'un usuario eliminado'}
       </Text>{' '}
       el {formatDateTime(rejection.at)}: {rejection.reason}
     </Text>
@@ -245,7 +245,7 @@ function TaskRow({
               <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }} data-testid="task-assignee">
                 <PersonAvatar person={singleAssignee} size={26} />
                 <Text size="sm" truncate>
-                  {fullName(singleAssignee)}
+                  {formatPersonName(singleAssignee)}
                 </Text>
               </Group>
             ) : offeredAssignee ? null : (

@@ -9,6 +9,7 @@ import { isSearchable, SEARCH_MAX_LENGTH } from '../../../shared/domain/global-s
 // Straight from the domain modules: shared/format would pull big.js and shared/schemas zod into
 // the initial bundle.
 import { formatRut } from '../../../shared/domain/rut';
+import { formatPersonName } from '../../../shared/format';
 import type { ClientHit, ReservationHit, SearchResults } from '../../../shared/schemas/search';
 import { paths } from '../../app/paths';
 import { useGlobalSearch } from './api';
@@ -38,7 +39,7 @@ function clientOption(hit: ClientHit): SearchOption {
   return {
     key: `client-${hit.id}`,
     kind: 'client',
-    title: `${hit.firstName} ${hit.lastName}`,
+    title: formatPersonName(hit),
     subtitle: [formatRut(hit.rut), hit.email].filter(Boolean).join(' · '),
     to: hit.reservationFlowId ? paths.reservationFlow(hit.reservationFlowId) : paths.editClient(hit.id),
   };

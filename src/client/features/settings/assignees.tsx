@@ -1,7 +1,7 @@
 import { Avatar, Group, Text, Tooltip } from '@mantine/core';
+import { formatPersonName } from '../../../shared/format';
 import type { UserOption } from '../../../shared/schemas/users';
 import { PersonAvatar, SHOWN_AVATARS } from '../../components/user-avatars';
-import { fullName } from '../users/api';
 
 /** Labels for the users of a task: active users by name; others (since deactivated) say so. */
 export function assigneesOf(ids: readonly string[], users: readonly UserOption[] | undefined) {
@@ -29,13 +29,13 @@ export function AssigneeList({
     );
   }
   const assignees = assigneesOf(ids, users);
-  const names = assignees.map(({ user }) => (user ? fullName(user) : INACTIVE_USER_LABEL));
+  const names = assignees.map(({ user }) => (user ? formatPersonName(user) : INACTIVE_USER_LABEL));
   return (
     <Group gap="xs" wrap="nowrap" align="center">
       <Avatar.Group spacing="xs">
         {assignees.slice(0, SHOWN_AVATARS).map(({ id, user }) =>
           user ? (
-            <Tooltip key={id} label={fullName(user)} withArrow>
+            <Tooltip key={id} label={formatPersonName(user)} withArrow>
               <PersonAvatar person={user} size={30} />
             </Tooltip>
           ) : (

@@ -1,8 +1,8 @@
-import { Badge, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconUsersPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { formatPersonName } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
-import type { FlowSettingsWorkflow } from '../../../shared/schemas/settings';
 import type { UserOption } from '../../../shared/schemas/users';
 import { PageLoader } from '../../app/shell/app-layout';
 import { ErrorAlert } from '../../components/error-alert';
@@ -13,13 +13,7 @@ import { useUserOptions } from '../users/api';
 import { useSaleFlowSettings, useSetDefaultAssignees, useSetDefaultSeller } from './api';
 import { AssigneeList } from './assignees';
 import { AssigneesDialog } from './assignees-dialog';
-
-type Task = FlowSettingsWorkflow['stages'][number]['tasks'][number];
-
-export function daysText(days: number | null): string | null {
-  if (days === null) return null;
-  return days === 1 ? '1 día para completar' : `${days} días para completar`;
-}
+import { type FlowSettingsTask, FlowStagePanel } from './flow-stages';
 
 /** Configuración Flujo Venta: the default seller, then each stage's tasks and their default assignees. */
 export function SaleFlowSection() {
@@ -42,7 +36,7 @@ export function SaleFlowSection() {
           placeholder="Sin vendedor por defecto"
           data={sellers.map((seller) => ({
             value: seller.id,
-            label: `${seller.firstName} ${seller.lastName}`,
+            label: formatPersonName(seller),
           }))}
           value={defaultSellerId}
           searchable
@@ -72,78 +66,39 @@ export function SaleFlowSection() {
       </div>
       <ErrorAlert error={users.error} title="No se pudo cargar la lista de usuarios" />
       {workflow.stages.map((stage, index) => (
-        <Paper key={stage.id} withBorder radius="md" p="md" component="section" aria-label={stage.name}>
-          <Group gap="xs" mb="sm">
-            <Badge variant="light" circle>
-              {index + 1}
-            </Badge>
-            <Title order={4}>{stage.name}</Title>
-          </Group>
-          <Stack gap={0}>
-            {stage.tasks.map((task, taskIndex) => (
-              <SaleTaskRow
-                key={task.id}
-                task={task}
-                users={users.data}
-                canManage={canManage}
-                first={taskIndex === 0}
-              />
-            ))}
-          </Stack>
-        </Paper>
+        <FlowStagePanel
+          key={stage.id}
+          stage={stage}
+          index={index}
+          renderTask={(task) => ({
+            details: <AssigneeList ids={task.defaultAssigneeIds} users={users.data} />,
+            actions: canManage ? <SaleTaskAssignees task={task} users={users.data} /> : null,
+          })}
+        />
       ))}
     </Stack>
   );
 }
 
-function SaleTaskRow({
-  task,
-  users,
-  canManage,
-  first,
-}: {
-  task: Task;
-  users: UserOption[] | undefined;
-  canManage: boolean;
-  first: boolean;
-}) {
+/** 'Asignar': the task's default assignees, several, chosen in a dialog. */
+function SaleTaskAssignees({ task, users }: { task: FlowSettingsTask; users: UserOption[] | undefined }) {
   const [editing, setEditing] = useState(false);
   const save = useSetDefaultAssignees();
-  const days = daysText(task.daysToComplete);
   return (
-    <Group
-      justify="space-between"
-      gap="xs"
-      py="sm"
-      wrap="wrap"
-      style={first ? undefined : { borderTop: '1px solid var(--mantine-color-default-border)' }}
-    >
-      <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
-        <Text size="sm" fw={600}>
-          {task.name}
-        </Text>
-        {days ? (
-          <Text size="xs" c="dimmed">
-            {days}
-          </Text>
-        ) : null}
-        <AssigneeList ids={task.defaultAssigneeIds} users={users} />
-      </Stack>
-      {canManage ? (
-        <Button
-          variant="light"
-          size="xs"
-          leftSection={<IconUsersPlus size={16} />}
-          disabled={!users}
-          onClick={() => {
-            save.reset();
-            setEditing(true);
-          }}
-          aria-label={`Asignar responsables a ${task.name}`}
-        >
-          Asignar
-        </Button>
-      ) : null}
+    <>
+      <Button
+        variant="light"
+        size="xs"
+        leftSection={<IconUsersPlus size={16} />}
+        disabled={!users}
+        onClick={() => {
+          save.reset();
+          setEditing(true);
+        }}
+        aria-label={`Asignar responsables a ${task.name}`}
+      >
+        Asignar
+      </Button>
       {editing && users ? (
         <AssigneesDialog
           opened
@@ -166,6 +121,6 @@ function SaleTaskRow({
           }
         />
       ) : null}
-    </Group>
+    </>
   );
 }

@@ -18,6 +18,7 @@ import { IconKey, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { formatPersonName } from '../../../shared/format';
 import { can, USER_TYPES } from '../../../shared/permissions';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../shared/schemas/auth';
 import {
@@ -302,7 +303,7 @@ function AccountCard({ user, onChanged }: { user: SettingsUser; onChanged: (user
   const setActive = useSetUserActive();
   const [confirming, setConfirming] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
-  const name = `${user.firstName} ${user.lastName}`;
+  const name = formatPersonName(user);
 
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md" component="section" aria-label="Cuenta">

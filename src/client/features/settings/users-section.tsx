@@ -1,4 +1,5 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
+import { formatPersonName } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type { UserRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
@@ -10,7 +11,7 @@ import { useSettingsUsers } from './api';
 import { SellerDot } from './seller-dot';
 import { editColumn, ListToolbar, useBackState, useNarrow, useOpenRecord } from './settings-list';
 
-const nameOf = (user: UserRow) => `${user.firstName} ${user.lastName}`;
+const nameOf = (user: UserRow) => formatPersonName(user);
 
 /** Usuarios: avatar and name, e-mail, position, type, seller dot; deactivated users marked. */
 export function UsersSection() {

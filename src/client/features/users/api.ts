@@ -13,8 +13,3 @@ export function useUserOptions() {
     staleTime: 5 * 60_000,
   });
 }
-
-/** 'Ana Rojas' */
-export function fullName(user: Pick<UserOption, 'firstName' | 'lastName'>): string {
-  return `${user.firstName} ${user.lastName}`;
-}

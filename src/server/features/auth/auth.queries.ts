@@ -79,10 +79,6 @@ export async function insertRole(db: Executor, name: string, description: string
   return row!.id;
 }
 
-export async function assignRole(db: Executor, userId: string, roleId: string): Promise<void> {
-  await db.insert(userRoles).values({ userId, roleId });
-}
-
 export async function insertSession(
   db: Executor,
   values: { id: string; userId: string; expiresAt: Date; userAgent: string | null; ip: string | null },
@@ -126,6 +122,7 @@ export async function ensureAdminRole(db: Executor, name: string, description: s
   return row!.id;
 }
 
+/** Gives the user the role (nothing when they hold it already). */
 export async function grantRole(db: Executor, userId: string, roleId: string): Promise<void> {
   await db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
 }

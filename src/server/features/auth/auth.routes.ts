@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginBody, registerBody, userResponse } from '../../../shared/schemas/auth';
 import type { Database } from '../../db/client';
-import { AppError } from '../../http/app-error';
 import {
   clearSessionCookie,
   currentUser,
@@ -32,10 +31,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       schema: { tags: ['auth'], body: registerBody, response: { 201: userResponse } },
     },
     async (request, reply) => {
-      const limit = await throttleRegister(request);
-      if (!limit.isAllowed && limit.isExceeded) {
-        reply.header('retry-after', limit.ttlInSeconds);
-        throw new AppError('REGISTRATION_THROTTLED');
+      try {
+        await auth.admitRegistration(
+          db,
+          throttle,
+          register.maxPerHour,
+          request.ip,
+          request.server.dependencies.now(),
+        );
+      } catch (error) {
+        if (error instanceof auth.RegistrationThrottled) reply.header('retry-after', error.waitSeconds);
+        throw error;
       }
       const user = await auth.register(db, settings, request.body, request.id);
       return reply.status(201).send({ user });
@@ -52,15 +58,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     async () => ({ isOpen: await auth.registrationIsOpen(db, settings) }),
   );
 
-  // Failed sign-ins are throttled per e-mail + client, per client and per account, counted in the
-  // database so every instance sees them (login-throttle.ts).
+  // Failed sign-ins are throttled per e-mail + client, per client and per account, and
+  // self-registrations per client, counted in the database so every instance sees them
+  // (login-throttle.ts).
   const throttle = loginThrottleLimits(login);
-  // Self-registration per client address: an open registration is not an account factory.
-  const throttleRegister = app.createRateLimit({
-    max: register.maxPerHour,
-    timeWindow: 3_600_000,
-    keyGenerator: (request) => `register:${request.ip}`,
-  });
 
   app.post(
     '/login',

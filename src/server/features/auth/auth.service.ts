@@ -11,6 +11,7 @@ import {
   failureRetentionMs,
   type LoginThrottleLimits,
   loginCounters,
+  registrationCounter,
   waitSeconds,
 } from './login-throttle';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
@@ -112,7 +113,7 @@ export async function register(
       });
       if ((await queries.countRoles(tx)) === 0) {
         const roleId = await queries.insertRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description);
-        await queries.assignRole(tx, created.id, roleId);
+        await queries.grantRole(tx, created.id, roleId);
       }
       return created;
     });
@@ -128,6 +129,36 @@ export async function registrationIsOpen(db: Database, settings: AuthSettings): 
   if (settings.registration === 'open') return true;
   if (settings.registration === 'closed') return false;
   return (await queries.countProfiles(db)) === 0;
+}
+
+/**
+ * Counts a self-registration attempt from `address` toward its hourly budget, or refuses it with
+ * `RegistrationThrottled` when the budget is spent. In the database (login-throttle.ts), so two
+ * instances behind a load balancer share one budget.
+ */
+export async function admitRegistration(
+  db: Database,
+  throttle: LoginThrottleLimits,
+  maxPerHour: number,
+  address: string,
+  now: Date,
+): Promise<void> {
+  const counter = registrationCounter(maxPerHour, address);
+  const wait = await throttleWait(db, [counter], now);
+  if (wait > 0) throw new RegistrationThrottled(wait);
+  await queries.insertLoginFailures(
+    db,
+    [counter.key],
+    now.toISOString(),
+    new Date(now.getTime() - failureRetentionMs(throttle)).toISOString(),
+  );
+}
+
+/** A self-registration refused: too many from this address within the hour. */
+export class RegistrationThrottled extends AppError {
+  constructor(readonly waitSeconds: number) {
+    super('REGISTRATION_THROTTLED');
+  }
 }
 
 /** A sign-in refused before its password is checked: too many recent failures (login-throttle.ts). */

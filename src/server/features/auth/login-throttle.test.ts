@@ -99,7 +99,14 @@ describe('failed sign-ins counted across server instances on one database', () =
         db: handle.db,
         serveClient: false,
         now: () => clock.now,
-        env: { LOG_LEVEL: 'silent', NODE_ENV: 'test', LOGIN_MAX_ATTEMPTS: 3, LOGIN_WINDOW_MINUTES: 15 },
+        env: {
+          LOG_LEVEL: 'silent',
+          NODE_ENV: 'test',
+          LOGIN_MAX_ATTEMPTS: 3,
+          LOGIN_WINDOW_MINUTES: 15,
+          REGISTRATION: 'open',
+          REGISTER_MAX_PER_HOUR: 2,
+        },
       });
       cleanups.push(() => app.close());
       await app.ready();
@@ -180,6 +187,37 @@ describe('failed sign-ins counted across server instances on one database', () =
     expect(guessed.statusCode).toBe(429);
     expect(guessed.headers['retry-after']).toBe('3600');
   }, 60_000);
+
+  it('shares one self-registration budget per address across instances, and says how long to wait', async () => {
+    const { one, other } = await twoInstances();
+    const register = (app: FastifyInstance, address: string, n: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        remoteAddress: address,
+        headers: { origin: TEST_ORIGIN },
+        payload: {
+          email: `registro${n}@example.cl`,
+          password: 'una-clave-larga-1',
+          firstName: 'Ana',
+          lastName: 'Pérez',
+          position: 'Analista',
+        },
+      });
+    // REGISTER_MAX_PER_HOUR is 2 here: one attempt on each instance, then both refuse.
+    expect((await register(one, stranger, 1)).statusCode).toBe(201);
+    expect((await register(other, stranger, 2)).statusCode).toBe(201);
+    for (const app of [one, other]) {
+      const refused = await register(app, stranger, 3);
+      expect(refused.statusCode).toBe(429);
+      expect(errorOf(refused).code).toBe('REGISTRATION_THROTTLED');
+      expect(refused.headers['retry-after']).toBe('3600');
+    }
+    // Another address has its own budget; the first one's ends an hour after its first attempt.
+    expect((await register(one, owner, 4)).statusCode).toBe(201);
+    clock.now = new Date(clock.now.getTime() + 3_600_000);
+    expect((await register(other, stranger, 5)).statusCode).toBe(201);
+  });
 
   it('keeps the table bounded: every sign-in deletes the failures no window counts any more', async () => {
     const { one, other, db } = await twoInstances();

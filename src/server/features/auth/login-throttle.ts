@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
  * - each client has a budget over all e-mails (password spraying from one address);
  * - each account has a ceiling of failures from everywhere (a distributed guess), far above what a
  *   person mistyping produces.
- * The counts live in the database (`login_failures`, one row per failure and counter; decision 0028),
+ * The counts live in the database (`login_failures`, one row per failure and counter; decision 0028;
+ * self-registrations are counted there too, `registrationCounter`),
  * not in a process: every server instance behind a load balancer counts the same failures (DESIGN
  * §14: no instance keeps state another needs), and a restart forgets nothing. `auth.service` checks
  * an attempt before its password (one statement) and records a failure or a success after (one
@@ -60,6 +61,15 @@ export function loginCounters(
     address: { key: keyOf('address', address), max: limits.perAddress, windowMs: limits.windowMs },
     account: { key: keyOf('account', account), max: limits.perAccountPerHour, windowMs: HOUR_MS },
   };
+}
+
+/**
+ * Self-registrations per client address within an hour (`REGISTER_MAX_PER_HOUR`): an open
+ * registration is not an account factory. Counted in the same table as failed sign-ins (every
+ * attempt counts, accepted or not), under a key of its own kind, so every instance sees it too.
+ */
+export function registrationCounter(maxPerHour: number, address: string): FailureCounter {
+  return { key: keyOf('register', address), max: maxPerHour, windowMs: HOUR_MS };
 }
 
 /** How long a failure may count: older rows are deleted (the longest window). */

@@ -71,6 +71,20 @@ export async function lockReservationOf(db: Executor, reservationId: string) {
   return row ?? null;
 }
 
+/** The reservation locked (as a rescission locks it), whether it is rescinded, and its commission. */
+export async function lockRiskSubject(
+  tx: Executor,
+  reservationId: string,
+): Promise<{ isRescinded: boolean; commissionId: string | null } | null> {
+  const [row] = await queryRows<{ isRescinded: boolean; commissionId: string | null }>(
+    tx,
+    sql`select r.is_rescinded as "isRescinded",
+               (select bc.id from broker_commissions bc where bc.reservation_id = r.id) as "commissionId"
+          from reservations r where r.id = ${reservationId} for update of r`,
+  );
+  return row ?? null;
+}
+
 /** True when a payment flow of the commission has started or finished (money is moving). */
 export async function hasStartedPaymentFlow(db: Executor, commissionId: string): Promise<boolean> {
   const [row] = await queryRows<{ started: boolean }>(

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { riskRefusal } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
+import type { FlowStatus } from '../../../shared/domain/workflow/statuses';
 import type {
   CommissionView,
   commissionFields,
@@ -149,21 +151,31 @@ export async function recordPaymentDate(
 }
 
 /**
- * 'Marcar En Riesgo' / 'Editar Estado Riesgo' inside the caller's transaction: on with its reason, or
- * off with the reason cleared; with the version the user read (stale → 409).
+ * 'Marcar En Riesgo' / 'Editar Riesgo' inside the caller's transaction, from a payment flow (with its
+ * status) or the consolidated view: under the reservation's lock, as a rescission takes it, so the
+ * two never interleave; refused by `riskRefusal` (one rule for both); on with its reason, or off with
+ * the reason cleared; with the version the user read (stale → 409).
  */
-export async function setRiskIn(
+export async function setRiskOfReservationIn(
   tx: Executor,
-  commissionId: string,
-  version: number,
-  risk: { atRisk: boolean; reason: string | null },
+  reservationId: string,
+  change: { version: number; atRisk: boolean; reason: string | null },
   actorId: string,
+  flowStatus?: FlowStatus,
 ): Promise<{ atRisk: boolean; atRiskReason: string | null; version: number }> {
+  const subject = await queries.lockRiskSubject(tx, reservationId);
+  if (!subject) throw new AppError('RESERVATION_NOT_FOUND');
+  const refusal = riskRefusal({
+    hasCommission: subject.commissionId !== null,
+    isRescinded: subject.isRescinded,
+    flowStatus,
+  });
+  if (refusal) throw new AppError(refusal);
   const updated = await queries.updateCommission(
     tx,
-    commissionId,
-    version,
-    { atRisk: risk.atRisk, atRiskReason: risk.atRisk ? risk.reason : null },
+    subject.commissionId!,
+    change.version,
+    { atRisk: change.atRisk, atRiskReason: change.atRisk ? change.reason : null },
     actorId,
   );
   if (!updated) throw new AppError('STALE_VERSION');

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import {
   canCreateSecondPayment,
   firstPaymentStanding,
-  paymentFlowRiskRefusal,
+  riskRefusal,
   secondPaymentStanding,
 } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
@@ -198,7 +198,7 @@ export async function get(
     commands: {
       ...workflows.flowCommandsView(screen, ctx.user),
       markAtRisk: workflows.allowance(
-        paymentFlowRiskRefusal({
+        riskRefusal({
           hasCommission: true,
           isRescinded: header.reservation.isRescinded,
           flowStatus: state.status,
@@ -215,11 +215,7 @@ export function start(ctx: ServiceContext, flowId: string): Promise<{ flow: Flow
   return workflows.runFlowCommand(ctx, 'payment', flowId, { type: 'start' });
 }
 
-/**
- * 'Marcar En Riesgo' / 'Editar Estado Riesgo': only while the flow is in progress and never on a
- * rescinded reservation. The reservation is locked first, as a rescission locks it, so a rescission
- * and an at-risk change never interleave.
- */
+/** 'Marcar En Riesgo' / 'Editar Estado Riesgo' of a payment flow: only while it is in progress. */
 export async function setRisk(
   ctx: ServiceContext,
   flowId: string,
@@ -227,20 +223,12 @@ export async function setRisk(
 ): Promise<{ atRisk: boolean; atRiskReason: string | null; version: number }> {
   return ctx.db.transaction(async (tx: Executor) => {
     const flow = await workflows.requireFlowOfKind(tx, flowId, 'payment');
-    const subject = await queries.lockCommissionSubject(tx, flow.reservationId);
-    const current = await workflows.findFlow(tx, flowId);
-    const refusal = paymentFlowRiskRefusal({
-      hasCommission: Boolean(subject?.commission),
-      isRescinded: subject?.isRescinded ?? false,
-      flowStatus: current?.status ?? 'pending',
-    });
-    if (refusal) throw new AppError(refusal);
-    return commissions.setRiskIn(
+    return commissions.setRiskOfReservationIn(
       tx,
-      subject!.commission!.id,
-      body.version,
-      { atRisk: body.atRisk, reason: body.reason },
+      flow.reservationId,
+      { version: body.version, atRisk: body.atRisk, reason: body.reason },
       ctx.user.id,
+      flow.status,
     );
   });
 }

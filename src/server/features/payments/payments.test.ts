@@ -642,7 +642,7 @@ describe('rescission', () => {
       reason: 'x',
       version: row!.version,
     });
-    expect(errorOf(risk).code).toBe('RESERVATION_RESCINDED');
+    expect(errorOf(risk).code).toBe('RISK_ON_RESCINDED');
   });
 
   it('leaves nothing changed when a step inside it fails', async () => {

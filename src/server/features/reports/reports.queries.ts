@@ -482,19 +482,6 @@ export function brokerConsolidatedSql(
 }
 
 /** The reservation's row locked for a change of its commission's risk, with what the rule reads. */
-export async function lockRiskSubject(
-  tx: Executor,
-  reservationId: string,
-): Promise<{ isRescinded: boolean; commissionId: string | null } | null> {
-  const [row] = await queryRows<{ isRescinded: boolean; commissionId: string | null }>(
-    tx,
-    sql`select r.is_rescinded as "isRescinded",
-               (select bc.id from broker_commissions bc where bc.reservation_id = r.id) as "commissionId"
-          from reservations r where r.id = ${reservationId} for update of r`,
-  );
-  return row ?? null;
-}
-
 export async function brokerExists(db: Executor, brokerId: string): Promise<boolean> {
   const rows = await queryRows<{ id: string }>(db, sql`select id from brokers where id = ${brokerId}`);
   return rows.length > 0;

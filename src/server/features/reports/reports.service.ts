@@ -263,17 +263,12 @@ export async function setRisk(
   reservationId: string,
   body: z.output<typeof riskBody>,
 ): Promise<{ atRisk: boolean; atRiskReason: string | null; version: number }> {
-  return ctx.db.transaction(async (tx: Executor) => {
-    const subject = await queries.lockRiskSubject(tx, reservationId);
-    if (!subject) throw new AppError('RESERVATION_NOT_FOUND');
-    if (!subject.commissionId) throw new AppError('COMMISSION_NOT_CONFIGURED');
-    if (subject.isRescinded) throw new AppError('RISK_ON_RESCINDED');
-    return commissions.setRiskIn(
+  return ctx.db.transaction((tx: Executor) =>
+    commissions.setRiskOfReservationIn(
       tx,
-      subject.commissionId,
-      body.version,
-      { atRisk: body.atRisk, reason: body.reason ?? null },
+      reservationId,
+      { version: body.version, atRisk: body.atRisk, reason: body.reason ?? null },
       ctx.user.id,
-    );
-  });
+    ),
+  );
 }

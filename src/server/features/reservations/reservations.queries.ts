@@ -1,12 +1,12 @@
 import { type AnyColumn, and, asc, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { SortDirection, YesNoAll } from '../../../shared/schemas/common';
+import type { YesNoAll } from '../../../shared/schemas/common';
 import type {
   ReservationListParams,
   ReservationListRow,
   ReservationListTotals,
-  ReservationSort,
 } from '../../../shared/schemas/reservations';
 import type { Executor } from '../../db/client';
+import { reservationOrder } from '../../db/order';
 import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
 import { brokers, clients, defaultSeller, projects, reservations } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/search';
@@ -184,30 +184,6 @@ export async function formOptions(db: Executor) {
 
 // --- List ------------------------------------------------------------------------------------
 
-/**
- * The order of each sort, ending in a unique column. Each is read off an index without sorting the
- * table: reservations_date_idx (newest first, the default, or backwards), the reservation number's
- * unique index, the clients' and projects' name indexes (clients_name_idx, projects_name_stage_idx;
- * then the few reservations of each, newest first).
- */
-function orderOf(sort: ReservationSort, direction: SortDirection): SQL[] {
-  const dir = direction === 'asc' ? sql`asc` : sql`desc`;
-  // Within one client or project: newest reservation first.
-  const newest = [sql`r.reservation_date desc nulls last`, sql`r.id desc nulls last`];
-  switch (sort) {
-    case 'reservationDate':
-      return direction === 'desc'
-        ? newest
-        : [sql`r.reservation_date asc nulls first`, sql`r.id asc nulls first`];
-    case 'reservationNumber':
-      return [sql`r.reservation_number ${dir}`];
-    case 'clientName':
-      return [sql`c.first_name ${dir}`, sql`c.last_name ${dir}`, sql`c.id ${dir}`, ...newest];
-    case 'projectName':
-      return [sql`p.name ${dir}`, sql`p.stage ${dir}`, sql`p.id ${dir}`, ...newest];
-  }
-}
-
 const rescindedFilter: Record<YesNoAll, SQL | undefined> = {
   all: undefined,
   yes: sql`r.is_rescinded`,
@@ -267,7 +243,7 @@ export function reservationListSql(query: ReservationListParams) {
     // client_id and project_id are NOT NULL foreign keys: the joins never change the count.
     countFrom: sql`reservations r`,
     where: listFilter(query),
-    orderBy: orderOf(query.sort, query.direction),
+    orderBy: reservationOrder(query.sort, query.direction),
     sums: {
       totalPrice: sql`r.total_price`,
       minimumPrice: sql`r.minimum_price`,

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { SaleFlowListRow, SaleFlowSort } from '../../../shared/schemas/sale-flows';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { reservationOrder } from '../../db/order';
 import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
 import { matchesEveryWord } from '../../db/search';
 
@@ -15,29 +16,6 @@ export interface SaleFlowListParams {
   search?: string | undefined;
   sort: SaleFlowSort;
   direction: 'asc' | 'desc';
-}
-
-/**
- * The order of each sort, ending in a unique column. Each can be read off an index without sorting
- * the table: reservations_date_idx (newest first), the reservation number's unique index, the
- * clients' and projects' name indexes (then the few reservations of each, newest first).
- */
-function orderOf(sort: SaleFlowSort, direction: 'asc' | 'desc'): SQL[] {
-  const dir = direction === 'asc' ? sql`asc` : sql`desc`;
-  // Within one client or project: newest reservation first.
-  const newest = [sql`r.reservation_date desc nulls last`, sql`r.id desc nulls last`];
-  switch (sort) {
-    case 'reservationDate':
-      return direction === 'desc'
-        ? newest
-        : [sql`r.reservation_date asc nulls first`, sql`r.id asc nulls first`];
-    case 'reservationNumber':
-      return [sql`r.reservation_number ${dir}`];
-    case 'clientName':
-      return [sql`c.first_name ${dir}`, sql`c.last_name ${dir}`, sql`c.id ${dir}`, ...newest];
-    case 'projectName':
-      return [sql`p.name ${dir}`, sql`p.stage ${dir}`, sql`p.id ${dir}`, ...newest];
-  }
 }
 
 /**
@@ -102,7 +80,7 @@ export function saleFlowListSql(params: SaleFlowListParams): PageSpec {
     // the count reads reservations alone.
     countFrom: sql`reservations r`,
     where: clientMatches(params.search),
-    orderBy: orderOf(params.sort, params.direction),
+    orderBy: reservationOrder(params.sort, params.direction),
     page: params.page,
     pageSize: params.pageSize,
   };

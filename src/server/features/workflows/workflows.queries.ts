@@ -1,6 +1,12 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { FlowChanges } from '../../../shared/domain/workflow/changes';
-import type { FlowStatus, TaskStatus } from '../../../shared/domain/workflow/statuses';
+import {
+  FLOW_STATUSES,
+  type FlowStatus,
+  TASK_STATUSES,
+  type TaskStatus,
+} from '../../../shared/domain/workflow/statuses';
 import type {
   FlowState,
   TaskOpening,
@@ -97,21 +103,23 @@ export async function loadDefinition(
   };
 }
 
-export interface FlowRow {
-  id: string;
-  workflowId: string;
-  kind: WorkflowKind;
-  reservationId: string;
-  brokerCommissionId: string | null;
-  isSecondPayment: boolean;
-  status: FlowStatus;
-  currentStageId: string | null;
-  startedAt: string | null;
-  completedAt: string | null;
-  version: number;
+/** A flow's row as the engine's commands read it (checked outside production, decision 0036). */
+const flowRow = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  kind: z.enum(['sale', 'payment']),
+  reservationId: z.string(),
+  brokerCommissionId: z.string().nullable(),
+  isSecondPayment: z.boolean(),
+  status: z.enum(FLOW_STATUSES),
+  currentStageId: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  version: z.number().int(),
   /** The flow's reservation was rescinded: nothing of the flow changes any more (but comments). */
-  subjectClosed: boolean;
-}
+  subjectClosed: z.boolean(),
+}) satisfies z.ZodType<{ kind: WorkflowKind; status: FlowStatus }>;
+export type FlowRow = z.infer<typeof flowRow>;
 
 const flowColumns = sql`
   f.id, f.workflow_id as "workflowId", f.kind, f.reservation_id as "reservationId",
@@ -123,23 +131,25 @@ const flowColumns = sql`
 
 /** The flow row, locked for the rest of the transaction: commands on one flow run one at a time. */
 export async function lockFlow(tx: Executor, flowId: string): Promise<FlowRow | null> {
-  const [row] = await queryRows<FlowRow>(
+  const [row] = await queryRows(
     tx,
     sql`select ${flowColumns} from flows f where f.id = ${flowId} for update`,
+    flowRow,
   );
   return row ?? null;
 }
 
 export async function findFlow(db: Executor, flowId: string): Promise<FlowRow | null> {
-  const [row] = await queryRows<FlowRow>(db, sql`select ${flowColumns} from flows f where f.id = ${flowId}`);
+  const [row] = await queryRows(db, sql`select ${flowColumns} from flows f where f.id = ${flowId}`, flowRow);
   return row ?? null;
 }
 
 /** The flows of a reservation (its sale flow, its payment flows): rescission cancels them. */
 export async function flowsOfReservation(db: Executor, reservationId: string): Promise<FlowRow[]> {
-  return queryRows<FlowRow>(
+  return queryRows(
     db,
     sql`select ${flowColumns} from flows f where f.reservation_id = ${reservationId} order by f.created_at, f.id`,
+    flowRow,
   );
 }
 
@@ -149,26 +159,30 @@ export async function paymentFlowOf(
   brokerCommissionId: string,
   isSecondPayment: boolean,
 ): Promise<FlowRow | null> {
-  const [row] = await queryRows<FlowRow>(
+  const [row] = await queryRows(
     db,
     sql`select ${flowColumns} from flows f
          where f.kind = 'payment' and f.broker_commission_id = ${brokerCommissionId}
            and f.is_second_payment = ${isSecondPayment}`,
+    flowRow,
   );
   return row ?? null;
 }
 
-interface TaskStateRow {
-  id: string;
-  taskId: string;
-  status: TaskStatus;
-  startedAt: string | null;
-  completedAt: string | null;
-  completedBy: string | null;
-  daysToComplete: number | null;
-  version: number;
-  assignees: { userId: string; assignedAt: string; assignedBy: string | null }[];
-}
+/** A task row with its assignees: what the engine decides on (checked outside production). */
+const taskStateRow = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  status: z.enum(TASK_STATUSES),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  completedBy: z.string().nullable(),
+  daysToComplete: z.number().int().nullable(),
+  version: z.number().int(),
+  assignees: z.array(
+    z.object({ userId: z.string(), assignedAt: z.string(), assignedBy: z.string().nullable() }),
+  ),
+}) satisfies z.ZodType<{ status: TaskStatus }>;
 
 const toDate = (value: string | null) => (value === null ? null : new Date(value));
 
@@ -177,7 +191,7 @@ export async function loadFlowState(
   db: Executor,
   flow: FlowRow,
 ): Promise<{ state: FlowState; versions: Map<string, number> }> {
-  const rows = await queryRows<TaskStateRow>(
+  const rows = await queryRows(
     db,
     sql`
       select ft.id, ft.task_id as "taskId", ft.status,
@@ -193,6 +207,7 @@ export async function loadFlowState(
         join workflow_stages s on s.id = t.stage_id
        where ft.flow_id = ${flow.id}
        order by s.sort_order, t.sort_order`,
+    taskStateRow,
   );
   const tasks = rows.map(
     (row): TaskState => ({

@@ -285,7 +285,8 @@ describe('allowedCommands against the engine', () => {
       ),
       { numRuns: 150 },
     );
-  });
+    // Every state × actor × task × command: seconds of work, more on a busy machine.
+  }, 60_000);
 
   it('never lets a non-administrator who is not the assignee change an approval task', () => {
     fc.assert(
@@ -392,9 +393,12 @@ describe('which changes the user could not take back (issue 28 §5)', () => {
     const vb = allowedCommands(PAYMENT, state, { actor: RODRIGO }).tasks.get(
       rowOf(state, 'VB Jefe Inversiones').id,
     )!;
-    // 'Bloqueada' is not offered on an approval (a rejection takes its reason); approving is.
+    // 'Bloqueada' is not offered as a status on an approval (a rejection takes its reason): approving
+    // completes it and 'Rechazar' blocks it, and only an administrator could take either back.
     expect(vb.approve).toBeNull();
-    expect(vb.irreversible).toEqual(['completed']);
+    expect(vb.reject).toBeNull();
+    expect(vb.statuses.blocked).toBe('APPROVAL_REJECT_NEEDS_REASON');
+    expect(vb.irreversible).toEqual(['completed', 'blocked']);
     expect(
       allowedCommands(PAYMENT, state, { actor: ADMIN }).tasks.get(rowOf(state, 'VB Jefe Inversiones').id)!
         .irreversible,
@@ -468,13 +472,16 @@ describe('which changes the user could not take back (issue 28 §5)', () => {
                 for (const status of TASK_STATUSES.filter((candidate) => candidate !== task.status)) {
                   const byStatus = offered.statuses[status] === null;
                   const byApproving = status === 'completed' && offered.approve === null;
-                  if (!byStatus && !byApproving) {
+                  const byRejecting = status === 'blocked' && offered.reject === null;
+                  if (!byStatus && !byApproving && !byRejecting) {
                     expect(offered.irreversible).not.toContain(status);
                     continue;
                   }
                   const command: FlowCommand = byStatus
                     ? { type: 'setStatus', taskRowId: task.id, status }
-                    : { type: 'approve', taskRowId: task.id };
+                    : byApproving
+                      ? { type: 'approve', taskRowId: task.id }
+                      : { type: 'reject', taskRowId: task.id, reason: 'motivo' };
                   const result = apply(definition, state, command, options);
                   // Allowed, yet refused for its arguments: completing before the task's (edited) start.
                   if (!result.ok && result.refusal === 'INVALID_TASK_DATES') continue;
@@ -502,5 +509,6 @@ describe('which changes the user could not take back (issue 28 §5)', () => {
       ),
       { numRuns: 150 },
     );
-  });
+    // Every state × actor × task × command: seconds of work, more on a busy machine.
+  }, 60_000);
 });

@@ -304,10 +304,14 @@ export function allowedCommands(
     // Approving a completed approval is accepted and changes nothing: no button offers it.
     const approve =
       task.status === 'completed' ? 'APPROVAL_ALREADY_APPROVED' : ask({ type: 'approve', taskRowId });
-    // The changes offered: the statuses allowed, and completing by 'Aprobar'.
+    const reject = ask({ type: 'reject', taskRowId, reason: '-' });
+    // The changes offered: the statuses allowed, completing by 'Aprobar' and blocking by 'Rechazar'.
     const offered = TASK_STATUSES.filter(
       (status) =>
-        status !== task.status && (statuses[status] === null || (status === 'completed' && approve === null)),
+        status !== task.status &&
+        (statuses[status] === null ||
+          (status === 'completed' && approve === null) ||
+          (status === 'blocked' && reject === null)),
     );
     tasks.set(taskRowId, {
       statuses,
@@ -315,7 +319,7 @@ export function allowedCommands(
       editDates: ask({ type: 'editTaskDates', taskRowId }),
       comment: ask({ type: 'comment', taskRowId }),
       approve,
-      reject: ask({ type: 'reject', taskRowId, reason: '-' }),
+      reject,
       irreversible: irreversibleOf(definition, state, task, offered, options),
     });
   }
