@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { idParams } from '../../../shared/schemas/common';
 import {
   holiday,
@@ -81,8 +82,12 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
       reply.status(201).send(await mail.addHoliday(serviceContext(request), request.body)),
   );
 
-  app.delete('/holidays/:date', { schema: { tags, params: holidayParams } }, async (request, reply) => {
-    await mail.removeHoliday(serviceContext(request), request.params.date);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/holidays/:date',
+    { schema: { tags, params: holidayParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      await mail.removeHoliday(serviceContext(request), request.params.date);
+      return reply.status(204).send(null);
+    },
+  );
 };
