@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { actingAs, SYSTEM_ACTOR } from '../src/server/db/actor';
 import { type Database, openDatabase, queryRows } from '../src/server/db/client';
-import { defaultSeller, projects, realEstateAgencies } from '../src/server/db/schema';
+import { defaultSeller, mailMessages, projects, realEstateAgencies } from '../src/server/db/schema';
 import { loadEnv } from '../src/server/env';
 import * as workflows from '../src/server/features/workflows/workflows.service';
 import { FIRST_PAYMENT_WORKFLOW } from '../src/shared/domain/workflow/names';
@@ -54,16 +54,25 @@ async function openInvestmentHeadApprovals(db: Database, actorId: string, count:
         brokerCommissionId: subject.commissionId,
         actorId,
         now: new Date(openedAt),
+        // Set-up data, not news: nobody is e-mailed about it (decision 0035).
+        notices: false,
       });
       const definition = await workflows.definitionNamed(tx, FIRST_PAYMENT_WORKFLOW);
       const names = new Map(definition.tasks.map((task) => [task.id, task.name]));
       const rowOf = new Map(created.state.tasks.map((task) => [names.get(task.taskId), task.id]));
-      await workflows.runCommandsIn(tx, actor, new Date(openedAt + 3_600_000), created.flow.id, () => [
-        { type: 'start' },
-        { type: 'setStatus', taskRowId: rowOf.get('Solicitud Liquidación')!, status: 'completed' },
-        { type: 'setStatus', taskRowId: rowOf.get('Solicitud a Jefe Inversiones')!, status: 'completed' },
-        { type: 'assign', taskRowId: rowOf.get('VB Jefe Inversiones')!, userId: head.id },
-      ]);
+      await workflows.runCommandsIn(
+        tx,
+        actor,
+        new Date(openedAt + 3_600_000),
+        created.flow.id,
+        () => [
+          { type: 'start' },
+          { type: 'setStatus', taskRowId: rowOf.get('Solicitud Liquidación')!, status: 'completed' },
+          { type: 'setStatus', taskRowId: rowOf.get('Solicitud a Jefe Inversiones')!, status: 'completed' },
+          { type: 'assign', taskRowId: rowOf.get('VB Jefe Inversiones')!, userId: head.id },
+        ],
+        { notices: false },
+      );
     });
   }
 }
@@ -112,6 +121,22 @@ try {
       .insert(defaultSeller)
       .values({ userId: admin.id })
       .onConflictDoUpdate({ target: defaultSeller.singleton, set: { userId: admin.id } });
+    // Configuración → Correos shows a message the SMTP server refused for good, to retry (e2e/mail.spec.ts).
+    const refusedAt = new Date(Date.now() - 2 * 3_600_000);
+    await tx.insert(mailMessages).values({
+      kind: 'test',
+      userId: admin.id,
+      notices: [{ kind: 'test' }],
+      status: 'failed',
+      sendAfter: refusedAt,
+      nextAttemptAt: refusedAt,
+      attempts: 1,
+      toAddress: 'admin@inmoflujo.test',
+      subject: 'Correo de prueba de Inmoflujo',
+      lastError: '550 5.1.1 Buzón no disponible (prueba e2e)',
+      createdAt: refusedAt,
+      updatedAt: refusedAt,
+    });
   });
 } finally {
   await database.close();

@@ -23,6 +23,14 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { dataRequestsRoutes } from './features/data-requests/data-requests.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { mailRoutes } from './features/mail/mail.routes';
+import {
+  createMailSender,
+  fileTransport,
+  type MailSender,
+  type MailTransport,
+  smtpTransport,
+} from './features/mail/mail-sender';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
@@ -54,6 +62,8 @@ export interface AppOptions {
   events?: EventBus;
   /** Where the log goes (tests read it); standard output by default. */
   logStream?: NodeJS.WritableStream;
+  /** How e-mail leaves (tests); SMTP when SMTP_URL is set, .eml files under DATA_DIR/mail otherwise. */
+  mailTransport?: MailTransport;
 }
 
 const HOUR_MS = 3_600_000;
@@ -69,6 +79,8 @@ export interface RegisteredRoute {
 declare module 'fastify' {
   interface FastifyInstance {
     registeredRoutes: readonly RegisteredRoute[];
+    /** The e-mail sender (decision 0035): main.ts starts it; tests call `deliverDue`. */
+    mail: MailSender;
   }
 }
 
@@ -104,6 +116,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
   });
   app.decorate('registeredRoutes', routes);
+  const mailTransport =
+    options.mailTransport ??
+    (env.SMTP_URL ? smtpTransport(env.SMTP_URL) : fileTransport(join(env.DATA_DIR, 'mail')));
+  const mail = createMailSender({
+    db,
+    transport: mailTransport,
+    from: env.MAIL_FROM,
+    appUrl: env.APP_URL,
+    now: options.now,
+    log: app.log,
+  });
+  app.decorate('mail', mail);
+  app.addHook('onClose', async () => mailTransport.close());
   registerDependencies(app, {
     db,
     now: options.now ?? (() => new Date()),
@@ -191,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
+      await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
     },
     { prefix: '/api' },
   );

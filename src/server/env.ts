@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidSmtpUrl } from './features/mail/smtp-url';
 
 const booleanish = z
   .enum(['true', 'false', '1', '0'])
@@ -27,6 +28,20 @@ export const envSchema = z.object({
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   /** Self-registrations per client address per hour. */
   REGISTER_MAX_PER_HOUR: z.coerce.number().int().positive().default(10),
+  /**
+   * E-mail notices (decision 0035): the SMTP server ('smtp://user:password@host:587',
+   * 'smtps://…:465'); unset, each message is written as an .eml file under DATA_DIR/mail.
+   */
+  SMTP_URL: z
+    .string()
+    .refine(isValidSmtpUrl, {
+      error: 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.cl:587',
+    })
+    .optional(),
+  /** The sender of the notices. */
+  MAIL_FROM: z.string().default('Inmoflujo <no-reply@inmoflujo.local>'),
+  /** The app's public address: the links of the notices lead there. */
+  APP_URL: z.string().url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

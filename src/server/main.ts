@@ -7,6 +7,7 @@ import { startEmbeddedMaintenance } from './db/maintenance';
 import { loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { postgresEventBus } from './events/postgres-event-bus';
+import { startMailJobs } from './features/mail/mail-jobs';
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -43,6 +44,8 @@ async function main() {
   log = app.log;
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
   const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
+  // E-mail notices: the sender and the daily digest, never inside a request (decision 0035).
+  const stopMail = startMailJobs({ db, sender: app.mail, log: app.log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -51,6 +54,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     stopMaintenance();
     try {
+      await stopMail();
       await app.close();
       await events.close?.();
     } finally {

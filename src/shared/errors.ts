@@ -269,6 +269,12 @@ export const errorCatalog = {
     message: 'La imagen tiene demasiados píxeles (máximo {megapixels} megapíxeles)',
   },
   FILE_NOT_FOUND: { status: 404, message: 'El archivo no existe.' },
+
+  // E-mail notices (decision 0035)
+  MAIL_NOT_FOUND: { status: 404, message: 'El correo no existe.' },
+  MAIL_ALREADY_SENT: { status: 409, message: 'Este correo ya fue enviado o descartado: no se reintenta.' },
+  HOLIDAY_EXISTS: { status: 409, message: 'Ese día ya es feriado', field: 'date' },
+  HOLIDAY_NOT_FOUND: { status: 404, message: 'Ese día no es feriado' },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

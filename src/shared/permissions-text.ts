@@ -21,6 +21,8 @@ export const actionDescriptions: Record<Action, string> = {
   'comments.delete': 'Eliminar comentarios de las tareas',
   'dataRequests.manage':
     'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
+  'mail.manage':
+    'Ver los correos enviados y por enviar, reintentarlos, enviar un correo de prueba y editar los feriados (Configuración → Correos)',
 };
 
 /**

@@ -1062,3 +1062,96 @@ export const auditLog = pgTable(
     index('audit_log_exports_idx').on(t.id).where(sql`${t.action} = 'export'`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// E-mail notices (DESIGN §18, decision 0035). Written only by features/mail.
+
+const MAIL_KINDS_SQL = `'approval', 'mention', 'notices', 'paymentCompleted', 'digest', 'reminder', 'test'`;
+const MAIL_STATUSES_SQL = `'pending', 'sent', 'failed', 'discarded'`;
+
+/**
+ * The outbox: one row per message, written in the transaction of the change that causes it (a
+ * rolled-back change leaves none). `notices` holds what the message tells (the facts, not the text:
+ * the text is composed when it is sent). A user's grouped notices collect in their one `collecting`
+ * message until its `send_after` (15 minutes after the first); the sender claims due rows with
+ * FOR UPDATE SKIP LOCKED and a lease (`next_attempt_at`, `claim_token`), so two instances never send one twice.
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    /** The staff user it is for; null for an outside address (a broker's KAM). */
+    userId: uuid('user_id').references(() => profiles.id, { onDelete: 'set null' }),
+    /** The address it went (or goes) to: an outside recipient's from the start, a user's when sent. */
+    toAddress: text('to_address'),
+    notices: jsonb('notices').notNull().default(sql`'[]'::jsonb`),
+    noticeCount: integer('notice_count').notNull().default(1),
+    status: text('status').notNull().default('pending'),
+    /** The user's open group (grouped notices join it until it is sent). */
+    collecting: boolean('collecting').notNull().default(false),
+    /** Not sent before (grouped notices wait for their 15 minutes). */
+    sendAfter: instant('send_after').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /**
+     * When the sender may take it next: the back-off after a failed attempt, or the lease of the
+     * instance sending it (a crashed sender's rows are taken again when it ends).
+     */
+    nextAttemptAt: instant('next_attempt_at').notNull(),
+    /** The claim of the instance sending it: only that claim may record the outcome. */
+    claimToken: uuid('claim_token'),
+    subject: text('subject'),
+    /** The SMTP server's answer to the last failed attempt, or why it was discarded. */
+    lastError: text('last_error'),
+    sentAt: instant('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check('mail_messages_kind_check', sql.raw(`kind in (${MAIL_KINDS_SQL})`)),
+    check('mail_messages_status_check', sql.raw(`status in (${MAIL_STATUSES_SQL})`)),
+    // The sender's claim: due pending rows in order.
+    index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // One open group per user.
+    uniqueIndex('mail_messages_collecting_key').on(t.userId).where(sql`${t.collecting}`),
+    // Configuración → Correos: newest first, by state.
+    index('mail_messages_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('mail_messages_status_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    index('mail_messages_user_idx').on(t.userId),
+  ],
+);
+
+/** Which notices a user gets by e-mail; no row means every one. */
+export const mailPreferences = pgTable('mail_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => profiles.id, { onDelete: 'cascade' }),
+  assigned: boolean('assigned').notNull().default(true),
+  approvals: boolean('approvals').notNull().default(true),
+  mentions: boolean('mentions').notNull().default(true),
+  rejections: boolean('rejections').notNull().default(true),
+  reminders: boolean('reminders').notNull().default(true),
+  digest: boolean('digest').notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+/** Chilean holidays (business days for the digest and the reminders); seeded 2026-2027, edited in Configuración. */
+export const holidays = pgTable('holidays', {
+  day: day('day').primaryKey(),
+  name: text('name').notNull(),
+  createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/** Scheduled jobs run once per day whatever the number of instances: the first to insert the row runs it. */
+export const scheduledRuns = pgTable(
+  'scheduled_runs',
+  {
+    job: text('job').notNull(),
+    runDate: day('run_date').notNull(),
+    ranAt: instant('ran_at').notNull().defaultNow(),
+    /** How many messages the run wrote. */
+    messages: integer('messages').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.runDate] })],
+);

@@ -22,7 +22,9 @@ export interface TestContext {
  * The real app in-process on a real, freshly migrated database for every test.
  * Use inside a describe block or at file level: `const ctx = useTestApp();` then `ctx.app`.
  */
-export function useTestApp(options: { env?: Partial<Env>; now?: () => Date } = {}): TestContext {
+export function useTestApp(
+  options: { env?: Partial<Env> | (() => Partial<Env>); now?: () => Date } = {},
+): TestContext {
   const ctx = {} as TestContext;
   let source: TestDatabaseSource;
   let handle: DatabaseHandle | undefined;
@@ -46,7 +48,8 @@ export function useTestApp(options: { env?: Partial<Env>; now?: () => Date } = {
       env: {
         LOG_LEVEL: (process.env.TEST_LOG_LEVEL as Env['LOG_LEVEL']) ?? 'silent',
         NODE_ENV: 'test',
-        ...options.env,
+        // A function: settings known only once the file's set-up ran (a test SMTP server's port).
+        ...(typeof options.env === 'function' ? options.env() : options.env),
       },
     });
     await ctx.app.ready();

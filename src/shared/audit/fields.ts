@@ -109,6 +109,13 @@ export const AUDIT_TABLES = {
       retention_years: field('Años de retención', 'integer'),
     },
   },
+  holidays: {
+    noun: 'el feriado',
+    fields: {
+      day: field('Fecha', 'date'),
+      name: field('Nombre'),
+    },
+  },
   brokers: {
     noun: 'el broker',
     fields: {
@@ -424,6 +431,7 @@ export const AUDIT_RECORD_KINDS = {
   sessions: 'Sesiones',
   data_subject_requests: 'Solicitudes de titulares',
   privacy_settings: 'Configuración de privacidad',
+  holidays: 'Feriados',
   exports: 'Exportaciones',
 } as const;
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
@@ -444,6 +452,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   sessions: 'Sesión',
   data_subject_requests: 'Solicitud de titular',
   privacy_settings: 'Configuración de privacidad',
+  holidays: 'Feriado',
   exports: 'Exportación',
 };
 

@@ -11,11 +11,12 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconBell, IconHomeHeart, IconSearch, IconX } from '@tabler/icons-react';
+import { IconBell, IconHomeHeart, IconMailCog, IconSearch, IconX } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatPersonName } from '../../../shared/format';
 import type { SessionUser } from '../../../shared/schemas/auth';
+import { MailPreferencesDialog } from '../../features/mail';
 import { paths } from '../paths';
 
 export const CREDIT_LINE = 'Inmoflujo · Desarrollado por el equipo Inmoflujo';
@@ -47,6 +48,7 @@ export function TopBar({
     if (phoneSearchOpen) searchBox.current?.querySelector('input')?.focus();
   }, [phoneSearchOpen]);
   const hiddenOnPhoneWhileSearching = phoneSearchOpen ? 'sm' : undefined;
+  const [mailPreferencesOpen, setMailPreferencesOpen] = useState(false);
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
@@ -129,6 +131,17 @@ export function TopBar({
           <VisuallyHidden>Notificaciones</VisuallyHidden>
           {bellBadge}
         </ActionIcon>
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          color="gray"
+          title="Avisos por correo"
+          aria-label="Avisos por correo"
+          onClick={() => setMailPreferencesOpen(true)}
+        >
+          <IconMailCog size={22} aria-hidden />
+        </ActionIcon>
+        <MailPreferencesDialog opened={mailPreferencesOpen} onClose={() => setMailPreferencesOpen(false)} />
         <Stack gap={0} visibleFrom="sm" align="flex-end">
           <Text size="sm" fw={600} lh={1.2}>
             {fullName}

@@ -40,6 +40,11 @@ const NOT_AUDITED = new Set([
   'client_blocked_values',
   // Failed sign-ins under hashed keys, deleted once no throttle window counts them (decision 0028).
   'login_failures',
+  // The outbox is itself the record of what was sent (Configuración → Correos); a person's choice of
+  // notices is their own state, like a read mark; the daily jobs' claims are bookkeeping (decision 0035).
+  'mail_messages',
+  'mail_preferences',
+  'scheduled_runs',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
@@ -334,6 +339,19 @@ const CASES: TableCase[] = [
       after: () => 9,
     },
     remove: () => sql`delete from privacy_settings`,
+    root: () => null,
+  },
+  {
+    table: 'holidays',
+    insert: () =>
+      sql`insert into holidays (day, name) values ('2028-01-01', 'Año Nuevo') returning day::text as key`,
+    update: {
+      set: (key) => sql`update holidays set name = 'Año Nuevo 2028' where day = ${key}::date`,
+      column: 'name',
+      before: () => 'Año Nuevo',
+      after: () => 'Año Nuevo 2028',
+    },
+    remove: (key) => sql`delete from holidays where day = ${key}::date`,
     root: () => null,
   },
   {

@@ -8,6 +8,7 @@ import {
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
+import { noticesOf } from '../../../shared/domain/workflow/notices';
 import { TASK_STATUSES } from '../../../shared/domain/workflow/statuses';
 import type {
   FlowCommand,
@@ -35,6 +36,7 @@ import type { Executor } from '../../db/client';
 import type { EventBus } from '../../events/event-bus';
 import { AppError } from '../../http/app-error';
 import * as commissions from '../commissions/commissions.service';
+import * as mail from '../mail/mail.service';
 import * as queries from './workflows.queries';
 
 /**
@@ -78,6 +80,8 @@ export async function createFlow(
     sellerId?: string | null;
     actorId: string | null;
     now: Date;
+    /** False for bulk loads (imports, set-up scripts): nobody is e-mailed about history. */
+    notices?: boolean;
   },
 ): Promise<CreatedFlow> {
   const definition = await definitionNamed(tx, input.workflowName);
@@ -98,6 +102,13 @@ export async function createFlow(
     actorId: input.actorId,
     now: input.now,
   });
+  if (input.notices !== false) {
+    await mail.recordFlowNoticesIn(
+      tx,
+      noticesOf(definition, definition.kind, null, state, events, input.actorId),
+      input.now,
+    );
+  }
   const affectedUserIds = [...new Set(state.tasks.flatMap((task) => task.assignees.map((a) => a.userId)))];
   return { flow: { id: state.id, reservationId: input.reservationId }, state, events, affectedUserIds };
 }
@@ -126,6 +137,11 @@ export interface CommandOptions {
   taskVersion?: number;
   /** The kind the screen speaks of: a flow of the other kind answers 404, as an unknown one. */
   kind?: WorkflowKind;
+  /**
+   * False for bulk loads (imports of historical flows, set-up scripts): the command writes no e-mail
+   * notices (decision 0035). Every command of a user tells the people it concerns.
+   */
+  notices?: boolean;
 }
 
 /**
@@ -185,6 +201,14 @@ export async function runCommandsIn(
   const changes = diffFlow(before, state);
   await queries.applyChanges(tx, flow.id, changes, actor.id);
   await handOnInTransaction(tx, flow, events, actor.id);
+  // The e-mails this change causes, in its transaction: a rollback sends nothing (decision 0035).
+  if (options.notices !== false) {
+    await mail.recordFlowNoticesIn(
+      tx,
+      noticesOf(definition, flow.kind, before, state, events, actor.id),
+      now,
+    );
+  }
   // applyChanges steps each changed task row one version (under the flow's lock, nobody else did).
   const after = new Map(versions);
   for (const task of changes.tasks) after.set(task.id, (versions.get(task.id) ?? 1) + 1);
@@ -560,6 +584,13 @@ export async function runCommandsWithCommentIn(
     content: comment.content,
     mentionedUserIds: mentioned,
   });
+  if (options.notices !== false && mentioned.length > 0) {
+    await mail.recordMentionsIn(
+      tx,
+      { commentId, taskRowId: comment.taskRowId, by: actor.id, userIds: mentioned },
+      now,
+    );
+  }
   const affectedUserIds = [...new Set([...outcome.affectedUserIds, ...mentioned])];
   return { ...outcome, affectedUserIds, commentId };
 }
@@ -695,7 +726,7 @@ export interface GeneratedFlow {
 
 /**
  * The demo and bench generator's flows, written in the caller's transaction (issue 29: this module is
- * the only writer of flow rows). The flows were made by the engine (`instantiate`, `apply`); they are
+ * the only writer of flow rows). A bulk load of history: it writes no e-mail notices (decision 0035). The flows were made by the engine (`instantiate`, `apply`); they are
  * written as the engine left them, in set-based batches — 100,000 reservations take minutes, not
  * hours of commands one by one.
  */

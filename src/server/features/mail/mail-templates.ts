@@ -1,0 +1,239 @@
+import { formatDate, formatDateTime, formatUF } from '../../../shared/format';
+import type { MailKind } from '../../../shared/schemas/mail';
+import type { PaymentFlowFacts, TaskFacts } from './mail.queries';
+
+/**
+ * The messages' Spanish text and HTML (decision 0035). Every value that comes from a user (task and
+ * project names, comments, reasons) is escaped in the HTML; the text part is plain. Links lead to the
+ * task on its flow screen (`APP_URL`), amounts and dates in es-CL formats.
+ */
+
+export interface Composed {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MessageFacts {
+  kind: MailKind;
+  recipientName: string | null;
+  notices: Record<string, unknown>[];
+  tasks: Map<string, TaskFacts>;
+  people: Map<string, string>;
+  comments: Map<string, string>;
+  payment: PaymentFlowFacts | null;
+  appUrl: string;
+  now: Date;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The task's place on its flow screen, its comments open. */
+export function taskLink(appUrl: string, task: Pick<TaskFacts, 'kind' | 'flowId' | 'taskRowId'>): string {
+  const base = appUrl.replace(/\/+$/, '');
+  const screen = task.kind === 'sale' ? 'flujo-reservas' : 'pagos/flujo';
+  return `${base}/${screen}/${task.flowId}?comentarios=${task.taskRowId}`;
+}
+
+/** One block of a message: a heading line, detail lines, a link. */
+interface Block {
+  title: string;
+  lines: string[];
+  quote?: string;
+  link?: { href: string; label: string };
+}
+
+function flowName(task: TaskFacts): string {
+  if (task.kind === 'sale') return 'Flujo de venta';
+  return task.isSecondPayment ? 'Flujo del segundo pago' : 'Flujo del primer pago';
+}
+
+function taskLines(task: TaskFacts): string[] {
+  const lines = [
+    `Reserva N° ${task.reservationNumber} · ${task.projectName} · Depto. ${task.apartmentNumber}`,
+    `${flowName(task)} · Etapa: ${task.stageName}`,
+  ];
+  if (task.kind === 'payment' && task.commissionAmount !== null) {
+    lines.push(
+      `Comisión${task.brokerName ? ` de ${task.brokerName}` : ''}: ${formatUF(task.commissionAmount)}`,
+    );
+  } else {
+    lines.push(`Precio lista: ${formatUF(task.totalPrice)}`);
+  }
+  return lines;
+}
+
+function taskBlock(facts: MessageFacts, notice: Record<string, unknown>): Block | null {
+  const task = facts.tasks.get(str(notice.taskRowId));
+  if (!task) return null;
+  const link = { href: taskLink(facts.appUrl, task), label: 'Abrir la tarea' };
+  const kind = str(notice.kind);
+  if (kind === 'approval') {
+    return { title: `Aprobación pendiente: ${task.taskName}`, lines: taskLines(task), link };
+  }
+  if (kind === 'assigned') {
+    return { title: `Se le asignó la tarea ${task.taskName}`, lines: taskLines(task), link };
+  }
+  if (kind === 'rejected') {
+    const by = facts.people.get(str(notice.by)) ?? 'Un aprobador';
+    return {
+      title: `${by} rechazó ${task.taskName}`,
+      lines: taskLines(task),
+      quote: `Motivo: ${str(notice.reason)}`,
+      link,
+    };
+  }
+  if (kind === 'mention') {
+    const by = facts.people.get(str(notice.by)) ?? 'Un usuario';
+    const content = facts.comments.get(str(notice.commentId));
+    return {
+      title: `${by} lo mencionó en ${task.taskName}`,
+      lines: taskLines(task),
+      quote: content ?? '(El comentario fue eliminado.)',
+      link,
+    };
+  }
+  // The digest and the reminders: a task with its deadline.
+  const dueDate = str(notice.dueDate);
+  return {
+    title: task.taskName,
+    lines: [...taskLines(task), `Plazo: ${formatDate(dueDate)}`],
+    link,
+  };
+}
+
+function subjectOf(facts: MessageFacts, blocks: Block[]): string {
+  const n = facts.notices.length;
+  const first = facts.notices[0] ?? {};
+  const firstTask = facts.tasks.get(str(first.taskRowId));
+  const where = firstTask ? ` · Reserva N° ${firstTask.reservationNumber}` : '';
+  switch (facts.kind) {
+    case 'approval':
+      return n === 1
+        ? `Aprobación pendiente: ${firstTask?.taskName ?? ''}${where}`
+        : `${n} aprobaciones pendientes`;
+    case 'mention':
+      return n === 1
+        ? `${blocks[0]?.title ?? 'Lo mencionaron'}${where}`
+        : `Lo mencionaron en ${n} comentarios`;
+    case 'notices':
+      return n === 1 ? `${blocks[0]?.title ?? 'Aviso'}${where}` : `${n} avisos de Inmoflujo`;
+    case 'digest':
+      return n === 1 ? 'Resumen diario: 1 tarea atrasada' : `Resumen diario: ${n} tareas atrasadas`;
+    case 'reminder':
+      return n === 1
+        ? `Recordatorio: vence ${firstTask?.taskName ?? 'una tarea'}`
+        : `Recordatorio: vencen ${n} tareas`;
+    case 'paymentCompleted':
+      return facts.payment
+        ? `Pago completado · Reserva N° ${facts.payment.reservationNumber} · ${facts.payment.projectName}`
+        : 'Pago completado';
+    case 'test':
+      return 'Correo de prueba de Inmoflujo';
+  }
+}
+
+function introOf(facts: MessageFacts): string {
+  switch (facts.kind) {
+    case 'approval':
+      return 'Una aprobación espera su visto bueno.';
+    case 'mention':
+      return 'Lo mencionaron en un comentario.';
+    case 'notices':
+      return 'Estos son sus avisos de los últimos minutos.';
+    case 'digest':
+      return 'Estas tareas suyas están atrasadas.';
+    case 'reminder':
+      return 'El plazo de estas tareas suyas vence el próximo día hábil.';
+    case 'paymentCompleted':
+      return 'Se completó el flujo de pago de una comisión de su corredora.';
+    case 'test':
+      return `Este es un correo de prueba enviado desde Configuración → Correos el ${formatDateTime(facts.now)}. Si lo recibe, los avisos por correo funcionan.`;
+  }
+}
+
+function paymentBlock(payment: PaymentFlowFacts): Block {
+  const share = payment.isSecondPayment
+    ? 100 - payment.firstPaymentPercentage
+    : payment.firstPaymentPercentage;
+  return {
+    title: payment.isSecondPayment ? 'Segundo pago completado' : 'Primer pago completado',
+    lines: [
+      `Corredora: ${payment.brokerName}`,
+      `Reserva N° ${payment.reservationNumber} · ${payment.projectName} · Depto. ${payment.apartmentNumber}`,
+      `Comisión: ${formatUF(payment.commissionAmount)} · Pago de ${share}%`,
+      ...(payment.completedAt ? [`Completado el ${formatDate(payment.completedAt)}`] : []),
+    ],
+  };
+}
+
+/** Subject, text and HTML of a message, or null when nothing it speaks of exists any more. */
+export function compose(facts: MessageFacts): Composed | null {
+  let blocks: Block[];
+  if (facts.kind === 'paymentCompleted') {
+    if (!facts.payment) return null;
+    blocks = [paymentBlock(facts.payment)];
+  } else if (facts.kind === 'test') {
+    blocks = [];
+  } else {
+    blocks = facts.notices.flatMap((notice) => {
+      const block = taskBlock(facts, {
+        kind: facts.kind === 'notices' ? notice.kind : facts.kind,
+        ...notice,
+      });
+      return block ? [block] : [];
+    });
+    if (blocks.length === 0) return null;
+  }
+  const greeting =
+    facts.kind === 'paymentCompleted' && facts.payment
+      ? `Hola ${facts.payment.kamName}:`
+      : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
+  const intro = introOf(facts);
+  const subject = subjectOf(facts, blocks);
+  const footer = 'Inmoflujo. Elija qué avisos recibe con el botón «Avisos por correo» de la barra superior.';
+
+  const text = [
+    greeting,
+    '',
+    intro,
+    ...blocks.flatMap((block) => [
+      '',
+      `• ${block.title}`,
+      ...block.lines.map((line) => `  ${line}`),
+      ...(block.quote ? [`  «${block.quote}»`] : []),
+      ...(block.link ? [`  ${block.link.label}: ${block.link.href}`] : []),
+    ]),
+    '',
+    '—',
+    footer,
+    '',
+  ].join('\n');
+
+  const e = escapeHtml;
+  const htmlBlocks = blocks
+    .map(
+      (block) => `
+      <tr><td style="padding:12px 0;border-top:1px solid #e5e7eb">
+        <p style="margin:0 0 4px;font-weight:600">${e(block.title)}</p>
+        ${block.lines.map((line) => `<p style="margin:0;color:#374151">${e(line)}</p>`).join('\n        ')}
+        ${block.quote ? `<blockquote style="margin:8px 0;padding-left:8px;border-left:3px solid #d1d5db;color:#111827">${e(block.quote)}</blockquote>` : ''}
+        ${block.link ? `<p style="margin:8px 0 0"><a href="${e(block.link.href)}">${e(block.link.label)}</a></p>` : ''}
+      </td></tr>`,
+    )
+    .join('');
+  const html = `<!doctype html>
+<html lang="es-CL"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;font-size:14px;color:#111827">
+  <table role="presentation" style="max-width:600px;width:100%">
+    <tr><td><p>${e(greeting)}</p><p>${e(intro)}</p></td></tr>${htmlBlocks}
+    <tr><td style="padding-top:16px;color:#6b7280;font-size:12px">${e(footer)}</td></tr>
+  </table>
+</body></html>
+`;
+  return { subject, text, html };
+}
