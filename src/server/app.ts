@@ -24,6 +24,7 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { dataRequestsRoutes } from './features/data-requests/data-requests.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { importsRoutes } from './features/imports/imports.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
+      await api.register(importsRoutes, { prefix: '/imports' });
     },
     { prefix: '/api' },
   );
