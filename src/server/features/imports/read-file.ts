@@ -207,19 +207,46 @@ export function csvDelimiterOf(text: string): ';' | ',' {
   return semicolons >= commas && semicolons > 0 ? ';' : commas > 0 ? ',' : ';';
 }
 
+/**
+ * The CSV's rows, a chunk of text at a time: papaparse parses a chunk, pauses, and the next chunk is
+ * parsed only when these rows are consumed (so a 100,000-row file never blocks the event loop for
+ * long, nor is held parsed in memory).
+ */
 async function* csvRows(text: string): AsyncGenerator<SheetRow> {
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
+  let pending: string[][] = [];
+  let parser: Papa.Parser | null = null;
+  let done = false;
+  let failure: unknown = null;
+  Papa.parse<string[]>(text, {
     delimiter: csvDelimiterOf(text),
     skipEmptyLines: false,
-  }) as unknown as NodeJS.ReadWriteStream;
-  const chunks = function* () {
-    for (let i = 0; i < text.length; i += 262_144) yield text.slice(i, i + 262_144);
-  };
-  Readable.from(chunks()).pipe(parser);
+    chunkSize: 256 * 1024,
+    chunk: (results: Papa.ParseResult<string[]>, chunkParser: Papa.Parser) => {
+      pending = results.data;
+      parser = chunkParser;
+      chunkParser.pause();
+    },
+    complete: () => {
+      done = true;
+    },
+    error: (error: unknown) => {
+      failure = error;
+      done = true;
+    },
+  });
   let rowNumber = 0;
-  for await (const row of parser as AsyncIterable<string[]>) {
-    rowNumber += 1;
-    yield { rowNumber, cells: row.slice(0, MAX_COLUMNS).map((cell) => (cell === '' ? null : cell)) };
+  for (;;) {
+    const rows = pending;
+    pending = [];
+    for (const row of rows) {
+      rowNumber += 1;
+      yield { rowNumber, cells: row.slice(0, MAX_COLUMNS).map((cell) => (cell === '' ? null : cell)) };
+    }
+    if (failure) throw failure;
+    if (done || !parser) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    (parser as Papa.Parser).resume();
+    if (pending.length === 0 && done) return;
   }
 }
 
