@@ -60,7 +60,9 @@ try {
   const now = new Date();
   const outcome = await plan(db, input, now);
   for (const error of outcome.errors.slice(0, 200)) {
-    console.log(`Fila ${error.rowNumber}, ${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`);
+    console.log(
+      `Fila ${error.rowNumber}, ${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`,
+    );
   }
   if (outcome.errors.length > 200) console.log(`… y ${outcome.errors.length - 200} errores más`);
   if (values['dry-run']) {
@@ -91,8 +93,11 @@ try {
       { actorId: admin.id, now, onlyValidRows: values['only-valid'] ?? false },
       outcome,
     );
-    console.log(`Importación ${run.id} (${admin.email}): ${result.status === 'applied' ? 'aplicada' : 'no se guardó nada'}.`);
-    if (result.failure) console.log(errorMessage(result.failure.split(':')[0] as Parameters<typeof errorMessage>[0]));
+    console.log(
+      `Importación ${run.id} (${admin.email}): ${result.status === 'applied' ? 'aplicada' : 'no se guardó nada'}.`,
+    );
+    if (result.failure)
+      console.log(errorMessage(result.failure.split(':')[0] as Parameters<typeof errorMessage>[0]));
     console.log(countsSentence(result.counts));
     if (result.status !== 'applied') process.exitCode = 1;
   }

@@ -274,7 +274,8 @@ export const errorCatalog = {
   IMPORT_FILE_EMPTY: { status: 400, message: 'El archivo está vacío: no tiene filas para importar.' },
   IMPORT_FILE_TYPE: {
     status: 400,
-    message: 'El archivo no es una planilla Excel (.xlsx) ni un archivo CSV. Guárdelo en uno de esos formatos.',
+    message:
+      'El archivo no es una planilla Excel (.xlsx) ni un archivo CSV. Guárdelo en uno de esos formatos.',
   },
   IMPORT_FILE_TOO_BIG: {
     status: 400,

@@ -48,13 +48,17 @@ describe('amounts', () => {
 
   it('reads every spelling of the same amount alike (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 999_999_999 }), fc.integer({ min: 0, max: 99 }), (whole, cents) => {
-        const plain = `${whole}.${String(cents).padStart(2, '0')}`;
-        const grouped = whole.toLocaleString('en-US');
-        const chilean = `${grouped.replaceAll(',', '.')},${String(cents).padStart(2, '0')}`;
-        const english = `${grouped}.${String(cents).padStart(2, '0')}`;
-        for (const text of [plain, chilean, english]) expect(value(parseAmount(text))).toBe(plain);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 999_999_999 }),
+        fc.integer({ min: 0, max: 99 }),
+        (whole, cents) => {
+          const plain = `${whole}.${String(cents).padStart(2, '0')}`;
+          const grouped = whole.toLocaleString('en-US');
+          const chilean = `${grouped.replaceAll(',', '.')},${String(cents).padStart(2, '0')}`;
+          const english = `${grouped}.${String(cents).padStart(2, '0')}`;
+          for (const text of [plain, chilean, english]) expect(value(parseAmount(text))).toBe(plain);
+        },
+      ),
     );
   });
 });
@@ -108,13 +112,19 @@ describe('dates', () => {
 
   it('reads a day the same in all its spellings (property)', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1901-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), (date) => {
-        const iso = date.toISOString().slice(0, 10);
-        const [y, m, d] = iso.split('-');
-        for (const text of [iso, `${d}/${m}/${y}`, `${d}-${m}-${y}`]) expect(value(parseDate(text))).toBe(iso);
-        const serial = Math.round((Date.UTC(Number(y), Number(m) - 1, Number(d)) - Date.UTC(1899, 11, 30)) / 86_400_000);
-        expect(value(parseDate(serial))).toBe(iso);
-      }),
+      fc.property(
+        fc.date({ min: new Date('1901-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }),
+        (date) => {
+          const iso = date.toISOString().slice(0, 10);
+          const [y, m, d] = iso.split('-');
+          for (const text of [iso, `${d}/${m}/${y}`, `${d}-${m}-${y}`])
+            expect(value(parseDate(text))).toBe(iso);
+          const serial = Math.round(
+            (Date.UTC(Number(y), Number(m) - 1, Number(d)) - Date.UTC(1899, 11, 30)) / 86_400_000,
+          );
+          expect(value(parseDate(serial))).toBe(iso);
+        },
+      ),
     );
   });
 });
@@ -130,12 +140,17 @@ describe('RUT, yes/no, integers and text', () => {
 
   it('normalises any valid RUT whatever its spelling (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1_000_000, max: 99_999_999 }), fc.boolean(), fc.boolean(), (body, dots, lower) => {
-        const digit = rutCheckDigit(String(body));
-        const shown = dots ? String(body).replace(/\B(?=(\d{3})+(?!\d))/g, '.') : String(body);
-        const text = `${shown}-${lower ? digit.toLowerCase() : digit}`;
-        expect(value(parseRut(text))).toBe(`${body}-${digit}`);
-      }),
+      fc.property(
+        fc.integer({ min: 1_000_000, max: 99_999_999 }),
+        fc.boolean(),
+        fc.boolean(),
+        (body, dots, lower) => {
+          const digit = rutCheckDigit(String(body));
+          const shown = dots ? String(body).replace(/\B(?=(\d{3})+(?!\d))/g, '.') : String(body);
+          const text = `${shown}-${lower ? digit.toLowerCase() : digit}`;
+          expect(value(parseRut(text))).toBe(`${body}-${digit}`);
+        },
+      ),
     );
   });
 

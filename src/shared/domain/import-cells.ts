@@ -174,7 +174,8 @@ export function parseDate(cell: CellValue): Parsed<string> {
   if (match) return dateOrFail(calendarDate(Number(match[3]), Number(match[2]), Number(match[1])), reason);
   match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)?$/.exec(text);
   if (match) return dateOrFail(calendarDate(Number(match[1]), Number(match[2]), Number(match[3])), reason);
-  if (/^\d{1,5}(?:[.,]\d+)?$/.test(text)) return dateOrFail(excelSerialDate(Number(text.replace(',', '.'))), reason);
+  if (/^\d{1,5}(?:[.,]\d+)?$/.test(text))
+    return dateOrFail(excelSerialDate(Number(text.replace(',', '.'))), reason);
   return fail(reason);
 }
 

@@ -43,7 +43,9 @@ export async function uploadFile(kind: ImportKind, file: File): Promise<Uploaded
 export type Mapping = Record<string, number | null>;
 
 export function useUpload() {
-  return useMutation({ mutationFn: ({ kind, file }: { kind: ImportKind; file: File }) => uploadFile(kind, file) });
+  return useMutation({
+    mutationFn: ({ kind, file }: { kind: ImportKind; file: File }) => uploadFile(kind, file),
+  });
 }
 
 export function useChooseSheet() {
@@ -63,8 +65,15 @@ export function useDryRun() {
 export function useApply() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ runId, ...body }: { runId: string; sheetName: string | null; mapping: Mapping; onlyValidRows: boolean }) =>
-      api<{ run: ImportRun }>(`${IMPORTS_URL}/runs/${runId}/apply`, { method: 'POST', body }),
+    mutationFn: ({
+      runId,
+      ...body
+    }: {
+      runId: string;
+      sheetName: string | null;
+      mapping: Mapping;
+      onlyValidRows: boolean;
+    }) => api<{ run: ImportRun }>(`${IMPORTS_URL}/runs/${runId}/apply`, { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.runs }),
   });
 }

@@ -113,7 +113,12 @@ export default function ImportsSection() {
               }}
               w={200}
             />
-            <Button component="a" href={templateHref(kind)} variant="light" leftSection={<IconDownload size={16} />}>
+            <Button
+              component="a"
+              href={templateHref(kind)}
+              variant="light"
+              leftSection={<IconDownload size={16} />}
+            >
               Descargar plantilla
             </Button>
             <FileInput
@@ -181,7 +186,10 @@ function MappingStep({
 }) {
   const columns = [
     { value: '', label: '(sin asignar)' },
-    ...file.headers.map((header, index) => ({ value: String(index), label: header || `Columna ${index + 1}` })),
+    ...file.headers.map((header, index) => ({
+      value: String(index),
+      label: header || `Columna ${index + 1}`,
+    })),
   ];
   return (
     <Stack gap="sm">
@@ -226,7 +234,11 @@ function MappingStep({
                   <NativeSelect
                     aria-label={`Columna para ${field.label}`}
                     data={columns}
-                    value={mapping[field.key] === null || mapping[field.key] === undefined ? '' : String(mapping[field.key])}
+                    value={
+                      mapping[field.key] === null || mapping[field.key] === undefined
+                        ? ''
+                        : String(mapping[field.key])
+                    }
                     onChange={(event) => {
                       const value = event.currentTarget.value;
                       onMapping({ ...mapping, [field.key]: value === '' ? null : Number(value) });
@@ -281,8 +293,8 @@ function ReviewStep({
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {review.errors.map((error, index) => (
-                  <Table.Tr key={`${error.rowNumber}-${error.column}-${index}`}>
+                {review.errors.map((error) => (
+                  <Table.Tr key={`${error.rowNumber}-${error.column}-${error.reason}`}>
                     <Table.Td>{error.rowNumber}</Table.Td>
                     <Table.Td>{error.column}</Table.Td>
                     <Table.Td>{error.value}</Table.Td>
@@ -294,7 +306,8 @@ function ReviewStep({
           </Table.ScrollContainer>
           {review.errors.length < review.counts.errors && (
             <Text size="sm" c="dimmed">
-              Se muestran los primeros {review.errors.length} errores; la planilla con errores los tiene todos.
+              Se muestran los primeros {review.errors.length} errores; la planilla con errores los tiene
+              todos.
             </Text>
           )}
           <Checkbox
@@ -305,7 +318,11 @@ function ReviewStep({
         </>
       )}
       <Group>
-        <Button onClick={onImport} loading={importing} disabled={(hasErrors && !onlyValidRows) || nothingToDo}>
+        <Button
+          onClick={onImport}
+          loading={importing}
+          disabled={(hasErrors && !onlyValidRows) || nothingToDo}
+        >
           Importar
         </Button>
       </Group>
@@ -336,7 +353,12 @@ function RunProgress({ runId }: { runId: string }) {
         </Text>
         <Progress value={percent} aria-label="Avance de la importación" animated />
         <Group>
-          <Button variant="default" color="red" onClick={() => cancel.mutate(runId)} loading={cancel.isPending}>
+          <Button
+            variant="default"
+            color="red"
+            onClick={() => cancel.mutate(runId)}
+            loading={cancel.isPending}
+          >
             Cancelar importación
           </Button>
         </Group>
@@ -352,7 +374,11 @@ function RunProgress({ runId }: { runId: string }) {
     );
   }
   return (
-    <Alert color="red" title={run.status === 'cancelled' ? 'Importación cancelada' : 'La importación falló'} role="alert">
+    <Alert
+      color="red"
+      title={run.status === 'cancelled' ? 'Importación cancelada' : 'La importación falló'}
+      role="alert"
+    >
       No se guardó nada.
     </Alert>
   );
@@ -391,7 +417,18 @@ function RunsList() {
                   <Table.Td>{run.fileName}</Table.Td>
                   <Table.Td>{run.createdByName ?? 'Sistema'}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={run.status === 'applied' ? 'green' : run.status === 'undone' ? 'gray' : run.status === 'failed' ? 'red' : 'blue'}>
+                    <Badge
+                      variant="light"
+                      color={
+                        run.status === 'applied'
+                          ? 'green'
+                          : run.status === 'undone'
+                            ? 'gray'
+                            : run.status === 'failed'
+                              ? 'red'
+                              : 'blue'
+                      }
+                    >
                       {IMPORT_STATUS_LABELS[run.status]}
                     </Badge>
                   </Table.Td>
@@ -430,8 +467,8 @@ function RunsList() {
           undo.reset();
         }}
       >
-        ¿Deshacer la importación de {target?.fileName}? Se eliminan los registros que creó y se restauran los que
-        modificó, tal como estaban.
+        ¿Deshacer la importación de {target?.fileName}? Se eliminan los registros que creó y se restauran los
+        que modificó, tal como estaban.
       </ConfirmDialog>
     </Stack>
   );

@@ -109,7 +109,12 @@ export async function findMapping(db: Executor, kind: string): Promise<Record<st
   return (row?.columns as Record<string, string> | undefined) ?? {};
 }
 
-export async function saveMapping(db: Executor, kind: string, columns: Record<string, string>, userId: string) {
+export async function saveMapping(
+  db: Executor,
+  kind: string,
+  columns: Record<string, string>,
+  userId: string,
+) {
   await db
     .insert(importMappings)
     .values({ kind, columns, updatedBy: userId })
@@ -218,7 +223,12 @@ export async function snapshotRows(
 }
 
 /** Puts a snapshot back, every column (version and updated_at/by included): the row as it was. */
-export async function restoreRow(tx: Executor, table: ImportTable, id: string, before: Record<string, unknown>) {
+export async function restoreRow(
+  tx: Executor,
+  table: ImportTable,
+  id: string,
+  before: Record<string, unknown>,
+) {
   const columns = await restorableColumns(tx, table);
   const list = sql.raw(columns.map((column) => `"${column}"`).join(', '));
   const source = sql.raw(columns.map((column) => `r."${column}"`).join(', '));
@@ -242,7 +252,12 @@ export async function deleteRows(tx: Executor, table: ImportTable, ids: readonly
  * What changed a run's records after the run, by someone else: the audit rows of those records (and
  * of their flows) since the run started that the run did not write. Named for the refusal.
  */
-export async function laterChanges(db: Executor, runId: string, since: Date, limit: number): Promise<string[]> {
+export async function laterChanges(
+  db: Executor,
+  runId: string,
+  since: Date,
+  limit: number,
+): Promise<string[]> {
   const rows = await queryRows<{ label: string }>(
     db,
     sql`with touched as (
@@ -299,4 +314,3 @@ export function textList(values: readonly string[]) {
     sql`, `,
   );
 }
-

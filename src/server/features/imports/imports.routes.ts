@@ -33,8 +33,10 @@ function send(reply: FastifyReply, download: imports.Download) {
 /** Configuración → Importar (issue 32): administrators only (checked in the service). */
 export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['imports'];
-  app.addContentTypeParser(IMPORT_BODY_TYPE, { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    IMPORT_BODY_TYPE,
+    { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES },
+    (_request, body, done) => done(null, body),
   );
 
   app.post(
@@ -43,29 +45,37 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const body = request.body;
       if (!Buffer.isBuffer(body)) throw new AppError('IMPORT_FILE_EMPTY');
-      const file = await imports.upload(serviceContext(request), request.query.kind, request.query.name, body);
+      const file = await imports.upload(
+        serviceContext(request),
+        request.query.kind,
+        request.query.name,
+        body,
+      );
       return reply.status(201).send(file);
     },
   );
 
-  app.get(
-    '/templates/:kind',
-    { schema: { tags, params: kindParams } },
-    async (request, reply) => send(reply, await imports.template(serviceContext(request), request.params.kind)),
+  app.get('/templates/:kind', { schema: { tags, params: kindParams } }, async (request, reply) =>
+    send(reply, await imports.template(serviceContext(request), request.params.kind)),
   );
 
   app.get('/runs', { schema: { tags, response: { 200: importRunPage } } }, async (request) => ({
     rows: await imports.listRuns(serviceContext(request)),
   }));
 
-  app.get('/runs/:id', { schema: { tags, params: runParams, response: { 200: importRunAnswer } } }, async (request) => ({
-    run: await imports.getRun(serviceContext(request), request.params.id),
-  }));
+  app.get(
+    '/runs/:id',
+    { schema: { tags, params: runParams, response: { 200: importRunAnswer } } },
+    async (request) => ({
+      run: await imports.getRun(serviceContext(request), request.params.id),
+    }),
+  );
 
   app.post(
     '/runs/:id/sheet',
     { schema: { tags, params: runParams, body: sheetBody, response: { 200: uploadedFile } } },
-    async (request) => imports.chooseSheet(serviceContext(request), request.params.id, request.body.sheetName),
+    async (request) =>
+      imports.chooseSheet(serviceContext(request), request.params.id, request.body.sheetName),
   );
 
   app.post(
@@ -74,10 +84,8 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => imports.dryRun(serviceContext(request), request.params.id, request.body),
   );
 
-  app.get(
-    '/runs/:id/errors',
-    { schema: { tags, params: runParams } },
-    async (request, reply) => send(reply, await imports.errorsWorkbook(serviceContext(request), request.params.id)),
+  app.get('/runs/:id/errors', { schema: { tags, params: runParams } }, async (request, reply) =>
+    send(reply, await imports.errorsWorkbook(serviceContext(request), request.params.id)),
   );
 
   app.post(

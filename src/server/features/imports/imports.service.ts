@@ -4,13 +4,13 @@ import ExcelJS from 'exceljs';
 import { cellText, foldText } from '../../../shared/domain/import-cells';
 import { can } from '../../../shared/permissions';
 import {
+  countsSentence,
   type DryRunResult,
   IMPORT_FIELDS,
   IMPORT_KIND_LABELS,
   type ImportKind,
   type ImportRun,
   MAX_LISTED_ERRORS,
-  countsSentence,
   matchHeaders,
   type UploadedFile,
 } from '../../../shared/schemas/imports';
@@ -18,7 +18,15 @@ import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as queries from './imports.queries';
-import { type ApplyOptions, type ApplyOutcome, apply, KINDS, type PlanOutcome, plan, undoRecords } from './pipeline';
+import {
+  type ApplyOptions,
+  type ApplyOutcome,
+  apply,
+  KINDS,
+  type PlanOutcome,
+  plan,
+  undoRecords,
+} from './pipeline';
 import { openTable } from './read-file';
 
 /**
@@ -65,7 +73,13 @@ export async function upload(
   requireAdmin(ctx);
   const described = await describeFile(ctx.db, kind, bytes, null);
   const run = await ctx.db.transaction((tx) =>
-    queries.insertRun(tx, { kind, fileName, fileHash: hashOf(bytes), fileBytes: bytes, createdBy: ctx.user.id }),
+    queries.insertRun(tx, {
+      kind,
+      fileName,
+      fileHash: hashOf(bytes),
+      fileBytes: bytes,
+      createdBy: ctx.user.id,
+    }),
   );
   return { runId: run.id, kind, fileName, ...described };
 }
@@ -77,7 +91,11 @@ async function requireRun(db: Database, id: string) {
 }
 
 /** Another sheet of the uploaded workbook: its headers and matched mapping. */
-export async function chooseSheet(ctx: ServiceContext, runId: string, sheetName: string): Promise<UploadedFile> {
+export async function chooseSheet(
+  ctx: ServiceContext,
+  runId: string,
+  sheetName: string,
+): Promise<UploadedFile> {
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   const described = await describeFile(ctx.db, run.kind as ImportKind, run.fileBytes, sheetName);
@@ -116,7 +134,11 @@ export async function dryRun(ctx: ServiceContext, runId: string, input: RunInput
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   const kind = run.kind as ImportKind;
-  const outcome = await plan(ctx.db, { kind, bytes: run.fileBytes, sheetName: input.sheetName, mapping: input.mapping }, ctx.now);
+  const outcome = await plan(
+    ctx.db,
+    { kind, bytes: run.fileBytes, sheetName: input.sheetName, mapping: input.mapping },
+    ctx.now,
+  );
   await rememberMapping(ctx, kind, run.fileBytes, input);
   await ctx.db.transaction((tx) =>
     queries.updateRun(tx, runId, {
@@ -152,7 +174,12 @@ export async function startApply(
   const run = await requireRun(ctx.db, runId);
   if (run.status !== 'uploaded') throw new AppError('IMPORT_RUN_BUSY');
   if (await queries.runningRun(ctx.db)) throw new AppError('IMPORT_ANOTHER_RUNNING');
-  const pipelineInput = { kind: run.kind as ImportKind, bytes: run.fileBytes, sheetName: input.sheetName, mapping: input.mapping };
+  const pipelineInput = {
+    kind: run.kind as ImportKind,
+    bytes: run.fileBytes,
+    sheetName: input.sheetName,
+    mapping: input.mapping,
+  };
   const outcome = await plan(ctx.db, pipelineInput, ctx.now);
   if (outcome.counts.errors > 0 && !input.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
   // Claimed under the run's lock: two clicks start one apply.
@@ -260,7 +287,11 @@ export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKi
   const fields = IMPORT_FIELDS[kind];
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(IMPORT_KIND_LABELS[kind], { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = fields.map((field) => ({ header: field.label, key: field.key, width: Math.max(14, field.label.length + 4) }));
+  sheet.columns = fields.map((field) => ({
+    header: field.label,
+    key: field.key,
+    width: Math.max(14, field.label.length + 4),
+  }));
   sheet.getRow(1).font = { bold: true };
   sheet.addRow(fields.map((field) => field.example || null));
   fields.forEach((field, index) => {
@@ -279,7 +310,11 @@ export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKi
     }
   });
   const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
-  return { fileName: `plantilla_${IMPORT_KIND_LABELS[kind].toLowerCase()}.xlsx`, contentType: XLSX_TYPE, body: buffer };
+  return {
+    fileName: `plantilla_${IMPORT_KIND_LABELS[kind].toLowerCase()}.xlsx`,
+    contentType: XLSX_TYPE,
+    body: buffer,
+  };
 }
 
 /**
@@ -291,7 +326,8 @@ export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promis
   const run = await requireRun(ctx.db, runId);
   const kind = run.kind as ImportKind;
   const mapping = (run.mapping as Record<string, number | null> | null) ?? null;
-  if (!mapping) throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
+  if (!mapping)
+    throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
   const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, mapping };
   const outcome = await plan(ctx.db, input, ctx.now);
   const byRow = new Map<number, string[]>();
@@ -302,7 +338,11 @@ export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promis
   }
   const table = await openTable(run.fileBytes, run.sheetName);
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   const sheet = workbook.addWorksheet((table.sheetName ?? IMPORT_KIND_LABELS[kind]).slice(0, 31));
   const width = table.header.cells.length;
   const header = sheet.addRow([...table.header.cells.map((cell) => cellText(cell)), 'Errores']);

@@ -4,11 +4,11 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { rutCheckDigit } from '../../../shared/domain/rut';
 import { flowViolations } from '../../../shared/domain/workflow/invariants';
+import type { ServiceContext } from '../../context';
 import { actingAs } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import { createBroker, createClient, createProject, createUser, uniqueRut } from '../../test/builders';
-import type { ServiceContext } from '../../context';
 import * as workflows from '../workflows/workflows.service';
 import { IMPORT_BODY_TYPE } from './imports.routes';
 import * as imports from './imports.service';
@@ -32,7 +32,10 @@ const TABLES = [
 async function snapshot(ctx: TestContext): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const table of TABLES) {
-    const rows = await queryRows<{ doc: unknown }>(ctx.db, sql.raw(`select to_jsonb(t) as doc from ${table} t`));
+    const rows = await queryRows<{ doc: unknown }>(
+      ctx.db,
+      sql.raw(`select to_jsonb(t) as doc from ${table} t`),
+    );
     result[table] = JSON.stringify(rows.map((row) => JSON.stringify(row.doc)).sort());
   }
   return result;
@@ -61,12 +64,20 @@ async function uploadAndCheck(agent: Agent, kind: string, name: string, bytes: B
   const uploaded = await upload(agent, kind, name, bytes);
   expect(uploaded.statusCode, uploaded.body).toBe(201);
   const file = uploaded.json();
-  const dry = await agent.post(`/api/imports/runs/${file.runId}/dry-run`, { mapping: file.mapping, sheetName: file.sheetName });
+  const dry = await agent.post(`/api/imports/runs/${file.runId}/dry-run`, {
+    mapping: file.mapping,
+    sheetName: file.sheetName,
+  });
   expect(dry.statusCode, dry.body).toBe(200);
   return { file, dry: dry.json() };
 }
 
-async function applyAndWait(agent: Agent, runId: string, mapping: unknown, options: { onlyValidRows?: boolean; sheetName?: string | null } = {}) {
+async function applyAndWait(
+  agent: Agent,
+  runId: string,
+  mapping: unknown,
+  options: { onlyValidRows?: boolean; sheetName?: string | null } = {},
+) {
   const response = await agent.post(`/api/imports/runs/${runId}/apply`, { mapping, ...options });
   expect(response.statusCode, response.body).toBe(202);
   await imports.settled(runId);
@@ -152,13 +163,22 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
     expect(dry.summary).toBe('4 nuevos, 0 actualizados, 0 sin cambios, 0 con errores');
     const run = await applyAndWait(admin, file.runId, file.mapping);
     expect(run.status).toBe('applied');
-    const rows = await queryRows<{ rut: string; first_name: string; last_name: string; birth_date: string; phone: string | null }>(
-      ctx.db,
-      sql`select rut, first_name, last_name, birth_date, phone from clients order by rut`,
-    );
+    const rows = await queryRows<{
+      rut: string;
+      first_name: string;
+      last_name: string;
+      birth_date: string;
+      phone: string | null;
+    }>(ctx.db, sql`select rut, first_name, last_name, birth_date, phone from clients order by rut`);
     expect(rows).toEqual([
       { rut: ruts[0], first_name: 'José Ñandú', last_name: 'Muñoz', birth_date: '1980-03-05', phone: '=1+1' },
-      { rut: ruts[1], first_name: 'Inés', last_name: 'Peña', birth_date: '1981-03-05', phone: '+56 9 1234 5678' },
+      {
+        rut: ruts[1],
+        first_name: 'Inés',
+        last_name: 'Peña',
+        birth_date: '1981-03-05',
+        phone: '+56 9 1234 5678',
+      },
       { rut: ruts[2], first_name: 'Óscar', last_name: 'Güemes', birth_date: '1982-03-05', phone: null },
       { rut: ruts[3], first_name: 'Ana', last_name: 'Ríos', birth_date: '1981-03-05', phone: null },
     ]);
@@ -167,7 +187,10 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
   it('reads UTF-8 with a BOM and ",", and an XLSX chosen sheet with formula and date cells', async () => {
     const admin = await loginAs(ctx);
     const rut = uniqueRut();
-    const csv = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`RUT,Nombres,Apellidos,Fecha de nacimiento\n"${dotted(rut)}","Zoë","Ñuñez",01/01/1990\n`)]);
+    const csv = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`RUT,Nombres,Apellidos,Fecha de nacimiento\n"${dotted(rut)}","Zoë","Ñuñez",01/01/1990\n`),
+    ]);
     const { dry } = await uploadAndCheck(admin, 'clients', 'c.csv', csv);
     expect(dry.counts).toEqual({ created: 1, updated: 0, unchanged: 0, errors: 0 });
 
@@ -176,7 +199,12 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
     book.addWorksheet('Portada').addRow(['nada']);
     const sheet = book.addWorksheet('Clientes');
     sheet.addRow(['RUT Cliente', 'Nombres', 'Apellidos', 'Fecha de Nacimiento']);
-    sheet.addRow([xlsxRut, { formula: 'UPPER("ana")', result: 'ANA' }, 'Rojas', new Date(Date.UTC(1979, 6, 14))]);
+    sheet.addRow([
+      xlsxRut,
+      { formula: 'UPPER("ana")', result: 'ANA' },
+      'Rojas',
+      new Date(Date.UTC(1979, 6, 14)),
+    ]);
     const bytes = Buffer.from(await book.xlsx.writeBuffer());
     const uploaded = (await upload(admin, 'clients', 'c.xlsx', bytes)).json();
     expect(uploaded.sheets).toEqual(['Portada', 'Clientes']);
@@ -202,7 +230,10 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
       expect(response.statusCode, response.body).toBe(400);
       expect(errorOf(response).message).toMatch(message);
     };
-    await refusal(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]), /ni un archivo CSV/);
+    await refusal(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]),
+      /ni un archivo CSV/,
+    );
     await refusal(Buffer.alloc(0), /vacío/);
     await refusal(Buffer.from('\n\n;;\n'), /vacío/);
     await refusal(Buffer.from('12.345.678-5;Ana;Soto;01/02/1980\n'), /primera fila debe tener los títulos/);
@@ -213,10 +244,16 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
     const file = uploaded.json();
     const dry = await admin.post(`/api/imports/runs/${file.runId}/dry-run`, { mapping: file.mapping });
     expect(dry.statusCode).toBe(400);
-    expect(errorOf(dry).message).toBe('El archivo tiene más de 200.000 filas. Divídalo en archivos más pequeños.');
+    expect(errorOf(dry).message).toBe(
+      'El archivo tiene más de 200.000 filas. Divídalo en archivos más pequeños.',
+    );
     // A required field without a column.
-    const partial = await admin.post(`/api/imports/runs/${file.runId}/dry-run`, { mapping: { ...file.mapping, birthDate: null } });
-    expect(errorOf(partial).message).toBe('Asigne una columna a cada campo obligatorio: Fecha de nacimiento.');
+    const partial = await admin.post(`/api/imports/runs/${file.runId}/dry-run`, {
+      mapping: { ...file.mapping, birthDate: null },
+    });
+    expect(errorOf(partial).message).toBe(
+      'Asigne una columna a cada campo obligatorio: Fecha de nacimiento.',
+    );
     expect(await snapshot(ctx)).toEqual(before);
   });
 
@@ -236,10 +273,30 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
     expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 4 con errores');
     expect(dry.errors).toEqual(
       expect.arrayContaining([
-        { rowNumber: 3, column: 'RUT', value: '12.345.678-9', reason: 'El RUT no es válido (revise el dígito verificador)' },
-        { rowNumber: 4, column: 'Fecha de nacimiento', value: '31/02/1980', reason: 'No es una fecha válida (use dd/mm/aaaa)' },
-        { rowNumber: 4, column: 'RUT', value: dotted(twice), reason: 'RUT repetido en la fila 5 de este archivo' },
-        { rowNumber: 5, column: 'RUT', value: dotted(twice), reason: 'RUT repetido en la fila 4 de este archivo' },
+        {
+          rowNumber: 3,
+          column: 'RUT',
+          value: '12.345.678-9',
+          reason: 'El RUT no es válido (revise el dígito verificador)',
+        },
+        {
+          rowNumber: 4,
+          column: 'Fecha de nacimiento',
+          value: '31/02/1980',
+          reason: 'No es una fecha válida (use dd/mm/aaaa)',
+        },
+        {
+          rowNumber: 4,
+          column: 'RUT',
+          value: dotted(twice),
+          reason: 'RUT repetido en la fila 5 de este archivo',
+        },
+        {
+          rowNumber: 5,
+          column: 'RUT',
+          value: dotted(twice),
+          reason: 'RUT repetido en la fila 4 de este archivo',
+        },
         { rowNumber: 6, column: 'Nombres', value: '', reason: 'Los nombres son obligatorios' },
       ]),
     );
@@ -266,20 +323,46 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
 
   it('clients: template → filled → dry run → apply → the same file changes nothing → undo restores exactly', async () => {
     const admin = await loginAs(ctx);
-    const existing = await createClient(ctx.db, { firstName: 'Viejo', lastName: 'Nombre', birthDate: '1970-01-01' });
+    const existing = await createClient(ctx.db, {
+      firstName: 'Viejo',
+      lastName: 'Nombre',
+      birthDate: '1970-01-01',
+    });
     const before = await snapshot(ctx);
     const headers = await templateHeaders(admin, 'clients');
-    expect(headers).toEqual(['RUT', 'Nombres', 'Apellidos', 'Fecha de nacimiento', 'Teléfono', 'Correo electrónico']);
+    expect(headers).toEqual([
+      'RUT',
+      'Nombres',
+      'Apellidos',
+      'Fecha de nacimiento',
+      'Teléfono',
+      'Correo electrónico',
+    ]);
     const newRut = uniqueRut();
     const bytes = await workbook([
       headers,
-      rowFor(headers, { RUT: dotted(newRut), Nombres: 'Clara', Apellidos: 'Vera', 'Fecha de nacimiento': '12/12/1990', 'Correo electrónico': 'CLARA@correo.cl' }),
-      rowFor(headers, { RUT: existing.rut, Nombres: 'Nuevo', Apellidos: 'Nombre', 'Fecha de nacimiento': new Date(Date.UTC(1970, 0, 1)) }),
+      rowFor(headers, {
+        RUT: dotted(newRut),
+        Nombres: 'Clara',
+        Apellidos: 'Vera',
+        'Fecha de nacimiento': '12/12/1990',
+        'Correo electrónico': 'CLARA@correo.cl',
+      }),
+      rowFor(headers, {
+        RUT: existing.rut,
+        Nombres: 'Nuevo',
+        Apellidos: 'Nombre',
+        'Fecha de nacimiento': new Date(Date.UTC(1970, 0, 1)),
+      }),
     ]);
     const { file, dry } = await uploadAndCheck(admin, 'clients', 'clientes.xlsx', bytes);
     expect(dry.summary).toBe('1 nuevos, 1 actualizados, 0 sin cambios, 0 con errores');
     const run = await applyAndWait(admin, file.runId, file.mapping);
-    expect(run).toMatchObject({ status: 'applied', counts: { created: 1, updated: 1, unchanged: 0, errors: 0 }, canUndo: true });
+    expect(run).toMatchObject({
+      status: 'applied',
+      counts: { created: 1, updated: 1, unchanged: 0, errors: 0 },
+      canUndo: true,
+    });
     const after = await snapshot(ctx);
     // Every change is tied to the run in the audit log.
     const audit = await queryRows<{ table_name: string; action: string }>(
@@ -378,11 +461,16 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
       now: NOW,
       events: ctx.app.dependencies.events,
     };
-    await imports.startApply(serviceCtx, file.runId, { mapping: file.mapping, onlyValidRows: false }, {
-      beforeChunk: (index) => {
-        if (index === 2) throw new Error('fallo inyectado');
+    await imports.startApply(
+      serviceCtx,
+      file.runId,
+      { mapping: file.mapping, onlyValidRows: false },
+      {
+        beforeChunk: (index) => {
+          if (index === 2) throw new Error('fallo inyectado');
+        },
       },
-    });
+    );
     const outcome = await imports.settled(file.runId);
     expect(outcome?.status).toBe('failed');
     const run = (await admin.get(`/api/imports/runs/${file.runId}`)).json().run;
@@ -396,8 +484,13 @@ describe('imports: reservations with their commission and in-flight sales', { ti
 
   it('creates the flows by the engine at the imported stages and dates, passing the invariants; re-apply changes nothing; undo restores', async () => {
     const admin = await loginAs(ctx);
-    const seller = await createUser(ctx.db, { isSeller: true, email: 'vendedora@inmoflujo.test', firstName: 'Vera', lastName: 'Díaz' });
-    const project = await createProject(ctx.db, { name: 'Edificio Los Aromos' });
+    const seller = await createUser(ctx.db, {
+      isSeller: true,
+      email: 'vendedora@inmoflujo.test',
+      firstName: 'Vera',
+      lastName: 'Díaz',
+    });
+    await createProject(ctx.db, { name: 'Edificio Los Aromos' });
     const clients = await Promise.all([1, 2, 3, 4].map(() => createClient(ctx.db)));
     const broker = await createBroker(ctx.db);
     const before = await snapshot(ctx);
@@ -457,9 +550,13 @@ describe('imports: reservations with their commission and in-flight sales', { ti
     // The Promesa tasks of IMP-3 were completed on the promise's day (noon in Santiago).
     const { definition, state } = await workflows.readFlow(ctx.db, stages[2]!.flow_id);
     const promesa = definition.stages.find((stage) => stage.name === 'Promesa')!;
-    const promesaTasks = new Set(definition.tasks.filter((task) => task.stageId === promesa.id).map((task) => task.id));
+    const promesaTasks = new Set(
+      definition.tasks.filter((task) => task.stageId === promesa.id).map((task) => task.id),
+    );
     const completed = state.tasks.filter((task) => promesaTasks.has(task.taskId));
-    expect(completed.every((task) => task.completedAt?.toISOString() === '2026-02-15T15:00:00.000Z')).toBe(true);
+    expect(completed.every((task) => task.completedAt?.toISOString() === '2026-02-15T15:00:00.000Z')).toBe(
+      true,
+    );
 
     const [reservation] = await queryRows<Record<string, string>>(
       ctx.db,
@@ -472,12 +569,25 @@ describe('imports: reservations with their commission and in-flight sales', { ti
       seller_id: seller.id,
       total_price: '3250.50',
     });
-    const payments = await queryRows<{ second: boolean; status: string; payment_1_date: string; payment_2_date: string; id: string }>(
+    const payments = await queryRows<{
+      second: boolean;
+      status: string;
+      payment_1_date: string;
+      payment_2_date: string;
+      id: string;
+    }>(
       ctx.db,
       sql`select f.id, f.is_second_payment as second, f.status, c.payment_1_date, c.payment_2_date
           from flows f join broker_commissions c on c.id = f.broker_commission_id where f.kind = 'payment' order by 2`,
     );
-    expect(payments.map(({ second, status, payment_1_date, payment_2_date }) => ({ second, status, payment_1_date, payment_2_date }))).toEqual([
+    expect(
+      payments.map(({ second, status, payment_1_date, payment_2_date }) => ({
+        second,
+        status,
+        payment_1_date,
+        payment_2_date,
+      })),
+    ).toEqual([
       { second: false, status: 'completed', payment_1_date: '2026-06-30', payment_2_date: '2026-07-15' },
       { second: true, status: 'completed', payment_1_date: '2026-06-30', payment_2_date: '2026-07-15' },
     ]);
@@ -509,7 +619,10 @@ describe('imports: reservations with their commission and in-flight sales', { ti
       `A-5;${client.rut};Torre Norte;01/01/2026;104;3000;;`,
     ].join('\n');
     const { dry } = await uploadAndCheck(admin, 'reservations', 'r.csv', Buffer.from(csv));
-    const reasons = dry.errors.map((error: { rowNumber: number; column: string; reason: string }) => `${error.rowNumber} ${error.column}: ${error.reason}`);
+    const reasons = dry.errors.map(
+      (error: { rowNumber: number; column: string; reason: string }) =>
+        `${error.rowNumber} ${error.column}: ${error.reason}`,
+    );
     expect(reasons).toEqual([
       '2 RUT Cliente: No hay un cliente con este RUT: impórtelo primero en Clientes',
       '3 Proyecto: No hay un proyecto con este nombre',

@@ -1,12 +1,12 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import { formatRut } from '../../../shared/domain/rut';
+import { errorMessage } from '../../../shared/errors';
 import {
+  countsSentence,
   type ImportCounts,
   type ImportKind,
   type RowError,
-  countsSentence,
 } from '../../../shared/schemas/imports';
-import { errorMessage } from '../../../shared/errors';
-import { formatRut } from '../../../shared/domain/rut';
 import { actingAs } from '../../db/actor';
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/app-error';
@@ -52,7 +52,9 @@ export interface PlanOutcome {
 function requireMapping(kind: KindModule, mapping: Record<string, number | null>) {
   const missing = kind.fields.filter((field) => field.required && (mapping[field.key] ?? null) === null);
   if (missing.length > 0) {
-    throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: missing.map((field) => field.label).join(', ') } });
+    throw new AppError('IMPORT_MAPPING_MISSING', {
+      params: { fields: missing.map((field) => field.label).join(', ') },
+    });
   }
 }
 
@@ -64,7 +66,9 @@ async function* readRows(input: PipelineInput, kind: KindModule): AsyncGenerator
 }
 
 function keyText(kind: KindModule, value: unknown): string {
-  return kind.fields.find((field) => field.key === kind.keyField)?.type === 'rut' ? formatRut(String(value)) : String(value);
+  return kind.fields.find((field) => field.key === kind.keyField)?.type === 'rut'
+    ? formatRut(String(value))
+    : String(value);
 }
 
 /**
@@ -234,7 +238,11 @@ export async function apply(
         unchangedCount: 0,
       }),
     );
-    return { counts: { created: 0, updated: 0, unchanged: 0, errors: counts.errors }, status: cancelled ? 'cancelled' : 'failed', failure };
+    return {
+      counts: { created: 0, updated: 0, unchanged: 0, errors: counts.errors },
+      status: cancelled ? 'cancelled' : 'failed',
+      failure,
+    };
   }
   await acting.transaction((tx) =>
     queries.updateRun(tx, runId, { status: 'applied', finishedAt: new Date(), processedRows: dry.totalRows }),
@@ -282,13 +290,20 @@ export async function undoRecords(
         }
         // Consecutive creations of one table: one delete.
         const ids: string[] = [];
-        while (index < records.length && records[index]!.action === 'insert' && records[index]!.tableName === record.tableName) {
+        while (
+          index < records.length &&
+          records[index]!.action === 'insert' &&
+          records[index]!.tableName === record.tableName
+        ) {
           ids.push(records[index]!.recordId);
           index += 1;
         }
         await queries.deleteRows(tx, record.tableName, ids);
       }
-      await queries.deleteRecordsByIds(tx, records.map((record) => record.id));
+      await queries.deleteRecordsByIds(
+        tx,
+        records.map((record) => record.id),
+      );
     });
     await yieldToOthers();
   }

@@ -127,14 +127,14 @@ function sheetNamesOf(bytes: Buffer, entries: ZipEntry[]): string[] {
   const workbook = entries.find((entry) => entry.name === 'xl/workbook.xml');
   if (!workbook) throw new AppError('IMPORT_FILE_TYPE');
   const xml = entryText(bytes, workbook);
-  const unescape = (text: string) =>
+  const unescapeXml = (text: string) =>
     text
       .replaceAll('&lt;', '<')
       .replaceAll('&gt;', '>')
       .replaceAll('&quot;', '"')
       .replaceAll('&apos;', "'")
       .replaceAll('&amp;', '&');
-  return [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/g)].map((match) => unescape(match[1]!));
+  return [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/g)].map((match) => unescapeXml(match[1]!));
 }
 
 /** An exceljs cell value as the pipeline's cell: formulas by their cached result, rich text as text. */
@@ -281,7 +281,8 @@ export async function openTable(bytes: Buffer, sheet?: string | null): Promise<O
     sheets = sheetNamesOf(bytes, entries);
     if (sheets.length === 0) throw new AppError('IMPORT_FILE_EMPTY');
     sheetName = sheet ?? sheets[0]!;
-    if (!sheets.includes(sheetName)) throw new AppError('IMPORT_SHEET_UNKNOWN', { params: { sheet: sheetName } });
+    if (!sheets.includes(sheetName))
+      throw new AppError('IMPORT_SHEET_UNKNOWN', { params: { sheet: sheetName } });
     source = xlsxRows(bytes, sheetName);
   } else {
     source = csvRows(decodeCsv(bytes));

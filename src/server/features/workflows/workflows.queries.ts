@@ -779,5 +779,7 @@ export async function saleFlowStatesOf(
           sql`, `,
         )})`,
   );
-  return new Map(rows.map((row) => [row.reservation_id, { status: row.status, currentStageName: row.stage }]));
+  return new Map(
+    rows.map((row) => [row.reservation_id, { status: row.status, currentStageName: row.stage }]),
+  );
 }

@@ -812,10 +812,14 @@ export async function importFlowsIn(
     for (const completion of spec.completions) {
       const row = state.tasks.find((task) => task.taskId === completion.taskId);
       if (!row) throw new Error(`Task ${completion.taskId} is not part of '${definition.name}'`);
-      run({ type: 'setStatus', taskRowId: row.id, status: 'completed', completedAt: completion.at }, completion.at);
+      run(
+        { type: 'setStatus', taskRowId: row.id, status: 'completed', completedAt: completion.at },
+        completion.at,
+      );
     }
     const problems = flowViolations(definition, state, { strict: true });
-    if (problems.length > 0) throw new Error(`An imported flow breaks the engine's invariants: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      throw new Error(`An imported flow breaks the engine's invariants: ${problems.join('; ')}`);
     return {
       state,
       record: {

@@ -21,7 +21,10 @@ interface BrokerPlan {
 
 async function brokersByRut(db: Executor, ruts: readonly string[]) {
   if (ruts.length === 0) return new Map<string, typeof brokers.$inferSelect>();
-  const rows = await db.select().from(brokers).where(inArray(brokers.rut, [...ruts]));
+  const rows = await db
+    .select()
+    .from(brokers)
+    .where(inArray(brokers.rut, [...ruts]));
   return new Map(rows.map((row) => [row.rut, row]));
 }
 
@@ -40,7 +43,8 @@ export const brokersKind: KindModule<BrokerPlan> = {
       // A column left unmapped keeps what the client has; a mapped blank cell clears an optional field.
       const input: Record<string, unknown> = {};
       for (const key of COLUMNS) {
-        if (key in row.texts) input[key] = row.values[key] ?? (key === 'kamReceivesCommission' ? false : null);
+        if (key in row.texts)
+          input[key] = row.values[key] ?? (key === 'kamReceivesCommission' ? false : null);
         else input[key] = current ? current[key] : key === 'kamReceivesCommission' ? false : null;
       }
       const parsed = brokerBody.safeParse(input);
@@ -48,8 +52,15 @@ export const brokersKind: KindModule<BrokerPlan> = {
         return { rowNumber: row.rowNumber, action: 'error', errors: schemaErrors(row, FIELDS, parsed.error) };
       }
       const values = parsed.data as BrokerColumns;
-      if (!current) return { rowNumber: row.rowNumber, action: 'create', errors: [], plan: { id: null, version: null, values } };
-      if (allSame(values, current as unknown as Record<string, unknown>, COLUMNS)) return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
+      if (!current)
+        return {
+          rowNumber: row.rowNumber,
+          action: 'create',
+          errors: [],
+          plan: { id: null, version: null, values },
+        };
+      if (allSame(values, current as unknown as Record<string, unknown>, COLUMNS))
+        return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
       return {
         rowNumber: row.rowNumber,
         action: 'update',
@@ -73,15 +84,15 @@ export const brokersKind: KindModule<BrokerPlan> = {
           })),
         )
         .returning({ id: brokers.id });
-      inserted.forEach((row, index) =>
+      inserted.forEach((row, index) => {
         records.push({
           tableName: 'brokers',
           recordId: row.id,
           action: 'insert',
           before: null,
           rowNumber: creates[index]!.rowNumber,
-        }),
-      );
+        });
+      });
     }
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
     const before = await snapshotRows(

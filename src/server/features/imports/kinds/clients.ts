@@ -6,7 +6,14 @@ import type { Executor } from '../../../db/client';
 import { clients } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
 import { snapshotRows } from '../imports.queries';
-import { allSame, type ChangedRecord, fieldError, type KindModule, type PlannedRow, schemaErrors } from './kind';
+import {
+  allSame,
+  type ChangedRecord,
+  fieldError,
+  type KindModule,
+  type PlannedRow,
+  schemaErrors,
+} from './kind';
 
 /** Clientes by RUT (the live client with that RUT is updated; none: created). */
 
@@ -69,8 +76,15 @@ export const clientsKind: KindModule<ClientPlan> = {
           errors: [fieldError(row, FIELDS, 'rut', errorMessage('CLIENT_BLOCKED'))],
         };
       }
-      if (!current) return { rowNumber: row.rowNumber, action: 'create', errors: [], plan: { id: null, version: null, values } };
-      if (allSame(values, current, COLUMNS)) return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
+      if (!current)
+        return {
+          rowNumber: row.rowNumber,
+          action: 'create',
+          errors: [],
+          plan: { id: null, version: null, values },
+        };
+      if (allSame(values, current, COLUMNS))
+        return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
       return {
         rowNumber: row.rowNumber,
         action: 'update',
@@ -97,15 +111,15 @@ export const clientsKind: KindModule<ClientPlan> = {
           })),
         )
         .returning({ id: clients.id });
-      inserted.forEach((row, index) =>
+      inserted.forEach((row, index) => {
         records.push({
           tableName: 'clients',
           recordId: row.id,
           action: 'insert',
           before: null,
           rowNumber: creates[index]!.rowNumber,
-        }),
-      );
+        });
+      });
     }
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
     const before = await snapshotRows(

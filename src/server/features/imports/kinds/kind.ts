@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   type CellValue,
   cellText,
+  foldText,
   isBlank,
   type Parsed,
   parseAmount,
@@ -10,7 +11,6 @@ import {
   parsePercent,
   parseRut,
   parseYesNo,
-  foldText,
 } from '../../../../shared/domain/import-cells';
 import type { ImportField, ImportKind, RowError } from '../../../../shared/schemas/imports';
 import type { Executor } from '../../../db/client';
@@ -132,7 +132,12 @@ export function readRow(
 }
 
 /** A row error on one field. */
-export function fieldError(row: ReadRow, fields: readonly ImportField[], key: string, reason: string): RowError {
+export function fieldError(
+  row: ReadRow,
+  fields: readonly ImportField[],
+  key: string,
+  reason: string,
+): RowError {
   const field = fields.find((candidate) => candidate.key === key);
   return {
     rowNumber: row.rowNumber,

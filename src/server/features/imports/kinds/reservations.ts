@@ -136,11 +136,15 @@ interface ExistingReservation {
   saleStage: string | null;
 }
 
-const unitKey = (projectId: string, kind: string, number: string) => `${projectId}|${kind}|${number.toLowerCase()}`;
+const unitKey = (projectId: string, kind: string, number: string) =>
+  `${projectId}|${kind}|${number.toLowerCase()}`;
 
 async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups> {
-  const strings = (key: string) =>
-    [...new Set(rows.map((row) => row.values[key]).filter((value): value is string => typeof value === 'string'))];
+  const strings = (key: string) => [
+    ...new Set(
+      rows.map((row) => row.values[key]).filter((value): value is string => typeof value === 'string'),
+    ),
+  ];
   const clientRuts = strings('clientRut');
   const brokerRuts = strings('brokerRut');
   const numbers = strings('reservationNumber');
@@ -156,7 +160,12 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
       : db.select({ id: brokers.id, rut: brokers.rut }).from(brokers).where(inArray(brokers.rut, brokerRuts)),
     db.select({ id: projects.id, name: projects.name }).from(projects),
     db
-      .select({ id: profiles.id, email: profiles.email, firstName: profiles.firstName, lastName: profiles.lastName })
+      .select({
+        id: profiles.id,
+        email: profiles.email,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+      })
       .from(profiles)
       .where(and(eq(profiles.isSeller, true), eq(profiles.isActive, true))),
     numbers.length === 0
@@ -170,7 +179,13 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
       : db.select().from(brokerCommissions).where(inArray(brokerCommissions.reservationId, existingIds)),
     existingIds.length === 0
       ? []
-      : queryRows<{ reservation_id: string; kind: string; is_second_payment: boolean; stage: string | null; status: string }>(
+      : queryRows<{
+          reservation_id: string;
+          kind: string;
+          is_second_payment: boolean;
+          stage: string | null;
+          status: string;
+        }>(
           db,
           sql`select f.reservation_id, f.kind, f.is_second_payment, s.name as stage, f.status
               from flows f left join workflow_stages s on s.id = f.current_stage_id
@@ -224,7 +239,9 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
       name: foldText(`${row.firstName} ${row.lastName}`),
     })),
     existing,
-    unitHolders: new Map(held.map((row) => [unitKey(row.project_id, row.kind, row.number), row.reservation_number])),
+    unitHolders: new Map(
+      held.map((row) => [unitKey(row.project_id, row.kind, row.number), row.reservation_number]),
+    ),
   };
 }
 
@@ -238,7 +255,12 @@ function sqlTextArray(values: readonly string[]) {
 }
 
 /** One row planned: references, the form's schema, the in-flight dates, the comparison. */
-function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string, number>): PlannedRow<ReservationPlan> {
+function planRow(
+  row: ReadRow,
+  found: Lookups,
+  today: string,
+  taken: Map<string, number>,
+): PlannedRow<ReservationPlan> {
   const error = (errors: PlannedRow['errors']): PlannedRow<ReservationPlan> => ({
     rowNumber: row.rowNumber,
     action: 'error',
@@ -250,7 +272,8 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
   const say = (key: string, reason: string) => errors.push(fieldError(row, FIELDS, key, reason));
 
   const clientId = typeof v.clientRut === 'string' ? found.clientIds.get(v.clientRut) : undefined;
-  if (typeof v.clientRut === 'string' && !clientId) say('clientRut', 'No hay un cliente con este RUT: impórtelo primero en Clientes');
+  if (typeof v.clientRut === 'string' && !clientId)
+    say('clientRut', 'No hay un cliente con este RUT: impórtelo primero en Clientes');
   let projectId: string | undefined;
   if (typeof v.projectName === 'string') {
     const candidates = found.projectIds.get(foldText(v.projectName)) ?? [];
@@ -261,12 +284,21 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
   let sellerId: string | null = null;
   if (typeof v.seller === 'string' && v.seller !== '') {
     const wanted = v.seller.toLowerCase();
-    const matches = found.sellers.filter((seller) => seller.email === wanted || seller.name === foldText(v.seller as string));
+    const matches = found.sellers.filter(
+      (seller) => seller.email === wanted || seller.name === foldText(v.seller as string),
+    );
     if (matches.length === 1) sellerId = matches[0]!.id;
-    else say('seller', matches.length === 0 ? 'No hay un vendedor activo con este correo o nombre' : 'Hay más de un vendedor con este nombre: use su correo');
+    else
+      say(
+        'seller',
+        matches.length === 0
+          ? 'No hay un vendedor activo con este correo o nombre'
+          : 'Hay más de un vendedor con este nombre: use su correo',
+      );
   }
   const brokerId = typeof v.brokerRut === 'string' ? found.brokerIds.get(v.brokerRut) : undefined;
-  if (typeof v.brokerRut === 'string' && !brokerId) say('brokerRut', 'No hay un broker con este RUT: impórtelo primero en Brokers');
+  if (typeof v.brokerRut === 'string' && !brokerId)
+    say('brokerRut', 'No hay un broker con este RUT: impórtelo primero en Brokers');
   if (errors.length > 0) return error(errors);
 
   const isWithBroker = brokerId !== undefined;
@@ -301,7 +333,11 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
           paysSecondary: v.paysSecondary ?? false,
           numberOfPayments,
           firstPaymentPercentage:
-            v.firstPaymentPercentage === undefined ? (numberOfPayments === 1 ? 100 : undefined) : Number(v.firstPaymentPercentage),
+            v.firstPaymentPercentage === undefined
+              ? numberOfPayments === 1
+                ? 100
+                : undefined
+              : Number(v.firstPaymentPercentage),
           purchaseOrder: v.purchaseOrder ?? null,
           invoice1: v.invoice1 ?? null,
           invoice1Date: v.invoice1Date ?? null,
@@ -332,12 +368,14 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
   const payment1Date = input.commission?.payment1Date ?? null;
   const payment2Date = input.commission?.payment2Date ?? null;
   const stage = stageOf(v);
-  if (promiseDate && promiseDate < reservationDate) say('promiseDate', 'La fecha de promesa no puede ser anterior a la fecha de reserva');
+  if (promiseDate && promiseDate < reservationDate)
+    say('promiseDate', 'La fecha de promesa no puede ser anterior a la fecha de reserva');
   if (deedDate && deedDate < (promiseDate ?? reservationDate))
     say('deedDate', 'La fecha de escritura no puede ser anterior a la fecha de promesa ni a la de reserva');
   if (stageIndex(stage) >= stageIndex('Escrituración') && !promiseDate)
     say('promiseDate', `Con la etapa ${stage}, indique la fecha de promesa`);
-  if (stageIndex(stage) >= stageIndex('Reparos') && !deedDate) say('deedDate', `Con la etapa ${stage}, indique la fecha de escritura`);
+  if (stageIndex(stage) >= stageIndex('Reparos') && !deedDate)
+    say('deedDate', `Con la etapa ${stage}, indique la fecha de escritura`);
   for (const [key, day] of [
     ['reservationDate', reservationDate],
     ['promiseDate', stageIndex(stage) >= stageIndex('Escrituración') ? promiseDate : null],
@@ -347,14 +385,19 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
   ] as const) {
     if (day && day > today) say(key, 'La fecha no puede ser posterior a hoy');
   }
-  if (payment1Date && payment1Date < reservationDate) say('payment1Date', 'El pago 1 no puede ser anterior a la fecha de reserva');
+  if (payment1Date && payment1Date < reservationDate)
+    say('payment1Date', 'El pago 1 no puede ser anterior a la fecha de reserva');
   if (payment2Date && !payment1Date) say('payment2Date', 'Indique primero la fecha del pago 1');
-  if (payment2Date && numberOfPayments !== 2) say('payment2Date', 'Solo una comisión en dos pagos tiene pago 2');
-  if (payment2Date && payment1Date && payment2Date < payment1Date) say('payment2Date', 'El pago 2 no puede ser anterior al pago 1');
+  if (payment2Date && numberOfPayments !== 2)
+    say('payment2Date', 'Solo una comisión en dos pagos tiene pago 2');
+  if (payment2Date && payment1Date && payment2Date < payment1Date)
+    say('payment2Date', 'El pago 2 no puede ser anterior al pago 1');
 
   const figures = reservationFigures(input);
   const reservation: ReservationColumns = {
-    ...Object.fromEntries(RESERVATION_COLUMNS.map((key) => [key, (input as Record<string, unknown>)[key] ?? null])),
+    ...Object.fromEntries(
+      RESERVATION_COLUMNS.map((key) => [key, (input as Record<string, unknown>)[key] ?? null]),
+    ),
     brokerId: brokerId ?? null,
     ...figures,
     promiseDate,
@@ -364,7 +407,9 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
   if (input.commission && brokerId) {
     const { netCommission, difference } = commissionFigures(input.commission, { ...input, ...figures });
     commission = {
-      ...Object.fromEntries(COMMISSION_COLUMNS.map((key) => [key, (input.commission as Record<string, unknown>)[key] ?? null])),
+      ...Object.fromEntries(
+        COMMISSION_COLUMNS.map((key) => [key, (input.commission as Record<string, unknown>)[key] ?? null]),
+      ),
       netCommission,
       difference,
       brokerId,
@@ -384,7 +429,8 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
     const holder = found.unitHolders.get(unit);
     if (holder && holder !== input.reservationNumber) say(key, `Ya está vendido en la reserva ${holder}`);
     const earlier = taken.get(unit);
-    if (earlier !== undefined && earlier !== row.rowNumber) say(key, `Ya está en la fila ${earlier} de este archivo`);
+    if (earlier !== undefined && earlier !== row.rowNumber)
+      say(key, `Ya está en la fila ${earlier} de este archivo`);
     else taken.set(unit, row.rowNumber);
   }
 
@@ -395,14 +441,22 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
     if ((current.commission?.brokerId ?? null) !== (brokerId ?? null))
       say('brokerRut', 'El broker de una reserva existente se cambia en su ficha');
     if (typeof v.stage === 'string' && current.saleStage !== v.stage)
-      say('stage', `La reserva está en la etapa ${current.saleStage ?? 'sin flujo'}: la etapa se cambia en Flujo Reservas`);
+      say(
+        'stage',
+        `La reserva está en la etapa ${current.saleStage ?? 'sin flujo'}: la etapa se cambia en Flujo Reservas`,
+      );
     if (current.commission && commission) {
       for (const [index, key] of [
         [0, 'payment1Date'],
         [1, 'payment2Date'],
       ] as const) {
         if ((current.commission[key] ?? null) !== (commission[key] ?? null)) {
-          say(key, current.hasPaymentFlow[index] ? 'La fecha de pago la registra su flujo de pago' : 'Los pagos de una reserva existente se registran en Pagos');
+          say(
+            key,
+            current.hasPaymentFlow[index]
+              ? 'La fecha de pago la registra su flujo de pago'
+              : 'Los pagos de una reserva existente se registran en Pagos',
+          );
         }
       }
     }
@@ -433,7 +487,15 @@ function planRow(row: ReadRow, found: Lookups, today: string, taken: Map<string,
     rowNumber: row.rowNumber,
     action: 'create',
     errors: [],
-    plan: { id: null, version: null, commissionId: null, commissionVersion: null, reservation, commission, stage },
+    plan: {
+      id: null,
+      version: null,
+      commissionId: null,
+      commissionVersion: null,
+      reservation,
+      commission,
+      stage,
+    },
   };
 }
 
@@ -473,7 +535,8 @@ export const reservationsKind: KindModule<ReservationPlan> = {
 
   async planBatch(db, rows, now, memo) {
     const found = await lookups(db, rows);
-    const taken = (memo.units ??= new Map<string, number>()) as Map<string, number>;
+    if (!memo.units) memo.units = new Map<string, number>();
+    const taken = memo.units as Map<string, number>;
     const today = santiagoDateOf(now);
     return rows.map((row) => planRow(row, found, today, taken));
   },
@@ -495,7 +558,13 @@ export const reservationsKind: KindModule<ReservationPlan> = {
       const commissionRows: (typeof brokerCommissions.$inferInsert & { rowNumber: number })[] = [];
       inserted.forEach((row, index) => {
         const planned = creates[index]!;
-        records.push({ tableName: 'reservations', recordId: row.id, action: 'insert', before: null, rowNumber: planned.rowNumber });
+        records.push({
+          tableName: 'reservations',
+          recordId: row.id,
+          action: 'insert',
+          before: null,
+          rowNumber: planned.rowNumber,
+        });
         planned.plan!.id = row.id;
         if (planned.plan!.commission) {
           commissionRows.push({
@@ -544,7 +613,10 @@ export const reservationsKind: KindModule<ReservationPlan> = {
             [true, commission.payment2Date],
           ] as const) {
             if (!day) continue;
-            const definition = await workflows.definitionNamed(tx, second ? SECOND_PAYMENT_WORKFLOW : FIRST_PAYMENT_WORKFLOW);
+            const definition = await workflows.definitionNamed(
+              tx,
+              second ? SECOND_PAYMENT_WORKFLOW : FIRST_PAYMENT_WORKFLOW,
+            );
             const at = noonOf(day as string);
             specs.push({
               workflowName: definition.name,
@@ -567,7 +639,9 @@ export const reservationsKind: KindModule<ReservationPlan> = {
       'reservations',
       updates.map((row) => row.plan!.id!),
     );
-    const commissionIds = updates.map((row) => row.plan!.commissionId).filter((id): id is string => id !== null);
+    const commissionIds = updates
+      .map((row) => row.plan!.commissionId)
+      .filter((id): id is string => id !== null);
     const commissionsBefore = await snapshotRows(tx, 'broker_commissions', commissionIds);
     for (const row of updates) {
       const plan = row.plan!;
@@ -582,7 +656,13 @@ export const reservationsKind: KindModule<ReservationPlan> = {
         .where(and(eq(reservations.id, plan.id!), eq(reservations.version, plan.version!)))
         .returning({ id: reservations.id });
       if (changed.length === 0) throw new AppError('STALE_VERSION');
-      records.push({ tableName: 'reservations', recordId: plan.id!, action: 'update', before: before.get(plan.id!) ?? null, rowNumber: row.rowNumber });
+      records.push({
+        tableName: 'reservations',
+        recordId: plan.id!,
+        action: 'update',
+        before: before.get(plan.id!) ?? null,
+        rowNumber: row.rowNumber,
+      });
       if (plan.commission && plan.commissionId) {
         const { payment1Date: _p1, payment2Date: _p2, ...values } = plan.commission;
         const changedCommission = await tx
@@ -593,7 +673,12 @@ export const reservationsKind: KindModule<ReservationPlan> = {
             updatedAt: sql`now()`,
             version: sql`${brokerCommissions.version} + 1`,
           })
-          .where(and(eq(brokerCommissions.id, plan.commissionId), eq(brokerCommissions.version, plan.commissionVersion!)))
+          .where(
+            and(
+              eq(brokerCommissions.id, plan.commissionId),
+              eq(brokerCommissions.version, plan.commissionVersion!),
+            ),
+          )
           .returning({ id: brokerCommissions.id });
         if (changedCommission.length === 0) throw new AppError('STALE_VERSION');
         records.push({
