@@ -53,7 +53,7 @@ try {
   const { db } = database;
   const bytes = readFileSync(path);
   const table = await openTable(bytes, values.sheet ?? null);
-  await (table.rows as AsyncGenerator).return?.(undefined);
+  await table.close();
   const headers = table.header.cells.map((cell) => cellText(cell));
   const mapping = matchHeaders(kind, headers, await queries.findMapping(db, kind));
   const input = { kind, bytes, sheetName: table.sheetName, mapping };

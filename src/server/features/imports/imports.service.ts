@@ -51,7 +51,7 @@ async function describeFile(
 ): Promise<Omit<UploadedFile, 'runId' | 'fileName' | 'kind'>> {
   const table = await openTable(bytes, sheetName);
   // The header is all the screen needs: the rest of the file is not read now.
-  await (table.rows as AsyncGenerator).return?.(undefined);
+  await table.close();
   const headers = table.header.cells.map((cell) => cellText(cell));
   const remembered = await queries.findMapping(db, kind);
   return {
@@ -110,7 +110,7 @@ interface RunInput {
 /** Remembers the mapping by header text (folded), for the next file of this kind. */
 async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buffer, input: RunInput) {
   const table = await openTable(bytes, input.sheetName ?? null);
-  await (table.rows as AsyncGenerator).return?.(undefined);
+  await table.close();
   const headers = table.header.cells.map((cell) => foldText(cellText(cell)));
   const columns: Record<string, string> = {};
   for (const [key, index] of Object.entries(input.mapping)) {

@@ -36,6 +36,8 @@ export interface OpenedTable {
   /** Every row after the header. */
   rows: AsyncIterable<SheetRow>;
   header: SheetRow;
+  /** Stops reading (when only the header was wanted): the reader's streams are closed. */
+  close(): Promise<void>;
 }
 
 const ZIP_LOCAL = 0x04034b50;
@@ -318,8 +320,15 @@ export async function openTable(bytes: Buffer, sheet?: string | null): Promise<O
       if (error instanceof AppError) throw error;
       throw new AppError('IMPORT_FILE_UNREADABLE', { cause: error });
     } finally {
-      await source.return(undefined);
+      await source.return(undefined).catch(() => undefined);
     }
   }
-  return { format, sheets, sheetName, header, rows: rest() };
+  const close = async () => {
+    try {
+      await source.return(undefined);
+    } catch {
+      // The reader's streams complain when stopped early; nothing is left to read.
+    }
+  };
+  return { format, sheets, sheetName, header, rows: rest(), close };
 }
