@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { isoInstant, queryRows } from '../../db/client';
 import { importMappings, importRunRecords, importRuns, profiles } from '../../db/schema';
@@ -76,12 +76,13 @@ function optionalInstant(column: typeof importRuns.startedAt) {
   return sql<string | null>`case when ${column} is null then null else ${isoInstant(column)} end`;
 }
 
-/** The newest runs first (not the file's bytes); one statement. */
+/** The runs that were applied (or tried), newest first; not the file's bytes; one statement. */
 export function listRuns(db: Executor, limit: number) {
   return db
     .select(runColumns)
     .from(importRuns)
     .leftJoin(profiles, eq(profiles.id, importRuns.createdBy))
+    .where(ne(importRuns.status, 'uploaded'))
     .orderBy(desc(importRuns.createdAt), desc(importRuns.id))
     .limit(limit);
 }
