@@ -68,6 +68,11 @@ try {
   if (values['dry-run']) {
     console.log('Revisión: no se guardó nada.');
     console.log(countsSentence(outcome.counts));
+  } else if (outcome.counts.errors > 0 && !values['only-valid']) {
+    // The screen's refusal, in the same words (the option is --only-valid here).
+    console.log(`${errorMessage('IMPORT_HAS_ERRORS')} (--only-valid)`);
+    console.log(countsSentence(outcome.counts));
+    process.exitCode = 1;
   } else {
     // The author of the changes: the administrator named, or the first one.
     const [admin] = await db
