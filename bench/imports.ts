@@ -7,8 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { createStaffAccount } from '../scripts/accounts';
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { freePort, login, snapshotBuild, startServer, stopServer } from '../scripts/server-process';
 import { asSystem } from '../src/server/db/actor';
 import { openDatabase } from '../src/server/db/client';
@@ -64,7 +64,14 @@ interface Step {
   startRssMb: number;
 }
 
-async function importFile(origin: string, cookie: string, child: ChildProcess, kind: string, name: string, bytes: Buffer): Promise<Step> {
+async function importFile(
+  origin: string,
+  cookie: string,
+  child: ChildProcess,
+  kind: string,
+  name: string,
+  bytes: Buffer,
+): Promise<Step> {
   const headers = { origin, cookie };
   const startRssMb = rssMb(child);
   let peakRssMb = startRssMb;
@@ -98,7 +105,11 @@ async function importFile(origin: string, cookie: string, child: ChildProcess, k
     let run: { status: string; counts: Record<string, number> };
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      run = ((await (await fetch(`${origin}/api/imports/runs/${file.runId}`, { headers })).json()) as { run: typeof run }).run;
+      run = (
+        (await (await fetch(`${origin}/api/imports/runs/${file.runId}`, { headers })).json()) as {
+          run: typeof run;
+        }
+      ).run;
       if (run.status !== 'applying') break;
     }
     const applySeconds = (performance.now() - started) / 1000;
@@ -119,7 +130,9 @@ async function importFile(origin: string, cookie: string, child: ChildProcess, k
 function clientsCsv(): Buffer {
   const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento;Teléfono;Correo electrónico'];
   for (let n = 0; n < CLIENTS; n++) {
-    lines.push(`${rutOf(n)};Cliente ${n};Apellido ${n % 977};${String((n % 28) + 1).padStart(2, '0')}/0${(n % 9) + 1}/19${60 + (n % 40)};+56 9 ${String(n).padStart(8, '0')};cliente${n}@correo.cl`);
+    lines.push(
+      `${rutOf(n)};Cliente ${n};Apellido ${n % 977};${String((n % 28) + 1).padStart(2, '0')}/0${(n % 9) + 1}/19${60 + (n % 40)};+56 9 ${String(n).padStart(8, '0')};cliente${n}@correo.cl`,
+    );
   }
   return Buffer.from(lines.join('\r\n'), 'latin1');
 }
@@ -127,7 +140,18 @@ function clientsCsv(): Buffer {
 async function reservationsWorkbook(): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('Reservas');
-  sheet.addRow(['N° Reserva', 'RUT Cliente', 'Proyecto', 'Fecha reserva', 'Departamento', 'Precio departamento', 'Crédito hipotecario', 'Fecha promesa', 'Fecha escritura', 'Etapa alcanzada']);
+  sheet.addRow([
+    'N° Reserva',
+    'RUT Cliente',
+    'Proyecto',
+    'Fecha reserva',
+    'Departamento',
+    'Precio departamento',
+    'Crédito hipotecario',
+    'Fecha promesa',
+    'Fecha escritura',
+    'Etapa alcanzada',
+  ]);
   const stages = ['Reserva', 'Promesa', 'Escrituración', 'Reparos', 'Completada'];
   for (let n = 0; n < RESERVATIONS; n++) {
     const stage = stages[n % stages.length]!;
@@ -162,13 +186,32 @@ export async function benchImports(options: { databaseUrl?: string } = {}): Prom
   const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir });
   try {
     await database.migrate();
-    await createStaffAccount(database.db, { ...ADMIN, firstName: 'Bench', lastName: 'Import', position: 'Administrador', userType: 'Administrador', isSeller: false });
+    await createStaffAccount(database.db, {
+      ...ADMIN,
+      firstName: 'Bench',
+      lastName: 'Import',
+      position: 'Administrador',
+      userType: 'Administrador',
+      isSeller: false,
+    });
     await asSystem(database.db, async (tx) => {
       const [agency] = await tx
         .insert(realEstateAgencies)
-        .values({ rut: '76543210-3', businessName: 'Inmobiliaria Bench', bank: 'Banco', accountType: 'Cuenta Corriente', accountNumber: '1' })
+        .values({
+          rut: '76543210-3',
+          businessName: 'Inmobiliaria Bench',
+          bank: 'Banco',
+          accountType: 'Cuenta Corriente',
+          accountNumber: '1',
+        })
         .returning();
-      await tx.insert(projects).values({ name: 'Edificio Bench', stage: 'Etapa 1', commune: 'Ñuñoa', deadline: '2027-12-31', realEstateAgencyId: agency!.id });
+      await tx.insert(projects).values({
+        name: 'Edificio Bench',
+        stage: 'Etapa 1',
+        commune: 'Ñuñoa',
+        deadline: '2027-12-31',
+        realEstateAgencyId: agency!.id,
+      });
     });
   } finally {
     await database.close();
@@ -212,7 +255,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     `  ${result.reservations.rows} reservations workbook: dry run ${result.reservations.dryRunSeconds.toFixed(1)} s (≤ ${t.reservationsDryRunSeconds} ${mark(result.reservations.dryRunSeconds <= t.reservationsDryRunSeconds)}), apply ${result.reservations.applySeconds.toFixed(1)} s (≤ ${t.reservationsApplySeconds} ${mark(result.reservations.applySeconds <= t.reservationsApplySeconds)}); ${result.reservations.summary}`,
   );
-  console.log(`  longest /api/health wait: ${result.longestHealthWaitMs.toFixed(0)} ms (≤ ${t.healthWaitMs} ${mark(result.longestHealthWaitMs <= t.healthWaitMs)})`);
+  console.log(
+    `  longest /api/health wait: ${result.longestHealthWaitMs.toFixed(0)} ms (≤ ${t.healthWaitMs} ${mark(result.longestHealthWaitMs <= t.healthWaitMs)})`,
+  );
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(join('bench/results', `import-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join('bench/results', `import-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 }

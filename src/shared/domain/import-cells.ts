@@ -94,14 +94,14 @@ export function readDecimal(text: string): string | null {
 /** A UF amount ≥ 0 with at most two decimals: 'UF 1.234,56', '1234.56', '$1,234.56' → '1234.56'. */
 export function parseAmount(cell: CellValue): Parsed<string> {
   const reason = 'No es un monto válido (use por ejemplo 1.234,56)';
-  if (typeof cell === 'number') return amountOf(numberText(cell), reason);
+  if (typeof cell === 'number') return amountOf(numberText(cell));
   if (typeof cell !== 'string') return fail(reason);
   const text = cell.replace(/^\s*(UF|\$)\s*/i, '');
   const decimal = readDecimal(text);
-  return decimal === null ? fail(reason) : amountOf(decimal, reason);
+  return decimal === null ? fail(reason) : amountOf(decimal);
 }
 
-function amountOf(decimal: string, reason: string): Parsed<string> {
+function amountOf(decimal: string): Parsed<string> {
   const value = new Big(decimal);
   if (value.lt(0)) return fail('El monto no puede ser negativo');
   if (value.round(2).cmp(value) !== 0) return fail('El monto admite hasta 2 decimales');

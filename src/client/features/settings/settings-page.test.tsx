@@ -41,7 +41,7 @@ function stubApi() {
 }
 
 describe('SettingsPage', () => {
-  it('shows the eight tabs to an administrator in the spec’s order and selects the one in the address', () => {
+  it('shows the nine tabs to an administrator in the spec’s order and selects the one in the address', () => {
     renderAt('/configuracion/permisos');
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -53,6 +53,7 @@ describe('SettingsPage', () => {
       'Permisos',
       'Auditoría',
       'Solicitudes de titulares',
+      'Importar',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
@@ -90,7 +91,7 @@ describe('SettingsPage', () => {
     expect([...select.options].map((option) => option.textContent)).toEqual(
       screen.getAllByRole('tab').map((tab) => tab.textContent),
     );
-    expect(select.options).toHaveLength(8);
+    expect(select.options).toHaveLength(9);
     expect(select.value).toBe('proyectos');
     // The select and the tab list are each shown on one side of the phone breakpoint only.
     expect(select.closest('[class*="hiddenFrom"], .mantine-hidden-from-sm')).toBeTruthy();
@@ -135,6 +136,14 @@ describe('SettingsPage', () => {
     );
     expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
     expect(screen.queryByRole('button', { name: 'Registrar solicitud' })).toBeNull();
+  });
+
+  it('hides Importar from a user who is not an administrator', () => {
+    stubApi();
+    renderAt('/configuracion/importar', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Importar');
+    expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
+    expect(screen.queryByRole('button', { name: 'Descargar plantilla' })).toBeNull();
   });
 
   it('opens Solicitudes de titulares for an administrator (its code loaded on demand)', async () => {
