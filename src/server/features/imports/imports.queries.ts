@@ -24,8 +24,27 @@ export async function findRun(db: Executor, id: string): Promise<RunRow | null> 
   return row ?? null;
 }
 
-export async function lockRun(db: Executor, id: string): Promise<RunRow | null> {
-  const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id)).for('update').limit(1);
+/** The run's status, its row locked (not its file's bytes). */
+export async function lockRun(db: Executor, id: string): Promise<{ status: string } | null> {
+  const [row] = await db
+    .select({ status: importRuns.status })
+    .from(importRuns)
+    .where(eq(importRuns.id, id))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+/** What a status check needs of a run, without its file's bytes. */
+export async function findRunState(
+  db: Executor,
+  id: string,
+): Promise<{ status: string; startedAt: Date | null; createdAt: Date } | null> {
+  const [row] = await db
+    .select({ status: importRuns.status, startedAt: importRuns.startedAt, createdAt: importRuns.createdAt })
+    .from(importRuns)
+    .where(eq(importRuns.id, id))
+    .limit(1);
   return row ?? null;
 }
 

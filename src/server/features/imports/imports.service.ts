@@ -212,7 +212,8 @@ export async function startApply(
 /** POST /api/imports/runs/:id/cancel: the apply stops after its current chunk and undoes what it wrote. */
 export async function cancel(ctx: ServiceContext, runId: string): Promise<ImportRun> {
   requireAdmin(ctx);
-  const run = await requireRun(ctx.db, runId);
+  const run = await queries.findRunState(ctx.db, runId);
+  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
   if (run.status !== 'applying') throw new AppError('IMPORT_RUN_BUSY');
   await ctx.db.transaction((tx) => queries.updateRun(tx, runId, { cancelRequested: true }));
   return getRun(ctx, runId);
@@ -221,7 +222,8 @@ export async function cancel(ctx: ServiceContext, runId: string): Promise<Import
 /** POST /api/imports/runs/:id/undo: 'Deshacer importación'. */
 export async function undo(ctx: ServiceContext, runId: string): Promise<ImportRun> {
   requireAdmin(ctx);
-  const run = await requireRun(ctx.db, runId);
+  const run = await queries.findRunState(ctx.db, runId);
+  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
   if (run.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
   await undoRecords(ctx.db, runId, ctx.user.id);
   await ctx.db.transaction((tx) =>

@@ -266,7 +266,7 @@ export async function undoRecords(
   actorId: string,
   options: { force?: boolean; since?: Date } = {},
 ): Promise<string[]> {
-  const run = await queries.findRun(db, runId);
+  const run = await queries.findRunState(db, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
   const since = run.startedAt ?? run.createdAt;
   const conflicts = await queries.laterChanges(db, runId, since, 11);

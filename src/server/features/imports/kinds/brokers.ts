@@ -32,7 +32,7 @@ export const brokersKind: KindModule<BrokerPlan> = {
   kind: 'brokers',
   fields: FIELDS,
   keyField: 'rut',
-  chunkSize: 300,
+  chunkSize: 200,
 
   async planBatch(db, rows) {
     const ruts = rows.map((row) => row.values.rut).filter((rut): rut is string => typeof rut === 'string');

@@ -531,7 +531,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
   kind: 'reservations',
   fields: FIELDS,
   keyField: 'reservationNumber',
-  chunkSize: 40,
+  chunkSize: 20,
 
   async planBatch(db, rows, now, memo) {
     const found = await lookups(db, rows);
