@@ -353,7 +353,12 @@ export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promis
   (async () => {
     for await (const row of table.rows) {
       const cells = Array.from({ length: width }, (_, index) => row.cells[index] ?? null);
-      sheet.addRow([...cells, byRow.get(row.rowNumber)?.join('; ') ?? null]).commit();
+      const written = sheet.addRow([...cells, byRow.get(row.rowNumber)?.join('; ') ?? null]);
+      // Dates stay dates, shown as Chilean staff write them.
+      cells.forEach((cell, index) => {
+        if (cell instanceof Date) written.getCell(index + 1).numFmt = 'dd/mm/yyyy';
+      });
+      written.commit();
     }
     sheet.commit();
     await workbook.commit();
