@@ -47,6 +47,7 @@ import {
   measureSuppressions,
   prepareDataRequestTargets,
 } from './data-requests';
+import { benchImports, type ImportBenchResult } from './imports';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { notificationEndpoints } from './notifications';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
@@ -747,6 +748,27 @@ async function main() {
   }
   printComparison(runs);
 
+  // Imports (issue 32): a fresh database of their own per engine (bench/imports.ts), when asked for
+  // or when everything is measured.
+  const imports: ImportBenchResult[] = [];
+  if (config.only.length === 0 || config.only.includes('import')) {
+    for (const target of targets) {
+      // PostgreSQL: a database of the imports' own next to the bench's, made afresh.
+      let databaseUrl: string | undefined;
+      if (target.engine === 'postgres' && target.databaseUrl) {
+        const url = new URL(target.databaseUrl);
+        url.pathname = `${url.pathname}_import`;
+        databaseUrl = url.toString();
+        await recreateDatabase(databaseUrl);
+      }
+      const result = await benchImports({ databaseUrl });
+      imports.push(result);
+      console.log(
+        `\nimports (${result.engine}): ${result.clients.rows} clients ${result.clients.totalSeconds.toFixed(1)} s (+${result.clients.memoryGrowthMb.toFixed(0)} MB); ${result.reservations.rows} reservations dry run ${result.reservations.dryRunSeconds.toFixed(1)} s, apply ${result.reservations.applySeconds.toFixed(1)} s; longest /api/health wait ${result.longestHealthWaitMs.toFixed(0)} ms`,
+      );
+    }
+  }
+
   const report = {
     startedAt: startedAt.toISOString(),
     machine: {
@@ -762,6 +784,7 @@ async function main() {
       met: initialJs.gzipBytes / 1000 <= INITIAL_JS_BUDGET_KB,
     },
     engines: runs,
+    imports,
   };
   mkdirSync('bench/results', { recursive: true });
   const file = join('bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);

@@ -23,6 +23,7 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { dataRequestsRoutes } from './features/data-requests/data-requests.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { importsRoutes } from './features/imports/imports.routes';
 import { mailRoutes } from './features/mail/mail.routes';
 import {
   createMailSender,
@@ -217,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
       await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
+      await api.register(importsRoutes, { prefix: '/imports' });
     },
     { prefix: '/api' },
   );

@@ -275,6 +275,53 @@ export const errorCatalog = {
   MAIL_ALREADY_SENT: { status: 409, message: 'Este correo ya fue enviado o descartado: no se reintenta.' },
   HOLIDAY_EXISTS: { status: 409, message: 'Ese día ya es feriado', field: 'date' },
   HOLIDAY_NOT_FOUND: { status: 404, message: 'Ese día no es feriado' },
+  // Imports (issue 32)
+  IMPORT_FILE_EMPTY: { status: 400, message: 'El archivo está vacío: no tiene filas para importar.' },
+  IMPORT_FILE_TYPE: {
+    status: 400,
+    message:
+      'El archivo no es una planilla Excel (.xlsx) ni un archivo CSV. Guárdelo en uno de esos formatos.',
+  },
+  IMPORT_FILE_TOO_BIG: {
+    status: 400,
+    message: 'La planilla se expande a un tamaño excesivo al abrirla y no se puede leer de forma segura.',
+  },
+  IMPORT_FILE_UNREADABLE: { status: 400, message: 'No se pudo leer el archivo: está dañado o incompleto.' },
+  IMPORT_SHEET_UNKNOWN: { status: 400, message: "La planilla no tiene una hoja llamada '{sheet}'." },
+  IMPORT_NO_HEADER: {
+    status: 400,
+    message: 'La primera fila debe tener los títulos de las columnas (por ejemplo RUT, Nombres).',
+  },
+  IMPORT_TOO_MANY_ROWS: {
+    status: 400,
+    message: 'El archivo tiene más de {max} filas. Divídalo en archivos más pequeños.',
+  },
+  IMPORT_MAPPING_MISSING: {
+    status: 400,
+    message: 'Asigne una columna a cada campo obligatorio: {fields}.',
+  },
+  IMPORT_HAS_ERRORS: {
+    status: 409,
+    message:
+      "El archivo tiene filas con errores. Corríjalas y vuelva a subirlo, o elija 'Importar solo filas válidas'.",
+  },
+  IMPORT_RUN_NOT_FOUND: { status: 404, message: 'No se encontró la importación.' },
+  IMPORT_RUN_BUSY: {
+    status: 409,
+    message: 'Esta importación ya se está aplicando o ya fue aplicada.',
+  },
+  IMPORT_ANOTHER_RUNNING: {
+    status: 409,
+    message: 'Ya hay una importación en curso. Espere a que termine para iniciar otra.',
+  },
+  IMPORT_NOT_UNDOABLE: { status: 409, message: 'Solo se puede deshacer una importación aplicada.' },
+  IMPORT_UNDO_CONFLICT: {
+    status: 409,
+    message:
+      'No se puede deshacer la importación: estos registros cambiaron después de importarse: {records}.',
+  },
+  IMPORT_CANCELLED: { status: 409, message: 'La importación fue cancelada; no se guardó nada.' },
+  IMPORT_FAILED: { status: 500, message: 'La importación falló; no se guardó nada. Intente nuevamente.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

@@ -23,6 +23,7 @@ export const actionDescriptions: Record<Action, string> = {
     'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
   'mail.manage':
     'Ver los correos enviados y por enviar, reintentarlos, enviar un correo de prueba y editar los feriados (Configuración → Correos)',
+  'imports.manage': 'Importar clientes, brokers y reservas desde Excel o CSV, y deshacer una importación',
 };
 
 /**

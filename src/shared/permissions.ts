@@ -22,6 +22,7 @@ export const ADMIN_ACTIONS = [
   'comments.delete',
   'dataRequests.manage',
   'mail.manage',
+  'imports.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

@@ -1,7 +1,7 @@
 /**
  * The tabs of Configuración, in the order they are shown; each is a segment of the address.
- * 'auditoria' and 'solicitudes-titulares' are shown to administrators only (`audit.read`,
- * `dataRequests.manage`).
+ * 'auditoria', 'solicitudes-titulares' and 'importar' are shown to administrators only (`audit.read`,
+ * `dataRequests.manage`, `imports.manage`).
  */
 export const SETTINGS_TABS = [
   'proyectos',
@@ -13,6 +13,7 @@ export const SETTINGS_TABS = [
   'auditoria',
   'solicitudes-titulares',
   'correos',
+  'importar',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */

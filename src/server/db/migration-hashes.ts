@@ -30,5 +30,6 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0023_login_failures': '32b059dbb81b9185719ef4df1a989e0cacfac08127577438a4b6e54d5944704a',
   '0024_mention_inbox': '2d6d875b053dfbabc19852469db833900128e137d085df4748a584e6b40a3104',
   '0025_task_inbox_task_order': '95fb364ea9970980185f2fb97f5b69b2b7b75da2557f6ea7b94bc31764af14d9',
+  '0028_imports': '9f30780814d9ce1807651aaa32c1f40e6dacb4550637015a5d7b44d9181d9899',
   '0030_mail_outbox': 'c2a3f72f6ac6ea62c2990f6314ea3a92c3ede6a0e32b8b8c813670ac283d74b4',
 };

@@ -1155,3 +1155,78 @@ export const scheduledRuns = pgTable(
   },
   (t) => [primaryKey({ columns: [t.job, t.runDate] })],
 );
+// Imports (issue 32, decision 0033): a run per uploaded file, what each of its rows changed (so
+// 'Deshacer importación' restores exactly), and the column mapping last used per kind. Not audited
+// row by row: a run is the record of the audited changes it made (their `request_id` is the run's id).
+
+export const importRuns = pgTable(
+  'import_runs',
+  {
+    id: id(),
+    /** 'clients', 'brokers', 'reservations' (shared/schemas/imports.ts). */
+    kind: text('kind').notNull(),
+    fileName: text('file_name').notNull(),
+    /** SHA-256 of the file's bytes, hex. */
+    fileHash: text('file_hash').notNull(),
+    fileBytes: bytea('file_bytes').notNull(),
+    sheetName: text('sheet_name'),
+    /** The field → column mapping of the last dry run or apply. */
+    mapping: jsonb('mapping'),
+    /** uploaded → applying → applied | failed | cancelled; applied → undone. */
+    status: text('status').notNull().default('uploaded'),
+    onlyValidRows: boolean('only_valid_rows').notNull().default(false),
+    totalRows: integer('total_rows').notNull().default(0),
+    processedRows: integer('processed_rows').notNull().default(0),
+    createdCount: integer('created_count').notNull().default(0),
+    updatedCount: integer('updated_count').notNull().default(0),
+    unchangedCount: integer('unchanged_count').notNull().default(0),
+    errorCount: integer('error_count').notNull().default(0),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    /** Why an apply failed (an error code of shared/errors.ts). */
+    failure: text('failure'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
+    undoneAt: instant('undone_at'),
+    undoneBy: uuid('undone_by').references(() => profiles.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('import_runs_newest_idx').on(t.createdAt.desc(), t.id.desc()),
+    check(
+      'import_runs_status_check',
+      sql`${t.status} in ('uploaded', 'applying', 'applied', 'failed', 'cancelled', 'undone')`,
+    ),
+    check('import_runs_kind_check', sql`${t.kind} in ('clients', 'brokers', 'reservations', 'units')`),
+  ],
+);
+
+/** One record a run created or updated; `before` is the whole row before an update (null for a creation). */
+export const importRunRecords = pgTable(
+  'import_run_records',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => importRuns.id, { onDelete: 'cascade' }),
+    tableName: text('table_name').notNull(),
+    recordId: uuid('record_id').notNull(),
+    action: text('action').notNull(),
+    before: jsonb('before'),
+    /** The file's row (1-based, the header is row 1) that made the change. */
+    rowNumber: integer('row_number').notNull(),
+  },
+  (t) => [
+    index('import_run_records_run_idx').on(t.runId, t.id),
+    index('import_run_records_record_idx').on(t.recordId),
+    check('import_run_records_action_check', sql`${t.action} in ('insert', 'update')`),
+  ],
+);
+
+/** The mapping last used per kind: folded header text → field key. */
+export const importMappings = pgTable('import_mappings', {
+  kind: text('kind').primaryKey(),
+  columns: jsonb('columns').notNull(),
+  updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+  updatedAt: updatedAt(),
+});

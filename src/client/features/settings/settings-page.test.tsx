@@ -54,6 +54,7 @@ describe('SettingsPage', () => {
       'Auditoría',
       'Solicitudes de titulares',
       'Correos',
+      'Importar',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
@@ -137,6 +138,14 @@ describe('SettingsPage', () => {
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Correos');
     expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
     expect(screen.queryByRole('button', { name: 'Registrar solicitud' })).toBeNull();
+  });
+
+  it('hides Importar from a user who is not an administrator', () => {
+    stubApi();
+    renderAt('/configuracion/importar', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Importar');
+    expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
+    expect(screen.queryByRole('button', { name: 'Descargar plantilla' })).toBeNull();
   });
 
   it('opens Solicitudes de titulares for an administrator (its code loaded on demand)', async () => {

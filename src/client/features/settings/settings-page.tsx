@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { AuditSection } from '../audit';
 import { DataRequestsSection } from '../data-requests';
+import { ImportsSection } from '../imports';
 import { MailSection } from '../mail';
 import { AgenciesSection } from './agencies-section';
 import { PaymentFlowSection } from './payment-flow-section';
@@ -29,6 +30,7 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   auditoria: 'Auditoría',
   'solicitudes-titulares': 'Solicitudes de titulares',
   correos: 'Correos',
+  importar: 'Importar',
 };
 
 /** The tabs only some users see, and what they need. */
@@ -36,6 +38,7 @@ const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
   auditoria: 'audit.read',
   'solicitudes-titulares': 'dataRequests.manage',
   correos: 'mail.manage',
+  importar: 'imports.manage',
 };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
@@ -52,6 +55,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   auditoria: () => <AuditSection />,
   'solicitudes-titulares': () => <DataRequestsSection />,
   correos: () => <MailSection />,
+  importar: () => <ImportsSection />,
 };
 
 /**

@@ -45,6 +45,11 @@ const NOT_AUDITED = new Set([
   'mail_messages',
   'mail_preferences',
   'scheduled_runs',
+  // Imports (decision 0033): a run is the record of the audited changes it made (their request id is
+  // the run's), with the uploaded file's bytes; its records are what undoing it restores.
+  'import_runs',
+  'import_run_records',
+  'import_mappings',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);

@@ -778,3 +778,23 @@ export async function insertCommentBatch(
       from json_to_recordset(${JSON.stringify(rows.map((row) => ({ flow_task_id: row.flowTaskId, user_id: row.userId, content: row.content, created_at: row.createdAt })))}::json)
              as x(flow_task_id uuid, user_id uuid, content text, created_at timestamptz)`);
 }
+
+/** Each reservation's sale flow: its status and current stage's name (imports compare the stage reached). */
+export async function saleFlowStatesOf(
+  db: Executor,
+  reservationIds: readonly string[],
+): Promise<Map<string, { status: string; currentStageName: string | null }>> {
+  if (reservationIds.length === 0) return new Map();
+  const rows = await queryRows<{ reservation_id: string; status: string; stage: string | null }>(
+    db,
+    sql`select f.reservation_id, f.status, s.name as stage
+        from flows f left join workflow_stages s on s.id = f.current_stage_id
+        where f.kind = 'sale' and f.reservation_id in (${sql.join(
+          reservationIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+  );
+  return new Map(
+    rows.map((row) => [row.reservation_id, { status: row.status, currentStageName: row.stage }]),
+  );
+}

@@ -8,6 +8,7 @@ import {
 import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
+import { flowViolations } from '../../../shared/domain/workflow/invariants';
 import { noticesOf } from '../../../shared/domain/workflow/notices';
 import { TASK_STATUSES } from '../../../shared/domain/workflow/statuses';
 import type {
@@ -788,4 +789,89 @@ export function loadGeneratedCommentsIn(
   comments: readonly { flowTaskId: string; userId: string; content: string; createdAt: string }[],
 ): Promise<void> {
   return queries.insertCommentBatch(tx, comments);
+}
+
+// --- Imports (issue 32, decision 0033) -------------------------------------------------------------------
+
+/** A flow an import brings in mid-way: created, then its tasks completed at the imported instants. */
+export interface ImportedFlowSpec {
+  workflowName: string;
+  reservationId: string;
+  brokerCommissionId?: string | null;
+  isSecondPayment?: boolean;
+  sellerId?: string | null;
+  /** When the flow was created (a sale flow: the reservation's day; a payment flow: its start). */
+  createdAt: Date;
+  /** Payment flows: 'Proceder con Pago' at this instant. */
+  startedAt?: Date | null;
+  /** Definition task ids completed, each at its instant, in flow order. */
+  completions: readonly { taskId: string; at: Date }[];
+}
+
+/**
+ * Inside an import's transaction: flows created by the engine and moved with the imported dates — the
+ * same `instantiate` and `apply` as every command, by the importing administrator, each flow checked
+ * against the engine's invariants (strictly) before it is written, set-based. The caller records the
+ * payment dates itself (its rows carry them). Answers the flow ids, in the order given.
+ */
+export async function importFlowsIn(
+  tx: Executor,
+  actor: { id: string },
+  specs: readonly ImportedFlowSpec[],
+): Promise<string[]> {
+  if (specs.length === 0) return [];
+  const definitions = new Map<string, WorkflowDefinition>();
+  for (const name of new Set(specs.map((spec) => spec.workflowName))) {
+    definitions.set(name, await definitionNamed(tx, name));
+  }
+  const engineActor = { id: actor.id, isAdmin: true };
+  const generated: GeneratedFlow[] = specs.map((spec) => {
+    const definition = definitions.get(spec.workflowName)!;
+    let state = instantiate(definition, {
+      flowId: randomUUID(),
+      now: spec.createdAt,
+      actorId: actor.id,
+      sellerId: spec.sellerId ?? null,
+      newId: randomUUID,
+    }).state;
+    const run = (command: FlowCommand, now: Date) => {
+      const result = apply(definition, state, command, { actor: engineActor, now });
+      if (!result.ok) throw new AppError(result.refusal);
+      state = result.state;
+    };
+    if (spec.startedAt) run({ type: 'start' }, spec.startedAt);
+    for (const completion of spec.completions) {
+      const row = state.tasks.find((task) => task.taskId === completion.taskId);
+      if (!row) throw new Error(`Task ${completion.taskId} is not part of '${definition.name}'`);
+      run(
+        { type: 'setStatus', taskRowId: row.id, status: 'completed', completedAt: completion.at },
+        completion.at,
+      );
+    }
+    const problems = flowViolations(definition, state, { strict: true });
+    if (problems.length > 0)
+      throw new Error(`An imported flow breaks the engine's invariants: ${problems.join('; ')}`);
+    return {
+      state,
+      record: {
+        workflowId: definition.id,
+        kind: definition.kind,
+        reservationId: spec.reservationId,
+        brokerCommissionId: spec.brokerCommissionId ?? null,
+        isSecondPayment: spec.isSecondPayment ?? false,
+        createdAt: spec.createdAt.getTime(),
+        createdBy: actor.id,
+      },
+    };
+  });
+  await loadGeneratedFlowsIn(tx, generated);
+  return generated.map((flow) => flow.state.id);
+}
+
+/** The sale flow's state of each reservation (its stage reached), for an import's comparison. */
+export async function saleFlowStatesOf(
+  db: Executor,
+  reservationIds: readonly string[],
+): Promise<Map<string, { status: string; currentStageName: string | null }>> {
+  return queries.saleFlowStatesOf(db, reservationIds);
 }

@@ -1,0 +1,268 @@
+// The import's benchmark (issue 32): the production server on a fresh embedded database (or
+// PostgreSQL with IMPORT_BENCH_DATABASE_URL), a 100,000-row clients CSV and a 5,000-row reservations
+// workbook imported through the API as the screen does, while /api/health is asked every 20 ms.
+// Measures the dry runs and applies, the server's memory growth (RSS), and the longest /api/health
+// wait. Run alone: `npx tsx bench/imports.ts`; `npm run bench` runs it too (bench/run.ts).
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { createStaffAccount } from '../scripts/accounts';
+import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
+import { freePort, login, snapshotBuild, startServer, stopServer } from '../scripts/server-process';
+import { asSystem } from '../src/server/db/actor';
+import { openDatabase } from '../src/server/db/client';
+import { projects, realEstateAgencies } from '../src/server/db/schema';
+import { rutCheckDigit } from '../src/shared/domain/rut';
+
+export const IMPORT_TARGETS = {
+  reservationsDryRunSeconds: 10,
+  reservationsApplySeconds: 20,
+  clientsSeconds: 120,
+  clientsMemoryGrowthMb: 300,
+  healthWaitMs: 100,
+};
+
+const CLIENTS = Number(process.env.IMPORT_BENCH_CLIENTS ?? 100_000);
+const RESERVATIONS = Number(process.env.IMPORT_BENCH_RESERVATIONS ?? 5_000);
+const ADMIN = { email: 'bench.import@inmoflujo.test', password: 'clave-bench-import' };
+
+const rutOf = (n: number) => `${20_000_000 + n}-${rutCheckDigit(String(20_000_000 + n))}`;
+
+function rssMb(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Asks /api/health every 20 ms; answers the longest wait seen between start() and stop(). */
+function healthProbe(origin: string) {
+  let running = true;
+  let longest = 0;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(`${origin}/api/health`).then((response) => response.arrayBuffer());
+      longest = Math.max(longest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return longest;
+    },
+  };
+}
+
+interface Step {
+  dryRunSeconds: number;
+  applySeconds: number;
+  summary: string;
+  peakRssMb: number;
+  startRssMb: number;
+}
+
+async function importFile(
+  origin: string,
+  cookie: string,
+  child: ChildProcess,
+  kind: string,
+  name: string,
+  bytes: Buffer,
+): Promise<Step> {
+  const headers = { origin, cookie };
+  const startRssMb = rssMb(child);
+  let peakRssMb = startRssMb;
+  const sampler = setInterval(() => {
+    peakRssMb = Math.max(peakRssMb, rssMb(child));
+  }, 100);
+  try {
+    const uploaded = await fetch(`${origin}/api/imports/files?kind=${kind}&name=${name}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-inmoflujo-import' },
+      body: new Uint8Array(bytes),
+    });
+    if (!uploaded.ok) throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
+    const file = (await uploaded.json()) as { runId: string; mapping: Record<string, number | null> };
+    const json = { ...headers, 'content-type': 'application/json' };
+    let started = performance.now();
+    const dry = await fetch(`${origin}/api/imports/runs/${file.runId}/dry-run`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ mapping: file.mapping }),
+    });
+    if (!dry.ok) throw new Error(`dry run: ${dry.status} ${await dry.text()}`);
+    const dryRunSeconds = (performance.now() - started) / 1000;
+    started = performance.now();
+    const applied = await fetch(`${origin}/api/imports/runs/${file.runId}/apply`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ mapping: file.mapping }),
+    });
+    if (applied.status !== 202) throw new Error(`apply: ${applied.status} ${await applied.text()}`);
+    let run: { status: string; counts: Record<string, number> };
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      run = (
+        (await (await fetch(`${origin}/api/imports/runs/${file.runId}`, { headers })).json()) as {
+          run: typeof run;
+        }
+      ).run;
+      if (run.status !== 'applying') break;
+    }
+    const applySeconds = (performance.now() - started) / 1000;
+    if (run.status !== 'applied') throw new Error(`apply ended ${run.status}`);
+    const c = run.counts;
+    return {
+      dryRunSeconds,
+      applySeconds,
+      summary: `${c.created} nuevos, ${c.updated} actualizados, ${c.unchanged} sin cambios, ${c.errors} con errores`,
+      peakRssMb,
+      startRssMb,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function clientsCsv(): Buffer {
+  const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento;Teléfono;Correo electrónico'];
+  for (let n = 0; n < CLIENTS; n++) {
+    lines.push(
+      `${rutOf(n)};Cliente ${n};Apellido ${n % 977};${String((n % 28) + 1).padStart(2, '0')}/0${(n % 9) + 1}/19${60 + (n % 40)};+56 9 ${String(n).padStart(8, '0')};cliente${n}@correo.cl`,
+    );
+  }
+  return Buffer.from(lines.join('\r\n'), 'latin1');
+}
+
+async function reservationsWorkbook(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Reservas');
+  sheet.addRow([
+    'N° Reserva',
+    'RUT Cliente',
+    'Proyecto',
+    'Fecha reserva',
+    'Departamento',
+    'Precio departamento',
+    'Crédito hipotecario',
+    'Fecha promesa',
+    'Fecha escritura',
+    'Etapa alcanzada',
+  ]);
+  const stages = ['Reserva', 'Promesa', 'Escrituración', 'Reparos', 'Completada'];
+  for (let n = 0; n < RESERVATIONS; n++) {
+    const stage = stages[n % stages.length]!;
+    sheet.addRow([
+      `B-${n}`,
+      rutOf(n),
+      'Edificio Bench',
+      new Date(Date.UTC(2025, n % 12, (n % 27) + 1)),
+      `D${n}`,
+      3000 + (n % 500),
+      2500,
+      stage === 'Reserva' || stage === 'Promesa' ? null : '15/01/2026',
+      stage === 'Reparos' || stage === 'Completada' ? '20/06/2026' : null,
+      stage,
+    ]);
+  }
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+export interface ImportBenchResult {
+  engine: string;
+  clients: Step & { rows: number; memoryGrowthMb: number; totalSeconds: number };
+  reservations: Step & { rows: number };
+  longestHealthWaitMs: number;
+}
+
+export async function benchImports(options: { databaseUrl?: string } = {}): Promise<ImportBenchResult> {
+  await buildIfNeeded();
+  const dataDir = '.tmp/bench-import-data';
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir });
+  try {
+    await database.migrate();
+    await createStaffAccount(database.db, {
+      ...ADMIN,
+      firstName: 'Bench',
+      lastName: 'Import',
+      position: 'Administrador',
+      userType: 'Administrador',
+      isSeller: false,
+    });
+    await asSystem(database.db, async (tx) => {
+      const [agency] = await tx
+        .insert(realEstateAgencies)
+        .values({
+          rut: '76543210-3',
+          businessName: 'Inmobiliaria Bench',
+          bank: 'Banco',
+          accountType: 'Cuenta Corriente',
+          accountNumber: '1',
+        })
+        .returning();
+      await tx.insert(projects).values({
+        name: 'Edificio Bench',
+        stage: 'Etapa 1',
+        commune: 'Ñuñoa',
+        deadline: '2027-12-31',
+        realEstateAgencyId: agency!.id,
+      });
+    });
+  } finally {
+    await database.close();
+  }
+  const entry = snapshotBuild('.tmp/bench-import-build');
+  const port = await freePort();
+  const child = await startServer(port, { dataDir, databaseUrl: options.databaseUrl, entry });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    const cookie = await login(origin, ADMIN.email, ADMIN.password);
+    // The files are made before the probe starts: their making would stall this process's own loop
+    // and count as the server's wait.
+    const csv = clientsCsv();
+    const workbook = await reservationsWorkbook();
+    const probe = healthProbe(origin);
+    const clients = await importFile(origin, cookie, child, 'clients', 'clientes.csv', csv);
+    const reservations = await importFile(origin, cookie, child, 'reservations', 'reservas.xlsx', workbook);
+    const longestHealthWaitMs = await probe.stop();
+    return {
+      engine: options.databaseUrl ? 'postgres' : 'pglite',
+      clients: {
+        ...clients,
+        rows: CLIENTS,
+        memoryGrowthMb: clients.peakRssMb - clients.startRssMb,
+        totalSeconds: clients.dryRunSeconds + clients.applySeconds,
+      },
+      reservations: { ...reservations, rows: RESERVATIONS },
+      longestHealthWaitMs,
+    };
+  } finally {
+    await stopServer(child);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await benchImports({ databaseUrl: process.env.IMPORT_BENCH_DATABASE_URL || undefined });
+  const t = IMPORT_TARGETS;
+  const mark = (ok: boolean) => (ok ? 'ok' : 'OVER TARGET');
+  console.log(`Import bench (${result.engine})`);
+  console.log(
+    `  ${result.clients.rows} clients CSV: dry run ${result.clients.dryRunSeconds.toFixed(1)} s + apply ${result.clients.applySeconds.toFixed(1)} s = ${result.clients.totalSeconds.toFixed(1)} s (≤ ${t.clientsSeconds} s ${mark(result.clients.totalSeconds <= t.clientsSeconds)}); memory +${result.clients.memoryGrowthMb.toFixed(0)} MB (≤ ${t.clientsMemoryGrowthMb} ${mark(result.clients.memoryGrowthMb <= t.clientsMemoryGrowthMb)}); ${result.clients.summary}`,
+  );
+  console.log(
+    `  ${result.reservations.rows} reservations workbook: dry run ${result.reservations.dryRunSeconds.toFixed(1)} s (≤ ${t.reservationsDryRunSeconds} ${mark(result.reservations.dryRunSeconds <= t.reservationsDryRunSeconds)}), apply ${result.reservations.applySeconds.toFixed(1)} s (≤ ${t.reservationsApplySeconds} ${mark(result.reservations.applySeconds <= t.reservationsApplySeconds)}); ${result.reservations.summary}`,
+  );
+  console.log(
+    `  longest /api/health wait: ${result.longestHealthWaitMs.toFixed(0)} ms (≤ ${t.healthWaitMs} ${mark(result.longestHealthWaitMs <= t.healthWaitMs)})`,
+  );
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(
+    join('bench/results', `import-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
+}

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { uniqueRut, uniqueText } from './fixtures';
+
+// Issue 32: an administrator moves in-flight sales onto Inmoflujo from Excel — a workbook with three
+// errors, the errors downloaded and fixed in the workbook, imported again, the reservations seen in
+// Flujo Reservas at their stages, then the run undone.
+
+const HEADERS = [
+  'N° Reserva',
+  'RUT Cliente',
+  'Proyecto',
+  'Fecha reserva',
+  'Departamento',
+  'Precio departamento',
+  'Crédito hipotecario',
+  'Fecha promesa',
+  'Etapa alcanzada',
+];
+
+async function newClient(page: Page, origin: string, lastName: string): Promise<string> {
+  const rut = uniqueRut();
+  const response = await page.request.post('/api/clients', {
+    headers: { origin },
+    data: { rut, firstName: 'Importada', lastName, birthDate: '1984-05-06', phone: null, email: null },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return rut;
+}
+
+async function workbookFile(rows: unknown[][], path: string) {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Reservas');
+  sheet.addRow(HEADERS);
+  for (const row of rows) sheet.addRow(row);
+  await book.xlsx.writeFile(path);
+}
+
+/** Chooses the kind and the file; the mapping table appears. */
+async function chooseFile(page: Page, path: string) {
+  await page.goto('/configuracion/importar');
+  await page.getByLabel('Tipo de datos').selectOption({ label: 'Reservas' });
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByLabel('Archivo (.xlsx o .csv)').click();
+  await (await chooser).setFiles(path);
+  await expect(page.getByRole('table', { name: 'Asignación de columnas' })).toBeVisible();
+  await expect(page.getByLabel('Columna para N° Reserva')).toHaveValue('0');
+}
+
+test.describe('importar', () => {
+  test('el administrador importa reservas en curso con errores, los corrige en la planilla, las ve en Flujo Reservas y deshace la importación', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await page.goto('/configuracion/importar');
+    const origin = new URL(page.url()).origin;
+    const tag = uniqueText('IMP').replace(' ', '-');
+    const names = ['Aravena', 'Bustos', 'Cifuentes'].map((name) => uniqueText(name));
+    const ruts = [];
+    for (const name of names) ruts.push(await newClient(page, origin, name));
+    const apartment = (n: number) => `${tag.slice(-5)}${n}`;
+
+    // Three rows with an error each: a RUT of nobody, a day that does not exist, a stage without its date.
+    const rows = [
+      [
+        `${tag}-1`,
+        uniqueRut(),
+        'Edificio Los Aromos',
+        '05/01/2026',
+        apartment(1),
+        '3.100,00',
+        '2.900,00',
+        null,
+        'Reserva',
+      ],
+      [
+        `${tag}-2`,
+        ruts[1],
+        'Edificio Los Aromos',
+        '31/02/2026',
+        apartment(2),
+        '3.200,00',
+        '3.000,00',
+        '10/02/2026',
+        'Promesa',
+      ],
+      [
+        `${tag}-3`,
+        ruts[2],
+        'Edificio Los Aromos',
+        '07/01/2026',
+        apartment(3),
+        '3.300,00',
+        '3.100,00',
+        null,
+        'Escrituración',
+      ],
+    ];
+    const first = test.info().outputPath('reservas.xlsx');
+    await workbookFile(rows, first);
+    await chooseFile(page, first);
+    await page.getByRole('button', { name: 'Revisar archivo' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      '0 nuevos, 0 actualizados, 0 sin cambios, 3 con errores',
+    );
+    const errors = page.getByRole('table', { name: 'Errores del archivo' });
+    await expect(errors.getByRole('row')).toHaveCount(4);
+    await expect(errors).toContainText('No hay un cliente con este RUT');
+    await expect(errors).toContainText('No es una fecha válida (use dd/mm/aaaa)');
+    await expect(errors).toContainText('Con la etapa Escrituración, indique la fecha de promesa');
+    await expect(page.getByRole('button', { name: 'Importar', exact: true })).toBeDisabled();
+
+    // The workbook again with an 'Errores' column: fixed in "Excel" and uploaded again.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Descargar planilla con errores' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('reservas_errores.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync(await file.path()) as never);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).getCell(10).value).toBe('Errores');
+    expect(String(sheet.getRow(2).getCell(10).value)).toContain('RUT Cliente');
+    expect(String(sheet.getRow(3).getCell(10).value)).toContain('Fecha reserva');
+    expect(String(sheet.getRow(4).getCell(10).value)).toContain('Fecha promesa');
+    sheet.getRow(2).getCell(2).value = ruts[0];
+    sheet.getRow(3).getCell(4).value = '06/01/2026';
+    sheet.getRow(4).getCell(8).value = '20/02/2026';
+    const fixed = test.info().outputPath('reservas_corregidas.xlsx');
+    await book.xlsx.writeFile(fixed);
+
+    await chooseFile(page, fixed);
+    await page.getByRole('button', { name: 'Revisar archivo' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      '3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
+    );
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importación terminada' })).toContainText(
+      '3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
+    );
+    const run = page
+      .getByRole('table', { name: 'Importaciones realizadas' })
+      .getByRole('row')
+      .filter({ hasText: 'reservas_corregidas.xlsx' });
+    await expect(run).toContainText('Aplicada');
+
+    // Each reservation in Flujo Reservas at its stage.
+    const stages = ['Reserva', 'Promesa', 'Escrituración'];
+    for (const [index, name] of names.entries()) {
+      await page.goto(`/flujo-reservas?q=${encodeURIComponent(name)}`);
+      const row = page.getByRole('row').filter({ hasText: name });
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText(stages[index]!);
+    }
+
+    // Undone: the reservations are gone.
+    await page.goto('/configuracion/importar');
+    await run.getByRole('button', { name: 'Deshacer importación' }).click();
+    await page
+      .getByRole('dialog', { name: 'Deshacer importación' })
+      .getByRole('button', { name: 'Deshacer importación' })
+      .click();
+    await expect(run).toContainText('Deshecha');
+    await page.goto(`/flujo-reservas?q=${encodeURIComponent(names[0]!)}`);
+    await expect(page.getByRole('row').filter({ hasText: names[0]! })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,487 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  FileInput,
+  Group,
+  NativeSelect,
+  Paper,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconDownload, IconUpload } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { formatDateTime, formatInteger } from '../../../shared/format';
+import {
+  countsSentence,
+  type DryRunResult,
+  IMPORT_FIELDS,
+  IMPORT_KIND_LABELS,
+  IMPORT_KINDS,
+  IMPORT_STATUS_LABELS,
+  type ImportKind,
+  type ImportRun,
+  type UploadedFile,
+} from '../../../shared/schemas/imports';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ErrorAlert } from '../../components/error-alert';
+import { notifySaved } from '../../lib/notify';
+import {
+  errorsHref,
+  type Mapping,
+  templateHref,
+  useApply,
+  useCancel,
+  useChooseSheet,
+  useDryRun,
+  useRun,
+  useRuns,
+  useUndo,
+  useUpload,
+} from './api';
+
+/**
+ * Configuración → Importar (issue 32): choose the kind and the file, the sheet and the columns, see
+ * the review ('N nuevos, N actualizados, N sin cambios, N con errores' and each error), import with a
+ * progress bar (cancellable), and undo a run from the list. Every rule is the server's.
+ */
+export default function ImportsSection() {
+  const [kind, setKind] = useState<ImportKind>('clients');
+  const [file, setFile] = useState<UploadedFile | null>(null);
+  const [mapping, setMapping] = useState<Mapping>({});
+  const [review, setReview] = useState<DryRunResult | null>(null);
+  const [onlyValidRows, setOnlyValidRows] = useState(false);
+  const [runId, setRunId] = useState<string | null>(null);
+  const upload = useUpload();
+  const chooseSheet = useChooseSheet();
+  const dryRun = useDryRun();
+  const apply = useApply();
+
+  const start = (next: UploadedFile) => {
+    setFile(next);
+    setMapping(next.mapping);
+    setReview(null);
+    setOnlyValidRows(false);
+    dryRun.reset();
+    apply.reset();
+  };
+  const chosen = (picked: File | null) => {
+    setFile(null);
+    setReview(null);
+    setRunId(null);
+    if (picked) upload.mutate({ kind, file: picked }, { onSuccess: start });
+  };
+  const check = () => {
+    if (!file) return;
+    dryRun.mutate({ runId: file.runId, sheetName: file.sheetName, mapping }, { onSuccess: setReview });
+  };
+  const importNow = () => {
+    if (!file) return;
+    apply.mutate(
+      { runId: file.runId, sheetName: file.sheetName, mapping, onlyValidRows },
+      {
+        onSuccess: ({ run }) => {
+          setRunId(run.id);
+          setFile(null);
+          setReview(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="xl">
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="md">
+          <Title order={2} size="h4">
+            Nueva importación
+          </Title>
+          <Group align="end" gap="md" wrap="wrap">
+            <NativeSelect
+              label="Tipo de datos"
+              data={IMPORT_KINDS.map((value) => ({ value, label: IMPORT_KIND_LABELS[value] }))}
+              value={kind}
+              onChange={(event) => {
+                setKind(event.currentTarget.value as ImportKind);
+                setFile(null);
+                setReview(null);
+              }}
+              w={200}
+            />
+            <Button
+              component="a"
+              href={templateHref(kind)}
+              variant="light"
+              leftSection={<IconDownload size={16} />}
+            >
+              Descargar plantilla
+            </Button>
+            <FileInput
+              label="Archivo (.xlsx o .csv)"
+              placeholder="Elegir archivo"
+              accept=".xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              leftSection={<IconUpload size={16} />}
+              onChange={chosen}
+              clearable
+              clearButtonProps={{ 'aria-label': 'Quitar el archivo' }}
+              w={280}
+            />
+          </Group>
+          {upload.isPending && <Text c="dimmed">Leyendo el archivo...</Text>}
+          <ErrorAlert error={upload.error} />
+          {file && (
+            <MappingStep
+              file={file}
+              mapping={mapping}
+              onMapping={(next) => {
+                setMapping(next);
+                setReview(null);
+              }}
+              onSheet={(sheetName) =>
+                chooseSheet.mutate({ runId: file.runId, sheetName }, { onSuccess: start })
+              }
+            />
+          )}
+          <ErrorAlert error={chooseSheet.error ?? dryRun.error} />
+          {file && (
+            <Group>
+              <Button onClick={check} loading={dryRun.isPending} variant={review ? 'default' : 'filled'}>
+                Revisar archivo
+              </Button>
+            </Group>
+          )}
+          {file && review && (
+            <ReviewStep
+              runId={file.runId}
+              review={review}
+              onlyValidRows={onlyValidRows}
+              onOnlyValidRows={setOnlyValidRows}
+              onImport={importNow}
+              importing={apply.isPending}
+            />
+          )}
+          <ErrorAlert error={apply.error} />
+          {runId && <RunProgress runId={runId} />}
+        </Stack>
+      </Paper>
+      <RunsList />
+    </Stack>
+  );
+}
+
+function MappingStep({
+  file,
+  mapping,
+  onMapping,
+  onSheet,
+}: {
+  file: UploadedFile;
+  mapping: Mapping;
+  onMapping: (mapping: Mapping) => void;
+  onSheet: (sheetName: string) => void;
+}) {
+  const columns = [
+    { value: '', label: '(sin asignar)' },
+    ...file.headers.map((header, index) => ({
+      value: String(index),
+      label: header || `Columna ${index + 1}`,
+    })),
+  ];
+  return (
+    <Stack gap="sm">
+      <Text>
+        Archivo <strong>{file.fileName}</strong>
+        {file.format === 'xlsx' ? ' (Excel)' : ' (CSV)'}
+      </Text>
+      {file.sheets.length > 1 && (
+        <NativeSelect
+          label="Hoja"
+          data={file.sheets}
+          value={file.sheetName ?? ''}
+          onChange={(event) => onSheet(event.currentTarget.value)}
+          w={280}
+        />
+      )}
+      <Text size="sm" c="dimmed">
+        Columnas del archivo para cada campo. Las reconocidas ya están asignadas; la asignación se recuerda
+        para la próxima importación de este tipo.
+      </Text>
+      <ScrollRegion label="Asignación de columnas">
+        <Table striped withTableBorder aria-label="Asignación de columnas">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Campo</Table.Th>
+              <Table.Th>Columna del archivo</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {IMPORT_FIELDS[file.kind].map((field) => (
+              <Table.Tr key={field.key}>
+                <Table.Td>
+                  {field.label}
+                  {field.required && (
+                    <Text span c="red" aria-label="obligatorio">
+                      {' '}
+                      *
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <NativeSelect
+                    aria-label={`Columna para ${field.label}`}
+                    data={columns}
+                    value={
+                      mapping[field.key] === null || mapping[field.key] === undefined
+                        ? ''
+                        : String(mapping[field.key])
+                    }
+                    onChange={(event) => {
+                      const value = event.currentTarget.value;
+                      onMapping({ ...mapping, [field.key]: value === '' ? null : Number(value) });
+                    }}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollRegion>
+    </Stack>
+  );
+}
+
+function ReviewStep({
+  runId,
+  review,
+  onlyValidRows,
+  onOnlyValidRows,
+  onImport,
+  importing,
+}: {
+  runId: string;
+  review: DryRunResult;
+  onlyValidRows: boolean;
+  onOnlyValidRows: (value: boolean) => void;
+  onImport: () => void;
+  importing: boolean;
+}) {
+  const hasErrors = review.counts.errors > 0;
+  const nothingToDo = review.counts.created + review.counts.updated === 0;
+  return (
+    <Stack gap="sm">
+      <Alert color={hasErrors ? 'orange' : 'green'} title="Resultado de la revisión (no se guardó nada)">
+        <Text data-testid="import-summary">{review.summary}</Text>
+      </Alert>
+      {hasErrors && (
+        <>
+          <Group justify="space-between">
+            <Text fw={600}>Errores</Text>
+            <Anchor href={errorsHref(runId)}>Descargar planilla con errores</Anchor>
+          </Group>
+          <ScrollRegion label="Errores del archivo">
+            <Table striped withTableBorder aria-label="Errores del archivo">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Fila</Table.Th>
+                  <Table.Th>Columna</Table.Th>
+                  <Table.Th>Valor</Table.Th>
+                  <Table.Th>Motivo</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {review.errors.map((error) => (
+                  <Table.Tr key={`${error.rowNumber}-${error.column}-${error.reason}`}>
+                    <Table.Td>{error.rowNumber}</Table.Td>
+                    <Table.Td>{error.column}</Table.Td>
+                    <Table.Td>{error.value}</Table.Td>
+                    <Table.Td>{error.reason}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollRegion>
+          {review.errors.length < review.counts.errors && (
+            <Text size="sm" c="dimmed">
+              Se muestran los primeros {review.errors.length} errores; la planilla con errores los tiene
+              todos.
+            </Text>
+          )}
+          <Checkbox
+            label="Importar solo filas válidas"
+            checked={onlyValidRows}
+            onChange={(event) => onOnlyValidRows(event.currentTarget.checked)}
+          />
+        </>
+      )}
+      <Group>
+        <Button
+          onClick={onImport}
+          loading={importing}
+          disabled={(hasErrors && !onlyValidRows) || nothingToDo}
+        >
+          Importar
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function secondsLeft(run: ImportRun, now: number): number | null {
+  if (!run.startedAt || run.processedRows === 0 || run.totalRows === 0) return null;
+  const elapsed = (now - new Date(run.startedAt).getTime()) / 1000;
+  const rate = run.processedRows / Math.max(elapsed, 0.001);
+  return Math.max(0, Math.round((run.totalRows - run.processedRows) / rate));
+}
+
+function RunProgress({ runId }: { runId: string }) {
+  const { data: run, error } = useRun(runId);
+  const cancel = useCancel();
+  if (error) return <ErrorAlert error={error} />;
+  if (!run) return null;
+  if (run.status === 'applying') {
+    const percent = run.totalRows === 0 ? 0 : Math.round((run.processedRows / run.totalRows) * 100);
+    const left = secondsLeft(run, Date.now());
+    return (
+      <Stack gap="xs">
+        <Text>
+          Importando: {formatInteger(run.processedRows)} de {formatInteger(run.totalRows)} filas
+          {left !== null ? ` · quedan unos ${formatInteger(left)} s` : ''}
+        </Text>
+        <Progress value={percent} aria-label="Avance de la importación" animated />
+        <Group>
+          <Button
+            variant="default"
+            color="red"
+            onClick={() => cancel.mutate(runId)}
+            loading={cancel.isPending}
+          >
+            Cancelar importación
+          </Button>
+        </Group>
+        <ErrorAlert error={cancel.error} />
+      </Stack>
+    );
+  }
+  if (run.status === 'applied') {
+    return (
+      <Alert color="green" title="Importación terminada" role="status">
+        {countsSentence(run.counts)}
+      </Alert>
+    );
+  }
+  return (
+    <Alert
+      color="red"
+      title={run.status === 'cancelled' ? 'Importación cancelada' : 'La importación falló'}
+      role="alert"
+    >
+      No se guardó nada.
+    </Alert>
+  );
+}
+
+function RunsList() {
+  const { data: runs, error } = useRuns();
+  const undo = useUndo();
+  const [target, setTarget] = useState<ImportRun | null>(null);
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Importaciones realizadas
+      </Title>
+      <ErrorAlert error={error} />
+      {runs && runs.length === 0 && <Text c="dimmed">Aún no hay importaciones.</Text>}
+      {runs && runs.length > 0 && (
+        <ScrollRegion label="Importaciones realizadas">
+          <Table striped withTableBorder aria-label="Importaciones realizadas">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Fecha</Table.Th>
+                <Table.Th>Tipo</Table.Th>
+                <Table.Th>Archivo</Table.Th>
+                <Table.Th>Usuario</Table.Th>
+                <Table.Th>Estado</Table.Th>
+                <Table.Th>Resultado</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {runs.map((run) => (
+                <Table.Tr key={run.id}>
+                  <Table.Td>{formatDateTime(run.createdAt)}</Table.Td>
+                  <Table.Td>{IMPORT_KIND_LABELS[run.kind]}</Table.Td>
+                  <Table.Td>{run.fileName}</Table.Td>
+                  <Table.Td>{run.createdByName ?? 'Sistema'}</Table.Td>
+                  <Table.Td>
+                    <Badge
+                      variant="light"
+                      color={
+                        run.status === 'applied'
+                          ? 'green'
+                          : run.status === 'undone'
+                            ? 'gray'
+                            : run.status === 'failed'
+                              ? 'red'
+                              : 'blue'
+                      }
+                    >
+                      {IMPORT_STATUS_LABELS[run.status]}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{run.status === 'uploaded' ? '—' : countsSentence(run.counts)}</Table.Td>
+                  <Table.Td>
+                    {run.canUndo && (
+                      <Button size="xs" variant="light" color="red" onClick={() => setTarget(run)}>
+                        Deshacer importación
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollRegion>
+      )}
+      <ConfirmDialog
+        opened={target !== null}
+        title="Deshacer importación"
+        confirmLabel="Deshacer importación"
+        pendingLabel="Deshaciendo..."
+        loading={undo.isPending}
+        error={undo.error}
+        onConfirm={() =>
+          target &&
+          undo.mutate(target.id, {
+            onSuccess: () => {
+              setTarget(null);
+              notifySaved('Importación deshecha');
+            },
+          })
+        }
+        onClose={() => {
+          setTarget(null);
+          undo.reset();
+        }}
+      >
+        ¿Deshacer la importación de {target?.fileName}? Se eliminan los registros que creó y se restauran los
+        que modificó, tal como estaban.
+      </ConfirmDialog>
+    </Stack>
+  );
+}
+
+/** A table wider than the screen scrolls sideways in a region the keyboard can reach. */
+function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // Reachable by keyboard: a region that scrolls must be (axe: scrollable-region-focusable).
+    <Box role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
+      {children}
+    </Box>
+  );
+}

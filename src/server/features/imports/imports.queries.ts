@@ -1,0 +1,336 @@
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { isoInstant, queryRows } from '../../db/client';
+import { importMappings, importRunRecords, importRuns, profiles } from '../../db/schema';
+import { type ChangedRecord, IMPORT_TABLES, type ImportTable } from './kinds/kind';
+
+/**
+ * The import's own tables (runs, their records, the remembered mappings) and the generic part of
+ * undo: whole-row snapshots before an update, restored column by column; creations deleted.
+ */
+
+export type RunRow = typeof importRuns.$inferSelect;
+
+export async function insertRun(
+  db: Executor,
+  values: { kind: string; fileName: string; fileHash: string; fileBytes: Buffer; createdBy: string | null },
+): Promise<{ id: string }> {
+  const [row] = await db.insert(importRuns).values(values).returning({ id: importRuns.id });
+  return row!;
+}
+
+export async function findRun(db: Executor, id: string): Promise<RunRow | null> {
+  const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The run's status, its row locked (not its file's bytes). */
+export async function lockRun(db: Executor, id: string): Promise<{ status: string } | null> {
+  const [row] = await db
+    .select({ status: importRuns.status })
+    .from(importRuns)
+    .where(eq(importRuns.id, id))
+    .for('update')
+    .limit(1);
+  return row ?? null;
+}
+
+/** What a status check needs of a run, without its file's bytes. */
+export async function findRunState(
+  db: Executor,
+  id: string,
+): Promise<{ status: string; startedAt: Date | null; createdAt: Date } | null> {
+  const [row] = await db
+    .select({ status: importRuns.status, startedAt: importRuns.startedAt, createdAt: importRuns.createdAt })
+    .from(importRuns)
+    .where(eq(importRuns.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateRun(db: Executor, id: string, values: Partial<typeof importRuns.$inferInsert>) {
+  await db.update(importRuns).set(values).where(eq(importRuns.id, id));
+}
+
+/** Another run applying now (one import at a time). */
+export async function runningRun(db: Executor): Promise<string | null> {
+  const [row] = await db
+    .select({ id: importRuns.id })
+    .from(importRuns)
+    .where(eq(importRuns.status, 'applying'))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function cancelRequested(db: Executor, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ cancel: importRuns.cancelRequested })
+    .from(importRuns)
+    .where(eq(importRuns.id, id))
+    .limit(1);
+  return row?.cancel ?? false;
+}
+
+const runColumns = {
+  id: importRuns.id,
+  kind: importRuns.kind,
+  fileName: importRuns.fileName,
+  fileHash: importRuns.fileHash,
+  status: importRuns.status,
+  totalRows: importRuns.totalRows,
+  processedRows: importRuns.processedRows,
+  createdCount: importRuns.createdCount,
+  updatedCount: importRuns.updatedCount,
+  unchangedCount: importRuns.unchangedCount,
+  errorCount: importRuns.errorCount,
+  failure: importRuns.failure,
+  createdByName: sql<string | null>`${profiles.firstName} || ' ' || ${profiles.lastName}`,
+  createdAt: isoInstant(importRuns.createdAt),
+  startedAt: optionalInstant(importRuns.startedAt),
+  finishedAt: optionalInstant(importRuns.finishedAt),
+  undoneAt: optionalInstant(importRuns.undoneAt),
+};
+
+function optionalInstant(column: typeof importRuns.startedAt) {
+  return sql<string | null>`case when ${column} is null then null else ${isoInstant(column)} end`;
+}
+
+/** The runs that were applied (or tried), newest first; not the file's bytes; one statement. */
+export function listRuns(db: Executor, limit: number) {
+  return db
+    .select(runColumns)
+    .from(importRuns)
+    .leftJoin(profiles, eq(profiles.id, importRuns.createdBy))
+    .where(ne(importRuns.status, 'uploaded'))
+    .orderBy(desc(importRuns.createdAt), desc(importRuns.id))
+    .limit(limit);
+}
+
+export type RunListRow = Awaited<ReturnType<typeof listRuns>>[number];
+
+export async function runListRow(db: Executor, id: string): Promise<RunListRow | null> {
+  const [row] = await db
+    .select(runColumns)
+    .from(importRuns)
+    .leftJoin(profiles, eq(profiles.id, importRuns.createdBy))
+    .where(eq(importRuns.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+// --- Mappings ---------------------------------------------------------------------------------------
+
+export async function findMapping(db: Executor, kind: string): Promise<Record<string, string>> {
+  const [row] = await db
+    .select({ columns: importMappings.columns })
+    .from(importMappings)
+    .where(eq(importMappings.kind, kind))
+    .limit(1);
+  return (row?.columns as Record<string, string> | undefined) ?? {};
+}
+
+export async function saveMapping(
+  db: Executor,
+  kind: string,
+  columns: Record<string, string>,
+  userId: string,
+) {
+  await db
+    .insert(importMappings)
+    .values({ kind, columns, updatedBy: userId })
+    .onConflictDoUpdate({
+      target: importMappings.kind,
+      set: { columns, updatedBy: userId, updatedAt: sql`now()` },
+    });
+}
+
+// --- Records and undo --------------------------------------------------------------------------------
+
+export async function insertRecords(db: Executor, runId: string, records: readonly ChangedRecord[]) {
+  for (let start = 0; start < records.length; start += 1000) {
+    await db.insert(importRunRecords).values(
+      records.slice(start, start + 1000).map((record) => ({
+        runId,
+        tableName: record.tableName,
+        recordId: record.recordId,
+        action: record.action,
+        before: record.before,
+        rowNumber: record.rowNumber,
+      })),
+    );
+  }
+}
+
+export interface StoredRecord {
+  id: number;
+  tableName: ImportTable;
+  recordId: string;
+  action: 'insert' | 'update';
+  before: Record<string, unknown> | null;
+}
+
+/** A run's records, newest first (undo walks them backwards), a page at a time. */
+export async function recordsOf(db: Executor, runId: string, beforeId: number | null, limit: number) {
+  return (await db
+    .select({
+      id: importRunRecords.id,
+      tableName: importRunRecords.tableName,
+      recordId: importRunRecords.recordId,
+      action: importRunRecords.action,
+      before: importRunRecords.before,
+    })
+    .from(importRunRecords)
+    .where(
+      beforeId === null
+        ? eq(importRunRecords.runId, runId)
+        : and(eq(importRunRecords.runId, runId), sql`${importRunRecords.id} < ${beforeId}`),
+    )
+    .orderBy(desc(importRunRecords.id))
+    .limit(limit)) as StoredRecord[];
+}
+
+export async function deleteRecordsByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return;
+  await db.delete(importRunRecords).where(inArray(importRunRecords.id, [...ids]));
+}
+
+export async function hasRecords(db: Executor, runId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: importRunRecords.id })
+    .from(importRunRecords)
+    .where(eq(importRunRecords.runId, runId))
+    .limit(1);
+  return row !== undefined;
+}
+
+const TABLE_SQL: Record<ImportTable, ReturnType<typeof sql.raw>> = Object.fromEntries(
+  IMPORT_TABLES.map((table) => [table, sql.raw(table)]),
+) as Record<ImportTable, ReturnType<typeof sql.raw>>;
+
+/** The columns a restore writes back: every stored column but generated ones and the trigger-kept copy. */
+const columnCache = new Map<ImportTable, string[]>();
+async function restorableColumns(db: Executor, table: ImportTable): Promise<string[]> {
+  const cached = columnCache.get(table);
+  if (cached) return cached;
+  const rows = await queryRows<{ column_name: string }>(
+    db,
+    sql`select column_name from information_schema.columns
+        where table_schema = 'public' and table_name = ${table}
+          and is_generated = 'NEVER' and column_name not in ('id', 'client_search_text')
+        order by ordinal_position`,
+  );
+  const columns = rows.map((row) => row.column_name);
+  columnCache.set(table, columns);
+  return columns;
+}
+
+/** Whole rows as JSON, locked for the rest of the transaction: the `before` of an update. */
+export async function snapshotRows(
+  tx: Executor,
+  table: ImportTable,
+  ids: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; doc: Record<string, unknown> }>(
+    tx,
+    sql`select t.id, to_jsonb(t) as doc from ${TABLE_SQL[table]} t
+        where t.id in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )}) for update`,
+  );
+  return new Map(rows.map((row) => [row.id, row.doc]));
+}
+
+/** Puts a snapshot back, every column (version and updated_at/by included): the row as it was. */
+export async function restoreRow(
+  tx: Executor,
+  table: ImportTable,
+  id: string,
+  before: Record<string, unknown>,
+) {
+  const columns = await restorableColumns(tx, table);
+  const list = sql.raw(columns.map((column) => `"${column}"`).join(', '));
+  const source = sql.raw(columns.map((column) => `r."${column}"`).join(', '));
+  await tx.execute(
+    sql`update ${TABLE_SQL[table]} set (${list}) = (select ${source} from jsonb_populate_record(null::${TABLE_SQL[table]}, ${JSON.stringify(before)}::jsonb) r)
+        where id = ${id}::uuid`,
+  );
+}
+
+export async function deleteRows(tx: Executor, table: ImportTable, ids: readonly string[]) {
+  if (ids.length === 0) return;
+  await tx.execute(
+    sql`delete from ${TABLE_SQL[table]} where id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
+}
+
+/**
+ * What changed a run's records after the run, by someone else: the audit rows of those records (and
+ * of their flows) since the run started that the run did not write. Named for the refusal.
+ */
+export async function laterChanges(
+  db: Executor,
+  runId: string,
+  since: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await queryRows<{ label: string }>(
+    db,
+    sql`with touched as (
+          select distinct record_id as id from import_run_records where run_id = ${runId}::uuid
+          union
+          select f.id from flows f
+            join import_run_records r on r.record_id = f.reservation_id and r.run_id = ${runId}::uuid
+                 and r.table_name = 'reservations' and r.action = 'insert'
+        ),
+        changed as (
+          select distinct a.root_table, a.root_id from audit_log a
+          where a.root_id in (select id from touched)
+            and a.occurred_at >= ${since.toISOString()}::timestamptz
+            and a.request_id is distinct from ${runId}
+            and a.action in ('insert', 'update', 'delete')
+        ),
+        referenced as (
+          select 'clients' as root_table, c.id as root_id from clients c
+            join import_run_records r on r.record_id = c.id and r.run_id = ${runId}::uuid and r.action = 'insert'
+            where exists (select 1 from reservations x where x.client_id = c.id
+              and not exists (select 1 from import_run_records y where y.run_id = ${runId}::uuid and y.record_id = x.id))
+          union
+          select 'brokers', b.id from brokers b
+            join import_run_records r on r.record_id = b.id and r.run_id = ${runId}::uuid and r.action = 'insert'
+            where exists (select 1 from reservations x where x.broker_id = b.id
+              and not exists (select 1 from import_run_records y where y.run_id = ${runId}::uuid and y.record_id = x.id))
+        )
+        select coalesce(
+          (select 'Cliente ' || rut from clients where id = c.root_id),
+          (select 'Broker ' || rut from brokers where id = c.root_id),
+          (select 'Reserva ' || reservation_number from reservations where id = c.root_id),
+          (select 'Reserva ' || r.reservation_number from flows f join reservations r on r.id = f.reservation_id where f.id = c.root_id),
+          c.root_table
+        ) as label
+        from (select * from changed union select * from referenced) c
+        order by 1
+        limit ${limit}`,
+  );
+  return rows.map((row) => row.label);
+}
+
+// --- Lookups the kinds share ---------------------------------------------------------------------------
+
+export function uuidList(ids: readonly string[]) {
+  return sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+}
+
+export function textList(values: readonly string[]) {
+  return sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+}

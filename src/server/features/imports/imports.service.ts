@@ -1,0 +1,370 @@
+import { createHash } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { cellText, foldText } from '../../../shared/domain/import-cells';
+import { can } from '../../../shared/permissions';
+import {
+  countsSentence,
+  type DryRunResult,
+  IMPORT_FIELDS,
+  IMPORT_KIND_LABELS,
+  type ImportKind,
+  type ImportRun,
+  MAX_LISTED_ERRORS,
+  matchHeaders,
+  type UploadedFile,
+} from '../../../shared/schemas/imports';
+import type { ServiceContext } from '../../context';
+import type { Database } from '../../db/client';
+import { AppError } from '../../http/app-error';
+import * as queries from './imports.queries';
+import {
+  type ApplyOptions,
+  type ApplyOutcome,
+  apply,
+  KINDS,
+  type PlanOutcome,
+  plan,
+  undoRecords,
+} from './pipeline';
+import { openTable } from './read-file';
+
+/**
+ * Configuración → 'Importar' (issue 32): administrators upload a file, choose its sheet and mapping,
+ * see the dry run, apply it (in the background, with progress and cancel), download the errors, and
+ * undo a run. The same pipeline serves `npm run import` (scripts/import.ts).
+ */
+
+function requireAdmin(ctx: Pick<ServiceContext, 'user'>) {
+  if (!can(ctx.user, 'imports.manage')) throw new AppError('FORBIDDEN');
+}
+
+function hashOf(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function describeFile(
+  db: Database,
+  kind: ImportKind,
+  bytes: Buffer,
+  sheetName: string | null,
+): Promise<Omit<UploadedFile, 'runId' | 'fileName' | 'kind'>> {
+  const table = await openTable(bytes, sheetName);
+  // The header is all the screen needs: the rest of the file is not read now.
+  await table.close();
+  const headers = table.header.cells.map((cell) => cellText(cell));
+  const remembered = await queries.findMapping(db, kind);
+  return {
+    format: table.format,
+    sheets: table.sheets,
+    sheetName: table.sheetName,
+    headers,
+    mapping: matchHeaders(kind, headers, remembered),
+  };
+}
+
+/** POST /api/imports/files: the file judged by its bytes and kept with its run; its header matched. */
+export async function upload(
+  ctx: ServiceContext,
+  kind: ImportKind,
+  fileName: string,
+  bytes: Buffer,
+): Promise<UploadedFile> {
+  requireAdmin(ctx);
+  const described = await describeFile(ctx.db, kind, bytes, null);
+  const run = await ctx.db.transaction((tx) =>
+    queries.insertRun(tx, {
+      kind,
+      fileName,
+      fileHash: hashOf(bytes),
+      fileBytes: bytes,
+      createdBy: ctx.user.id,
+    }),
+  );
+  return { runId: run.id, kind, fileName, ...described };
+}
+
+async function requireRun(db: Database, id: string) {
+  const run = await queries.findRun(db, id);
+  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  return run;
+}
+
+/** Another sheet of the uploaded workbook: its headers and matched mapping. */
+export async function chooseSheet(
+  ctx: ServiceContext,
+  runId: string,
+  sheetName: string,
+): Promise<UploadedFile> {
+  requireAdmin(ctx);
+  const run = await requireRun(ctx.db, runId);
+  const described = await describeFile(ctx.db, run.kind as ImportKind, run.fileBytes, sheetName);
+  return { runId, kind: run.kind as ImportKind, fileName: run.fileName, ...described };
+}
+
+interface RunInput {
+  sheetName?: string | null | undefined;
+  mapping: Record<string, number | null>;
+}
+
+/** Remembers the mapping by header text (folded), for the next file of this kind. */
+async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buffer, input: RunInput) {
+  const table = await openTable(bytes, input.sheetName ?? null);
+  await table.close();
+  const headers = table.header.cells.map((cell) => foldText(cellText(cell)));
+  const columns: Record<string, string> = {};
+  for (const [key, index] of Object.entries(input.mapping)) {
+    const header = index === null ? undefined : headers[index];
+    if (header) columns[header] = key;
+  }
+  await ctx.db.transaction((tx) => queries.saveMapping(tx, kind, columns, ctx.user.id));
+}
+
+function dryRunAnswer(outcome: PlanOutcome): DryRunResult {
+  return {
+    counts: outcome.counts,
+    totalRows: outcome.totalRows,
+    errors: outcome.errors.slice(0, MAX_LISTED_ERRORS),
+    summary: countsSentence(outcome.counts),
+  };
+}
+
+/** POST /api/imports/runs/:id/dry-run: the plan, nothing written (but the mapping, remembered). */
+export async function dryRun(ctx: ServiceContext, runId: string, input: RunInput): Promise<DryRunResult> {
+  requireAdmin(ctx);
+  const run = await requireRun(ctx.db, runId);
+  const kind = run.kind as ImportKind;
+  const outcome = await plan(
+    ctx.db,
+    { kind, bytes: run.fileBytes, sheetName: input.sheetName, mapping: input.mapping },
+    ctx.now,
+  );
+  await rememberMapping(ctx, kind, run.fileBytes, input);
+  await ctx.db.transaction((tx) =>
+    queries.updateRun(tx, runId, {
+      mapping: input.mapping,
+      sheetName: input.sheetName ?? null,
+      totalRows: outcome.totalRows,
+      errorCount: outcome.counts.errors,
+    }),
+  );
+  return dryRunAnswer(outcome);
+}
+
+/** Applies in progress in this process (tests and the command line wait on them). */
+const running = new Map<string, Promise<ApplyOutcome>>();
+
+/** The apply of a run started here, when one is under way. */
+export function settled(runId: string): Promise<ApplyOutcome> | undefined {
+  return running.get(runId);
+}
+
+/**
+ * POST /api/imports/runs/:id/apply: the dry run again (refused while errors remain unless only the
+ * valid rows are wanted), then the apply in the background — the answer is the run, 'Aplicando'; its
+ * progress is read from GET /api/imports/runs/:id. One import at a time.
+ */
+export async function startApply(
+  ctx: ServiceContext,
+  runId: string,
+  input: RunInput & { onlyValidRows: boolean },
+  hooks: Pick<ApplyOptions, 'beforeChunk'> = {},
+): Promise<ImportRun> {
+  requireAdmin(ctx);
+  const run = await requireRun(ctx.db, runId);
+  if (run.status !== 'uploaded') throw new AppError('IMPORT_RUN_BUSY');
+  if (await queries.runningRun(ctx.db)) throw new AppError('IMPORT_ANOTHER_RUNNING');
+  const pipelineInput = {
+    kind: run.kind as ImportKind,
+    bytes: run.fileBytes,
+    sheetName: input.sheetName,
+    mapping: input.mapping,
+  };
+  const outcome = await plan(ctx.db, pipelineInput, ctx.now);
+  if (outcome.counts.errors > 0 && !input.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
+  // Claimed under the run's lock: two clicks start one apply.
+  const claimed = await ctx.db.transaction(async (tx) => {
+    const locked = await queries.lockRun(tx, runId);
+    if (locked?.status !== 'uploaded') return false;
+    await queries.updateRun(tx, runId, {
+      status: 'applying',
+      mapping: input.mapping,
+      sheetName: input.sheetName ?? null,
+      startedAt: ctx.now,
+      totalRows: outcome.totalRows,
+    });
+    return true;
+  });
+  if (!claimed) throw new AppError('IMPORT_RUN_BUSY');
+  const work = apply(
+    ctx.db,
+    runId,
+    pipelineInput,
+    { actorId: ctx.user.id, now: ctx.now, onlyValidRows: input.onlyValidRows, ...hooks },
+    outcome,
+  ).finally(() => running.delete(runId));
+  running.set(runId, work);
+  // The background work records its own failure on the run; nothing is left unheard.
+  work.catch(() => {});
+  return getRun(ctx, runId);
+}
+
+/** POST /api/imports/runs/:id/cancel: the apply stops after its current chunk and undoes what it wrote. */
+export async function cancel(ctx: ServiceContext, runId: string): Promise<ImportRun> {
+  requireAdmin(ctx);
+  const run = await queries.findRunState(ctx.db, runId);
+  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  if (run.status !== 'applying') throw new AppError('IMPORT_RUN_BUSY');
+  await ctx.db.transaction((tx) => queries.updateRun(tx, runId, { cancelRequested: true }));
+  return getRun(ctx, runId);
+}
+
+/** POST /api/imports/runs/:id/undo: 'Deshacer importación'. */
+export async function undo(ctx: ServiceContext, runId: string): Promise<ImportRun> {
+  requireAdmin(ctx);
+  const run = await queries.findRunState(ctx.db, runId);
+  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  if (run.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
+  await undoRecords(ctx.db, runId, ctx.user.id);
+  await ctx.db.transaction((tx) =>
+    queries.updateRun(tx, runId, { status: 'undone', undoneAt: ctx.now, undoneBy: ctx.user.id }),
+  );
+  return getRun(ctx, runId);
+}
+
+function runView(row: queries.RunListRow): ImportRun {
+  return {
+    id: row.id,
+    kind: row.kind as ImportKind,
+    fileName: row.fileName,
+    fileHash: row.fileHash,
+    status: row.status as ImportRun['status'],
+    totalRows: row.totalRows,
+    processedRows: row.processedRows,
+    counts: {
+      created: row.createdCount,
+      updated: row.updatedCount,
+      unchanged: row.unchangedCount,
+      errors: row.errorCount,
+    },
+    failure: row.failure,
+    createdByName: row.createdByName,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    undoneAt: row.undoneAt,
+    canUndo: row.status === 'applied' && row.createdCount + row.updatedCount > 0,
+  };
+}
+
+export async function getRun(ctx: Pick<ServiceContext, 'db' | 'user'>, runId: string): Promise<ImportRun> {
+  requireAdmin(ctx);
+  const row = await queries.runListRow(ctx.db, runId);
+  if (!row) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  return runView(row);
+}
+
+/** The 50 newest runs. */
+export async function listRuns(ctx: ServiceContext): Promise<ImportRun[]> {
+  requireAdmin(ctx);
+  return (await queries.listRuns(ctx.db, 50)).map(runView);
+}
+
+// --- Workbooks ---------------------------------------------------------------------------------------
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface Download {
+  fileName: string;
+  contentType: string;
+  body: Buffer | PassThrough;
+}
+
+/**
+ * The template of a kind: its Spanish headers, an example row, and the allowed values of its list
+ * columns as Excel lists (data validation) over the first thousand rows.
+ */
+export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKind): Promise<Download> {
+  requireAdmin(ctx);
+  const fields = IMPORT_FIELDS[kind];
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(IMPORT_KIND_LABELS[kind], { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = fields.map((field) => ({
+    header: field.label,
+    key: field.key,
+    width: Math.max(14, field.label.length + 4),
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.addRow(fields.map((field) => field.example || null));
+  fields.forEach((field, index) => {
+    if (field.required) sheet.getCell(1, index + 1).note = 'Obligatorio';
+    if (!field.values) return;
+    const column = sheet.getColumn(index + 1).letter;
+    for (let row = 2; row <= 1000; row++) {
+      sheet.getCell(`${column}${row}`).dataValidation = {
+        type: 'list',
+        allowBlank: !field.required,
+        formulae: [`"${field.values.join(',')}"`],
+        showErrorMessage: true,
+        errorTitle: field.label,
+        error: `Use uno de estos valores: ${field.values.join(', ')}`,
+      };
+    }
+  });
+  const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
+  return {
+    fileName: `plantilla_${IMPORT_KIND_LABELS[kind].toLowerCase()}.xlsx`,
+    contentType: XLSX_TYPE,
+    body: buffer,
+  };
+}
+
+/**
+ * The uploaded sheet again with an 'Errores' column (every row, its errors in words), for the user to
+ * fix in Excel and upload again. Streamed: the rows are read and written one at a time.
+ */
+export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promise<Download> {
+  requireAdmin(ctx);
+  const run = await requireRun(ctx.db, runId);
+  const kind = run.kind as ImportKind;
+  const mapping = (run.mapping as Record<string, number | null> | null) ?? null;
+  if (!mapping)
+    throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
+  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, mapping };
+  const outcome = await plan(ctx.db, input, ctx.now);
+  const byRow = new Map<number, string[]>();
+  for (const error of outcome.errors) {
+    const list = byRow.get(error.rowNumber) ?? [];
+    list.push(`${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`);
+    byRow.set(error.rowNumber, list);
+  }
+  const table = await openTable(run.fileBytes, run.sheetName);
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const sheet = workbook.addWorksheet((table.sheetName ?? IMPORT_KIND_LABELS[kind]).slice(0, 31));
+  const width = table.header.cells.length;
+  const header = sheet.addRow([...table.header.cells.map((cell) => cellText(cell)), 'Errores']);
+  header.font = { bold: true };
+  header.commit();
+  (async () => {
+    for await (const row of table.rows) {
+      const cells = Array.from({ length: width }, (_, index) => row.cells[index] ?? null);
+      const written = sheet.addRow([...cells, byRow.get(row.rowNumber)?.join('; ') ?? null]);
+      // Dates stay dates, shown as Chilean staff write them.
+      cells.forEach((cell, index) => {
+        if (cell instanceof Date) written.getCell(index + 1).numFmt = 'dd/mm/yyyy';
+      });
+      written.commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((error) => out.destroy(error as Error));
+  const base = run.fileName.replace(/\.(xlsx|csv)$/i, '');
+  return { fileName: `${base}_errores.xlsx`, contentType: XLSX_TYPE, body: out };
+}
+
+export { KINDS };

@@ -1,0 +1,667 @@
+import { deflateRawSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { rutCheckDigit } from '../../../shared/domain/rut';
+import { flowViolations } from '../../../shared/domain/workflow/invariants';
+import type { ServiceContext } from '../../context';
+import { actingAs } from '../../db/actor';
+import { queryRows } from '../../db/client';
+import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
+import { createBroker, createClient, createProject, createUser, uniqueRut } from '../../test/builders';
+import * as workflows from '../workflows/workflows.service';
+import { IMPORT_BODY_TYPE } from './imports.routes';
+import * as imports from './imports.service';
+
+/** The app's clock: noon on 20 March 2027 in Santiago. */
+const NOW = new Date('2027-03-20T15:00:00Z');
+
+/** Every business table an import may touch, compared row by row before and after. */
+const TABLES = [
+  'clients',
+  'brokers',
+  'reservations',
+  'broker_commissions',
+  'flows',
+  'flow_tasks',
+  'flow_task_assignees',
+  'task_inbox',
+  'dashboard_counts',
+] as const;
+
+async function snapshot(ctx: TestContext): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const table of TABLES) {
+    const rows = await queryRows<{ doc: unknown }>(
+      ctx.db,
+      sql.raw(`select to_jsonb(t) as doc from ${table} t`),
+    );
+    result[table] = JSON.stringify(rows.map((row) => JSON.stringify(row.doc)).sort());
+  }
+  return result;
+}
+
+function rutOf(body: number): string {
+  return `${body}-${rutCheckDigit(String(body))}`;
+}
+
+function dotted(rut: string): string {
+  const [body, digit] = rut.split('-');
+  return `${body!.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}-${digit}`;
+}
+
+async function upload(agent: Agent, kind: string, name: string, bytes: Buffer) {
+  return agent.app.inject({
+    method: 'POST',
+    url: `/api/imports/files?kind=${kind}&name=${encodeURIComponent(name)}`,
+    payload: bytes,
+    headers: { origin: 'http://localhost', cookie: agent.cookie!, 'content-type': IMPORT_BODY_TYPE },
+  });
+}
+
+/** Uploads, dry-runs with the matched mapping; answers the run id, mapping and dry run. */
+async function uploadAndCheck(agent: Agent, kind: string, name: string, bytes: Buffer) {
+  const uploaded = await upload(agent, kind, name, bytes);
+  expect(uploaded.statusCode, uploaded.body).toBe(201);
+  const file = uploaded.json();
+  const dry = await agent.post(`/api/imports/runs/${file.runId}/dry-run`, {
+    mapping: file.mapping,
+    sheetName: file.sheetName,
+  });
+  expect(dry.statusCode, dry.body).toBe(200);
+  return { file, dry: dry.json() };
+}
+
+async function applyAndWait(
+  agent: Agent,
+  runId: string,
+  mapping: unknown,
+  options: { onlyValidRows?: boolean; sheetName?: string | null } = {},
+) {
+  const response = await agent.post(`/api/imports/runs/${runId}/apply`, { mapping, ...options });
+  expect(response.statusCode, response.body).toBe(202);
+  await imports.settled(runId);
+  const run = await agent.get(`/api/imports/runs/${runId}`);
+  return run.json().run;
+}
+
+async function workbook(rows: unknown[][], sheetName = 'Hoja1', extraSheet?: string): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  if (extraSheet) book.addWorksheet(extraSheet).addRow(['otra cosa']);
+  const sheet = book.addWorksheet(sheetName);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** The template's headers, as a user downloads it. */
+async function templateHeaders(agent: Agent, kind: string): Promise<string[]> {
+  const response = await agent.get(`/api/imports/templates/${kind}`);
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toContain('spreadsheetml');
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(response.rawPayload as never);
+  const sheet = book.worksheets[0]!;
+  return (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+}
+
+function rowFor(headers: string[], values: Record<string, unknown>): unknown[] {
+  return headers.map((header) => (header in values ? values[header] : null));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('imports: who may', { timeout: 180_000 }, () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('answers every route to administrators only; a KAM is refused, nobody signed in is 401', async () => {
+    const admin = await loginAs(ctx);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const csv = Buffer.from('RUT;Nombres;Apellidos;Fecha de nacimiento\n12.345.678-5;Ana;Soto;01/02/1980\n');
+    const { file } = await uploadAndCheck(admin, 'clients', 'c.csv', csv);
+    const id = file.runId;
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/api/imports/runs'],
+      ['GET', `/api/imports/runs/${id}`],
+      ['GET', '/api/imports/templates/clients'],
+      ['POST', `/api/imports/runs/${id}/sheet`, { sheetName: 'x' }],
+      ['POST', `/api/imports/runs/${id}/dry-run`, { mapping: file.mapping }],
+      ['GET', `/api/imports/runs/${id}/errors`],
+      ['POST', `/api/imports/runs/${id}/apply`, { mapping: file.mapping }],
+      ['POST', `/api/imports/runs/${id}/cancel`],
+      ['POST', `/api/imports/runs/${id}/undo`],
+    ];
+    for (const [method, url, body] of routes) {
+      const response = await kam.request(method as 'GET', url, body as never);
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+      const anonymous = await new Agent(ctx.app).request(method as 'GET', url, body as never);
+      expect(anonymous.statusCode, `${method} ${url}`).toBe(401);
+    }
+    expect((await upload(kam, 'clients', 'c.csv', csv)).statusCode).toBe(403);
+    // Only runs that were applied are listed: a file reviewed and left is not.
+    expect((await admin.get('/api/imports/runs')).json().rows).toHaveLength(0);
+  });
+});
+
+describe('imports: reading what staff have', { timeout: 180_000 }, () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('reads a Windows-1252 CSV with ";" and every number, date, RUT and Sí/No form', async () => {
+    const admin = await loginAs(ctx);
+    const ruts = [rutOf(15_000_001), rutOf(15_000_002), rutOf(15_000_003), rutOf(15_000_004)];
+    const lines = [
+      'Rut;Nombre;Apellido;Fecha nacimiento;Teléfono;Correo',
+      `${dotted(ruts[0]!)};José Ñandú;Muñoz;05/03/1980;=1+1;jose@correo.cl`,
+      `${ruts[1]!.replace('-', '')};Inés;Peña;5-3-1981;+56 9 1234 5678;`,
+      `${ruts[2]!.toLowerCase()};Óscar;Güemes;1982-03-05;;`,
+      `${ruts[3]};Ana;Ríos;29650;;`,
+    ];
+    // What Chilean Excel saves: Windows-1252 (its accented letters are Latin-1's).
+    const bytes = Buffer.from(lines.join('\r\n'), 'latin1');
+    expect(bytes.includes(Buffer.from('é', 'utf8'))).toBe(false);
+    const { file, dry } = await uploadAndCheck(admin, 'clients', 'clientes.csv', bytes);
+    expect(file.format).toBe('csv');
+    expect(file.headers[1]).toBe('Nombre');
+    expect(dry.summary).toBe('4 nuevos, 0 actualizados, 0 sin cambios, 0 con errores');
+    const run = await applyAndWait(admin, file.runId, file.mapping);
+    expect(run.status).toBe('applied');
+    const rows = await queryRows<{
+      rut: string;
+      first_name: string;
+      last_name: string;
+      birth_date: string;
+      phone: string | null;
+    }>(ctx.db, sql`select rut, first_name, last_name, birth_date, phone from clients order by rut`);
+    expect(rows).toEqual([
+      { rut: ruts[0], first_name: 'José Ñandú', last_name: 'Muñoz', birth_date: '1980-03-05', phone: '=1+1' },
+      {
+        rut: ruts[1],
+        first_name: 'Inés',
+        last_name: 'Peña',
+        birth_date: '1981-03-05',
+        phone: '+56 9 1234 5678',
+      },
+      { rut: ruts[2], first_name: 'Óscar', last_name: 'Güemes', birth_date: '1982-03-05', phone: null },
+      { rut: ruts[3], first_name: 'Ana', last_name: 'Ríos', birth_date: '1981-03-05', phone: null },
+    ]);
+  });
+
+  it('reads UTF-8 with a BOM and ",", and an XLSX chosen sheet with formula and date cells', async () => {
+    const admin = await loginAs(ctx);
+    const rut = uniqueRut();
+    const csv = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`RUT,Nombres,Apellidos,Fecha de nacimiento\n"${dotted(rut)}","Zoë","Ñuñez",01/01/1990\n`),
+    ]);
+    const { dry } = await uploadAndCheck(admin, 'clients', 'c.csv', csv);
+    expect(dry.counts).toEqual({ created: 1, updated: 0, unchanged: 0, errors: 0 });
+
+    const xlsxRut = uniqueRut();
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Portada').addRow(['nada']);
+    const sheet = book.addWorksheet('Clientes');
+    sheet.addRow(['RUT Cliente', 'Nombres', 'Apellidos', 'Fecha de Nacimiento']);
+    sheet.addRow([
+      xlsxRut,
+      { formula: 'UPPER("ana")', result: 'ANA' },
+      'Rojas',
+      new Date(Date.UTC(1979, 6, 14)),
+    ]);
+    const bytes = Buffer.from(await book.xlsx.writeBuffer());
+    const uploaded = (await upload(admin, 'clients', 'c.xlsx', bytes)).json();
+    expect(uploaded.sheets).toEqual(['Portada', 'Clientes']);
+    expect(uploaded.sheetName).toBe('Portada');
+    const chosen = await admin.post(`/api/imports/runs/${uploaded.runId}/sheet`, { sheetName: 'Clientes' });
+    expect(chosen.json().headers).toEqual(['RUT Cliente', 'Nombres', 'Apellidos', 'Fecha de Nacimiento']);
+    const mapping = chosen.json().mapping;
+    expect(mapping).toMatchObject({ rut: 0, firstName: 1, lastName: 2, birthDate: 3 });
+    const run = await applyAndWait(admin, uploaded.runId, mapping, { sheetName: 'Clientes' });
+    expect(run.counts.created).toBe(1);
+    const [row] = await queryRows<{ first_name: string; birth_date: string }>(
+      ctx.db,
+      sql`select first_name, birth_date from clients where rut = ${xlsxRut}`,
+    );
+    expect(row).toEqual({ first_name: 'ANA', birth_date: '1979-07-14' });
+  });
+
+  it('refuses what cannot be imported, in Spanish, writing nothing', async () => {
+    const admin = await loginAs(ctx);
+    const before = await snapshot(ctx);
+    const refusal = async (bytes: Buffer, message: RegExp) => {
+      const response = await upload(admin, 'clients', 'f', bytes);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(errorOf(response).message).toMatch(message);
+    };
+    await refusal(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]),
+      /ni un archivo CSV/,
+    );
+    await refusal(Buffer.alloc(0), /vacío/);
+    await refusal(Buffer.from('\n\n;;\n'), /vacío/);
+    await refusal(Buffer.from('12.345.678-5;Ana;Soto;01/02/1980\n'), /primera fila debe tener los títulos/);
+    await refusal(zipBomb(), /tamaño excesivo/);
+    // More than 200,000 rows: refused when read (the dry run), nothing written.
+    const big = Buffer.from(`RUT;Nombres;Apellidos;Fecha de nacimiento\n${'x;y;z;w\n'.repeat(200_001)}`);
+    const uploaded = await upload(admin, 'clients', 'big.csv', big);
+    const file = uploaded.json();
+    const dry = await admin.post(`/api/imports/runs/${file.runId}/dry-run`, { mapping: file.mapping });
+    expect(dry.statusCode).toBe(400);
+    expect(errorOf(dry).message).toBe(
+      'El archivo tiene más de 200.000 filas. Divídalo en archivos más pequeños.',
+    );
+    // A required field without a column.
+    const partial = await admin.post(`/api/imports/runs/${file.runId}/dry-run`, {
+      mapping: { ...file.mapping, birthDate: null },
+    });
+    expect(errorOf(partial).message).toBe(
+      'Asigne una columna a cada campo obligatorio: Fecha de nacimiento.',
+    );
+    expect(await snapshot(ctx)).toEqual(before);
+  });
+
+  it('lists each error with row, column, value and reason; duplicate keys refused; errors workbook; apply refused unless only valid rows', async () => {
+    const admin = await loginAs(ctx);
+    const good = uniqueRut();
+    const twice = uniqueRut();
+    const csv = [
+      'RUT;Nombres;Apellidos;Fecha de nacimiento',
+      `${good};Ana;Soto;01/02/1980`,
+      `12.345.678-9;Luis;Paz;01/02/1980`,
+      `${twice};Eva;Lara;31/02/1980`,
+      `${twice};Eva;Lara;01/03/1980`,
+      `${uniqueRut()};;Mena;01/01/2099`,
+    ].join('\n');
+    const { file, dry } = await uploadAndCheck(admin, 'clients', 'errores.csv', Buffer.from(csv));
+    expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 4 con errores');
+    expect(dry.errors).toEqual(
+      expect.arrayContaining([
+        {
+          rowNumber: 3,
+          column: 'RUT',
+          value: '12.345.678-9',
+          reason: 'El RUT no es válido (revise el dígito verificador)',
+        },
+        {
+          rowNumber: 4,
+          column: 'Fecha de nacimiento',
+          value: '31/02/1980',
+          reason: 'No es una fecha válida (use dd/mm/aaaa)',
+        },
+        {
+          rowNumber: 4,
+          column: 'RUT',
+          value: dotted(twice),
+          reason: 'RUT repetido en la fila 5 de este archivo',
+        },
+        {
+          rowNumber: 5,
+          column: 'RUT',
+          value: dotted(twice),
+          reason: 'RUT repetido en la fila 4 de este archivo',
+        },
+        { rowNumber: 6, column: 'Nombres', value: '', reason: 'Los nombres son obligatorios' },
+      ]),
+    );
+    const errors = await admin.get(`/api/imports/runs/${file.runId}/errors`);
+    expect(errors.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(errors.rawPayload as never);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).getCell(5).value).toBe('Errores');
+    expect(sheet.getRow(2).getCell(5).value).toBeNull();
+    expect(String(sheet.getRow(3).getCell(5).value)).toContain('RUT: El RUT no es válido');
+    const refused = await admin.post(`/api/imports/runs/${file.runId}/apply`, { mapping: file.mapping });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toContain("'Importar solo filas válidas'");
+    expect(await queryRows(ctx.db, sql`select 1 from clients`)).toHaveLength(0);
+    const run = await applyAndWait(admin, file.runId, file.mapping, { onlyValidRows: true });
+    expect(run.counts).toEqual({ created: 1, updated: 0, unchanged: 0, errors: 4 });
+    expect(await queryRows(ctx.db, sql`select rut from clients`)).toEqual([{ rut: good }]);
+  });
+});
+
+describe('imports: round trips and undo', { timeout: 180_000 }, () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('clients: template → filled → dry run → apply → the same file changes nothing → undo restores exactly', async () => {
+    const admin = await loginAs(ctx);
+    const existing = await createClient(ctx.db, {
+      firstName: 'Viejo',
+      lastName: 'Nombre',
+      birthDate: '1970-01-01',
+    });
+    const before = await snapshot(ctx);
+    const headers = await templateHeaders(admin, 'clients');
+    expect(headers).toEqual([
+      'RUT',
+      'Nombres',
+      'Apellidos',
+      'Fecha de nacimiento',
+      'Teléfono',
+      'Correo electrónico',
+    ]);
+    const newRut = uniqueRut();
+    const bytes = await workbook([
+      headers,
+      rowFor(headers, {
+        RUT: dotted(newRut),
+        Nombres: 'Clara',
+        Apellidos: 'Vera',
+        'Fecha de nacimiento': '12/12/1990',
+        'Correo electrónico': 'CLARA@correo.cl',
+      }),
+      rowFor(headers, {
+        RUT: existing.rut,
+        Nombres: 'Nuevo',
+        Apellidos: 'Nombre',
+        'Fecha de nacimiento': new Date(Date.UTC(1970, 0, 1)),
+      }),
+    ]);
+    const { file, dry } = await uploadAndCheck(admin, 'clients', 'clientes.xlsx', bytes);
+    expect(dry.summary).toBe('1 nuevos, 1 actualizados, 0 sin cambios, 0 con errores');
+    const run = await applyAndWait(admin, file.runId, file.mapping);
+    expect(run).toMatchObject({
+      status: 'applied',
+      counts: { created: 1, updated: 1, unchanged: 0, errors: 0 },
+      canUndo: true,
+    });
+    const after = await snapshot(ctx);
+    // Every change is tied to the run in the audit log.
+    const audit = await queryRows<{ table_name: string; action: string }>(
+      ctx.db,
+      sql`select table_name, action from audit_log where request_id = ${file.runId} order by id`,
+    );
+    expect(audit).toEqual([
+      { table_name: 'clients', action: 'insert' },
+      { table_name: 'clients', action: 'update' },
+    ]);
+
+    const again = await uploadAndCheck(admin, 'clients', 'clientes.xlsx', bytes);
+    expect(again.dry.summary).toBe('0 nuevos, 0 actualizados, 2 sin cambios, 0 con errores');
+    const second = await applyAndWait(admin, again.file.runId, again.file.mapping);
+    expect(second.counts).toEqual({ created: 0, updated: 0, unchanged: 2, errors: 0 });
+    expect(await snapshot(ctx)).toEqual(after);
+
+    const undone = await admin.post(`/api/imports/runs/${file.runId}/undo`);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json().run.status).toBe('undone');
+    expect(await snapshot(ctx)).toEqual(before);
+  });
+
+  it('brokers: round trip with the template, re-apply changes nothing, undo restores', async () => {
+    const admin = await loginAs(ctx);
+    const before = await snapshot(ctx);
+    const headers = await templateHeaders(admin, 'brokers');
+    const rut = uniqueRut();
+    const values = {
+      RUT: dotted(rut),
+      Nombre: 'Corredora Sur',
+      'Razón social': 'Corredora Sur SpA',
+      'Fecha de constitución': '02-03-2015',
+      'Notaría de constitución': 'Notaría Uno',
+      'Representante legal': 'Juan Soto',
+      'RUT representante legal': uniqueRut(),
+      'Dirección comercial': 'Av. Uno 1',
+      Comuna: 'Ñuñoa',
+      'Contacto comercial': 'Ana',
+      KAM: 'Pedro',
+      'KAM recibe comisión': 'Sí',
+    };
+    const bytes = await workbook([headers, rowFor(headers, values)]);
+    const { file, dry } = await uploadAndCheck(admin, 'brokers', 'brokers.xlsx', bytes);
+    expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 0 con errores');
+    await applyAndWait(admin, file.runId, file.mapping);
+    const [broker] = await queryRows<{ kam_receives_commission: boolean; constitution_date: string }>(
+      ctx.db,
+      sql`select kam_receives_commission, constitution_date from brokers where rut = ${rut}`,
+    );
+    expect(broker).toEqual({ kam_receives_commission: true, constitution_date: '2015-03-02' });
+    const after = await snapshot(ctx);
+    const again = await uploadAndCheck(admin, 'brokers', 'brokers.xlsx', bytes);
+    expect(again.dry.counts.unchanged).toBe(1);
+    await applyAndWait(admin, again.file.runId, again.file.mapping);
+    expect(await snapshot(ctx)).toEqual(after);
+    expect((await admin.post(`/api/imports/runs/${file.runId}/undo`)).statusCode).toBe(200);
+    expect(await snapshot(ctx)).toEqual(before);
+  });
+
+  it('undo refuses, naming the records, when a later change touched them', async () => {
+    const admin = await loginAs(ctx);
+    const rut = uniqueRut();
+    const csv = `RUT;Nombres;Apellidos;Fecha de nacimiento\n${rut};Ana;Soto;01/02/1980\n`;
+    const { file } = await uploadAndCheck(admin, 'clients', 'c.csv', Buffer.from(csv));
+    await applyAndWait(admin, file.runId, file.mapping);
+    const [client] = await queryRows<{ id: string }>(ctx.db, sql`select id from clients where rut = ${rut}`);
+    const edited = await admin.put(`/api/clients/${client!.id}`, {
+      rut,
+      firstName: 'Ana María',
+      lastName: 'Soto',
+      birthDate: '1980-02-01',
+      phone: null,
+      email: null,
+      version: 1,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const refused = await admin.post(`/api/imports/runs/${file.runId}/undo`);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toBe(
+      `No se puede deshacer la importación: estos registros cambiaron después de importarse: Cliente ${rut}.`,
+    );
+    expect(await queryRows(ctx.db, sql`select 1 from clients where rut = ${rut}`)).toHaveLength(1);
+  });
+
+  it('an apply interrupted mid-way by a failure leaves nothing', async () => {
+    const admin = await loginAs(ctx);
+    const before = await snapshot(ctx);
+    const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
+    for (let n = 0; n < 1_100; n++) lines.push(`${rutOf(16_000_000 + n)};Ana;Soto ${n};01/02/1980`);
+    const { file } = await uploadAndCheck(admin, 'clients', 'many.csv', Buffer.from(lines.join('\n')));
+    const user = admin.user! as unknown as ServiceContext['user'];
+    const serviceCtx = {
+      db: actingAs(ctx.appDb, { userId: admin.user!.id }),
+      user,
+      now: NOW,
+      events: ctx.app.dependencies.events,
+    };
+    await imports.startApply(
+      serviceCtx,
+      file.runId,
+      { mapping: file.mapping, onlyValidRows: false },
+      {
+        beforeChunk: (index) => {
+          if (index === 2) throw new Error('fallo inyectado');
+        },
+      },
+    );
+    const outcome = await imports.settled(file.runId);
+    expect(outcome?.status).toBe('failed');
+    const run = (await admin.get(`/api/imports/runs/${file.runId}`)).json().run;
+    expect(run.status).toBe('failed');
+    expect(await snapshot(ctx)).toEqual(before);
+  });
+});
+
+describe('imports: reservations with their commission and in-flight sales', { timeout: 180_000 }, () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('creates the flows by the engine at the imported stages and dates, passing the invariants; re-apply changes nothing; undo restores', async () => {
+    const admin = await loginAs(ctx);
+    const seller = await createUser(ctx.db, {
+      isSeller: true,
+      email: 'vendedora@inmoflujo.test',
+      firstName: 'Vera',
+      lastName: 'Díaz',
+    });
+    await createProject(ctx.db, { name: 'Edificio Los Aromos' });
+    const clients = await Promise.all([1, 2, 3, 4].map(() => createClient(ctx.db)));
+    const broker = await createBroker(ctx.db);
+    const before = await snapshot(ctx);
+    const headers = await templateHeaders(admin, 'reservations');
+    const base = (n: number) => ({
+      'N° Reserva': `IMP-${n}`,
+      'RUT Cliente': dotted(clients[n - 1]!.rut),
+      Proyecto: 'edificio los aromos',
+      Vendedor: seller.email,
+      'Fecha reserva': '10/01/2026',
+      Departamento: `${100 + n}`,
+      'Precio departamento': '3.250,50',
+      'Descuento columna': '5%',
+      'Pago reserva': '20',
+      'Crédito hipotecario': '2,600.00',
+    });
+    const rows = [
+      base(1),
+      { ...base(2), 'Etapa alcanzada': 'Promesa' },
+      { ...base(3), 'Fecha promesa': '15/02/2026', 'Etapa alcanzada': 'Escrituración' },
+      {
+        ...base(4),
+        'Fecha promesa': '2026-02-15',
+        'Fecha escritura': '20-06-2026',
+        'Etapa alcanzada': 'Completada',
+        'RUT Broker': broker.rut,
+        'Monto comisión': '60,5',
+        'Número de pagos': '2',
+        'Porcentaje primer pago': '50',
+        'Fecha pago 1': '30/06/2026',
+        'Fecha pago 2': '15/07/2026',
+      },
+    ];
+    const bytes = await workbook([headers, ...rows.map((values) => rowFor(headers, values))]);
+    const { file, dry } = await uploadAndCheck(admin, 'reservations', 'reservas.xlsx', bytes);
+    expect(dry.errors).toEqual([]);
+    expect(dry.summary).toBe('4 nuevos, 0 actualizados, 0 sin cambios, 0 con errores');
+    const run = await applyAndWait(admin, file.runId, file.mapping);
+    expect(run.status).toBe('applied');
+
+    const stages = await queryRows<{ number: string; stage: string | null; status: string; flow_id: string }>(
+      ctx.db,
+      sql`select r.reservation_number as number, s.name as stage, f.status, f.id as flow_id
+          from reservations r join flows f on f.reservation_id = r.id and f.kind = 'sale'
+          left join workflow_stages s on s.id = f.current_stage_id order by r.reservation_number`,
+    );
+    expect(stages.map(({ number, stage, status }) => ({ number, stage, status }))).toEqual([
+      { number: 'IMP-1', stage: 'Reserva', status: 'in_progress' },
+      { number: 'IMP-2', stage: 'Promesa', status: 'in_progress' },
+      { number: 'IMP-3', stage: 'Escrituración', status: 'in_progress' },
+      { number: 'IMP-4', stage: null, status: 'completed' },
+    ]);
+    for (const { flow_id } of stages) {
+      const { definition, state } = await workflows.readFlow(ctx.db, flow_id);
+      expect(flowViolations(definition, state, { strict: true })).toEqual([]);
+    }
+    // The Promesa tasks of IMP-3 were completed on the promise's day (noon in Santiago).
+    const { definition, state } = await workflows.readFlow(ctx.db, stages[2]!.flow_id);
+    const promesa = definition.stages.find((stage) => stage.name === 'Promesa')!;
+    const promesaTasks = new Set(
+      definition.tasks.filter((task) => task.stageId === promesa.id).map((task) => task.id),
+    );
+    const completed = state.tasks.filter((task) => promesaTasks.has(task.taskId));
+    expect(completed.every((task) => task.completedAt?.toISOString() === '2026-02-15T15:00:00.000Z')).toBe(
+      true,
+    );
+
+    const [reservation] = await queryRows<Record<string, string>>(
+      ctx.db,
+      sql`select apartment_price, column_discount, credit_payment, seller_id, total_price from reservations where reservation_number = 'IMP-4'`,
+    );
+    expect(reservation).toEqual({
+      apartment_price: '3250.50',
+      column_discount: '0.050000',
+      credit_payment: '2600.00',
+      seller_id: seller.id,
+      total_price: '3250.50',
+    });
+    const payments = await queryRows<{
+      second: boolean;
+      status: string;
+      payment_1_date: string;
+      payment_2_date: string;
+      id: string;
+    }>(
+      ctx.db,
+      sql`select f.id, f.is_second_payment as second, f.status, c.payment_1_date, c.payment_2_date
+          from flows f join broker_commissions c on c.id = f.broker_commission_id where f.kind = 'payment' order by 2`,
+    );
+    expect(
+      payments.map(({ second, status, payment_1_date, payment_2_date }) => ({
+        second,
+        status,
+        payment_1_date,
+        payment_2_date,
+      })),
+    ).toEqual([
+      { second: false, status: 'completed', payment_1_date: '2026-06-30', payment_2_date: '2026-07-15' },
+      { second: true, status: 'completed', payment_1_date: '2026-06-30', payment_2_date: '2026-07-15' },
+    ]);
+    for (const { id } of payments) {
+      const flow = await workflows.readFlow(ctx.db, id);
+      expect(flowViolations(flow.definition, flow.state, { strict: true })).toEqual([]);
+    }
+
+    const after = await snapshot(ctx);
+    const again = await uploadAndCheck(admin, 'reservations', 'reservas.xlsx', bytes);
+    expect(again.dry.summary).toBe('0 nuevos, 0 actualizados, 4 sin cambios, 0 con errores');
+    await applyAndWait(admin, again.file.runId, again.file.mapping);
+    expect(await snapshot(ctx)).toEqual(after);
+
+    expect((await admin.post(`/api/imports/runs/${file.runId}/undo`)).statusCode).toBe(200);
+    expect(await snapshot(ctx)).toEqual(before);
+  });
+
+  it('says why a reservation row cannot be imported', async () => {
+    const admin = await loginAs(ctx);
+    await createProject(ctx.db, { name: 'Torre Norte' });
+    const client = await createClient(ctx.db);
+    const csv = [
+      'N° Reserva;RUT Cliente;Proyecto;Fecha reserva;Departamento;Precio departamento;Etapa alcanzada;Fecha pago 1',
+      `A-1;${uniqueRut()};Torre Norte;01/01/2026;101;3000;;`,
+      `A-2;${client.rut};Torre Sur;01/01/2026;102;3000;;`,
+      `A-3;${client.rut};Torre Norte;01/01/2026;103;3000;Escrituración;`,
+      `A-4;${client.rut};Torre Norte;01/01/2026;104;3000;;01/02/2026`,
+      `A-5;${client.rut};Torre Norte;01/01/2026;104;3000;;`,
+    ].join('\n');
+    const { dry } = await uploadAndCheck(admin, 'reservations', 'r.csv', Buffer.from(csv));
+    const reasons = dry.errors.map(
+      (error: { rowNumber: number; column: string; reason: string }) =>
+        `${error.rowNumber} ${error.column}: ${error.reason}`,
+    );
+    expect(reasons).toEqual([
+      '2 RUT Cliente: No hay un cliente con este RUT: impórtelo primero en Clientes',
+      '3 Proyecto: No hay un proyecto con este nombre',
+      '4 Fecha promesa: Con la etapa Escrituración, indique la fecha de promesa',
+      '5 Fecha pago 1: Una reserva sin broker no tiene comisión: indique el RUT Broker',
+      '6 Departamento: Ya está en la fila 5 de este archivo',
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/** A zip whose one entry (the workbook) inflates from 100 KB to 100 MB. */
+function zipBomb(): Buffer {
+  const name = Buffer.from('xl/workbook.xml');
+  const raw = Buffer.alloc(100 * 1024 * 1024);
+  const data = deflateRawSync(raw);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(raw.length, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(raw.length, 24);
+  central.writeUInt16LE(name.length, 28);
+  central.writeUInt32LE(0, 42);
+  const centralOffset = local.length + name.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + name.length, 12);
+  end.writeUInt32LE(centralOffset, 16);
+  return Buffer.concat([local, name, data, central, name, end]);
+}

@@ -1,0 +1,156 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { errorMessage } from '../../../../shared/errors';
+import { clientBody } from '../../../../shared/schemas/clients';
+import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
+import type { Executor } from '../../../db/client';
+import { clients } from '../../../db/schema';
+import { AppError } from '../../../http/app-error';
+import { snapshotRows } from '../imports.queries';
+import {
+  allSame,
+  type ChangedRecord,
+  fieldError,
+  type KindModule,
+  type PlannedRow,
+  schemaErrors,
+} from './kind';
+
+/** Clientes by RUT (the live client with that RUT is updated; none: created). */
+
+const FIELDS = IMPORT_FIELDS.clients;
+const COLUMNS = ['rut', 'firstName', 'lastName', 'birthDate', 'phone', 'email'] as const;
+type ClientColumns = Record<(typeof COLUMNS)[number], string | null>;
+
+interface ClientPlan {
+  id: string | null;
+  version: number | null;
+  values: ClientColumns;
+}
+
+async function liveClientsByRut(db: Executor, ruts: readonly string[]) {
+  if (ruts.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: clients.id,
+      version: clients.version,
+      restriction: clients.restriction,
+      rut: clients.rut,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      birthDate: clients.birthDate,
+      phone: clients.phone,
+      email: clients.email,
+    })
+    .from(clients)
+    .where(and(inArray(clients.rut, [...ruts]), isNull(clients.deletedAt)));
+  return new Map(rows.map((row) => [row.rut, row]));
+}
+
+export const clientsKind: KindModule<ClientPlan> = {
+  kind: 'clients',
+  fields: FIELDS,
+  keyField: 'rut',
+  chunkSize: 200,
+
+  async planBatch(db, rows) {
+    const ruts = rows.map((row) => row.values.rut).filter((rut): rut is string => typeof rut === 'string');
+    const existing = await liveClientsByRut(db, ruts);
+    return rows.map((row): PlannedRow<ClientPlan> => {
+      if (row.errors.length > 0) return { rowNumber: row.rowNumber, action: 'error', errors: row.errors };
+      const current = typeof row.values.rut === 'string' ? existing.get(row.values.rut) : undefined;
+      // A column left unmapped keeps what the client has; a mapped blank cell clears an optional field.
+      const input: Record<string, unknown> = {};
+      for (const key of COLUMNS) {
+        if (key in row.texts) input[key] = row.values[key] ?? null;
+        else input[key] = current ? current[key] : null;
+      }
+      const parsed = clientBody.safeParse(input);
+      if (!parsed.success) {
+        return { rowNumber: row.rowNumber, action: 'error', errors: schemaErrors(row, FIELDS, parsed.error) };
+      }
+      const values = parsed.data as ClientColumns;
+      if (current?.restriction === 'blocking') {
+        return {
+          rowNumber: row.rowNumber,
+          action: 'error',
+          errors: [fieldError(row, FIELDS, 'rut', errorMessage('CLIENT_BLOCKED'))],
+        };
+      }
+      if (!current)
+        return {
+          rowNumber: row.rowNumber,
+          action: 'create',
+          errors: [],
+          plan: { id: null, version: null, values },
+        };
+      if (allSame(values, current, COLUMNS))
+        return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
+      return {
+        rowNumber: row.rowNumber,
+        action: 'update',
+        errors: [],
+        plan: { id: current.id, version: current.version, values },
+      };
+    });
+  },
+
+  async applyBatch(tx, rows, ctx) {
+    const records: ChangedRecord[] = [];
+    const creates = rows.filter((row) => row.action === 'create' && row.plan);
+    if (creates.length > 0) {
+      const inserted = await tx
+        .insert(clients)
+        .values(
+          creates.map((row) => ({
+            ...row.plan!.values,
+            rut: row.plan!.values.rut!,
+            firstName: row.plan!.values.firstName!,
+            lastName: row.plan!.values.lastName!,
+            createdBy: ctx.actorId,
+            updatedBy: ctx.actorId,
+          })),
+        )
+        .returning({ id: clients.id });
+      inserted.forEach((row, index) => {
+        records.push({
+          tableName: 'clients',
+          recordId: row.id,
+          action: 'insert',
+          before: null,
+          rowNumber: creates[index]!.rowNumber,
+        });
+      });
+    }
+    const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
+    const before = await snapshotRows(
+      tx,
+      'clients',
+      updates.map((row) => row.plan!.id!),
+    );
+    for (const row of updates) {
+      const plan = row.plan!;
+      const changed = await tx
+        .update(clients)
+        .set({
+          ...plan.values,
+          rut: plan.values.rut!,
+          firstName: plan.values.firstName!,
+          lastName: plan.values.lastName!,
+          updatedBy: ctx.actorId,
+          updatedAt: sql`now()`,
+          version: sql`${clients.version} + 1`,
+        })
+        .where(and(eq(clients.id, plan.id!), eq(clients.version, plan.version!)))
+        .returning({ id: clients.id });
+      if (changed.length === 0) throw new AppError('STALE_VERSION');
+      records.push({
+        tableName: 'clients',
+        recordId: plan.id!,
+        action: 'update',
+        before: before.get(plan.id!) ?? null,
+        rowNumber: row.rowNumber,
+      });
+    }
+    return records;
+  },
+};

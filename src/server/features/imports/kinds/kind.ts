@@ -1,0 +1,188 @@
+import type { z } from 'zod';
+import {
+  type CellValue,
+  cellText,
+  foldText,
+  isBlank,
+  type Parsed,
+  parseAmount,
+  parseDate,
+  parseInteger,
+  parsePercent,
+  parseRut,
+  parseYesNo,
+} from '../../../../shared/domain/import-cells';
+import type { ImportField, ImportKind, RowError } from '../../../../shared/schemas/imports';
+import type { Executor } from '../../../db/client';
+
+/**
+ * One kind of import is one module (decision 0033): its fields (shared/schemas/imports.ts), how a
+ * batch of read rows is planned against the database (resolve references, compare with what exists:
+ * create, update, unchanged or error) and how a chunk of planned rows is written. The pipeline
+ * (pipeline.ts) does the rest the same way for every kind: reading, mapping, the Chilean formats,
+ * duplicate keys, chunks, progress, records for undo.
+ */
+
+/** A row with its cells read by field type; `errors` holds what could not be read. */
+export interface ReadRow {
+  rowNumber: number;
+  values: Record<string, unknown>;
+  /** The cell text of each mapped field (for error messages). */
+  texts: Record<string, string>;
+  errors: RowError[];
+}
+
+export type RowAction = 'create' | 'update' | 'unchanged' | 'error';
+
+export interface PlannedRow<Plan = unknown> {
+  rowNumber: number;
+  action: RowAction;
+  errors: RowError[];
+  /** What apply writes (create/update). */
+  plan?: Plan;
+}
+
+/** A record an apply created or updated: what undo needs. */
+export interface ChangedRecord {
+  tableName: ImportTable;
+  recordId: string;
+  action: 'insert' | 'update';
+  /** The whole row before an update. */
+  before: Record<string, unknown> | null;
+  rowNumber: number;
+}
+
+/** The tables an import writes (and undo restores), in the order undo deletes what was created. */
+export const IMPORT_TABLES = ['broker_commissions', 'reservations', 'brokers', 'clients'] as const;
+export type ImportTable = (typeof IMPORT_TABLES)[number];
+
+export interface ApplyContext {
+  actorId: string;
+  now: Date;
+}
+
+export interface KindModule<Plan = unknown> {
+  kind: ImportKind;
+  fields: readonly ImportField[];
+  /** The field holding the natural key (duplicate keys in one file are refused). */
+  keyField: string;
+  /** One query per batch: references resolved, compared with the stored records. */
+  planBatch(
+    db: Executor,
+    rows: readonly ReadRow[],
+    now: Date,
+    /** Kept across the batches of one pass over the file (what earlier rows took). */
+    memo: Record<string, unknown>,
+  ): Promise<PlannedRow<Plan>[]>;
+  /** Rows per apply transaction: short enough that the embedded database answers others in between. */
+  chunkSize: number;
+  /** Writes the batch's creations and updates inside the caller's transaction. */
+  applyBatch(tx: Executor, rows: readonly PlannedRow<Plan>[], ctx: ApplyContext): Promise<ChangedRecord[]>;
+}
+
+function parseByType(field: ImportField, cell: CellValue): Parsed<unknown> {
+  switch (field.type) {
+    case 'rut':
+      return parseRut(cell);
+    case 'date':
+      return parseDate(cell);
+    case 'amount':
+      return parseAmount(cell);
+    case 'percent':
+      return parsePercent(cell);
+    case 'yesNo':
+      return parseYesNo(cell);
+    case 'integer':
+      return parseInteger(cell);
+    case 'list': {
+      const text = cellText(cell);
+      const value = field.values?.find((allowed) => foldText(allowed) === foldText(text));
+      return value === undefined
+        ? { ok: false, reason: `Use uno de estos valores: ${field.values?.join(', ')}` }
+        : { ok: true, value };
+    }
+    default:
+      return { ok: true, value: cellText(cell) };
+  }
+}
+
+/**
+ * The mapped cells of a row read by their field's type: blank cells are absent (the schema says
+ * whether that is allowed), others parsed or reported with the column's header, the value and why.
+ */
+export function readRow(
+  fields: readonly ImportField[],
+  mapping: Record<string, number | null>,
+  rowNumber: number,
+  cells: readonly CellValue[],
+): ReadRow {
+  const row: ReadRow = { rowNumber, values: {}, texts: {}, errors: [] };
+  for (const field of fields) {
+    const index = mapping[field.key];
+    if (index === null || index === undefined) continue;
+    const cell = cells[index] ?? null;
+    const text = cellText(cell);
+    row.texts[field.key] = text;
+    if (isBlank(cell)) continue;
+    const parsed = parseByType(field, cell);
+    if (parsed.ok) row.values[field.key] = parsed.value;
+    else row.errors.push({ rowNumber, column: field.label, value: text, reason: parsed.reason });
+  }
+  return row;
+}
+
+/** A row error on one field. */
+export function fieldError(
+  row: ReadRow,
+  fields: readonly ImportField[],
+  key: string,
+  reason: string,
+): RowError {
+  const field = fields.find((candidate) => candidate.key === key);
+  return {
+    rowNumber: row.rowNumber,
+    column: field?.label ?? key,
+    value: row.texts[key] ?? '',
+    reason,
+  };
+}
+
+/**
+ * A shared form schema's verdict on a row, its issues as row errors on the columns they name
+ * (`columnOf` maps a schema path to a field key when they differ).
+ */
+export function schemaErrors(
+  row: ReadRow,
+  fields: readonly ImportField[],
+  error: z.ZodError,
+  columnOf: (path: string) => string = (path) => path,
+): RowError[] {
+  const seen = new Set<string>();
+  const errors: RowError[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join('.');
+    const key = columnOf(path);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    errors.push(fieldError(row, fields, key, issue.message));
+  }
+  return errors;
+}
+
+/** Same value for the comparison of 'unchanged': null and '' alike, numbers by their decimal value. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  const norm = (value: unknown) => {
+    if (value === undefined || value === null || value === '') return null;
+    if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return String(Number(value));
+    return String(value);
+  };
+  return norm(a) === norm(b);
+}
+
+export function allSame(
+  next: Record<string, unknown>,
+  current: Record<string, unknown>,
+  keys: readonly string[],
+): boolean {
+  return keys.every((key) => sameValue(next[key], current[key]));
+}

@@ -1,0 +1,695 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { foldText } from '../../../../shared/domain/import-cells';
+import { commissionFigures, reservationFigures } from '../../../../shared/domain/pricing';
+import {
+  FIRST_PAYMENT_WORKFLOW,
+  SALE_WORKFLOW,
+  SECOND_PAYMENT_WORKFLOW,
+} from '../../../../shared/domain/workflow/names';
+import { santiagoDateOf, santiagoInstant } from '../../../../shared/format';
+import { IMPORT_FIELDS, IMPORT_STAGES, type ImportStage } from '../../../../shared/schemas/imports';
+import { createReservationBody } from '../../../../shared/schemas/reservations';
+import type { Executor } from '../../../db/client';
+import { queryRows } from '../../../db/client';
+import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
+import { AppError } from '../../../http/app-error';
+import * as workflows from '../../workflows/workflows.service';
+import { snapshotRows, uuidList } from '../imports.queries';
+import {
+  allSame,
+  type ChangedRecord,
+  fieldError,
+  type KindModule,
+  type PlannedRow,
+  type ReadRow,
+  schemaErrors,
+} from './kind';
+
+/**
+ * Reservas by number, with their broker commission and, for a new reservation, where its sale is:
+ * the stage reached (or the promise and deed dates that imply it) and the commission's payment dates.
+ * References resolved: client and broker by RUT, project by name, seller by e-mail or name. The
+ * reservation and commission figures are computed by the same domain functions as the forms'.
+ */
+
+const FIELDS = IMPORT_FIELDS.reservations;
+
+/** The reservation columns an import writes (figures computed), compared for 'sin cambios'. */
+const RESERVATION_COLUMNS = [
+  'reservationNumber',
+  'clientId',
+  'projectId',
+  'sellerId',
+  'reservationDate',
+  'apartmentNumber',
+  'parkingNumber',
+  'storageNumber',
+  'apartmentPrice',
+  'parkingPrice',
+  'storagePrice',
+  'columnDiscount',
+  'additionalDiscount',
+  'otherDiscount',
+  'reservationPayment',
+  'promisePayment',
+  'downPayment',
+  'creditPayment',
+  'subsidyPayment',
+  'isWithBroker',
+  'brokerId',
+  'totalPrice',
+  'minimumPrice',
+  'totalPayment',
+  'recoveryPayment',
+  'promiseDate',
+  'deedDate',
+] as const;
+
+const COMMISSION_COLUMNS = [
+  'commissionAmount',
+  'commissionIncludesTax',
+  'commissionForDiscount',
+  'paysSecondary',
+  'numberOfPayments',
+  'firstPaymentPercentage',
+  'purchaseOrder',
+  'invoice1',
+  'invoice1Date',
+  'payment1Date',
+  'invoice2',
+  'invoice2Date',
+  'payment2Date',
+  'netCommission',
+  'difference',
+] as const;
+
+type ReservationColumns = Record<(typeof RESERVATION_COLUMNS)[number], unknown>;
+type CommissionColumns = Record<(typeof COMMISSION_COLUMNS)[number], unknown> & { brokerId: string };
+
+interface ReservationPlan {
+  id: string | null;
+  version: number | null;
+  commissionId: string | null;
+  commissionVersion: number | null;
+  reservation: ReservationColumns;
+  commission: CommissionColumns | null;
+  /** New reservations: where the sale is. */
+  stage: ImportStage;
+}
+
+/** Schema paths to the columns a user sees (the form's ids are the file's RUTs and names). */
+function columnOf(path: string): string {
+  if (path === 'clientId') return 'clientRut';
+  if (path === 'projectId') return 'projectName';
+  if (path === 'sellerId') return 'seller';
+  if (path === 'brokerId') return 'brokerRut';
+  if (path.startsWith('commission.')) return path.slice('commission.'.length);
+  return path;
+}
+
+const stageIndex = (stage: ImportStage) => IMPORT_STAGES.indexOf(stage);
+
+/** The stage a row says, or the one its dates imply: a deed signed is Reparos, a promise Escrituración. */
+function stageOf(values: Record<string, unknown>): ImportStage {
+  if (typeof values.stage === 'string') return values.stage as ImportStage;
+  if (values.deedDate) return 'Reparos';
+  if (values.promiseDate) return 'Escrituración';
+  return 'Reserva';
+}
+
+/** Noon in Santiago of an imported day: the instant its completions carry. */
+const noonOf = (day: string) => santiagoInstant(day, '12:00')!;
+
+interface Lookups {
+  clientIds: Map<string, string>;
+  brokerIds: Map<string, string>;
+  projectIds: Map<string, string[]>;
+  sellers: { id: string; email: string; name: string }[];
+  existing: Map<string, ExistingReservation>;
+  unitHolders: Map<string, string>;
+}
+
+interface ExistingReservation {
+  row: Record<string, unknown> & { id: string; version: number; isRescinded: boolean };
+  commission: (Record<string, unknown> & { id: string; version: number; brokerId: string }) | null;
+  hasPaymentFlow: [boolean, boolean];
+  saleStage: string | null;
+}
+
+const unitKey = (projectId: string, kind: string, number: string) =>
+  `${projectId}|${kind}|${number.toLowerCase()}`;
+
+async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups> {
+  const strings = (key: string) => [
+    ...new Set(
+      rows.map((row) => row.values[key]).filter((value): value is string => typeof value === 'string'),
+    ),
+  ];
+  const clientRuts = strings('clientRut');
+  const brokerRuts = strings('brokerRut');
+  const numbers = strings('reservationNumber');
+  const [clientRows, brokerRows, projectRows, sellerRows, existingRows] = await Promise.all([
+    clientRuts.length === 0
+      ? []
+      : db
+          .select({ id: clients.id, rut: clients.rut })
+          .from(clients)
+          .where(and(inArray(clients.rut, clientRuts), isNull(clients.deletedAt))),
+    brokerRuts.length === 0
+      ? []
+      : db.select({ id: brokers.id, rut: brokers.rut }).from(brokers).where(inArray(brokers.rut, brokerRuts)),
+    db.select({ id: projects.id, name: projects.name }).from(projects),
+    db
+      .select({
+        id: profiles.id,
+        email: profiles.email,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+      })
+      .from(profiles)
+      .where(and(eq(profiles.isSeller, true), eq(profiles.isActive, true))),
+    numbers.length === 0
+      ? []
+      : db.select().from(reservations).where(inArray(reservations.reservationNumber, numbers)),
+  ]);
+  const existingIds = existingRows.map((row) => row.id);
+  const [commissionRows, flowRows] = await Promise.all([
+    existingIds.length === 0
+      ? []
+      : db.select().from(brokerCommissions).where(inArray(brokerCommissions.reservationId, existingIds)),
+    existingIds.length === 0
+      ? []
+      : queryRows<{
+          reservation_id: string;
+          kind: string;
+          is_second_payment: boolean;
+          stage: string | null;
+          status: string;
+        }>(
+          db,
+          sql`select f.reservation_id, f.kind, f.is_second_payment, s.name as stage, f.status
+              from flows f left join workflow_stages s on s.id = f.current_stage_id
+              where f.reservation_id in (${uuidList(existingIds)})`,
+        ),
+  ]);
+  const existing = new Map<string, ExistingReservation>();
+  for (const row of existingRows) {
+    const commission = commissionRows.find((candidate) => candidate.reservationId === row.id) ?? null;
+    const flows = flowRows.filter((flow) => flow.reservation_id === row.id);
+    const sale = flows.find((flow) => flow.kind === 'sale');
+    existing.set(row.reservationNumber, {
+      row: row as unknown as ExistingReservation['row'],
+      commission: commission as unknown as ExistingReservation['commission'],
+      hasPaymentFlow: [
+        flows.some((flow) => flow.kind === 'payment' && !flow.is_second_payment),
+        flows.some((flow) => flow.kind === 'payment' && flow.is_second_payment),
+      ],
+      saleStage: sale ? (sale.status === 'completed' ? 'Completada' : sale.stage) : null,
+    });
+  }
+  const projectIds = new Map<string, string[]>();
+  for (const project of projectRows) {
+    const key = foldText(project.name);
+    projectIds.set(key, [...(projectIds.get(key) ?? []), project.id]);
+  }
+  // Live reservations holding the units the batch names (one query): no unit is sold twice.
+  const apartments = strings('apartmentNumber').map((n) => n.toLowerCase());
+  const others = [...strings('parkingNumber'), ...strings('storageNumber')].map((n) => n.toLowerCase());
+  const held =
+    apartments.length + others.length === 0
+      ? []
+      : await queryRows<{ project_id: string; kind: string; number: string; reservation_number: string }>(
+          db,
+          sql`select project_id, 'apartment' as kind, lower(apartment_number) as number, reservation_number from reservations
+                where not is_rescinded and lower(apartment_number) = any(${sqlTextArray(apartments)})
+              union all
+              select project_id, 'parking', lower(parking_number), reservation_number from reservations
+                where not is_rescinded and lower(parking_number) = any(${sqlTextArray(others)})
+              union all
+              select project_id, 'storage', lower(storage_number), reservation_number from reservations
+                where not is_rescinded and lower(storage_number) = any(${sqlTextArray(others)})`,
+        );
+  return {
+    clientIds: new Map(clientRows.map((row) => [row.rut, row.id])),
+    brokerIds: new Map(brokerRows.map((row) => [row.rut, row.id])),
+    projectIds,
+    sellers: sellerRows.map((row) => ({
+      id: row.id,
+      email: row.email.toLowerCase(),
+      name: foldText(`${row.firstName} ${row.lastName}`),
+    })),
+    existing,
+    unitHolders: new Map(
+      held.map((row) => [unitKey(row.project_id, row.kind, row.number), row.reservation_number]),
+    ),
+  };
+}
+
+function sqlTextArray(values: readonly string[]) {
+  return values.length === 0
+    ? sql`array[]::text[]`
+    : sql`array[${sql.join(
+        values.map((value) => sql`${value}`),
+        sql`, `,
+      )}]::text[]`;
+}
+
+/** One row planned: references, the form's schema, the in-flight dates, the comparison. */
+function planRow(
+  row: ReadRow,
+  found: Lookups,
+  today: string,
+  taken: Map<string, number>,
+): PlannedRow<ReservationPlan> {
+  const error = (errors: PlannedRow['errors']): PlannedRow<ReservationPlan> => ({
+    rowNumber: row.rowNumber,
+    action: 'error',
+    errors,
+  });
+  if (row.errors.length > 0) return error(row.errors);
+  const v = row.values;
+  const errors: PlannedRow['errors'] = [];
+  const say = (key: string, reason: string) => errors.push(fieldError(row, FIELDS, key, reason));
+
+  const clientId = typeof v.clientRut === 'string' ? found.clientIds.get(v.clientRut) : undefined;
+  if (typeof v.clientRut === 'string' && !clientId)
+    say('clientRut', 'No hay un cliente con este RUT: impórtelo primero en Clientes');
+  let projectId: string | undefined;
+  if (typeof v.projectName === 'string') {
+    const candidates = found.projectIds.get(foldText(v.projectName)) ?? [];
+    if (candidates.length === 0) say('projectName', 'No hay un proyecto con este nombre');
+    else if (candidates.length > 1) say('projectName', 'Hay más de un proyecto con este nombre');
+    else projectId = candidates[0];
+  }
+  let sellerId: string | null = null;
+  if (typeof v.seller === 'string' && v.seller !== '') {
+    const wanted = v.seller.toLowerCase();
+    const matches = found.sellers.filter(
+      (seller) => seller.email === wanted || seller.name === foldText(v.seller as string),
+    );
+    if (matches.length === 1) sellerId = matches[0]!.id;
+    else
+      say(
+        'seller',
+        matches.length === 0
+          ? 'No hay un vendedor activo con este correo o nombre'
+          : 'Hay más de un vendedor con este nombre: use su correo',
+      );
+  }
+  const brokerId = typeof v.brokerRut === 'string' ? found.brokerIds.get(v.brokerRut) : undefined;
+  if (typeof v.brokerRut === 'string' && !brokerId)
+    say('brokerRut', 'No hay un broker con este RUT: impórtelo primero en Brokers');
+  if (errors.length > 0) return error(errors);
+
+  const isWithBroker = brokerId !== undefined;
+  const numberOfPayments = v.numberOfPayments === undefined ? 1 : Number(v.numberOfPayments);
+  const body = {
+    reservationNumber: v.reservationNumber,
+    clientId,
+    projectId,
+    sellerId,
+    reservationDate: v.reservationDate,
+    apartmentNumber: v.apartmentNumber,
+    parkingNumber: v.parkingNumber ?? null,
+    storageNumber: v.storageNumber ?? null,
+    apartmentPrice: v.apartmentPrice,
+    parkingPrice: v.parkingPrice,
+    storagePrice: v.storagePrice,
+    columnDiscount: v.columnDiscount ?? '0',
+    additionalDiscount: v.additionalDiscount ?? '0',
+    otherDiscount: v.otherDiscount ?? '0',
+    reservationPayment: v.reservationPayment,
+    promisePayment: v.promisePayment,
+    downPayment: v.downPayment,
+    creditPayment: v.creditPayment,
+    subsidyPayment: v.subsidyPayment,
+    isWithBroker,
+    brokerId: brokerId ?? null,
+    commission: isWithBroker
+      ? {
+          commissionAmount: v.commissionAmount,
+          commissionIncludesTax: v.commissionIncludesTax ?? true,
+          commissionForDiscount: v.commissionForDiscount ?? true,
+          paysSecondary: v.paysSecondary ?? false,
+          numberOfPayments,
+          firstPaymentPercentage:
+            v.firstPaymentPercentage === undefined
+              ? numberOfPayments === 1
+                ? 100
+                : undefined
+              : Number(v.firstPaymentPercentage),
+          purchaseOrder: v.purchaseOrder ?? null,
+          invoice1: v.invoice1 ?? null,
+          invoice1Date: v.invoice1Date ?? null,
+          payment1Date: v.payment1Date ?? null,
+          invoice2: v.invoice2 ?? null,
+          invoice2Date: v.invoice2Date ?? null,
+          payment2Date: v.payment2Date ?? null,
+        }
+      : undefined,
+  };
+  const parsed = createReservationBody.safeParse(body);
+  if (!parsed.success) {
+    const issues = schemaErrors(row, FIELDS, parsed.error, columnOf);
+    // A commission without a broker: name the columns that need one.
+    return error(issues.length > 0 ? issues : [fieldError(row, FIELDS, 'brokerRut', 'Revise la comisión')]);
+  }
+  const input = parsed.data;
+  if (!isWithBroker) {
+    for (const key of ['commissionAmount', 'payment1Date', 'payment2Date'] as const) {
+      if (v[key] !== undefined) say(key, 'Una reserva sin broker no tiene comisión: indique el RUT Broker');
+    }
+  }
+
+  // Where the sale is: dates in order, none in the future, the stage consistent with them.
+  const reservationDate = input.reservationDate;
+  const promiseDate = (v.promiseDate as string | undefined) ?? null;
+  const deedDate = (v.deedDate as string | undefined) ?? null;
+  const payment1Date = input.commission?.payment1Date ?? null;
+  const payment2Date = input.commission?.payment2Date ?? null;
+  const stage = stageOf(v);
+  if (promiseDate && promiseDate < reservationDate)
+    say('promiseDate', 'La fecha de promesa no puede ser anterior a la fecha de reserva');
+  if (deedDate && deedDate < (promiseDate ?? reservationDate))
+    say('deedDate', 'La fecha de escritura no puede ser anterior a la fecha de promesa ni a la de reserva');
+  if (stageIndex(stage) >= stageIndex('Escrituración') && !promiseDate)
+    say('promiseDate', `Con la etapa ${stage}, indique la fecha de promesa`);
+  if (stageIndex(stage) >= stageIndex('Reparos') && !deedDate)
+    say('deedDate', `Con la etapa ${stage}, indique la fecha de escritura`);
+  for (const [key, day] of [
+    ['reservationDate', reservationDate],
+    ['promiseDate', stageIndex(stage) >= stageIndex('Escrituración') ? promiseDate : null],
+    ['deedDate', stageIndex(stage) >= stageIndex('Reparos') ? deedDate : null],
+    ['payment1Date', payment1Date],
+    ['payment2Date', payment2Date],
+  ] as const) {
+    if (day && day > today) say(key, 'La fecha no puede ser posterior a hoy');
+  }
+  if (payment1Date && payment1Date < reservationDate)
+    say('payment1Date', 'El pago 1 no puede ser anterior a la fecha de reserva');
+  if (payment2Date && !payment1Date) say('payment2Date', 'Indique primero la fecha del pago 1');
+  if (payment2Date && numberOfPayments !== 2)
+    say('payment2Date', 'Solo una comisión en dos pagos tiene pago 2');
+  if (payment2Date && payment1Date && payment2Date < payment1Date)
+    say('payment2Date', 'El pago 2 no puede ser anterior al pago 1');
+
+  const figures = reservationFigures(input);
+  const reservation: ReservationColumns = {
+    ...Object.fromEntries(
+      RESERVATION_COLUMNS.map((key) => [key, (input as Record<string, unknown>)[key] ?? null]),
+    ),
+    brokerId: brokerId ?? null,
+    ...figures,
+    promiseDate,
+    deedDate,
+  } as ReservationColumns;
+  let commission: CommissionColumns | null = null;
+  if (input.commission && brokerId) {
+    const { netCommission, difference } = commissionFigures(input.commission, { ...input, ...figures });
+    commission = {
+      ...Object.fromEntries(
+        COMMISSION_COLUMNS.map((key) => [key, (input.commission as Record<string, unknown>)[key] ?? null]),
+      ),
+      netCommission,
+      difference,
+      brokerId,
+    } as CommissionColumns;
+  }
+
+  const current = found.existing.get(input.reservationNumber);
+  // No unit sold twice: by another live reservation, or by an earlier row of this file.
+  for (const [kind, key] of [
+    ['apartment', 'apartmentNumber'],
+    ['parking', 'parkingNumber'],
+    ['storage', 'storageNumber'],
+  ] as const) {
+    const number = input[key];
+    if (!number || !projectId) continue;
+    const unit = unitKey(projectId, kind, number);
+    const holder = found.unitHolders.get(unit);
+    if (holder && holder !== input.reservationNumber) say(key, `Ya está vendido en la reserva ${holder}`);
+    const earlier = taken.get(unit);
+    if (earlier !== undefined && earlier !== row.rowNumber)
+      say(key, `Ya está en la fila ${earlier} de este archivo`);
+    else taken.set(unit, row.rowNumber);
+  }
+
+  if (current) {
+    // An existing reservation: its fields and commission follow the file; its flows are moved on their
+    // screens, so the file must agree with where its sale and payments are.
+    if (current.row.isRescinded) say('reservationNumber', 'La reserva está resciliada y no se modifica');
+    if ((current.commission?.brokerId ?? null) !== (brokerId ?? null))
+      say('brokerRut', 'El broker de una reserva existente se cambia en su ficha');
+    if (typeof v.stage === 'string' && current.saleStage !== v.stage)
+      say(
+        'stage',
+        `La reserva está en la etapa ${current.saleStage ?? 'sin flujo'}: la etapa se cambia en Flujo Reservas`,
+      );
+    if (current.commission && commission) {
+      for (const [index, key] of [
+        [0, 'payment1Date'],
+        [1, 'payment2Date'],
+      ] as const) {
+        if ((current.commission[key] ?? null) !== (commission[key] ?? null)) {
+          say(
+            key,
+            current.hasPaymentFlow[index]
+              ? 'La fecha de pago la registra su flujo de pago'
+              : 'Los pagos de una reserva existente se registran en Pagos',
+          );
+        }
+      }
+    }
+  }
+  if (errors.length > 0) return error(errors);
+
+  if (current) {
+    const same =
+      allSame(reservation, current.row, RESERVATION_COLUMNS) &&
+      (commission === null || allSame(commission, current.commission ?? {}, COMMISSION_COLUMNS));
+    if (same) return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
+    return {
+      rowNumber: row.rowNumber,
+      action: 'update',
+      errors: [],
+      plan: {
+        id: current.row.id,
+        version: current.row.version,
+        commissionId: current.commission?.id ?? null,
+        commissionVersion: current.commission?.version ?? null,
+        reservation,
+        commission,
+        stage,
+      },
+    };
+  }
+  return {
+    rowNumber: row.rowNumber,
+    action: 'create',
+    errors: [],
+    plan: {
+      id: null,
+      version: null,
+      commissionId: null,
+      commissionVersion: null,
+      reservation,
+      commission,
+      stage,
+    },
+  };
+}
+
+/** The sale flow's completions for a stage reached: each stage's tasks done when the next began. */
+function saleCompletions(
+  definition: Awaited<ReturnType<typeof workflows.definitionNamed>>,
+  plan: ReservationPlan,
+): { taskId: string; at: Date }[] {
+  const reached = stageIndex(plan.stage);
+  const r = plan.reservation;
+  // When each stage of the definition ended (by name): Reserva on the reservation's day, Promesa on the
+  // promise's, Escrituración and Reparos on the deed's.
+  const endOf: Record<string, string | null> = {
+    Reserva: r.reservationDate as string,
+    Promesa: (r.promiseDate as string | null) ?? null,
+    Escrituración: (r.deedDate as string | null) ?? null,
+    Reparos: (r.deedDate as string | null) ?? null,
+  };
+  const completions: { taskId: string; at: Date }[] = [];
+  for (const stage of definition.stages) {
+    const index = IMPORT_STAGES.indexOf(stage.name as ImportStage);
+    if (index < 0 || index >= reached) continue;
+    const day = endOf[stage.name];
+    if (!day) continue;
+    for (const task of definition.tasks.filter((candidate) => candidate.stageId === stage.id)) {
+      completions.push({ taskId: task.id, at: noonOf(day) });
+    }
+  }
+  return completions;
+}
+
+export const reservationsKind: KindModule<ReservationPlan> = {
+  kind: 'reservations',
+  fields: FIELDS,
+  keyField: 'reservationNumber',
+  chunkSize: 20,
+
+  async planBatch(db, rows, now, memo) {
+    const found = await lookups(db, rows);
+    if (!memo.units) memo.units = new Map<string, number>();
+    const taken = memo.units as Map<string, number>;
+    const today = santiagoDateOf(now);
+    return rows.map((row) => planRow(row, found, today, taken));
+  },
+
+  async applyBatch(tx, rows, ctx) {
+    const records: ChangedRecord[] = [];
+    const creates = rows.filter((row) => row.action === 'create' && row.plan);
+    if (creates.length > 0) {
+      const inserted = await tx
+        .insert(reservations)
+        .values(
+          creates.map((row) => ({
+            ...(row.plan!.reservation as typeof reservations.$inferInsert),
+            createdBy: ctx.actorId,
+            updatedBy: ctx.actorId,
+          })),
+        )
+        .returning({ id: reservations.id });
+      const commissionRows: (typeof brokerCommissions.$inferInsert & { rowNumber: number })[] = [];
+      inserted.forEach((row, index) => {
+        const planned = creates[index]!;
+        records.push({
+          tableName: 'reservations',
+          recordId: row.id,
+          action: 'insert',
+          before: null,
+          rowNumber: planned.rowNumber,
+        });
+        planned.plan!.id = row.id;
+        if (planned.plan!.commission) {
+          commissionRows.push({
+            ...(planned.plan!.commission as unknown as typeof brokerCommissions.$inferInsert),
+            reservationId: row.id,
+            createdBy: ctx.actorId,
+            updatedBy: ctx.actorId,
+            rowNumber: planned.rowNumber,
+          });
+        }
+      });
+      if (commissionRows.length > 0) {
+        const insertedCommissions = await tx
+          .insert(brokerCommissions)
+          .values(commissionRows.map(({ rowNumber: _rowNumber, ...values }) => values))
+          .returning({ id: brokerCommissions.id, reservationId: brokerCommissions.reservationId });
+        insertedCommissions.forEach((commission, index) => {
+          records.push({
+            tableName: 'broker_commissions',
+            recordId: commission.id,
+            action: 'insert',
+            before: null,
+            rowNumber: commissionRows[index]!.rowNumber,
+          });
+          const planned = creates.find((row) => row.plan!.id === commission.reservationId)!;
+          planned.plan!.commissionId = commission.id;
+        });
+      }
+      // Their flows, by the workflow engine: the sale flow at its stage, the payments made.
+      const sale = await workflows.definitionNamed(tx, SALE_WORKFLOW);
+      const specs: workflows.ImportedFlowSpec[] = [];
+      for (const row of creates) {
+        const plan = row.plan!;
+        const r = plan.reservation;
+        specs.push({
+          workflowName: SALE_WORKFLOW,
+          reservationId: plan.id!,
+          sellerId: (r.sellerId as string | null) ?? null,
+          createdAt: noonOf(r.reservationDate as string),
+          completions: saleCompletions(sale, plan),
+        });
+        const commission = plan.commission;
+        if (commission && plan.commissionId) {
+          for (const [second, day] of [
+            [false, commission.payment1Date],
+            [true, commission.payment2Date],
+          ] as const) {
+            if (!day) continue;
+            const definition = await workflows.definitionNamed(
+              tx,
+              second ? SECOND_PAYMENT_WORKFLOW : FIRST_PAYMENT_WORKFLOW,
+            );
+            const at = noonOf(day as string);
+            specs.push({
+              workflowName: definition.name,
+              reservationId: plan.id!,
+              brokerCommissionId: plan.commissionId,
+              isSecondPayment: second,
+              createdAt: at,
+              startedAt: at,
+              completions: definition.tasks.map((task) => ({ taskId: task.id, at })),
+            });
+          }
+        }
+      }
+      await workflows.importFlowsIn(tx, { id: ctx.actorId }, specs);
+    }
+
+    const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
+    const before = await snapshotRows(
+      tx,
+      'reservations',
+      updates.map((row) => row.plan!.id!),
+    );
+    const commissionIds = updates
+      .map((row) => row.plan!.commissionId)
+      .filter((id): id is string => id !== null);
+    const commissionsBefore = await snapshotRows(tx, 'broker_commissions', commissionIds);
+    for (const row of updates) {
+      const plan = row.plan!;
+      const changed = await tx
+        .update(reservations)
+        .set({
+          ...(plan.reservation as Partial<typeof reservations.$inferInsert>),
+          updatedBy: ctx.actorId,
+          updatedAt: sql`now()`,
+          version: sql`${reservations.version} + 1`,
+        })
+        .where(and(eq(reservations.id, plan.id!), eq(reservations.version, plan.version!)))
+        .returning({ id: reservations.id });
+      if (changed.length === 0) throw new AppError('STALE_VERSION');
+      records.push({
+        tableName: 'reservations',
+        recordId: plan.id!,
+        action: 'update',
+        before: before.get(plan.id!) ?? null,
+        rowNumber: row.rowNumber,
+      });
+      if (plan.commission && plan.commissionId) {
+        const { payment1Date: _p1, payment2Date: _p2, ...values } = plan.commission;
+        const changedCommission = await tx
+          .update(brokerCommissions)
+          .set({
+            ...(values as Partial<typeof brokerCommissions.$inferInsert>),
+            updatedBy: ctx.actorId,
+            updatedAt: sql`now()`,
+            version: sql`${brokerCommissions.version} + 1`,
+          })
+          .where(
+            and(
+              eq(brokerCommissions.id, plan.commissionId),
+              eq(brokerCommissions.version, plan.commissionVersion!),
+            ),
+          )
+          .returning({ id: brokerCommissions.id });
+        if (changedCommission.length === 0) throw new AppError('STALE_VERSION');
+        records.push({
+          tableName: 'broker_commissions',
+          recordId: plan.commissionId,
+          action: 'update',
+          before: commissionsBefore.get(plan.commissionId) ?? null,
+          rowNumber: row.rowNumber,
+        });
+      }
+    }
+    return records;
+  },
+};

@@ -1,0 +1,313 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import { formatRut } from '../../../shared/domain/rut';
+import { errorMessage } from '../../../shared/errors';
+import {
+  countsSentence,
+  type ImportCounts,
+  type ImportKind,
+  type RowError,
+} from '../../../shared/schemas/imports';
+import { actingAs } from '../../db/actor';
+import type { Database } from '../../db/client';
+import { AppError } from '../../http/app-error';
+import * as queries from './imports.queries';
+import { brokersKind } from './kinds/brokers';
+import { clientsKind } from './kinds/clients';
+import { type ChangedRecord, type KindModule, type PlannedRow, type ReadRow, readRow } from './kinds/kind';
+import { reservationsKind } from './kinds/reservations';
+import { openTable, type SheetRow } from './read-file';
+
+/**
+ * The import pipeline (DESIGN §16), the same for the screen and `npm run import`: read (streaming) →
+ * map columns → parse Chilean formats → validate with the shared schemas and domain rules → resolve
+ * references → plan (create / update / unchanged / error per row) → apply in chunks, each its own
+ * short transaction that records what it changed → on failure or cancellation, those changes undone.
+ */
+
+/** The registry: one module per kind (decision 0033: 'Unidades y precios' plugs in as one more). */
+export const KINDS: Record<ImportKind, KindModule> = {
+  clients: clientsKind as KindModule,
+  brokers: brokersKind as KindModule,
+  reservations: reservationsKind as KindModule,
+};
+
+/** Rows planned per database round trip of a dry run. */
+const PLAN_BATCH = 500;
+
+export interface PipelineInput {
+  kind: ImportKind;
+  bytes: Buffer;
+  sheetName?: string | null;
+  mapping: Record<string, number | null>;
+}
+
+export interface PlanOutcome {
+  counts: ImportCounts;
+  totalRows: number;
+  errors: RowError[];
+  /** Rows that may not be applied (errors, duplicate keys). */
+  errorRows: Set<number>;
+}
+
+function requireMapping(kind: KindModule, mapping: Record<string, number | null>) {
+  const missing = kind.fields.filter((field) => field.required && (mapping[field.key] ?? null) === null);
+  if (missing.length > 0) {
+    throw new AppError('IMPORT_MAPPING_MISSING', {
+      params: { fields: missing.map((field) => field.label).join(', ') },
+    });
+  }
+}
+
+async function* readRows(input: PipelineInput, kind: KindModule): AsyncGenerator<ReadRow> {
+  const table = await openTable(input.bytes, input.sheetName);
+  for await (const row of table.rows as AsyncIterable<SheetRow>) {
+    yield readRow(kind.fields, input.mapping, row.rowNumber, row.cells);
+  }
+}
+
+function keyText(kind: KindModule, value: unknown): string {
+  return kind.fields.find((field) => field.key === kind.keyField)?.type === 'rut'
+    ? formatRut(String(value))
+    : String(value);
+}
+
+/**
+ * The dry run: every row read, validated and planned against the database; nothing written.
+ * Two rows with the same key are both errors, naming each other.
+ */
+export async function plan(db: Database, input: PipelineInput, now: Date): Promise<PlanOutcome> {
+  const kind = KINDS[input.kind];
+  requireMapping(kind, input.mapping);
+  const outcomes: PlannedRow[] = [];
+  const keys = new Map<string, number[]>();
+  const memo: Record<string, unknown> = {};
+  let batch: ReadRow[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    outcomes.push(...(await kind.planBatch(db, batch, now, memo)));
+    batch = [];
+    await yieldToOthers();
+  };
+  for await (const row of readRows(input, kind)) {
+    const key = row.values[kind.keyField];
+    if (key !== undefined) {
+      const text = String(key).toLowerCase();
+      const rows = keys.get(text);
+      if (rows) rows.push(row.rowNumber);
+      else keys.set(text, [row.rowNumber]);
+    }
+    batch.push(row);
+    if (batch.length >= PLAN_BATCH) await flush();
+  }
+  await flush();
+
+  const byRow = new Map(outcomes.map((outcome) => [outcome.rowNumber, outcome]));
+  const keyField = kind.fields.find((field) => field.key === kind.keyField)!;
+  for (const [key, rows] of keys) {
+    if (rows.length < 2) continue;
+    for (const rowNumber of rows) {
+      const outcome = byRow.get(rowNumber)!;
+      const others = rows.filter((other) => other !== rowNumber);
+      outcome.action = 'error';
+      outcome.errors = [
+        ...outcome.errors,
+        {
+          rowNumber,
+          column: keyField.label,
+          value: keyText(kind, key),
+          reason: `${keyField.label} repetido en ${others.length === 1 ? 'la fila' : 'las filas'} ${others.join(', ')} de este archivo`,
+        },
+      ];
+    }
+  }
+  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: 0 };
+  const errors: RowError[] = [];
+  const errorRows = new Set<number>();
+  for (const outcome of outcomes) {
+    if (outcome.action === 'create') counts.created += 1;
+    else if (outcome.action === 'update') counts.updated += 1;
+    else if (outcome.action === 'unchanged') counts.unchanged += 1;
+    else {
+      counts.errors += 1;
+      errorRows.add(outcome.rowNumber);
+      errors.push(...outcome.errors);
+    }
+  }
+  errors.sort((a, b) => a.rowNumber - b.rowNumber);
+  return { counts, totalRows: outcomes.length, errors, errorRows };
+}
+
+export interface ApplyOptions {
+  actorId: string;
+  now: Date;
+  onlyValidRows: boolean;
+  /** Tests inject a failure before a chunk (the apply must leave nothing). */
+  beforeChunk?: (chunkIndex: number) => void | Promise<void>;
+}
+
+export interface ApplyOutcome {
+  counts: ImportCounts;
+  status: 'applied' | 'failed' | 'cancelled';
+  failure: string | null;
+}
+
+/**
+ * Applies a run's file: the dry run first (refused while errors remain, unless only the valid rows are
+ * wanted), then the rows in chunks — each chunk re-planned and written in one short transaction of its
+ * own, declared as the importing user with the run's id as its request (the audit log ties every change
+ * to the run), its records kept for undo, the run's progress saved. Between chunks the event loop is
+ * free. A failure or a cancellation undoes every chunk written.
+ */
+export async function apply(
+  db: Database,
+  runId: string,
+  input: PipelineInput,
+  options: ApplyOptions,
+  planned?: PlanOutcome,
+): Promise<ApplyOutcome> {
+  const kind = KINDS[input.kind];
+  const dry = planned ?? (await plan(db, input, options.now));
+  if (dry.counts.errors > 0 && !options.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
+  const acting = actingAs(db, { userId: options.actorId, requestId: runId, at: null });
+  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: dry.counts.errors };
+  await acting.transaction((tx) =>
+    queries.updateRun(tx, runId, {
+      status: 'applying',
+      startedAt: options.now,
+      totalRows: dry.totalRows,
+      processedRows: 0,
+      errorCount: dry.counts.errors,
+      onlyValidRows: options.onlyValidRows,
+      failure: null,
+    }),
+  );
+  let processed = dry.counts.errors;
+  let chunkIndex = 0;
+  const memo: Record<string, unknown> = {};
+  const writeChunk = async (chunk: ReadRow[]) => {
+    await options.beforeChunk?.(chunkIndex);
+    chunkIndex += 1;
+    await acting.transaction(async (tx) => {
+      const rows = await kind.planBatch(tx, chunk, options.now, memo);
+      const records: ChangedRecord[] = await kind.applyBatch(
+        tx,
+        rows.filter((row) => row.action === 'create' || row.action === 'update'),
+        { actorId: options.actorId, now: options.now },
+      );
+      await queries.insertRecords(tx, runId, records);
+      for (const row of rows) {
+        if (row.action === 'create') counts.created += 1;
+        else if (row.action === 'update') counts.updated += 1;
+        else if (row.action === 'unchanged') counts.unchanged += 1;
+        else counts.errors += 1;
+      }
+      processed += chunk.length;
+      await queries.updateRun(tx, runId, {
+        processedRows: processed,
+        createdCount: counts.created,
+        updatedCount: counts.updated,
+        unchangedCount: counts.unchanged,
+        errorCount: counts.errors,
+      });
+    });
+    await yieldToOthers();
+    if (await queries.cancelRequested(db, runId)) throw new AppError('IMPORT_CANCELLED');
+  };
+  try {
+    let chunk: ReadRow[] = [];
+    for await (const row of readRows(input, kind)) {
+      if (dry.errorRows.has(row.rowNumber)) continue;
+      chunk.push(row);
+      if (chunk.length >= kind.chunkSize) {
+        await writeChunk(chunk);
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) await writeChunk(chunk);
+  } catch (error) {
+    const cancelled = error instanceof AppError && error.code === 'IMPORT_CANCELLED';
+    const failure = error instanceof AppError ? error.code : 'IMPORT_FAILED';
+    const left = await undoRecords(db, runId, options.actorId, { force: true });
+    await acting.transaction((tx) =>
+      queries.updateRun(tx, runId, {
+        status: cancelled ? 'cancelled' : 'failed',
+        failure: left.length > 0 ? `${failure}: ${left.join(', ')}` : failure,
+        finishedAt: new Date(),
+        createdCount: 0,
+        updatedCount: 0,
+        unchangedCount: 0,
+      }),
+    );
+    return {
+      counts: { created: 0, updated: 0, unchanged: 0, errors: counts.errors },
+      status: cancelled ? 'cancelled' : 'failed',
+      failure,
+    };
+  }
+  await acting.transaction((tx) =>
+    queries.updateRun(tx, runId, { status: 'applied', finishedAt: new Date(), processedRows: dry.totalRows }),
+  );
+  return { counts, status: 'applied', failure: null };
+}
+
+/** Records undone per transaction (a reservation takes its flows with it). */
+const UNDO_CHUNK = 200;
+
+/**
+ * Reverts what a run wrote, newest first: creations deleted (a reservation's flows and commission
+ * with it), updates restored to the whole row they replaced. Refused, naming the records, when someone
+ * else changed them since (`force`: an apply rolling itself back still refuses to lose those changes,
+ * and answers them). Chunked like the apply; each chunk forgets the records it reverted, so an undo
+ * cut short is finished by the next.
+ */
+export async function undoRecords(
+  db: Database,
+  runId: string,
+  actorId: string,
+  options: { force?: boolean; since?: Date } = {},
+): Promise<string[]> {
+  const run = await queries.findRunState(db, runId);
+  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  const since = run.startedAt ?? run.createdAt;
+  const conflicts = await queries.laterChanges(db, runId, since, 11);
+  if (conflicts.length > 0) {
+    if (options.force) return conflicts;
+    const shown = conflicts.slice(0, 10).join(', ') + (conflicts.length > 10 ? ' y otros' : '');
+    throw new AppError('IMPORT_UNDO_CONFLICT', { params: { records: shown } });
+  }
+  const acting = actingAs(db, { userId: actorId, requestId: runId, at: null });
+  for (;;) {
+    const records = await queries.recordsOf(db, runId, null, UNDO_CHUNK);
+    if (records.length === 0) break;
+    await acting.transaction(async (tx) => {
+      let index = 0;
+      while (index < records.length) {
+        const record = records[index]!;
+        if (record.action === 'update') {
+          if (record.before) await queries.restoreRow(tx, record.tableName, record.recordId, record.before);
+          index += 1;
+          continue;
+        }
+        // Consecutive creations of one table: one delete.
+        const ids: string[] = [];
+        while (
+          index < records.length &&
+          records[index]!.action === 'insert' &&
+          records[index]!.tableName === record.tableName
+        ) {
+          ids.push(records[index]!.recordId);
+          index += 1;
+        }
+        await queries.deleteRows(tx, record.tableName, ids);
+      }
+      await queries.deleteRecordsByIds(
+        tx,
+        records.map((record) => record.id),
+      );
+    });
+    await yieldToOthers();
+  }
+  return [];
+}
+
+export { countsSentence, errorMessage };

@@ -1,0 +1,509 @@
+import { z } from 'zod';
+import { foldText } from '../domain/import-cells';
+
+/**
+ * The import's kinds and their columns (issue 32): the Spanish header of each field, the spellings
+ * staff use for it, how its cells are read, whether it is required and, for lists, the allowed
+ * values (the template's Excel lists). One definition drives the template, the mapping screen, the
+ * header matching and the server's reading of the rows.
+ */
+
+export const IMPORT_KINDS = ['clients', 'brokers', 'reservations'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+export const IMPORT_KIND_LABELS: Record<ImportKind, string> = {
+  clients: 'Clientes',
+  brokers: 'Brokers',
+  reservations: 'Reservas',
+};
+
+export type FieldType =
+  | 'text'
+  | 'rut'
+  | 'date'
+  | 'amount'
+  | 'percent'
+  | 'yesNo'
+  | 'integer'
+  | 'email'
+  | 'list';
+
+export interface ImportField {
+  key: string;
+  /** The template's header. */
+  label: string;
+  /** Other headers that mean the same (compared folded: no case, no accents). */
+  aliases?: readonly string[];
+  type: FieldType;
+  required?: boolean;
+  /** The values a 'list' field accepts (and the template's Excel list for it). */
+  values?: readonly string[];
+  /** The template's example row. */
+  example: string;
+}
+
+/** The sale flow's stages an imported reservation may have reached ('Completada': every task done). */
+export const IMPORT_STAGES = ['Reserva', 'Promesa', 'Escrituración', 'Reparos', 'Completada'] as const;
+export type ImportStage = (typeof IMPORT_STAGES)[number];
+
+const YES_NO = ['Sí', 'No'] as const;
+
+const CLIENT_FIELDS: readonly ImportField[] = [
+  {
+    key: 'rut',
+    label: 'RUT',
+    aliases: ['RUT Cliente', 'Rut del cliente', 'RUN'],
+    type: 'rut',
+    required: true,
+    example: '12.345.678-5',
+  },
+  {
+    key: 'firstName',
+    label: 'Nombres',
+    aliases: ['Nombre', 'Nombres cliente'],
+    type: 'text',
+    required: true,
+    example: 'María José',
+  },
+  {
+    key: 'lastName',
+    label: 'Apellidos',
+    aliases: ['Apellido', 'Apellidos cliente'],
+    type: 'text',
+    required: true,
+    example: 'González Pérez',
+  },
+  {
+    key: 'birthDate',
+    label: 'Fecha de nacimiento',
+    aliases: ['Fecha nacimiento', 'Nacimiento', 'F. nacimiento'],
+    type: 'date',
+    required: true,
+    example: '15/04/1985',
+  },
+  {
+    key: 'phone',
+    label: 'Teléfono',
+    aliases: ['Telefono', 'Celular', 'Fono', 'Móvil'],
+    type: 'text',
+    example: '+56 9 1234 5678',
+  },
+  {
+    key: 'email',
+    label: 'Correo electrónico',
+    aliases: ['Correo', 'Email', 'E-mail', 'Mail'],
+    type: 'email',
+    example: 'maria.gonzalez@correo.cl',
+  },
+];
+
+const BROKER_FIELDS: readonly ImportField[] = [
+  {
+    key: 'rut',
+    label: 'RUT',
+    aliases: ['RUT Broker', 'Rut empresa'],
+    type: 'rut',
+    required: true,
+    example: '76.543.210-3',
+  },
+  {
+    key: 'name',
+    label: 'Nombre',
+    aliases: ['Nombre broker', 'Broker', 'Nombre de fantasía'],
+    type: 'text',
+    required: true,
+    example: 'Corredora Andes',
+  },
+  {
+    key: 'businessName',
+    label: 'Razón social',
+    aliases: ['Razon social'],
+    type: 'text',
+    required: true,
+    example: 'Corredora Andes SpA',
+  },
+  {
+    key: 'constitutionDate',
+    label: 'Fecha de constitución',
+    aliases: ['Fecha constitución', 'Constitución'],
+    type: 'date',
+    required: true,
+    example: '02/03/2015',
+  },
+  {
+    key: 'constitutionNotary',
+    label: 'Notaría de constitución',
+    aliases: ['Notaría', 'Notaria'],
+    type: 'text',
+    required: true,
+    example: 'Notaría Pérez',
+  },
+  {
+    key: 'legalRepresentative',
+    label: 'Representante legal',
+    type: 'text',
+    required: true,
+    example: 'Juan Soto',
+  },
+  {
+    key: 'legalRepresentativeRut',
+    label: 'RUT representante legal',
+    aliases: ['RUT representante'],
+    type: 'rut',
+    required: true,
+    example: '9.876.543-3',
+  },
+  {
+    key: 'commercialAddress',
+    label: 'Dirección comercial',
+    aliases: ['Dirección', 'Direccion'],
+    type: 'text',
+    required: true,
+    example: 'Av. Apoquindo 1234, of. 501',
+  },
+  { key: 'commercialAddressCommune', label: 'Comuna', type: 'text', required: true, example: 'Las Condes' },
+  {
+    key: 'commercialContactName',
+    label: 'Contacto comercial',
+    aliases: ['Nombre contacto comercial'],
+    type: 'text',
+    required: true,
+    example: 'Ana Rojas',
+  },
+  {
+    key: 'commercialContactPhone',
+    label: 'Teléfono contacto comercial',
+    type: 'text',
+    example: '+56 2 2345 6789',
+  },
+  {
+    key: 'commercialContactEmail',
+    label: 'Correo contacto comercial',
+    type: 'email',
+    example: 'ana@andes.cl',
+  },
+  { key: 'operationsContactName', label: 'Contacto operaciones', type: 'text', example: '' },
+  { key: 'operationsContactPhone', label: 'Teléfono contacto operaciones', type: 'text', example: '' },
+  { key: 'operationsContactEmail', label: 'Correo contacto operaciones', type: 'email', example: '' },
+  { key: 'financeContactName', label: 'Contacto finanzas', type: 'text', example: '' },
+  { key: 'financeContactPhone', label: 'Teléfono contacto finanzas', type: 'text', example: '' },
+  { key: 'financeContactEmail', label: 'Correo contacto finanzas', type: 'email', example: '' },
+  {
+    key: 'kamName',
+    label: 'KAM',
+    aliases: ['Nombre KAM'],
+    type: 'text',
+    required: true,
+    example: 'Pedro Lagos',
+  },
+  { key: 'kamPhone', label: 'Teléfono KAM', type: 'text', example: '' },
+  { key: 'kamEmail', label: 'Correo KAM', type: 'email', example: '' },
+  {
+    key: 'kamReceivesCommission',
+    label: 'KAM recibe comisión',
+    aliases: ['KAM recibe comision'],
+    type: 'yesNo',
+    values: YES_NO,
+    example: 'No',
+  },
+];
+
+const RESERVATION_FIELDS: readonly ImportField[] = [
+  {
+    key: 'reservationNumber',
+    label: 'N° Reserva',
+    aliases: ['Número de reserva', 'Nro reserva', 'Reserva', 'N reserva', 'No reserva'],
+    type: 'text',
+    required: true,
+    example: 'R-1001',
+  },
+  {
+    key: 'clientRut',
+    label: 'RUT Cliente',
+    aliases: ['Rut', 'RUT comprador'],
+    type: 'rut',
+    required: true,
+    example: '12.345.678-5',
+  },
+  {
+    key: 'projectName',
+    label: 'Proyecto',
+    aliases: ['Nombre proyecto'],
+    type: 'text',
+    required: true,
+    example: 'Edificio Los Aromos',
+  },
+  {
+    key: 'seller',
+    label: 'Vendedor',
+    aliases: ['Correo vendedor', 'Vendedora'],
+    type: 'text',
+    example: 'vendedor@inmobiliaria.cl',
+  },
+  {
+    key: 'reservationDate',
+    label: 'Fecha reserva',
+    aliases: ['Fecha de reserva'],
+    type: 'date',
+    required: true,
+    example: '10/01/2025',
+  },
+  {
+    key: 'apartmentNumber',
+    label: 'Departamento',
+    aliases: ['Depto', 'N° Departamento', 'Unidad'],
+    type: 'text',
+    required: true,
+    example: '501',
+  },
+  { key: 'parkingNumber', label: 'Estacionamiento', aliases: ['Estac'], type: 'text', example: 'E-12' },
+  { key: 'storageNumber', label: 'Bodega', type: 'text', example: 'B-3' },
+  {
+    key: 'apartmentPrice',
+    label: 'Precio departamento',
+    aliases: ['Precio depto'],
+    type: 'amount',
+    required: true,
+    example: '3.250,00',
+  },
+  { key: 'parkingPrice', label: 'Precio estacionamiento', type: 'amount', example: '250,00' },
+  { key: 'storagePrice', label: 'Precio bodega', type: 'amount', example: '80,00' },
+  { key: 'columnDiscount', label: 'Descuento columna', type: 'percent', example: '5%' },
+  { key: 'additionalDiscount', label: 'Descuento adicional', type: 'percent', example: '0%' },
+  {
+    key: 'otherDiscount',
+    label: 'Otro descuento',
+    aliases: ['Otros descuentos'],
+    type: 'percent',
+    example: '0%',
+  },
+  { key: 'reservationPayment', label: 'Pago reserva', type: 'amount', example: '20,00' },
+  { key: 'promisePayment', label: 'Pago promesa', type: 'amount', example: '100,00' },
+  { key: 'downPayment', label: 'Pie', aliases: ['Pago pie'], type: 'amount', example: '500,00' },
+  {
+    key: 'creditPayment',
+    label: 'Crédito hipotecario',
+    aliases: ['Crédito', 'Pago crédito'],
+    type: 'amount',
+    example: '2.600,00',
+  },
+  { key: 'subsidyPayment', label: 'Subsidio', aliases: ['Pago subsidio'], type: 'amount', example: '0' },
+  { key: 'brokerRut', label: 'RUT Broker', aliases: ['Rut corredor'], type: 'rut', example: '76.543.210-3' },
+  {
+    key: 'commissionAmount',
+    label: 'Monto comisión',
+    aliases: ['Comisión', 'Comision UF'],
+    type: 'amount',
+    example: '60,00',
+  },
+  {
+    key: 'commissionIncludesTax',
+    label: 'Comisión incluye IVA',
+    type: 'yesNo',
+    values: YES_NO,
+    example: 'Sí',
+  },
+  {
+    key: 'commissionForDiscount',
+    label: 'Comisión para descuento',
+    type: 'yesNo',
+    values: YES_NO,
+    example: 'Sí',
+  },
+  { key: 'paysSecondary', label: 'Paga secundarios', type: 'yesNo', values: YES_NO, example: 'No' },
+  {
+    key: 'numberOfPayments',
+    label: 'Número de pagos',
+    aliases: ['N° pagos', 'Cuotas comisión'],
+    type: 'list',
+    values: ['1', '2'],
+    example: '2',
+  },
+  {
+    key: 'firstPaymentPercentage',
+    label: 'Porcentaje primer pago',
+    aliases: ['% primer pago'],
+    type: 'list',
+    values: ['25', '50', '100'],
+    example: '50',
+  },
+  { key: 'purchaseOrder', label: 'Orden de compra', type: 'text', example: '' },
+  { key: 'invoice1', label: 'Factura 1', type: 'text', example: 'F-2201' },
+  { key: 'invoice1Date', label: 'Fecha factura 1', type: 'date', example: '15/03/2025' },
+  {
+    key: 'payment1Date',
+    label: 'Fecha pago 1',
+    aliases: ['Fecha primer pago'],
+    type: 'date',
+    example: '30/03/2025',
+  },
+  { key: 'invoice2', label: 'Factura 2', type: 'text', example: '' },
+  { key: 'invoice2Date', label: 'Fecha factura 2', type: 'date', example: '' },
+  { key: 'payment2Date', label: 'Fecha pago 2', aliases: ['Fecha segundo pago'], type: 'date', example: '' },
+  {
+    key: 'promiseDate',
+    label: 'Fecha promesa',
+    aliases: ['Fecha de promesa'],
+    type: 'date',
+    example: '20/02/2025',
+  },
+  {
+    key: 'deedDate',
+    label: 'Fecha escritura',
+    aliases: ['Fecha de escritura', 'Fecha escrituración'],
+    type: 'date',
+    example: '',
+  },
+  {
+    key: 'stage',
+    label: 'Etapa alcanzada',
+    aliases: ['Etapa', 'Etapa flujo venta'],
+    type: 'list',
+    values: IMPORT_STAGES,
+    example: 'Escrituración',
+  },
+];
+
+export const IMPORT_FIELDS: Record<ImportKind, readonly ImportField[]> = {
+  clients: CLIENT_FIELDS,
+  brokers: BROKER_FIELDS,
+  reservations: RESERVATION_FIELDS,
+};
+
+/**
+ * Headers matched to fields, ignoring case, accents and punctuation ('RUT Cliente', 'rut', 'Fecha de
+ * Nacimiento'); a remembered mapping (folded header → field) wins over the built-in spellings. Each
+ * field takes the first column that matches it; the rest stay unmapped for the user to choose.
+ */
+export function matchHeaders(
+  kind: ImportKind,
+  headers: readonly string[],
+  remembered: Record<string, string> = {},
+): Record<string, number | null> {
+  const fields = IMPORT_FIELDS[kind];
+  const mapping: Record<string, number | null> = Object.fromEntries(fields.map((field) => [field.key, null]));
+  const taken = new Set<number>();
+  const folded = headers.map((header) => foldText(header));
+  const assign = (key: string, index: number) => {
+    if (mapping[key] === null && !taken.has(index)) {
+      mapping[key] = index;
+      taken.add(index);
+    }
+  };
+  folded.forEach((header, index) => {
+    const key = remembered[header];
+    if (key && key in mapping) assign(key, index);
+  });
+  // Exact labels first, then aliases: 'RUT Cliente' is the reservation's client even though 'RUT' is an alias.
+  for (const pass of ['label', 'alias'] as const) {
+    for (const field of fields) {
+      const names = pass === 'label' ? [field.label] : (field.aliases ?? []);
+      for (const name of names) {
+        const index = folded.findIndex((header, i) => header === foldText(name) && !taken.has(i));
+        if (index >= 0) assign(field.key, index);
+      }
+    }
+  }
+  return mapping;
+}
+
+// --- API ------------------------------------------------------------------------------------------
+
+export const importKind = z.enum(IMPORT_KINDS, { error: 'Tipo de importación no válido' });
+
+/** POST /api/imports/files?kind=…&name=…: the file's bytes are the body. */
+export const uploadQuery = z.strictObject({
+  kind: importKind,
+  name: z.string().trim().min(1).max(200),
+});
+
+/** What the screen shows after an upload: the sheets, the headers and the mapping matched. */
+export const uploadedFile = z.object({
+  runId: z.uuid(),
+  kind: importKind,
+  fileName: z.string(),
+  format: z.enum(['xlsx', 'csv']),
+  sheets: z.array(z.string()),
+  sheetName: z.string().nullable(),
+  headers: z.array(z.string()),
+  mapping: z.record(z.string(), z.number().int().nullable()),
+});
+export type UploadedFile = z.infer<typeof uploadedFile>;
+
+export const mappingBody = z.record(z.string(), z.number().int().min(0).max(199).nullable());
+
+export const sheetBody = z.strictObject({ sheetName: z.string().min(1).max(100) });
+
+export const dryRunBody = z.strictObject({
+  sheetName: z.string().min(1).max(100).nullable().optional(),
+  mapping: mappingBody,
+});
+
+export const applyBody = dryRunBody.extend({ onlyValidRows: z.boolean().default(false) });
+
+export const rowError = z.object({
+  rowNumber: z.number().int(),
+  column: z.string(),
+  value: z.string(),
+  reason: z.string(),
+});
+export type RowError = z.infer<typeof rowError>;
+
+export const importCounts = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.number().int(),
+});
+export type ImportCounts = z.infer<typeof importCounts>;
+
+/** 'N nuevos, N actualizados, N sin cambios, N con errores' (also the CLI's last line). */
+export function countsSentence(counts: ImportCounts): string {
+  return `${counts.created} nuevos, ${counts.updated} actualizados, ${counts.unchanged} sin cambios, ${counts.errors} con errores`;
+}
+
+export const MAX_LISTED_ERRORS = 500;
+
+export const dryRunResult = z.object({
+  counts: importCounts,
+  totalRows: z.number().int(),
+  /** The first MAX_LISTED_ERRORS errors; the errors workbook has them all. */
+  errors: z.array(rowError),
+  summary: z.string(),
+});
+export type DryRunResult = z.infer<typeof dryRunResult>;
+
+export const IMPORT_STATUSES = ['uploaded', 'applying', 'applied', 'failed', 'cancelled', 'undone'] as const;
+export const IMPORT_STATUS_LABELS: Record<(typeof IMPORT_STATUSES)[number], string> = {
+  uploaded: 'Sin aplicar',
+  applying: 'Aplicando',
+  applied: 'Aplicada',
+  failed: 'Fallida',
+  cancelled: 'Cancelada',
+  undone: 'Deshecha',
+};
+
+export const importRun = z.object({
+  id: z.uuid(),
+  kind: importKind,
+  fileName: z.string(),
+  fileHash: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  totalRows: z.number().int(),
+  processedRows: z.number().int(),
+  counts: importCounts,
+  failure: z.string().nullable(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  undoneAt: z.string().nullable(),
+  /** Whether 'Deshacer importación' is offered (the server still checks later changes). */
+  canUndo: z.boolean(),
+});
+export type ImportRun = z.infer<typeof importRun>;
+
+export const importRunAnswer = z.object({ run: importRun });
+export const importRunPage = z.object({ rows: z.array(importRun) });
+export const runParams = z.strictObject({ id: z.uuid({ error: 'Importación no válida' }) });
+export const kindParams = z.strictObject({ kind: importKind });
