@@ -32,6 +32,7 @@ import { rescissionsRoutes } from './features/rescissions/rescissions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
 import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
+import { stockRoutes } from './features/stock/stock.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
@@ -165,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         register: { maxPerHour: env.REGISTER_MAX_PER_HOUR },
       });
       await api.register(reservationsRoutes, { prefix: '/reservations' });
+      await api.register(stockRoutes, { prefix: '/stock' });
       await api.register(commissionsRoutes, { prefix: '/reservations' });
       await api.register(promotionsRoutes, { prefix: '/reservations' });
       await api.register(rescissionsRoutes, { prefix: '/reservations' });

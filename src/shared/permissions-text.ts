@@ -21,6 +21,9 @@ export const actionDescriptions: Record<Action, string> = {
   'comments.delete': 'Eliminar comentarios de las tareas',
   'dataRequests.manage':
     'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
+  'stock.manage':
+    'Administrar el stock de los proyectos: unidades, bloqueos, listas de precios y política comercial',
+  'reservations.overridePolicy': 'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
 };
 
 /**

@@ -21,6 +21,8 @@ export const ADMIN_ACTIONS = [
   'audit.read',
   'comments.delete',
   'dataRequests.manage',
+  'stock.manage',
+  'reservations.overridePolicy',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

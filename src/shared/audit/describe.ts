@@ -1,4 +1,5 @@
 import { formatRut } from '../domain/rut';
+import { type UnitKind, unitKindLabels } from '../domain/stock';
 import { foldForSearch } from '../domain/search';
 import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
 import {
@@ -113,6 +114,8 @@ export function formatAuditValue(
       return dataRequestKindLabels[text as DataRequestKind] ?? text;
     case 'dataRequestStatus':
       return dataRequestStatusLabels[text as DataRequestStatus] ?? text;
+    case 'unitKind':
+      return unitKindLabels[text as UnitKind] ?? text;
     default:
       return text;
   }
