@@ -274,7 +274,8 @@ export const errorCatalog = {
   UNIT_NOT_FOUND: { status: 404, message: 'La unidad no existe.' },
   UNIT_NUMBER_TAKEN: {
     status: 409,
-    message: 'Ya existe la unidad {unit} en este proyecto: el número no se repite para un mismo tipo de unidad',
+    message:
+      'Ya existe la unidad {unit} en este proyecto: el número no se repite para un mismo tipo de unidad',
     field: 'number',
   },
   UNIT_BLOCK_TAKEN: {
@@ -291,11 +292,15 @@ export const errorCatalog = {
     message: 'La unidad {unit} ya está reservada (reserva N° {reservation}); elija otra unidad',
   },
   UNIT_BLOCKED: { status: 409, message: 'La unidad {unit} está bloqueada: {reason}' },
-  UNIT_NOT_IN_PROJECT: { status: 400, message: 'La unidad seleccionada no pertenece al proyecto de la reserva' },
+  UNIT_NOT_IN_PROJECT: {
+    status: 400,
+    message: 'La unidad seleccionada no pertenece al proyecto de la reserva',
+  },
   UNIT_WRONG_KIND: { status: 400, message: 'La unidad {unit} no es {expected}' },
   UNIT_UNPRICED: {
     status: 409,
-    message: 'La unidad {unit} no tiene precio en la lista de precios vigente: cargue una lista antes de reservarla',
+    message:
+      'La unidad {unit} no tiene precio en la lista de precios vigente: cargue una lista antes de reservarla',
   },
   APARTMENT_UNIT_REQUIRED: {
     status: 400,

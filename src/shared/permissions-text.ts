@@ -23,7 +23,8 @@ export const actionDescriptions: Record<Action, string> = {
     'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
   'stock.manage':
     'Administrar el stock de los proyectos: unidades, bloqueos, listas de precios y política comercial',
-  'reservations.overridePolicy': 'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
+  'reservations.overridePolicy':
+    'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
 };
 
 /**

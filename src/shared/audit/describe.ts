@@ -1,6 +1,6 @@
 import { formatRut } from '../domain/rut';
-import { type UnitKind, unitKindLabels } from '../domain/stock';
 import { foldForSearch } from '../domain/search';
+import { type UnitKind, unitKindLabels } from '../domain/stock';
 import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
 import {
   formatDate,

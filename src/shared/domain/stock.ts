@@ -1,5 +1,5 @@
-import { type DecimalInput, dec, money } from './decimal';
 import { formatFractionAsPercent, formatUF } from '../format';
+import { type DecimalInput, dec, money } from './decimal';
 /**
  * Stock (decision 0032, DESIGN §15): what a unit is and the words of its commercial status. The
  * status itself is derived in SQL only (the view `unit_statuses`, migration 0027); this file names
@@ -63,7 +63,9 @@ export interface PolicyInput {
 export function policyBreaches(policy: CommercialPolicy, input: PolicyInput): string[] {
   const breaches: string[] = [];
   if (policy.reservationAmount !== null && dec(input.reservationPayment).lt(dec(policy.reservationAmount))) {
-    breaches.push(`el pago de reserva es menor que el monto de reserva (${formatUF(policy.reservationAmount)})`);
+    breaches.push(
+      `el pago de reserva es menor que el monto de reserva (${formatUF(policy.reservationAmount)})`,
+    );
   }
   const discounts = [
     ['columnDiscount', 'maxColumnDiscount', 'el descuento columna'],

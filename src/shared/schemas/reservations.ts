@@ -75,7 +75,10 @@ export const reservationFields = z.strictObject({
     .array(uuid('Seleccione un estacionamiento'))
     .max(10, { error: 'Como máximo 10 estacionamientos' })
     .default([]),
-  storageUnitIds: z.array(uuid('Seleccione una bodega')).max(10, { error: 'Como máximo 10 bodegas' }).default([]),
+  storageUnitIds: z
+    .array(uuid('Seleccione una bodega'))
+    .max(10, { error: 'Como máximo 10 bodegas' })
+    .default([]),
   /** An administrator's reason to exceed the project's commercial policy. */
   policyOverrideReason: optionalText(300),
   ...computedReservationFigures,

@@ -325,7 +325,12 @@ export async function update(
   const view = await get(ctx, id);
   // Disponibilidad follows flow changes live: a reservation's units changing is one for its grid.
   if (unitsChanged && view.reservationFlowId) {
-    ctx.events.publish({ type: 'flow-changed', flowId: view.reservationFlowId, reservationId: id, userIds: [] });
+    ctx.events.publish({
+      type: 'flow-changed',
+      flowId: view.reservationFlowId,
+      reservationId: id,
+      userIds: [],
+    });
   }
   return view;
 }

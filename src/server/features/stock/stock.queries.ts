@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { UnitKind, UnitStatus } from '../../../shared/domain/stock';
 import type { PolicyValues, UnitValues } from '../../../shared/schemas/stock';
 import { type Executor, isoInstant, queryJsonRows, queryRows } from '../../db/client';
-import { containsIgnoringCase } from '../../db/search';
 import { priceListItems, priceLists, projectPolicies, reservationUnits, units } from '../../db/schema';
+import { containsIgnoringCase } from '../../db/search';
 
 export type UnitRow = typeof units.$inferSelect;
 
@@ -162,7 +162,12 @@ export async function unitNumberTaken(
   return row !== undefined;
 }
 
-export async function insertUnit(db: Executor, projectId: string, values: UnitValues, actorId: string | null) {
+export async function insertUnit(
+  db: Executor,
+  projectId: string,
+  values: UnitValues,
+  actorId: string | null,
+) {
   const [row] = await db
     .insert(units)
     .values({ ...values, projectId, createdBy: actorId, updatedBy: actorId })
@@ -362,17 +367,17 @@ export async function setReservationUnits(
   held: { unitId: string; price: string; priceListId: string | null }[],
 ): Promise<void> {
   const keep = held.map((unit) => unit.unitId);
-  await db
-    .delete(reservationUnits)
-    .where(
-      and(
-        eq(reservationUnits.reservationId, reservationId),
-        keep.length > 0 ? sql`${reservationUnits.unitId} not in (${sql.join(
-          keep.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})` : undefined,
-      ),
-    );
+  await db.delete(reservationUnits).where(
+    and(
+      eq(reservationUnits.reservationId, reservationId),
+      keep.length > 0
+        ? sql`${reservationUnits.unitId} not in (${sql.join(
+            keep.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`
+        : undefined,
+    ),
+  );
   if (held.length === 0) return;
   await db
     .insert(reservationUnits)
@@ -383,7 +388,11 @@ export async function setReservationUnits(
 // --- Policy -------------------------------------------------------------------------------------
 
 export async function findPolicy(db: Executor, projectId: string) {
-  const [row] = await db.select().from(projectPolicies).where(eq(projectPolicies.projectId, projectId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(projectPolicies)
+    .where(eq(projectPolicies.projectId, projectId))
+    .limit(1);
   return row ?? null;
 }
 
@@ -405,7 +414,12 @@ export async function updatePolicy(
 ) {
   const rows = await db
     .update(projectPolicies)
-    .set({ ...values, updatedBy: actorId, updatedAt: sql`now()`, version: sql`${projectPolicies.version} + 1` })
+    .set({
+      ...values,
+      updatedBy: actorId,
+      updatedAt: sql`now()`,
+      version: sql`${projectPolicies.version} + 1`,
+    })
     .where(and(eq(projectPolicies.projectId, projectId), eq(projectPolicies.version, version)))
     .returning({ projectId: projectPolicies.projectId });
   return rows.length === 1;

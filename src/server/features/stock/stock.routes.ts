@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unitKindLabels } from '../../../shared/domain/stock';
+import { santiagoDateOf } from '../../../shared/format';
 import {
   blockUnitBody,
   policyBody,
@@ -22,7 +23,6 @@ import {
   unitResponse,
   updateUnitBody,
 } from '../../../shared/schemas/stock';
-import { santiagoDateOf } from '../../../shared/format';
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
 import * as stock from './stock.service';
@@ -69,9 +69,21 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/projects/:projectId/picker',
-    { schema: { tags, params: projectParams, querystring: unitPickerQuery, response: { 200: unitPickerResponse } } },
+    {
+      schema: {
+        tags,
+        params: projectParams,
+        querystring: unitPickerQuery,
+        response: { 200: unitPickerResponse },
+      },
+    },
     async (request) =>
-      stock.picker(serviceContext(request), request.params.projectId, request.query.kind, request.query.search),
+      stock.picker(
+        serviceContext(request),
+        request.params.projectId,
+        request.query.kind,
+        request.query.search,
+      ),
   );
 
   app.post(
@@ -86,14 +98,21 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/units/:id',
     { schema: { tags, params: unitParams, body: updateUnitBody, response: { 200: unitResponse } } },
-    async (request) => ({ unit: await stock.updateUnit(serviceContext(request), request.params.id, request.body) }),
+    async (request) => ({
+      unit: await stock.updateUnit(serviceContext(request), request.params.id, request.body),
+    }),
   );
 
   app.post(
     '/units/:id/block',
     { schema: { tags, params: unitParams, body: blockUnitBody, response: { 200: unitResponse } } },
     async (request) => ({
-      unit: await stock.blockUnit(serviceContext(request), request.params.id, request.body.reason, request.body.version),
+      unit: await stock.blockUnit(
+        serviceContext(request),
+        request.params.id,
+        request.body.reason,
+        request.body.version,
+      ),
     }),
   );
 
@@ -113,7 +132,9 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/projects/:projectId/price-lists/preview',
-    { schema: { tags, params: projectParams, body: priceListBody, response: { 200: priceListDiffResponse } } },
+    {
+      schema: { tags, params: projectParams, body: priceListBody, response: { 200: priceListDiffResponse } },
+    },
     async (request) => ({
       diff: await stock.previewPriceList(serviceContext(request), request.params.projectId, request.body),
     }),
@@ -123,7 +144,11 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
     '/projects/:projectId/price-lists',
     { schema: { tags, params: projectParams, body: priceListBody, response: { 201: priceListResponse } } },
     async (request, reply) => {
-      const applied = await stock.applyPriceList(serviceContext(request), request.params.projectId, request.body);
+      const applied = await stock.applyPriceList(
+        serviceContext(request),
+        request.params.projectId,
+        request.body,
+      );
       return reply.status(201).send(applied);
     },
   );

@@ -8,7 +8,7 @@ import {
   unitKindLabels,
   unitName,
 } from '../../../shared/domain/stock';
-import { formatDate, formatInteger } from '../../../shared/format';
+import { formatDate, formatInteger, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type {
   PickerUnit,
@@ -21,7 +21,6 @@ import type {
   UnitValues,
   UnitView,
 } from '../../../shared/schemas/stock';
-import { santiagoDateOf } from '../../../shared/format';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
@@ -73,7 +72,10 @@ export async function grid(ctx: ClockContext, projectId: string, filters: UnitGr
     queries.gridRows(ctx.db, projectId, day),
     queries.currentPriceList(ctx.db, projectId, day),
   ]);
-  const byStatus = Object.fromEntries(UNIT_STATUSES.map((status) => [status, 0])) as Record<UnitStatus, number>;
+  const byStatus = Object.fromEntries(UNIT_STATUSES.map((status) => [status, 0])) as Record<
+    UnitStatus,
+    number
+  >;
   const typologies = new Map<string | null, { total: number; available: number }>();
   for (const row of rows) {
     byStatus[row.status] += 1;
@@ -143,7 +145,11 @@ async function refuseTakenNumber(
   }
 }
 
-export async function createUnit(ctx: ServiceContext, projectId: string, values: UnitValues): Promise<UnitView> {
+export async function createUnit(
+  ctx: ServiceContext,
+  projectId: string,
+  values: UnitValues,
+): Promise<UnitView> {
   requireManage(ctx);
   await requireProject(ctx.db, projectId);
   let id: string;
@@ -179,7 +185,8 @@ export async function updateUnit(
           params: { unit: unitName({ kind: current.kind as UnitKind, number: current.number }) },
         });
       }
-      if (!(await queries.updateUnit(tx, id, version, values, ctx.user.id))) throw new AppError('STALE_VERSION');
+      if (!(await queries.updateUnit(tx, id, version, values, ctx.user.id)))
+        throw new AppError('STALE_VERSION');
     });
   } catch (error) {
     if (isUniqueViolation(error, UNIT_NUMBER_UNIQUE)) {
@@ -278,7 +285,8 @@ export async function diffPriceList(
     seen.add(key);
     const to = money(dec(row.price));
     diff.prices.push({ unitId: unit.id, price: to });
-    if (unit.price === null) diff.newlyPriced.push({ unitId: unit.id, kind: unit.kind, number: unit.number, to });
+    if (unit.price === null)
+      diff.newlyPriced.push({ unitId: unit.id, kind: unit.kind, number: unit.number, to });
     else if (dec(unit.price).eq(dec(to))) diff.unchanged += 1;
     else diff.changes.push({ unitId: unit.id, kind: unit.kind, number: unit.number, from: unit.price, to });
   }
@@ -296,8 +304,10 @@ function summaryOf(diff: PriceListDiff): string {
     plural(diff.newlyPriced.length, 'unidad nueva', 'unidades nuevas'),
     plural(diff.unchanged, 'sin cambio', 'sin cambio'),
   ];
-  if (diff.unknown.length > 0) parts.push(plural(diff.unknown.length, 'unidad desconocida', 'unidades desconocidas'));
-  if (diff.repeated.length > 0) parts.push(plural(diff.repeated.length, 'unidad repetida', 'unidades repetidas'));
+  if (diff.unknown.length > 0)
+    parts.push(plural(diff.unknown.length, 'unidad desconocida', 'unidades desconocidas'));
+  if (diff.repeated.length > 0)
+    parts.push(plural(diff.repeated.length, 'unidad repetida', 'unidades repetidas'));
   return parts.join(', ');
 }
 
@@ -469,7 +479,8 @@ export async function resolveUnitsIn(
     const unit = locked.get(id);
     if (!unit || unit.projectId !== projectId) throw new AppError('UNIT_NOT_IN_PROJECT');
     const name = unitName({ kind: unit.kind as UnitKind, number: unit.number });
-    if (unit.kind !== kind) throw new AppError('UNIT_WRONG_KIND', { params: { unit: name, expected: EXPECTED[kind] } });
+    if (unit.kind !== kind)
+      throw new AppError('UNIT_WRONG_KIND', { params: { unit: name, expected: EXPECTED[kind] } });
     const alreadyHeld = current?.held.some((held) => held.unitId === id);
     if (unit.blockedReason && !alreadyHeld) {
       throw new AppError('UNIT_BLOCKED', { params: { unit: name, reason: unit.blockedReason } });
@@ -485,7 +496,9 @@ export async function resolveUnitsIn(
     const priced = prices.get(id);
     if (!priced?.price) {
       const unit = locked.get(id)!;
-      throw new AppError('UNIT_UNPRICED', { params: { unit: unitName({ kind: unit.kind as UnitKind, number: unit.number }) } });
+      throw new AppError('UNIT_UNPRICED', {
+        params: { unit: unitName({ kind: unit.kind as UnitKind, number: unit.number }) },
+      });
     }
     return { unitId: id, price: priced.price, priceListId: priced.priceListId };
   });
