@@ -554,7 +554,10 @@ export const units = pgTable(
       'units_areas_non_negative',
       sql`coalesce(${t.usableArea}, 0) >= 0 and coalesce(${t.terraceArea}, 0) >= 0 and coalesce(${t.totalArea}, 0) >= 0`,
     ),
-    check('units_blocked_reason_not_blank', sql`${t.blockedReason} is null or btrim(${t.blockedReason}) <> ''`),
+    check(
+      'units_blocked_reason_not_blank',
+      sql`${t.blockedReason} is null or btrim(${t.blockedReason}) <> ''`,
+    ),
   ],
 );
 
