@@ -19,7 +19,7 @@ import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
 import type { ClientSummary } from './lookups';
 import { PromotionsSection } from './promotions-section';
-import { ReservationForm, reservationBody, reservationValuesOf } from './reservation-form';
+import { knownUnitsOf, ReservationForm, reservationBody, reservationValuesOf } from './reservation-form';
 import { useReservationSave } from './use-reservation-save';
 
 function CommissionSummary({
@@ -109,6 +109,7 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
       <ReservationForm
         key={reservation.version}
         initialValues={reservationValuesOf(reservation)}
+        initialUnits={knownUnitsOf(reservation)}
         clientId={client.id}
         options={options.data}
         initialBroker={reservation.broker}

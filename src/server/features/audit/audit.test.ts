@@ -40,6 +40,9 @@ const NOT_AUDITED = new Set([
   'client_blocked_values',
   // Failed sign-ins under hashed keys, deleted once no throttle window counts them (decision 0028).
   'login_failures',
+  // A price list's prices, never edited (a new list is a new version): the list itself is audited,
+  // with how many prices it set (decision 0032).
+  'price_list_items',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);

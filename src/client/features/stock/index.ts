@@ -1,0 +1,2 @@
+export type { KnownUnit, UnitChoice, UnitFigures } from './unit-picker';
+export { UnitPicker, unitFigures, useProjectInventory } from './unit-picker';
