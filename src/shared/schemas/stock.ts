@@ -263,3 +263,16 @@ export const UNIT_EXPORT_COLUMNS = reportColumns<UnitExportRow>()([
   { key: 'clientName', header: 'Cliente', format: 'text' },
   { key: 'sellerName', header: 'Vendedor', format: 'text' },
 ]);
+
+/** POST …/price-lists/read: a CSV or XLSX file (base64, at most ~700 KB) read into rows, nothing applied. */
+export const priceFileBody = z.strictObject({
+  contentBase64: z
+    .string()
+    .max(1_000_000, { error: 'El archivo es demasiado grande (máximo 700 KB)' })
+    .regex(/^[A-Za-z0-9+/=\s]*$/, { error: 'Archivo no válido' }),
+});
+export const priceFileResponse = z.object({
+  rows: z.array(z.object({ kind: unitKind, number: z.string(), price: z.string() })),
+  problems: z.array(z.string()),
+});
+export type PriceFileResponse = z.infer<typeof priceFileResponse>;

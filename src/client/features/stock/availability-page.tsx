@@ -32,15 +32,7 @@ import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { exportHref } from '../../lib/api';
 import { useStockProjects, useUnitGrid } from './api';
-
-/** The colour of each status (Mantine's light variant: AA contrast by the theme). */
-export const STATUS_COLORS: Record<UnitStatus, string> = {
-  Disponible: 'green',
-  Bloqueada: 'gray',
-  Reservada: 'orange',
-  Promesada: 'blue',
-  Escriturada: 'grape',
-};
+import { STATUS_COLORS } from './status-colors';
 
 const FLOORLESS = 'Sin piso';
 

@@ -5,6 +5,8 @@ import {
   blockUnitBody,
   policyBody,
   policyResponse,
+  priceFileBody,
+  priceFileResponse,
   priceListBody,
   priceListDiffResponse,
   priceListHistory,
@@ -128,6 +130,13 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
     '/projects/:projectId/price-lists',
     { schema: { tags, params: projectParams, response: { 200: priceListHistory } } },
     async (request) => stock.priceLists(serviceContext(request), request.params.projectId),
+  );
+
+  app.post(
+    '/projects/:projectId/price-lists/read',
+    { schema: { tags, params: projectParams, body: priceFileBody, response: { 200: priceFileResponse } } },
+    async (request) =>
+      stock.readPriceListFile(serviceContext(request), request.params.projectId, request.body.contentBase64),
   );
 
   app.post(

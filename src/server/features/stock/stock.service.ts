@@ -24,6 +24,7 @@ import type {
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import { readPriceFile } from './price-file';
 import * as queries from './stock.queries';
 
 type ClockContext = Pick<ServiceContext, 'db' | 'now'>;
@@ -316,6 +317,13 @@ const listed = (units: { kind: UnitKind; number: string }[]) =>
     .slice(0, 20)
     .map((unit) => `${unitKindLabels[unit.kind]} ${unit.number}`)
     .join(', ') + (units.length > 20 ? ` y ${formatInteger(units.length - 20)} más` : '');
+
+/** Administrators: a CSV or XLSX price list read into rows (with the lines it could not read). */
+export async function readPriceListFile(ctx: ServiceContext, projectId: string, contentBase64: string) {
+  requireManage(ctx);
+  await requireProject(ctx.db, projectId);
+  return readPriceFile(Buffer.from(contentBase64, 'base64'));
+}
 
 /** Administrators: the differences of a list before it is applied (nothing is written). */
 export async function previewPriceList(

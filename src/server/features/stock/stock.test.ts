@@ -1,4 +1,5 @@
 import { count, eq, sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { UNIT_STATUSES } from '../../../shared/domain/stock';
 import type { PriceListDiff, UnitGrid, UnitView } from '../../../shared/schemas/stock';
@@ -250,6 +251,33 @@ describe('stock (decision 0032)', () => {
       const csv = await s.seller.get(`${base}/units/export?format=csv`);
       expect(csv.body).toContain('Departamento;1201;12');
     });
+    it('global search finds units by number, kind and project words ("depto 1201 parque")', async () => {
+      const s = await setup();
+      await inventory(s);
+      const other = await createProject(ctx.db, { name: 'Bosque Alto', stage: 'Etapa 1' });
+      await addUnit(s.admin, other.id, { kind: 'apartment', number: '1201' });
+      const found = (
+        await s.seller.get(`/api/search?q=${encodeURIComponent('depto 1201 parque')}`)
+      ).json() as {
+        units: { number: string; projectName: string; status: string; kind: string }[];
+      };
+      expect(found.units).toEqual([
+        expect.objectContaining({
+          number: '1201',
+          projectName: 'Parque Ñuñoa',
+          status: 'Disponible',
+          kind: 'apartment',
+        }),
+      ]);
+      const both = (await s.seller.get('/api/search?q=1201')).json() as { units: { projectName: string }[] };
+      expect(both.units.map((unit) => unit.projectName)).toEqual(['Bosque Alto', 'Parque Ñuñoa']);
+      const storage = (await s.seller.get('/api/search?q=bod%20b-7')).json() as {
+        units: { number: string }[];
+      };
+      expect(storage.units.map((unit) => unit.number)).toEqual(['B-7']);
+      const none = (await s.seller.get('/api/search?q=parque')).json() as { units: unknown[] };
+      expect(none.units).toEqual([]);
+    });
   });
 
   describe('price lists', () => {
@@ -317,6 +345,37 @@ describe('stock (decision 0032)', () => {
       expect((await gridOf(s.seller, s.project.id)).units.find((u) => u.number === '1201')?.price).toBe(
         '3200.00',
       );
+    });
+
+    it('reads a CSV or Excel price list into rows, listing the lines it cannot read (administrators only)', async () => {
+      const s = await setup();
+      const url = `/api/stock/projects/${s.project.id}/price-lists/read`;
+      const csv =
+        'Tipo;Número;Precio\r\nDepartamento;1201;3.250,50\r\nEst;E-12;190\r\nCasa;9;1\r\nBodega;B-7;-5\r\n';
+      const read = await s.admin.post(url, { contentBase64: Buffer.from(`\uFEFF${csv}`).toString('base64') });
+      expect(read.statusCode, read.body).toBe(200);
+      expect(read.json()).toEqual({
+        rows: [
+          { kind: 'apartment', number: '1201', price: '3250.50' },
+          { kind: 'parking', number: 'E-12', price: '190.00' },
+        ],
+        problems: [
+          'Fila 4: tipo «Casa» desconocido (Departamento, Estacionamiento o Bodega)',
+          'Fila 5: precio «-5» no válido',
+        ],
+      });
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('Precios');
+      sheet.addRow(['Precio', 'Tipo', 'Numero']);
+      sheet.addRow([3300, 'Departamento', '1301']);
+      const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+      const xlsx = await s.admin.post(url, { contentBase64: bytes.toString('base64') });
+      expect(xlsx.json()).toEqual({
+        rows: [{ kind: 'apartment', number: '1301', price: '3300.00' }],
+        problems: [],
+      });
+      const denied = await s.seller.post(url, { contentBase64: bytes.toString('base64') });
+      expect(denied.statusCode).toBe(403);
     });
   });
 
