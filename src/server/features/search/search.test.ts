@@ -150,7 +150,12 @@ describe('GET /api/search', () => {
       units: [],
     });
     expect((await search('OC-')).reservationsByNumber).toHaveLength(2);
-    expect(await search('')).toEqual({ clients: [], reservationsByNumber: [], reservationsByApartment: [] });
+    expect(await search('')).toEqual({
+      clients: [],
+      reservationsByNumber: [],
+      reservationsByApartment: [],
+      units: [],
+    });
     expect((await agent.get('/api/search')).statusCode).toBe(200);
     expect((await agent.get(`/api/search?q=${'x'.repeat(101)}`)).statusCode).toBe(400);
 
