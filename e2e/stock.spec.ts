@@ -75,9 +75,9 @@ test('stock: unidades y lista de precios, reserva desde el selector, Disponibili
   await expect(units.getByRole('row')).toHaveCount(4);
 
   await page.getByRole('tab', { name: 'Lista de precios' }).click();
-  await page.getByLabel('Vigente desde').fill('01/01/2026');
+  await page.getByRole('textbox', { name: 'Vigente desde' }).fill('01/01/2026');
   await page
-    .getByLabel('Precios')
+    .getByRole('textbox', { name: 'Precios' })
     .fill(
       'Tipo;Número;Precio\nDepartamento;1501;3.200,50\nDepartamento;1502;2.400\nEstacionamiento;E-15;180',
     );
