@@ -207,6 +207,7 @@ for (const viewport of VIEWPORTS) {
               commissionReservation: ':id',
               paymentFlow: ':id',
               approval: ':id',
+              stockProject: ':id',
             });
       test(`${name} no tiene violaciones graves`, async ({ page }) => {
         const path = typeof screen.path === 'string' ? screen.path : screen.path(await recordIds(page));
