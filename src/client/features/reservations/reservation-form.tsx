@@ -18,7 +18,6 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { fractionToPercent, percentToFraction, reservationFigures } from '../../../shared/domain/pricing';
 import { formatUF } from '../../../shared/format';
-import { can } from '../../../shared/permissions';
 import {
   type CreateReservationBody,
   createReservationBody,
@@ -29,7 +28,6 @@ import { DateField } from '../../components/date-field';
 import { useLeaveGuard } from '../../components/leave-guard';
 import { discountProblem, MoneyInput, PercentInput, toAmount } from '../../components/money-input';
 import { schemaErrors } from '../../lib/forms';
-import { useCurrentUser } from '../../lib/session';
 import { type KnownUnit, type UnitChoice, UnitPicker, unitFigures, useProjectInventory } from '../stock';
 import { type BrokerOption, useBrokerSearch } from './lookups';
 
@@ -252,6 +250,8 @@ export interface ReservationFormProps {
   draft?: ReservationFormValues | null;
   /** The units the reservation holds (editing), so the picker can name them. */
   initialUnits?: KnownUnit[];
+  /** An administrator may exceed the project's commercial policy with a reason. */
+  canOverridePolicy?: boolean;
 }
 
 /** The reservation form of spec part 1 §2: data, prices, discounts (as %), payments, broker; figures live. */
@@ -270,9 +270,9 @@ export function ReservationForm({
   onValuesChange,
   draft,
   initialUnits = [],
+  canOverridePolicy = false,
 }: ReservationFormProps) {
   const knownUnits = useRef<Map<string, KnownUnit>>(new Map(initialUnits.map((unit) => [unit.id, unit])));
-  const canOverridePolicy = can(useCurrentUser(), 'reservations.overridePolicy');
   const [inventoryProject, setInventoryProject] = useState<string | null>(initialValues.projectId);
   const inventory = useProjectInventory(inventoryProject);
   const form = useForm<ReservationFormValues>({

@@ -24,7 +24,6 @@ import {
   formatDate,
   formatDateTime,
   formatDecimal,
-  formatFractionAsPercent,
   formatInteger,
   formatUF,
 } from '../../../shared/format';
@@ -729,13 +728,6 @@ function PolicyTab({ projectId }: { projectId: string }) {
               />
             ))}
           </SimpleGrid>
-          {stored.version !== null ? (
-            <Text size="xs" c="dimmed">
-              Vigente: reserva {stored.reservationAmount ? formatUF(stored.reservationAmount) : 'sin mínimo'};
-              descuento columna{' '}
-              {stored.maxColumnDiscount ? formatFractionAsPercent(stored.maxColumnDiscount) : 'sin límite'}.
-            </Text>
-          ) : null}
           <Group>
             <Button type="submit" loading={save.isPending}>
               Guardar política

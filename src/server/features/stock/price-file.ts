@@ -60,21 +60,31 @@ function parseTable(table: string[][]): ReadPriceFile {
     };
   }
   const rows: PriceInput[] = [];
-  table.slice(headerIndex + 1).forEach((cells, offset) => {
+  const body = table.slice(headerIndex + 1);
+  for (let offset = 0; offset < body.length; offset++) {
+    const cells = body[offset]!;
     const line = headerIndex + offset + 2;
-    if (cells.every((cell) => cell.trim() === '')) return;
+    if (cells.every((cell) => cell.trim() === '')) continue;
     const problem = (text: string) => {
       if (problems.length < MAX_PROBLEMS) problems.push(`Fila ${line}: ${text}`);
     };
     const kind = KINDS[foldForSearch(cells[at.kind] ?? '').trim()];
     const number = (cells[at.number] ?? '').trim();
     const amount = readAmountText(cells[at.price] ?? '');
-    if (!kind)
-      return problem(`tipo «${cells[at.kind] ?? ''}» desconocido (Departamento, Estacionamiento o Bodega)`);
-    if (!number) return problem('falta el número de la unidad');
-    if (!amount.ok) return problem(`precio «${cells[at.price] ?? ''}» no válido`);
+    if (!kind) {
+      problem(`tipo «${cells[at.kind] ?? ''}» desconocido (Departamento, Estacionamiento o Bodega)`);
+      continue;
+    }
+    if (!number) {
+      problem('falta el número de la unidad');
+      continue;
+    }
+    if (!amount.ok) {
+      problem(`precio «${cells[at.price] ?? ''}» no válido`);
+      continue;
+    }
     rows.push({ kind, number, price: amount.value.toFixed(2) });
-  });
+  }
   return { rows, problems };
 }
 
