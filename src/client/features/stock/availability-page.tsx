@@ -107,7 +107,8 @@ function UnitCell({
     >
       <Popover.Target>
         <UnstyledButton
-          onClick={() => (opened ? onClose() : onOpen())}
+          // Hovering opens it already: a click (or a tap) keeps it open; Escape or a click elsewhere closes it.
+          onClick={onOpen}
           onMouseEnter={onOpen}
           aria-label={`${unitKindLabels[unit.kind]} ${unit.number}: ${unit.status}`}
           data-status={unit.status}
