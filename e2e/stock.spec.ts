@@ -133,7 +133,8 @@ test('stock: unidades y lista de precios, reserva desde el selector, Disponibili
     const details = page.getByRole('dialog');
     await expect(details).toContainText(`Reserva N° ${number}`);
     await expect(details).toContainText(`Cliente: Inés ${clientName}`);
-    await expect(details).toContainText('Vendedor: Karla Mendoza');
+    // The seller preselected on new reservations (the default seller).
+    await expect(details).toContainText('Vendedor: Alicia Administradora');
     await expect(page.getByTestId('count-Reservada')).toHaveText('2');
 
     // The sale flow reaches the promise stage: 'Promesada'.
