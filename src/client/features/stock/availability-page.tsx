@@ -176,7 +176,11 @@ export default function AvailabilityPage() {
     <>
       <PageHeader
         title="Disponibilidad"
-        description="Las unidades de cada proyecto por piso, según su estado comercial."
+        description={
+          grid.data
+            ? `${grid.data.project.name} · ${grid.data.project.stage}: sus unidades por piso, según su estado comercial.`
+            : 'Las unidades de cada proyecto por piso, según su estado comercial.'
+        }
         actions={
           projectId ? (
             <ExportButtons

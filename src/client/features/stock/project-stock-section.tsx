@@ -20,13 +20,7 @@ import { IconFileUpload, IconLock, IconLockOpen, IconPencil, IconPlus } from '@t
 import { useState } from 'react';
 import { fractionToPercent, percentToFraction } from '../../../shared/domain/pricing';
 import { UNIT_KINDS, type UnitKind, unitKindLabels } from '../../../shared/domain/stock';
-import {
-  formatDate,
-  formatDateTime,
-  formatDecimal,
-  formatInteger,
-  formatUF,
-} from '../../../shared/format';
+import { formatDate, formatDateTime, formatDecimal, formatInteger, formatUF } from '../../../shared/format';
 import type { PriceListDiff, PriceRow, UnitFields, UnitView } from '../../../shared/schemas/stock';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';

@@ -134,6 +134,7 @@ export function UnitPicker({
           searchValue={apartments.search}
           onSearchChange={apartments.setSearch}
           filter={({ options }) => options}
+          comboboxProps={{ width: 320, position: 'bottom-start' }}
           data={apartments.data}
           nothingFoundMessage={noneFound(apartments.isFetching)}
           value={value.apartmentUnitId}
@@ -149,6 +150,7 @@ export function UnitPicker({
           searchValue={parkings.search}
           onSearchChange={parkings.setSearch}
           filter={({ options }) => options}
+          comboboxProps={{ width: 320, position: 'bottom-start' }}
           data={parkings.data}
           nothingFoundMessage={noneFound(parkings.isFetching)}
           value={value.parkingUnitIds}
@@ -164,6 +166,7 @@ export function UnitPicker({
           searchValue={storages.search}
           onSearchChange={storages.setSearch}
           filter={({ options }) => options}
+          comboboxProps={{ width: 320, position: 'bottom-start' }}
           data={storages.data}
           nothingFoundMessage={noneFound(storages.isFetching)}
           value={value.storageUnitIds}
