@@ -12,6 +12,7 @@ import {
   Text,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
@@ -110,7 +111,6 @@ function UnitCell({
           // Hovering opens it already: a click (or a tap) keeps it open; Escape or a click elsewhere closes it.
           onClick={onOpen}
           onMouseEnter={onOpen}
-          aria-label={`${unitKindLabels[unit.kind]} ${unit.number}: ${unit.status}`}
           data-status={unit.status}
           style={{
             minWidth: 64,
@@ -122,12 +122,15 @@ function UnitCell({
             textAlign: 'center',
           }}
         >
+          {/* Its name is its text: kind (for readers), number, second line, status (for readers). */}
+          <VisuallyHidden>{unitKindLabels[unit.kind]} </VisuallyHidden>
           <Text size="sm" fw={600} lh={1.2}>
             {unit.number}
           </Text>
           <Text size="xs" lh={1.2}>
             {unit.kind === 'apartment' ? (unit.typology ?? '—') : unitKindLabels[unit.kind].slice(0, 6)}
           </Text>
+          <VisuallyHidden>: {unit.status}</VisuallyHidden>
         </UnstyledButton>
       </Popover.Target>
       <Popover.Dropdown onMouseLeave={onClose}>
@@ -308,10 +311,7 @@ export default function AvailabilityPage() {
                   {units.map((unit) => (
                     <Popover key={unit.id} withArrow shadow="md" width={260}>
                       <Popover.Target>
-                        <UnstyledButton
-                          aria-label={`${unitKindLabels[unit.kind]} ${unit.number}: ${unit.status}`}
-                          data-status={unit.status}
-                        >
+                        <UnstyledButton data-status={unit.status}>
                           <Group justify="space-between" wrap="nowrap">
                             <Box>
                               <Text size="sm" fw={600}>
