@@ -72,7 +72,8 @@ function reservationBody(targets: StockTargets, unitId: string, number: string) 
 export function stockEndpoints(targets: StockTargets | null) {
   if (!targets) return [];
   const run = Date.now().toString(36);
-  let next = 0;
+  // The first free unit goes to the probe that checks the endpoint answers; the run takes the next.
+  let next = 1;
   const create: RequestSpec = {
     method: 'POST',
     path: '/api/reservations',
@@ -117,6 +118,7 @@ export function stockEndpoints(targets: StockTargets | null) {
       method: 'POST' as const,
       path: '/api/reservations',
       target: 30,
+      body: reservationBody(targets, targets.freeApartments[0]!, `BENCH-${run}-0`),
       requests: [create],
     },
   ];

@@ -54,7 +54,8 @@ export function gridRows(db: Executor, projectId: string, day: string, unitId?: 
                c.first_name || ' ' || c.last_name as "clientName",
                s.first_name || ' ' || s.last_name as "sellerName", f.id as "flowId"
           from units u
-          join unit_statuses st on st.unit_id = u.id
+          -- The project again on the view, so its units are the only ones it derives.
+          join unit_statuses st on st.unit_id = u.id and st.project_id = ${projectId}
           ${currentPrice(day)}
           left join reservations r on r.id = st.reservation_id
           left join clients c on c.id = r.client_id
@@ -97,7 +98,7 @@ export function pickerRows(
     sql`select u.id, u.kind, u.number, u.floor, u.typology, u.orientation, cp.price::text as price,
                cp.price_list_id as "priceListId"
           from units u
-          join unit_statuses st on st.unit_id = u.id and st.status = 'Disponible'
+          join unit_statuses st on st.unit_id = u.id and st.project_id = ${projectId} and st.status = 'Disponible'
           ${currentPrice(day)}
          where u.project_id = ${projectId} and u.kind = ${kind} ${match}
          order by u.floor nulls first, u.number, u.id
