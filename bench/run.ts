@@ -59,6 +59,7 @@ import {
   reportTargets,
 } from './reports';
 import { type SaleFlowTargets, saleFlowEndpoints, saleFlowTargets } from './sale-flows';
+import { type StockTargets, stockEndpoints, stockTargets } from './stock';
 
 const config = {
   scale: (process.env.BENCH_SCALE ?? 'bench') as ScaleName,
@@ -306,6 +307,7 @@ function endpoints(
   report: ReportTargets | null,
   audit: AuditTargets,
   dataRequests: DataRequestTargets | null,
+  stock: StockTargets | null = null,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -397,6 +399,8 @@ function endpoints(
       as: 'badge',
     },
     ...notificationEndpoints(),
+    // Stock (issue 31): the grid, the picker, units in the global search, a reservation with a unit.
+    ...stockEndpoints(stock),
   ];
 }
 
@@ -633,6 +637,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     const approval = await approvalTargets(origin, cookies.admin);
     const report = await reportTargets(origin, cookies.admin);
     const audit = await auditTargets(origin, cookies.admin, saleFlow?.flowId ?? null);
+    const stock = await stockTargets(origin, cookies.admin);
     for (const endpoint of endpoints(
       dataset.badgeUser.email,
       saleFlow,
@@ -642,6 +647,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       report,
       audit,
       dataset.dataRequests,
+      stock,
     )) {
       if (!isSelected(endpoint)) continue;
       const result = await measureOrReport(endpoint, async () => {

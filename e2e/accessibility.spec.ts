@@ -33,6 +33,8 @@ interface RecordIds {
   paymentFlow: string;
   /** The 'VB Jefe Inversiones' task of that flow (/informes/aprobacion-liquidaciones/{id}). */
   approval: string;
+  /** A project with an inventory: its edit form shows its units, price lists and policy (issue 31). */
+  stockProject: string;
 }
 
 const SIGNED_OUT_SCREENS: Screen[] = [
@@ -48,6 +50,8 @@ const SCREENS: Screen[] = [
   { path: '/reservas', heading: 'Reservas' },
   { path: '/reservas/nueva', heading: 'Nueva Reserva' },
   { path: (ids) => `/reservas/editar/${ids.reservation}`, heading: 'Editar Reserva' },
+  { path: '/disponibilidad', heading: 'Disponibilidad' },
+  { path: (ids) => `/configuracion/proyectos/editar/${ids.stockProject}`, heading: 'Editar Proyecto' },
   { path: '/brokers', heading: 'Brokers' },
   { path: '/brokers/nuevo', heading: 'Nuevo Broker' },
   { path: (ids) => `/brokers/editar/${ids.broker}`, heading: 'Editar Broker' },
@@ -120,7 +124,13 @@ async function readRecordIds(page: Page): Promise<RecordIds> {
     .flatMap((stage) => stage.tasks)
     .find((task) => task.name === 'VB Jefe Inversiones');
   expect(approval, "the payment flow has its 'VB Jefe Inversiones'").toBeDefined();
+  const stock = (await (await page.request.get('/api/stock/projects')).json()) as {
+    projects: { id: string; units: number }[];
+  };
+  const stockProject = stock.projects.find((project) => project.units > 0);
+  expect(stockProject, 'the e2e dataset has a project with units').toBeDefined();
   return {
+    stockProject: stockProject!.id,
     client: await first('clients', '&sort=createdAt&direction=asc'),
     reservation: await first('reservations', '&sort=reservationNumber&direction=asc'),
     broker: await first('brokers'),
@@ -199,6 +209,7 @@ for (const viewport of VIEWPORTS) {
               commissionReservation: ':id',
               paymentFlow: ':id',
               approval: ':id',
+              stockProject: ':id',
             });
       test(`${name} no tiene violaciones graves`, async ({ page }) => {
         const path = typeof screen.path === 'string' ? screen.path : screen.path(await recordIds(page));

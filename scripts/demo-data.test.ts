@@ -251,6 +251,23 @@ describe('the demo dataset (demo scale)', () => {
     expect(check).toEqual({ apartments: 0, parking: 0, storage: 0 });
   });
 
+  it('gives every project an inventory, priced, whose statuses follow its live reservations (issue 31)', async () => {
+    const [check] = await rows<Record<string, number>>(sql`select
+      (select count(*) from projects p where not exists (select 1 from units u where u.project_id = p.id))::int as projects_without_units,
+      (select count(*) from units u where not exists (select 1 from price_list_items i where i.unit_id = u.id))::int as unpriced,
+      (select count(*) from reservations r where not r.is_rescinded and not exists (select 1 from reservation_units ru
+         join units u on u.id = ru.unit_id where ru.reservation_id = r.id and ru.is_live and u.kind = 'apartment'
+         and u.number = r.apartment_number))::int as live_without_apartment,
+      (select count(*) from reservation_units where is_live)::int as held,
+      (select count(*) from unit_statuses where status in ('Reservada', 'Promesada', 'Escriturada'))::int as taken,
+      (select count(*) from unit_statuses where status = 'Escriturada')::int as deeded,
+      (select count(*) from unit_statuses where status = 'Disponible')::int as available`);
+    expect(check).toMatchObject({ projects_without_units: 0, unpriced: 0, live_without_apartment: 0 });
+    expect(check!.taken).toBe(check!.held);
+    expect(check!.deeded).toBeGreaterThan(0);
+    expect(check!.available).toBeGreaterThan(0);
+  });
+
   it('has users of every type, admins with the admin role, a default seller and default assignees', async () => {
     const types = await rows<{ user_type: string }>(sql`select distinct user_type from profiles`);
     expect(types.map((t) => t.user_type).sort()).toEqual([...USER_TYPES].sort());

@@ -63,7 +63,7 @@ import {
 } from './demo-flows';
 
 /** Bump when the generated data changes shape: a reused benchmark dataset is then regenerated. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 /** The password of every generated user. */
 export const DEMO_PASSWORD = 'demo-inmoflujo';
 export const DEMO_EMAIL_DOMAIN = 'demo.inmoflujo.cl';
@@ -707,6 +707,8 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
       commune: string;
       deadline: number;
       units: string[];
+      /** Every apartment number (`units` is what is left to reserve). */
+      allUnits: string[];
       parking: number;
       storage: number;
       weight: number;
@@ -737,6 +739,7 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
         commune,
         deadline,
         units,
+        allUnits: [...units],
         parking: 0,
         storage: 0,
         weight: 0.5 + rng.next(),
@@ -1309,6 +1312,193 @@ export async function generateDataset(db: Database, options: GenerateOptions): P
     counts.reservations = reservationRows.length;
     counts.rescinded = plans.filter((p) => p.rescindedAt !== null).length;
     step(`${reservationRows.length} reservations`);
+
+    // --- Stock (decision 0032): every project's inventory, its first price list, and the units each
+    // reservation holds (live unless rescinded). Its own random sequence, so the rest of the dataset
+    // stays what it was.
+    {
+      const unitRng = new Random(seed + 32);
+      const TYPOLOGIES = [
+        ['1D1B', 38, 48],
+        ['2D1B', 48, 58],
+        ['2D2B', 55, 72],
+        ['3D2B', 72, 110],
+      ] as const;
+      const ORIENTATIONS = ['Norte', 'Nororiente', 'Oriente', 'Poniente', 'Surponiente', 'Sur'];
+      const unitRows: Row[] = [];
+      const listRows: Row[] = [];
+      const itemRows: Row[] = [];
+      const unitIds = new Map<string, string>();
+      const listIds: string[] = [];
+      const listDate = dateOf(now - 600 * DAY);
+      projects.forEach((project, index) => {
+        const listId = unitRng.uuid();
+        listIds[index] = listId;
+        listRows.push({
+          id: listId,
+          project_id: project.id,
+          effective_date: listDate,
+          price_count: 0,
+          note: 'Lista de lanzamiento',
+          created_by: admins[0],
+          created_at: iso(now - 600 * DAY),
+        });
+        const add = (kind: string, number: string, floor: number, extra: Row, priceCents: number) => {
+          const id = unitRng.uuid();
+          unitIds.set(`${project.id}:${kind}:${number}`, id);
+          unitRows.push({
+            id,
+            project_id: project.id,
+            kind,
+            number,
+            floor,
+            building: null,
+            typology: null,
+            orientation: null,
+            usable_area: null,
+            terrace_area: null,
+            total_area: null,
+            blocked_reason: null,
+            created_by: admins[0],
+            updated_by: admins[0],
+            created_at: iso(now - 600 * DAY),
+            ...extra,
+          });
+          itemRows.push({
+            price_list_id: listId,
+            unit_id: id,
+            effective_date: listDate,
+            price: cents(priceCents),
+          });
+        };
+        // Each unit position of a floor keeps its typology, as a floor plan repeats.
+        const typologyOf = new Map<string, (typeof TYPOLOGIES)[number]>();
+        const unreserved = new Set(project.units);
+        for (const number of [...project.allUnits].sort()) {
+          const position = number.slice(-2);
+          let typology = typologyOf.get(position);
+          if (!typology) {
+            typology = unitRng.pick(TYPOLOGIES);
+            typologyOf.set(position, typology);
+          }
+          const usable = unitRng.int(typology[1], typology[2]);
+          const terrace = unitRng.int(4, 14);
+          const floor = Math.floor(Number(number) / 100);
+          add(
+            'apartment',
+            number,
+            floor,
+            {
+              typology: typology[0],
+              orientation: unitRng.pick(ORIENTATIONS),
+              usable_area: `${usable}.00`,
+              terrace_area: `${terrace}.00`,
+              total_area: `${usable + terrace}.00`,
+              // A few units are kept off sale (the sales office's pilot).
+              blocked_reason: unitRng.chance(0.004) && unreserved.has(number) ? 'Piloto de ventas' : null,
+            },
+            Math.round((project.ufM2 * (usable + terrace / 2) * (1 + floor * 0.004)) / 5) * 500,
+          );
+        }
+        const parkings = Math.max(project.parking, Math.ceil(project.allUnits.length * 0.8));
+        for (let n = 1; n <= parkings; n++)
+          add('parking', `E-${n}`, n % 2 === 0 ? -2 : -1, {}, unitRng.int(250, 480) * 100);
+        const storages = Math.max(project.storage, Math.ceil(project.allUnits.length * 0.6));
+        for (let n = 1; n <= storages; n++) add('storage', `B-${n}`, -1, {}, unitRng.int(50, 130) * 100);
+      });
+      // Every unit of a project is on its first list.
+      const pricesPerList = new Map<string, number>();
+      for (const item of itemRows) {
+        const listId = item.price_list_id as string;
+        pricesPerList.set(listId, (pricesPerList.get(listId) ?? 0) + 1);
+      }
+      for (const list of listRows) list.price_count = pricesPerList.get(list.id as string) ?? 0;
+
+      const heldRows: Row[] = [];
+      const listOf = new Map(projects.map((project, index) => [project.id, listIds[index]!]));
+      for (const reservation of reservationRows) {
+        const projectId = reservation.project_id as string;
+        const listId = listOf.get(projectId)!;
+        const hold = (kind: string, number: unknown, price: unknown) => {
+          if (typeof number !== 'string') return;
+          heldRows.push({
+            reservation_id: reservation.id,
+            unit_id: unitIds.get(`${projectId}:${kind}:${number}`)!,
+            price,
+            price_list_id: listId,
+            is_live: !reservation.is_rescinded,
+          });
+        };
+        hold('apartment', reservation.apartment_number, reservation.apartment_price);
+        hold('parking', reservation.parking_number, reservation.parking_price);
+        hold('storage', reservation.storage_number, reservation.storage_price);
+      }
+      await insertRows(
+        tx,
+        'units',
+        {
+          id: 'uuid',
+          project_id: 'uuid',
+          kind: 'text',
+          number: 'text',
+          floor: 'integer',
+          building: 'text',
+          typology: 'text',
+          orientation: 'text',
+          usable_area: 'numeric',
+          terrace_area: 'numeric',
+          total_area: 'numeric',
+          blocked_reason: 'text',
+          created_by: 'uuid',
+          updated_by: 'uuid',
+          created_at: 'timestamptz',
+        },
+        unitRows,
+        scale.batchSize,
+        (n) => n % 100_000 === 0 && step(`units ${n}/${unitRows.length}`),
+      );
+      await insertRows(
+        tx,
+        'price_lists',
+        {
+          id: 'uuid',
+          project_id: 'uuid',
+          effective_date: 'date',
+          price_count: 'integer',
+          note: 'text',
+          created_by: 'uuid',
+          created_at: 'timestamptz',
+        },
+        listRows,
+        scale.batchSize,
+      );
+      await insertRows(
+        tx,
+        'price_list_items',
+        { price_list_id: 'uuid', unit_id: 'uuid', effective_date: 'date', price: 'numeric' },
+        itemRows,
+        scale.batchSize,
+      );
+      await insertRows(
+        tx,
+        'reservation_units',
+        {
+          reservation_id: 'uuid',
+          unit_id: 'uuid',
+          price: 'numeric',
+          price_list_id: 'uuid',
+          is_live: 'boolean',
+        },
+        heldRows,
+        scale.batchSize,
+      );
+      counts.units = unitRows.length;
+      counts.apartments = unitRows.filter((row) => row.kind === 'apartment').length;
+      counts.priceLists = listRows.length;
+      step(
+        `${unitRows.length} units (${counts.apartments} apartments), ${heldRows.length} held by reservations`,
+      );
+    }
 
     await insertRows(
       tx,

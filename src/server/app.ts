@@ -41,6 +41,7 @@ import { reservationsRoutes } from './features/reservations/reservations.routes'
 import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
+import { stockRoutes } from './features/stock/stock.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
@@ -196,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         register: { maxPerHour: env.REGISTER_MAX_PER_HOUR },
       });
       await api.register(reservationsRoutes, { prefix: '/reservations' });
+      await api.register(stockRoutes, { prefix: '/stock' });
       await api.register(commissionsRoutes, { prefix: '/reservations' });
       await api.register(promotionsRoutes, { prefix: '/reservations' });
       await api.register(rescissionsRoutes, { prefix: '/reservations' });

@@ -322,6 +322,66 @@ export const errorCatalog = {
   },
   IMPORT_CANCELLED: { status: 409, message: 'La importación fue cancelada; no se guardó nada.' },
   IMPORT_FAILED: { status: 500, message: 'La importación falló; no se guardó nada. Intente nuevamente.' },
+  // Stock (decision 0032)
+  UNIT_NOT_FOUND: { status: 404, message: 'La unidad no existe.' },
+  UNIT_NUMBER_TAKEN: {
+    status: 409,
+    message:
+      'Ya existe la unidad {unit} en este proyecto: el número no se repite para un mismo tipo de unidad',
+    field: 'number',
+  },
+  UNIT_BLOCK_TAKEN: {
+    status: 409,
+    message: 'No se puede bloquear la unidad {unit}: está tomada por la reserva N° {reservation}',
+  },
+  UNIT_KIND_LOCKED: {
+    status: 409,
+    message: 'No se puede cambiar el tipo de la unidad {unit}: tiene reservas',
+    field: 'kind',
+  },
+  UNIT_HELD: {
+    status: 409,
+    message: 'La unidad {unit} ya está reservada (reserva N° {reservation}); elija otra unidad',
+  },
+  UNIT_BLOCKED: { status: 409, message: 'La unidad {unit} está bloqueada: {reason}' },
+  UNIT_NOT_IN_PROJECT: {
+    status: 400,
+    message: 'La unidad seleccionada no pertenece al proyecto de la reserva',
+  },
+  UNIT_WRONG_KIND: { status: 400, message: 'La unidad {unit} no es {expected}' },
+  UNIT_UNPRICED: {
+    status: 409,
+    message:
+      'La unidad {unit} no tiene precio en la lista de precios vigente: cargue una lista antes de reservarla',
+  },
+  APARTMENT_UNIT_REQUIRED: {
+    status: 400,
+    message: 'Este proyecto tiene inventario: seleccione el departamento entre sus unidades',
+    field: 'apartmentUnitId',
+  },
+  PRICE_LIST_UNKNOWN_UNITS: {
+    status: 400,
+    message: 'La lista nombra unidades que el proyecto no tiene: {units}. No se aplicó ningún precio.',
+  },
+  PRICE_LIST_REPEATED_UNITS: {
+    status: 400,
+    message: 'La lista nombra dos veces las mismas unidades: {units}. No se aplicó ningún precio.',
+  },
+  PRICE_LIST_DATE_TAKEN: {
+    status: 409,
+    message: 'Ya existe una lista de precios vigente desde el {date}: elija otra fecha',
+    field: 'effectiveDate',
+  },
+  POLICY_EXCEEDED: {
+    status: 400,
+    message:
+      'La reserva excede la política comercial del proyecto: {breaches}. Solo un administrador puede aprobarla, indicando el motivo.',
+  },
+  POLICY_OVERRIDE_FORBIDDEN: {
+    status: 403,
+    message: 'Solo un administrador puede exceder la política comercial del proyecto',
+    field: 'policyOverrideReason',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

@@ -24,6 +24,10 @@ export const actionDescriptions: Record<Action, string> = {
   'mail.manage':
     'Ver los correos enviados y por enviar, reintentarlos, enviar un correo de prueba y editar los feriados (Configuración → Correos)',
   'imports.manage': 'Importar clientes, brokers y reservas desde Excel o CSV, y deshacer una importación',
+  'stock.manage':
+    'Administrar el stock de los proyectos: unidades, bloqueos, listas de precios y política comercial',
+  'reservations.overridePolicy':
+    'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
 };
 
 /**

@@ -23,6 +23,8 @@ export const ADMIN_ACTIONS = [
   'dataRequests.manage',
   'mail.manage',
   'imports.manage',
+  'stock.manage',
+  'reservations.overridePolicy',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

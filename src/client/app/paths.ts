@@ -39,6 +39,7 @@ export const paths = {
   newReservation: '/reservas/nueva',
   editReservation: (id: string) => `/reservas/editar/${id}`,
   reservationFlows: '/flujo-reservas',
+  availability: '/disponibilidad',
   reservationFlow: (id: string) => `/flujo-reservas/${id}`,
   followUp: '/seguimiento',
   approvals: '/aprobaciones',

@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
                     path: paths.reservationFlow(':id'),
                     ...page(() => import('../features/sale-flows/sale-flow-page')),
                   },
+                  { path: paths.availability, ...page(() => import('../features/stock/availability-page')) },
                   { path: paths.followUp, ...page(() => import('../features/notifications/follow-up-page')) },
                   { path: paths.approvals, element: <Navigate to={paths.settlementApprovals} replace /> },
                   { path: paths.brokers, ...page(() => import('../features/brokers/brokers-page')) },

@@ -47,6 +47,8 @@ import '@mantine/core/styles/List.css';
 import '@mantine/core/styles/LoadingOverlay.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Modal.css';
+import '@mantine/core/styles/Pill.css';
+import '@mantine/core/styles/PillsInput.css';
 import '@mantine/core/styles/NavLink.css';
 import '@mantine/core/styles/Notification.css';
 import '@mantine/core/styles/NumberInput.css';

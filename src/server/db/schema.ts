@@ -429,6 +429,11 @@ export const reservations = pgTable(
     bankExecutive: text('bank_executive'),
     bankExecutiveEmail: text('bank_executive_email'),
     bankExecutivePhone: text('bank_executive_phone'),
+    /**
+     * Why an administrator let this reservation exceed its project's commercial policy (decision
+     * 0032); null when it keeps within it.
+     */
+    policyOverrideReason: text('policy_override_reason'),
     isRescinded: boolean('is_rescinded').notNull().default(false),
     rescindedAt: instant('rescinded_at'),
     rescindedReason: text('rescinded_reason'),
@@ -503,6 +508,139 @@ export const reservations = pgTable(
       sql`(${t.commissionPaymentMonth} is null or extract(day from ${t.commissionPaymentMonth}) = 1)
         and (${t.commissionProjectionMonth} is null or extract(day from ${t.commissionProjectionMonth}) = 1)`,
     ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Stock (decision 0032, DESIGN §15): a project's units, their versioned price lists, the commercial
+// policy, and which units each reservation holds. A unit's commercial status is never stored: the
+// view `unit_statuses` (migration 0027) derives it from its live reservation and the sale flow's stage.
+
+export const UNIT_KINDS_SQL = `'apartment', 'parking', 'storage'`;
+
+export const units = pgTable(
+  'units',
+  {
+    id: id(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull(),
+    number: text('number').notNull(),
+    floor: integer('floor'),
+    building: text('building'),
+    typology: text('typology'),
+    orientation: text('orientation'),
+    usableArea: numeric('usable_area', { precision: 10, scale: 2 }),
+    terraceArea: numeric('terrace_area', { precision: 10, scale: 2 }),
+    totalArea: numeric('total_area', { precision: 10, scale: 2 }),
+    /** Set by an administrator who takes the unit off sale ('Bloqueada'); null when it is not. */
+    blockedReason: text('blocked_reason'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    uniqueIndex('units_project_kind_number_key').on(t.projectId, t.kind, sql`lower(${t.number})`),
+    // The grid and the picker: one project's units in floor order.
+    index('units_project_floor_idx').on(t.projectId, t.floor, t.number),
+    // Global search by number ('depto 1203').
+    index('units_number_trgm_idx').using('gin', sql`lower(${t.number}) gin_trgm_ops`),
+    check('units_kind_check', sql.raw(`kind in (${UNIT_KINDS_SQL})`)),
+    check('units_number_not_blank', sql`btrim(${t.number}) <> ''`),
+    check(
+      'units_areas_non_negative',
+      sql`coalesce(${t.usableArea}, 0) >= 0 and coalesce(${t.terraceArea}, 0) >= 0 and coalesce(${t.totalArea}, 0) >= 0`,
+    ),
+    check(
+      'units_blocked_reason_not_blank',
+      sql`${t.blockedReason} is null or btrim(${t.blockedReason}) <> ''`,
+    ),
+  ],
+);
+
+/** A version of a project's prices, in force from its effective date until a later one. */
+export const priceLists = pgTable(
+  'price_lists',
+  {
+    id: id(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'restrict' }),
+    effectiveDate: day('effective_date').notNull(),
+    /** How many prices the list sets (for its Historial sentence and its history row). */
+    priceCount: integer('price_count').notNull(),
+    note: text('note'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('price_lists_project_date_key').on(t.projectId, t.effectiveDate)],
+);
+
+/**
+ * One price of a list. A list may name only some units: a unit's price is the one of the newest list
+ * in force that names it. The effective date is repeated so that lookup reads one index.
+ */
+export const priceListItems = pgTable(
+  'price_list_items',
+  {
+    priceListId: uuid('price_list_id')
+      .notNull()
+      .references(() => priceLists.id, { onDelete: 'cascade' }),
+    unitId: uuid('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+    effectiveDate: day('effective_date').notNull(),
+    price: money('price').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.priceListId, t.unitId] }),
+    index('price_list_items_unit_date_idx').on(t.unitId, t.effectiveDate.desc()),
+    check('price_list_items_price_non_negative', sql`${t.price} >= 0`),
+  ],
+);
+
+/** The commercial policy of a project: what a reservation may give without an administrator. */
+export const projectPolicies = pgTable('project_policies', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  /** The least reservation payment ('Monto de reserva'), in UF. */
+  reservationAmount: money('reservation_amount'),
+  maxColumnDiscount: fraction('max_column_discount'),
+  maxAdditionalDiscount: fraction('max_additional_discount'),
+  maxOtherDiscount: fraction('max_other_discount'),
+  /** The largest bono pie, as a fraction of the list price (precio lista). */
+  maxSubsidyFraction: fraction('max_subsidy_fraction'),
+  updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+  updatedAt: updatedAt(),
+  version: version(),
+});
+
+/**
+ * The units a reservation holds, with the price it was made at and the list it came from.
+ * `is_live` mirrors `not reservations.is_rescinded` (kept by a trigger, migration 0027) so that the
+ * partial unique index holds one live reservation per unit.
+ */
+export const reservationUnits = pgTable(
+  'reservation_units',
+  {
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    unitId: uuid('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'restrict' }),
+    price: money('price').notNull(),
+    priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
+    isLive: boolean('is_live').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reservationId, t.unitId] }),
+    uniqueIndex('reservation_units_live_key').on(t.unitId).where(sql`${t.isLive}`),
+    index('reservation_units_unit_idx').on(t.unitId),
   ],
 );
 

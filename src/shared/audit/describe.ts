@@ -1,5 +1,6 @@
 import { formatRut } from '../domain/rut';
 import { foldForSearch } from '../domain/search';
+import { type UnitKind, unitKindLabels } from '../domain/stock';
 import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
 import {
   formatDate,
@@ -113,6 +114,8 @@ export function formatAuditValue(
       return dataRequestKindLabels[text as DataRequestKind] ?? text;
     case 'dataRequestStatus':
       return dataRequestStatusLabels[text as DataRequestStatus] ?? text;
+    case 'unitKind':
+      return unitKindLabels[text as UnitKind] ?? text;
     default:
       return text;
   }

@@ -21,6 +21,8 @@ export const AUDIT_REFERENCES = [
   'stage',
   'workflowTask',
   'role',
+  'unit',
+  'priceList',
 ] as const;
 export type AuditReference = (typeof AUDIT_REFERENCES)[number];
 
@@ -46,6 +48,8 @@ export type AuditFormat =
   | 'restriction'
   | 'dataRequestKind'
   | 'dataRequestStatus'
+  /** A unit's kind: Departamento, Estacionamiento, Bodega. */
+  | 'unitKind'
   | { ref: AuditReference };
 
 export interface AuditField {
@@ -185,6 +189,55 @@ export const AUDIT_TABLES = {
       rescinded_at: field('Fecha de resciliación', 'instant'),
       rescinded_reason: field('Motivo de resciliación'),
       rescinded_by: ref('Resciliada por', 'user'),
+      policy_override_reason: field('Motivo de excepción a la política comercial'),
+    },
+  },
+  reservation_units: {
+    noun: 'la unidad de la reserva',
+    fields: {
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      unit_id: ref('Unidad', 'unit'),
+      price: field('Precio', 'uf'),
+      price_list_id: ref('Lista de precios', 'priceList'),
+      is_live: field('Vigente', 'boolean'),
+    },
+  },
+  units: {
+    noun: 'la unidad',
+    fields: {
+      id: hidden('Id'),
+      project_id: hidden('Proyecto', { ref: 'project' }),
+      kind: field('Tipo', 'unitKind'),
+      number: field('Número'),
+      floor: field('Piso', 'integer'),
+      building: field('Torre'),
+      typology: field('Tipología'),
+      orientation: field('Orientación'),
+      usable_area: field('m² útiles'),
+      terrace_area: field('m² terraza'),
+      total_area: field('m² totales'),
+      blocked_reason: field('Motivo de bloqueo'),
+    },
+  },
+  price_lists: {
+    noun: 'la lista de precios',
+    fields: {
+      id: hidden('Id'),
+      project_id: hidden('Proyecto', { ref: 'project' }),
+      effective_date: field('Vigente desde', 'date'),
+      price_count: field('Precios', 'integer'),
+      note: field('Nota'),
+    },
+  },
+  project_policies: {
+    noun: 'la política comercial',
+    fields: {
+      project_id: hidden('Proyecto', { ref: 'project' }),
+      reservation_amount: field('Monto de reserva', 'uf'),
+      max_column_discount: field('Descuento columna máximo', 'fraction'),
+      max_additional_discount: field('Descuento adicional máximo', 'fraction'),
+      max_other_discount: field('Otro descuento máximo', 'fraction'),
+      max_subsidy_fraction: field('Bono pie máximo', 'fraction'),
     },
   },
   promotions: {

@@ -14,3 +14,40 @@ export const SEARCH_MAX_LENGTH = 100;
 export function isSearchable(text: string): boolean {
   return text.trim().length >= SEARCH_MIN_LENGTH;
 }
+
+/** Words that name a kind of unit in a search ('depto 1203 Parque'). */
+export const UNIT_KIND_WORDS: Record<string, 'apartment' | 'parking' | 'storage'> = {
+  depto: 'apartment',
+  dpto: 'apartment',
+  departamento: 'apartment',
+  est: 'parking',
+  estacionamiento: 'parking',
+  bod: 'storage',
+  bodega: 'storage',
+};
+
+export interface UnitSearch {
+  kind: 'apartment' | 'parking' | 'storage' | null;
+  /** The word with a digit: the unit's number (partial). */
+  number: string;
+  /** The other words: each must appear in the project's name or stage. */
+  projectWords: string[];
+}
+
+/**
+ * A search read as a unit: one word with a digit is its number, a kind word ('depto', 'est', 'bod')
+ * its kind, the rest words of the project's name. Null when no word has a digit (no unit search).
+ */
+export function unitSearchOf(words: readonly string[]): UnitSearch | null {
+  const number = words.find((word) => /\d/.test(word));
+  if (!number) return null;
+  let kind: UnitSearch['kind'] = null;
+  const projectWords: string[] = [];
+  for (const word of words) {
+    if (word === number) continue;
+    const named = UNIT_KIND_WORDS[word.replace(/\.$/, '')];
+    if (named && kind === null) kind = named;
+    else projectWords.push(word);
+  }
+  return { kind, number, projectWords };
+}

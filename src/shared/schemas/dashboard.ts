@@ -42,9 +42,12 @@ export const dashboardResponse = z.object({
       stage: z.string(),
       /** Reservations that are not rescinded. */
       reserved: count,
-      /** Units of the project; null when not recorded. */
+      /** Units of the project: its apartments when it has an inventory, else as typed; null when not recorded. */
       total: count.nullable(),
-      /** total − reserved, never negative; null when total is unknown. */
+      /**
+       * With an inventory, its apartments 'Disponible' (blocked ones are not); else total − reserved,
+       * never negative; null when total is unknown.
+       */
       available: count.nullable(),
     }),
   ),

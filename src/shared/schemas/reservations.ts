@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../domain/accounts';
+import { UNIT_KINDS } from '../domain/stock';
 import {
   amount,
   isoDate,
@@ -63,6 +64,23 @@ export const reservationFields = z.strictObject({
   subsidyPayment: optionalAmount(),
   isWithBroker: z.boolean(),
   brokerId: uuid('Seleccione un broker').nullable(),
+  /**
+   * The project's units the reservation holds (decision 0032), when the project has an inventory:
+   * then the numbers and prices above are the units' (the server sets them from the price list).
+   */
+  apartmentUnitId: uuid('Seleccione un departamento')
+    .nullish()
+    .transform((value) => value ?? null),
+  parkingUnitIds: z
+    .array(uuid('Seleccione un estacionamiento'))
+    .max(10, { error: 'Como máximo 10 estacionamientos' })
+    .default([]),
+  storageUnitIds: z
+    .array(uuid('Seleccione una bodega'))
+    .max(10, { error: 'Como máximo 10 bodegas' })
+    .default([]),
+  /** An administrator's reason to exceed the project's commercial policy. */
+  policyOverrideReason: optionalText(300),
   ...computedReservationFigures,
 });
 
@@ -322,6 +340,18 @@ export const reservationView = z.object({
   commission: commissionView.nullable(),
   promotions: z.array(promotionView),
   reservationFlowId: z.uuid().nullable(),
+  /** The units it holds with the prices it was made at and the list they came from (decision 0032). */
+  units: z.array(
+    z.object({
+      unitId: z.uuid(),
+      kind: z.enum(UNIT_KINDS),
+      number: z.string(),
+      price: z.string(),
+      priceListId: z.uuid().nullable(),
+      priceListDate: z.string().nullable(),
+    }),
+  ),
+  policyOverrideReason: z.string().nullable(),
 });
 export type ReservationView = z.infer<typeof reservationView>;
 export const reservationResponse = z.object({ reservation: reservationView });

@@ -37,9 +37,24 @@ const clientHit = z.object({
 });
 export type ClientHit = z.infer<typeof clientHit>;
 
+/** A project's unit by its number ('depto 1203 Parque'), with its status (decision 0032). */
+const unitHit = z.object({
+  id: z.uuid(),
+  kind: z.enum(['apartment', 'parking', 'storage']),
+  number: z.string(),
+  projectId: z.uuid(),
+  projectName: z.string(),
+  projectStage: z.string(),
+  status: z.string(),
+  /** The flow of the live reservation holding it, when taken. */
+  reservationFlowId: z.uuid().nullable(),
+});
+export type UnitHit = z.infer<typeof unitHit>;
+
 export const searchResponse = z.object({
   clients: z.array(clientHit),
   reservationsByNumber: z.array(reservationHit),
   reservationsByApartment: z.array(reservationHit),
+  units: z.array(unitHit),
 });
 export type SearchResults = z.infer<typeof searchResponse>;

@@ -18,6 +18,7 @@ describe('SideMenu', () => {
       'Clientes',
       'Reservas',
       'Flujo Reservas',
+      'Disponibilidad',
       'Seguimiento',
       'Aprobaciones',
       'Brokers',

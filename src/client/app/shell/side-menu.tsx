@@ -5,6 +5,7 @@ import {
   IconChecklist,
   IconFileAnalytics,
   IconGitBranch,
+  IconLayoutGrid,
   IconLogout,
   IconSettings,
   IconThumbUp,
@@ -33,6 +34,7 @@ export const MENU: MenuEntry[] = [
   { label: 'Clientes', to: paths.clients, icon: <IconUsers {...ICON} /> },
   { label: 'Reservas', to: paths.reservations, icon: <IconBuildingSkyscraper {...ICON} /> },
   { label: 'Flujo Reservas', to: paths.reservationFlows, icon: <IconGitBranch {...ICON} /> },
+  { label: 'Disponibilidad', to: paths.availability, icon: <IconLayoutGrid {...ICON} /> },
   { label: 'Seguimiento', to: paths.followUp, icon: <IconChecklist {...ICON} />, requires: 'menu.followUp' },
   {
     label: 'Aprobaciones',

@@ -5,6 +5,7 @@ import { api } from '../../lib/api';
 import { type LiveEventHandlers, useLiveEvents, useLiveEventsConnected } from '../../lib/live-events';
 import { sessionQueryKey } from '../../lib/session';
 import { approvalKeys } from '../approvals/api';
+import { stockKeys } from '../stock/api';
 
 export const notificationKeys = {
   /** Everything this feature caches: the badge, both inboxes and the mentions. */
@@ -58,6 +59,8 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
       // The approvals list and detail are keyed by task: any flow's change may add, remove or decide
       // one (only the screens open now refetch).
       void queryClient.invalidateQueries({ queryKey: approvalKeys.all });
+      // A unit's status follows its reservation's sale flow: Disponibilidad and the picker refresh.
+      void queryClient.invalidateQueries({ queryKey: stockKeys.all });
     },
     inboxChanged() {
       void queryClient.invalidateQueries({ queryKey: notificationKeys.all });

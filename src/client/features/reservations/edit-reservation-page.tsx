@@ -3,6 +3,7 @@ import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatPercent, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import type { CommissionView, ReservationView } from '../../../shared/schemas/reservations';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
@@ -13,13 +14,14 @@ import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
+import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
 import { useReservation, useReservationFormOptions, useSaveCommission, useUpdateReservation } from './api';
 import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
 import type { ClientSummary } from './lookups';
 import { PromotionsSection } from './promotions-section';
-import { ReservationForm, reservationBody, reservationValuesOf } from './reservation-form';
+import { knownUnitsOf, ReservationForm, reservationBody, reservationValuesOf } from './reservation-form';
 import { useReservationSave } from './use-reservation-save';
 
 function CommissionSummary({
@@ -78,6 +80,7 @@ function CommissionSummary({
 }
 
 function EditReservation({ reservation }: { reservation: ReservationView & { client: ClientSummary } }) {
+  const canOverridePolicy = can(useCurrentUser(), 'reservations.overridePolicy');
   const navigate = useNavigate();
   const options = useReservationFormOptions();
   const update = useUpdateReservation(reservation.id);
@@ -107,8 +110,10 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
         <ClientCard client={client} onChange={() => setChoosingClient(true)} disabled={readOnly} />
       )}
       <ReservationForm
+        canOverridePolicy={canOverridePolicy}
         key={reservation.version}
         initialValues={reservationValuesOf(reservation)}
+        initialUnits={knownUnitsOf(reservation)}
         clientId={client.id}
         options={options.data}
         initialBroker={reservation.broker}

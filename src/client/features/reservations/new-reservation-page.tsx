@@ -38,7 +38,9 @@ export default function NewReservationPage() {
   // A client just created in /clientes/nuevo comes back here with its id.
   const client = useClient(clientId ?? undefined);
   const options = useReservationFormOptions();
-  const canCreateProjects = can(useCurrentUser(), 'projects.manage');
+  const user = useCurrentUser();
+  const canCreateProjects = can(user, 'projects.manage');
+  const canOverridePolicy = can(user, 'reservations.overridePolicy');
   const create = useCreateReservation();
   const today = useMemo(() => santiagoDateOf(new Date()), []);
   const submission = useReservationSave(create, (reservation) => {
@@ -110,6 +112,7 @@ export default function NewReservationPage() {
         </Alert>
       ) : null}
       <ReservationForm
+        canOverridePolicy={canOverridePolicy}
         initialValues={emptyReservationValues(options.data.defaultSellerId, today)}
         draft={draft}
         onValuesChange={setDraft}

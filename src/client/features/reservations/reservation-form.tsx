@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { fractionToPercent, percentToFraction, reservationFigures } from '../../../shared/domain/pricing';
 import { formatPersonName, formatUF } from '../../../shared/format';
 import {
@@ -28,6 +28,7 @@ import { DateField } from '../../components/date-field';
 import { useLeaveGuard } from '../../components/leave-guard';
 import { discountProblem, MoneyInput, PercentInput, toAmount } from '../../components/money-input';
 import { schemaErrors } from '../../lib/forms';
+import { type KnownUnit, type UnitChoice, UnitPicker, unitFigures, useProjectInventory } from '../stock';
 import { type BrokerOption, useBrokerSearch } from './lookups';
 
 export interface ReservationFormValues {
@@ -52,6 +53,12 @@ export interface ReservationFormValues {
   subsidyPayment: number | string;
   isWithBroker: boolean;
   brokerId: string | null;
+  /** The project's units, when it has an inventory (then the numbers and prices above are theirs). */
+  apartmentUnitId: string | null;
+  parkingUnitIds: string[];
+  storageUnitIds: string[];
+  /** An administrator's reason to exceed the project's commercial policy. */
+  policyOverrideReason: string;
 }
 
 const PRICE_FIELDS = [
@@ -100,6 +107,10 @@ export function emptyReservationValues(defaultSellerId: string | null, today: st
     subsidyPayment: 0,
     isWithBroker: false,
     brokerId: null,
+    apartmentUnitId: null,
+    parkingUnitIds: [],
+    storageUnitIds: [],
+    policyOverrideReason: '',
   };
 }
 
@@ -125,7 +136,21 @@ export function reservationValuesOf(reservation: ReservationView): ReservationFo
     subsidyPayment: Number(reservation.subsidyPayment),
     isWithBroker: reservation.isWithBroker,
     brokerId: reservation.brokerId,
+    apartmentUnitId: reservation.units.find((unit) => unit.kind === 'apartment')?.unitId ?? null,
+    parkingUnitIds: reservation.units.filter((unit) => unit.kind === 'parking').map((unit) => unit.unitId),
+    storageUnitIds: reservation.units.filter((unit) => unit.kind === 'storage').map((unit) => unit.unitId),
+    policyOverrideReason: reservation.policyOverrideReason ?? '',
   };
+}
+
+/** The units a reservation holds, as the unit picker knows them (with the prices it copied). */
+export function knownUnitsOf(reservation: ReservationView): KnownUnit[] {
+  return reservation.units.map((unit) => ({
+    id: unit.unitId,
+    kind: unit.kind,
+    number: unit.number,
+    price: unit.price,
+  }));
 }
 
 /**
@@ -167,6 +192,10 @@ export function reservationBody(values: ReservationFormValues, clientId: string)
     subsidyPayment: zero(values.subsidyPayment),
     isWithBroker: values.isWithBroker,
     brokerId: values.isWithBroker ? values.brokerId : null,
+    apartmentUnitId: values.apartmentUnitId,
+    parkingUnitIds: values.parkingUnitIds,
+    storageUnitIds: values.storageUnitIds,
+    policyOverrideReason: values.policyOverrideReason || null,
   };
 }
 
@@ -219,6 +248,10 @@ export interface ReservationFormProps {
   onValuesChange?: (values: ReservationFormValues) => void;
   /** Values typed before the form was last shown: it starts from them, unsaved. */
   draft?: ReservationFormValues | null;
+  /** The units the reservation holds (editing), so the picker can name them. */
+  initialUnits?: KnownUnit[];
+  /** An administrator may exceed the project's commercial policy with a reason. */
+  canOverridePolicy?: boolean;
 }
 
 /** The reservation form of spec part 1 §2: data, prices, discounts (as %), payments, broker; figures live. */
@@ -236,14 +269,23 @@ export function ReservationForm({
   onCancel,
   onValuesChange,
   draft,
+  initialUnits = [],
+  canOverridePolicy = false,
 }: ReservationFormProps) {
+  const knownUnits = useRef<Map<string, KnownUnit>>(new Map(initialUnits.map((unit) => [unit.id, unit])));
+  const [inventoryProject, setInventoryProject] = useState<string | null>(initialValues.projectId);
+  const inventory = useProjectInventory(inventoryProject);
   const form = useForm<ReservationFormValues>({
     mode: 'controlled',
     initialValues,
     onValuesChange,
     validate: (values) => {
       const errors = schemaErrors(createReservationBody, reservationBody(values, clientId));
-      if (toAmount(values.apartmentPrice) === '') {
+      if (inventory.hasInventory && !values.apartmentUnitId) {
+        delete errors.apartmentNumber;
+        delete errors.apartmentPrice;
+        errors.apartmentUnitId = 'Seleccione el departamento entre las unidades del proyecto';
+      } else if (toAmount(values.apartmentPrice) === '') {
         errors.apartmentPrice =
           'Ingrese el precio del departamento (mayor o igual a 0, con hasta 2 decimales)';
       }
@@ -264,7 +306,19 @@ export function ReservationForm({
   const leaveGuard = useLeaveGuard(form.isDirty() && !saving && !readOnly);
 
   const values = form.getValues();
+  if (values.projectId !== inventoryProject) setInventoryProject(values.projectId);
   const figures = previewFigures(values);
+  const pickUnits = inventory.hasInventory && values.projectId !== null;
+  const chooseUnits = (choice: UnitChoice) => {
+    const numbers = unitFigures(choice, knownUnits.current);
+    form.setValues({
+      ...choice,
+      ...numbers,
+      apartmentPrice: numbers.apartmentPrice === '' ? '' : Number(numbers.apartmentPrice),
+      parkingPrice: Number(numbers.parkingPrice),
+      storagePrice: Number(numbers.storagePrice),
+    });
+  };
   // A discount out of range makes no minimum price: none is shown until it is corrected.
   const discountsOutOfRange = DISCOUNT_FIELDS.some(([field]) => discountProblem(values[field]) !== null);
   const projectData = options.projects.map((project) => ({
@@ -312,10 +366,38 @@ export function ReservationForm({
                       {...form.getInputProps('sellerId')}
                     />
                     <DateField label="Fecha de reserva" required {...form.getInputProps('reservationDate')} />
-                    <TextInput label="N° departamento" required {...form.getInputProps('apartmentNumber')} />
-                    <TextInput label="N° estacionamiento" {...form.getInputProps('parkingNumber')} />
-                    <TextInput label="N° bodega" {...form.getInputProps('storageNumber')} />
+                    {pickUnits ? null : (
+                      <>
+                        <TextInput
+                          label="N° departamento"
+                          required
+                          {...form.getInputProps('apartmentNumber')}
+                        />
+                        <TextInput label="N° estacionamiento" {...form.getInputProps('parkingNumber')} />
+                        <TextInput label="N° bodega" {...form.getInputProps('storageNumber')} />
+                      </>
+                    )}
                   </SimpleGrid>
+                  {pickUnits && values.projectId ? (
+                    <Stack mt="md" gap={0}>
+                      <UnitPicker
+                        projectId={values.projectId}
+                        value={{
+                          apartmentUnitId: values.apartmentUnitId,
+                          parkingUnitIds: values.parkingUnitIds,
+                          storageUnitIds: values.storageUnitIds,
+                        }}
+                        known={knownUnits.current}
+                        onChange={chooseUnits}
+                        errors={{
+                          apartmentUnitId: form.errors.apartmentUnitId as string | undefined,
+                          parkingUnitIds: form.errors.parkingUnitIds as string | undefined,
+                          storageUnitIds: form.errors.storageUnitIds as string | undefined,
+                        }}
+                        disabled={readOnly || saving}
+                      />
+                    </Stack>
+                  ) : null}
                 </Paper>
 
                 <Paper withBorder p="md" radius="md">
@@ -328,6 +410,8 @@ export function ReservationForm({
                         key={field}
                         label={label}
                         required={field === 'apartmentPrice'}
+                        readOnly={pickUnits}
+                        description={pickUnits ? 'De la lista de precios vigente' : undefined}
                         {...form.getInputProps(field)}
                       />
                     ))}
@@ -335,6 +419,14 @@ export function ReservationForm({
                       <PercentInput key={field} label={label} {...form.getInputProps(field)} />
                     ))}
                   </SimpleGrid>
+                  {canOverridePolicy ? (
+                    <TextInput
+                      mt="md"
+                      label="Motivo de excepción a la política comercial"
+                      description="Solo si la reserva excede la política comercial del proyecto (queda en el historial)."
+                      {...form.getInputProps('policyOverrideReason')}
+                    />
+                  ) : null}
                 </Paper>
 
                 <Paper withBorder p="md" radius="md">

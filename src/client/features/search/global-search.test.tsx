@@ -45,6 +45,7 @@ const results: SearchResults = {
       reservationFlowId: null,
     },
   ],
+  units: [],
 };
 
 function Location() {

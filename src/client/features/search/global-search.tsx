@@ -2,7 +2,7 @@
 // Spotlight (decision 0005). The results panel is a plain Paper under the input, an ARIA combobox.
 import { Box, Group, Kbd, Loader, Paper, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useClickOutside, useDebouncedValue, useHotkeys, useOs } from '@mantine/hooks';
-import { IconBuilding, IconFileText, IconSearch, IconUser } from '@tabler/icons-react';
+import { IconBuilding, IconFileText, IconLayoutGrid, IconSearch, IconUser } from '@tabler/icons-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isSearchable, SEARCH_MAX_LENGTH } from '../../../shared/domain/global-search';
@@ -10,7 +10,7 @@ import { isSearchable, SEARCH_MAX_LENGTH } from '../../../shared/domain/global-s
 // the initial bundle.
 import { formatRut } from '../../../shared/domain/rut';
 import { formatPersonName } from '../../../shared/format';
-import type { ClientHit, ReservationHit, SearchResults } from '../../../shared/schemas/search';
+import type { ClientHit, ReservationHit, SearchResults, UnitHit } from '../../../shared/schemas/search';
 import { paths } from '../../app/paths';
 import { useGlobalSearch } from './api';
 
@@ -18,7 +18,7 @@ import { useGlobalSearch } from './api';
 export const SEARCH_DEBOUNCE_MS = 300;
 export const SEARCH_PLACEHOLDER = 'Buscar cliente, reserva o depto...';
 
-type Kind = 'client' | 'reservation' | 'apartment';
+type Kind = 'client' | 'reservation' | 'apartment' | 'unit';
 
 export interface SearchOption {
   key: string;
@@ -33,7 +33,27 @@ const GROUPS: { kind: Kind; label: string; icon: ReactNode }[] = [
   { kind: 'client', label: 'Clientes', icon: <IconUser size={18} stroke={1.6} /> },
   { kind: 'reservation', label: 'Reservas', icon: <IconFileText size={18} stroke={1.6} /> },
   { kind: 'apartment', label: 'Departamentos', icon: <IconBuilding size={18} stroke={1.6} /> },
+  { kind: 'unit', label: 'Unidades', icon: <IconLayoutGrid size={18} stroke={1.6} /> },
 ];
+
+// Here, not from shared/domain/stock (which pulls the number formats into the initial bundle).
+const UNIT_KIND_TITLES: Record<UnitHit['kind'], string> = {
+  apartment: 'Depto.',
+  parking: 'Estacionamiento',
+  storage: 'Bodega',
+};
+
+function unitOption(hit: UnitHit): SearchOption {
+  return {
+    key: `unit-${hit.id}`,
+    kind: 'unit',
+    title: `${UNIT_KIND_TITLES[hit.kind]} ${hit.number}`,
+    subtitle: `${hit.projectName} ${hit.projectStage} · ${hit.status}`,
+    to: hit.reservationFlowId
+      ? paths.reservationFlow(hit.reservationFlowId)
+      : `${paths.availability}?proyecto=${hit.projectId}`,
+  };
+}
 
 function clientOption(hit: ClientHit): SearchOption {
   return {
@@ -78,6 +98,7 @@ export function searchOptions(results: SearchResults | undefined): SearchOption[
     ...results.clients.map(clientOption),
     ...results.reservationsByNumber.map(reservationOption),
     ...results.reservationsByApartment.map(apartmentOption),
+    ...(results.units ?? []).map(unitOption),
   ];
 }
 

@@ -21,6 +21,7 @@ import { errorMessage } from '../../lib/api';
 import { applyServerErrors, schemaErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
+import { ProjectStockSection } from '../stock';
 import { settingsKeys, useAgencyOptions, useProject, useProjectLogo, useSaveProject } from './api';
 import { type ImageChange, ImagePicker, KEEP_IMAGE } from './image-picker';
 import {
@@ -270,6 +271,7 @@ function ProjectForm({
           <FormActions cancelTo={backTo} saving={saving} />
         </Stack>
       </form>
+      {current ? <ProjectStockSection projectId={current.id} /> : null}
     </>
   );
 }

@@ -132,6 +132,10 @@ const REFERENCE_NAMES: Record<AuditReference, SQL> = {
   stage: sql`(select x.name from workflow_stages x where x.id = d.value::uuid)`,
   workflowTask: sql`(select x.name from workflow_tasks x where x.id = d.value::uuid)`,
   role: sql`(select x.name from roles x where x.id = d.value::uuid)`,
+  unit: sql`(select case x.kind when 'apartment' then 'Departamento ' when 'parking' then 'Estacionamiento '
+              else 'Bodega ' end || x.number from units x where x.id = d.value::uuid)`,
+  priceList: sql`(select 'Lista vigente desde ' || to_char(x.effective_date, 'DD-MM-YYYY') from price_lists x
+                   where x.id = d.value::uuid)`,
 };
 
 /** `<table>.<column>` of every column that points to a record of each kind (from AUDIT_TABLES). */

@@ -50,6 +50,9 @@ const NOT_AUDITED = new Set([
   'import_runs',
   'import_run_records',
   'import_mappings',
+  // A price list's prices, never edited (a new list is a new version): the list itself is audited,
+  // with how many prices it set (decision 0032).
+  'price_list_items',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
@@ -400,6 +403,66 @@ const CASES: TableCase[] = [
     },
     remove: (key) => sql`delete from projects where id = ${key}`,
     root: (key) => key,
+  },
+  {
+    table: 'units',
+    insert: (f) =>
+      sql`insert into units (project_id, kind, number) values (${f.project.id}, 'apartment', '901') returning id::text as key`,
+    update: {
+      set: (key) => sql`update units set number = '902' where id = ${key}`,
+      column: 'number',
+      before: () => '901',
+      after: () => '902',
+    },
+    remove: (key) => sql`delete from units where id = ${key}`,
+    root: (_key, f) => f.project.id,
+  },
+  {
+    table: 'price_lists',
+    insert: (f) =>
+      sql`insert into price_lists (project_id, effective_date, price_count) values (${f.project.id}, '2026-01-01', 0)
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update price_lists set price_count = 3 where id = ${key}`,
+      column: 'price_count',
+      before: () => 0,
+      after: () => 3,
+    },
+    remove: (key) => sql`delete from price_lists where id = ${key}`,
+    root: (_key, f) => f.project.id,
+  },
+  {
+    table: 'project_policies',
+    insert: (f) =>
+      sql`insert into project_policies (project_id, reservation_amount) values (${f.project.id}, 20)
+          returning project_id::text as key`,
+    update: {
+      set: (key) => sql`update project_policies set reservation_amount = 25 where project_id = ${key}`,
+      column: 'reservation_amount',
+      before: () => '20.00',
+      after: () => '25.00',
+    },
+    remove: (key) => sql`delete from project_policies where project_id = ${key}`,
+    root: (key) => key,
+  },
+  {
+    table: 'reservation_units',
+    prepare: sql`insert into units (id, project_id, kind, number)
+                 values ('00000000-0000-4000-8000-00000000a001', (select id from projects limit 1), 'apartment', 'RU-1')`,
+    insert: (f) =>
+      sql`insert into reservation_units (reservation_id, unit_id, price)
+          values (${f.spare.id}, '00000000-0000-4000-8000-00000000a001', 100)
+          returning reservation_id::text || ':' || unit_id::text as key`,
+    update: {
+      set: (key) =>
+        sql`update reservation_units set price = 110 where reservation_id::text || ':' || unit_id::text = ${key}`,
+      column: 'price',
+      before: () => '100.00',
+      after: () => '110.00',
+    },
+    remove: (key) =>
+      sql`delete from reservation_units where reservation_id::text || ':' || unit_id::text = ${key}`,
+    root: (_key, f) => f.spare.id,
   },
   {
     table: 'profiles',

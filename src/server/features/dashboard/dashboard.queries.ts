@@ -15,6 +15,9 @@ export interface ProjectReservedRow {
   stage: string;
   totalUnits: number | null;
   reserved: number;
+  /** With an inventory (decision 0032): its apartments, and those whose status is 'Disponible'. */
+  inventoryUnits: number | null;
+  inventoryAvailable: number | null;
 }
 
 /** Every project with its live reservations (their sum is the dashboard's total of reservations). */
@@ -22,9 +25,14 @@ export async function projectReservations(db: Executor): Promise<ProjectReserved
   return queryRows<ProjectReservedRow>(
     db,
     sql`
-      select p.id, p.name, p.stage, p.total_units as "totalUnits", coalesce(f.reserved, 0)::int as reserved
+      select p.id, p.name, p.stage, p.total_units as "totalUnits", coalesce(f.reserved, 0)::int as reserved,
+             s.units::int as "inventoryUnits", s.available::int as "inventoryAvailable"
         from projects p
         left join dashboard_project_figures f on f.project_id = p.id
+        -- The units' status from its one definition (the view unit_statuses, migration 0027).
+        left join (select st.project_id, count(*) as units, count(*) filter (where st.status = 'Disponible') as available
+                     from unit_statuses st join units u on u.id = st.unit_id and u.kind = 'apartment'
+                    group by st.project_id) s on s.project_id = p.id
        order by p.name, p.stage, p.id`,
   );
 }

@@ -85,8 +85,12 @@ export async function getDashboard({ db, now }: Pick<ServiceContext, 'db' | 'now
       name: project.name,
       stage: project.stage,
       reserved: project.reserved,
-      total: project.totalUnits,
-      available: project.totalUnits === null ? null : Math.max(0, project.totalUnits - project.reserved),
+      // A project with an inventory counts its apartments and their status (decision 0032); without
+      // one, the number typed in Configuración.
+      total: project.inventoryUnits ?? project.totalUnits,
+      available:
+        project.inventoryAvailable ??
+        (project.totalUnits === null ? null : Math.max(0, project.totalUnits - project.reserved)),
     })),
     brokerStats: brokers.map((broker) => ({ ...broker, commissions: money(dec(broker.commissions)) })),
     recentReservations: reservations,

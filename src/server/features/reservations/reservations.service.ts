@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { dec } from '../../../shared/domain/decimal';
 import { reservationFigures } from '../../../shared/domain/pricing';
 import { projectDelivery } from '../../../shared/domain/projects';
 import { SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
@@ -18,6 +19,7 @@ import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as clients from '../clients/clients.service';
 import * as commissions from '../commissions/commissions.service';
 import * as promotions from '../promotions/promotions.service';
+import * as stock from '../stock/stock.service';
 import * as users from '../users/users.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './reservations.queries';
@@ -120,6 +122,77 @@ async function rethrowRefusal(ctx: ReadContext, error: unknown, input: Reservati
     await checkUnitsFree(ctx.db, input, exceptId);
     throw new AppError('UNIT_TAKEN');
   }
+  if (stock.isUnitHeldViolation(error)) {
+    const unitIds = [
+      ...(input.apartmentUnitId ? [input.apartmentUnitId] : []),
+      ...input.parkingUnitIds,
+      ...input.storageUnitIds,
+    ];
+    await stock.refuseHeldIn(ctx.db, unitIds, exceptId);
+    throw new AppError('UNIT_TAKEN');
+  }
+}
+
+/**
+ * The units of the reservation (decision 0032): with an inventory, its numbers and prices are its
+ * units' (locked, checked, priced from the list in force; kept units keep the price they copied).
+ * Without one, the free text as typed. Null when there is nothing to hold.
+ */
+async function withUnits(
+  tx: Executor,
+  now: Date,
+  input: ReservationInput,
+  current?: { reservationId: string },
+): Promise<{ input: ReservationInput; held: stock.ResolvedUnits['held'] | null }> {
+  const heldBefore = current ? await stock.unitsOfReservation(tx, current.reservationId) : [];
+  // A reservation typed before its project had an inventory keeps its free text until a unit is chosen.
+  if (current && heldBefore.length === 0 && !input.apartmentUnitId) return { input, held: null };
+  const resolved = await stock.resolveUnitsIn(
+    tx,
+    now,
+    input.projectId,
+    input,
+    current ? { reservationId: current.reservationId, held: heldBefore } : undefined,
+  );
+  if (!resolved) return { input, held: null };
+  const { held, ...fromUnits } = resolved;
+  return { input: { ...input, ...fromUnits }, held };
+}
+
+const POLICY_TERMS = [
+  'reservationPayment',
+  'columnDiscount',
+  'additionalDiscount',
+  'otherDiscount',
+  'subsidyPayment',
+  'totalPrice',
+] as const;
+
+/**
+ * The project's commercial policy (decision 0032): a reservation beyond it is refused, unless an
+ * administrator gives a reason (stored on the reservation, so the audit trail shows it). An edit
+ * that leaves the terms of an overridden reservation as they were keeps its reason.
+ */
+async function policyOverride(
+  tx: Executor,
+  ctx: ServiceContext,
+  input: ReservationInput,
+  current?: queries.ReservationRow,
+): Promise<string | null> {
+  const totalPrice = reservationFigures(input).totalPrice;
+  const terms = { ...input, totalPrice };
+  const breaches = await stock.policyBreachesIn(tx, input.projectId, terms);
+  if (breaches.length === 0) return null;
+  const unchanged =
+    current?.policyOverrideReason &&
+    current.projectId === input.projectId &&
+    POLICY_TERMS.every((term) => dec(current[term]).eq(dec(terms[term])));
+  if (unchanged && !input.policyOverrideReason) return current.policyOverrideReason;
+  if (!input.policyOverrideReason) {
+    throw new AppError('POLICY_EXCEEDED', { params: { breaches: breaches.join('; ') } });
+  }
+  if (!can(ctx.user, 'reservations.overridePolicy')) throw new AppError('POLICY_OVERRIDE_FORBIDDEN');
+  return input.policyOverrideReason;
 }
 
 /**
@@ -138,8 +211,15 @@ export async function create(
     created = await ctx.db.transaction(async (tx) => {
       await checkReferences(tx, body);
       if (await queries.reservationNumberTaken(tx, body.reservationNumber)) throw numberTaken();
-      await checkUnitsFree(tx, body);
-      const reservation = await queries.insertReservation(tx, reservationValues(body), ctx.user.id);
+      const { input, held } = await withUnits(tx, ctx.now, body);
+      await checkUnitsFree(tx, input);
+      const policyOverrideReason = await policyOverride(tx, ctx, input);
+      const reservation = await queries.insertReservation(
+        tx,
+        { ...reservationValues(input), policyOverrideReason },
+        ctx.user.id,
+      );
+      if (held) await stock.holdUnitsIn(tx, reservation.id, held);
       if (body.commission && reservation.brokerId) {
         await commissions.createForReservation(
           tx,
@@ -177,6 +257,7 @@ export async function update(
   body: z.output<typeof updateReservationBody>,
 ): Promise<ReservationView> {
   const outcomes: workflows.CommandOutcome[] = [];
+  let unitsChanged = false;
   try {
     await ctx.db.transaction(async (tx) => {
       const current = await queries.lockReservation(tx, id);
@@ -185,7 +266,9 @@ export async function update(
       if (current.isRescinded) throw new AppError('RESERVATION_RESCINDED');
       await checkReferences(tx, body, current.clientId);
       if (await queries.reservationNumberTaken(tx, body.reservationNumber, id)) throw numberTaken();
-      await checkUnitsFree(tx, body, id);
+      const { input, held } = await withUnits(tx, ctx.now, body, { reservationId: id });
+      await checkUnitsFree(tx, input, id);
+      const policyOverrideReason = await policyOverride(tx, ctx, input, current);
 
       const existing = await commissions.commissionOf(tx, id);
       if (body.isWithBroker && existing && body.commission) {
@@ -202,10 +285,12 @@ export async function update(
         tx,
         id,
         body.version,
-        reservationValues(body),
+        { ...reservationValues(input), policyOverrideReason },
         ctx.user.id,
       );
       if (!updated) throw new AppError('STALE_VERSION');
+      if (held) await stock.holdUnitsIn(tx, id, held);
+      if (held) unitsChanged = true;
 
       if (existing && !updated.brokerId) {
         await commissions.removeForReservation(tx, existing.id);
@@ -237,7 +322,17 @@ export async function update(
     throw error;
   }
   for (const outcome of outcomes) workflows.publishOutcome(ctx.events, outcome);
-  return get(ctx, id);
+  const view = await get(ctx, id);
+  // Disponibilidad follows flow changes live: a reservation's units changing is one for its grid.
+  if (unitsChanged && view.reservationFlowId) {
+    ctx.events.publish({
+      type: 'flow-changed',
+      flowId: view.reservationFlowId,
+      reservationId: id,
+      userIds: [],
+    });
+  }
+  return view;
 }
 
 /** The sale-process fields of a reservation the sale flow screen edits; a missing one stays as it is. */
@@ -303,9 +398,10 @@ export async function remove(ctx: ServiceContext, id: string): Promise<void> {
 export async function get(ctx: ReadContext, id: string): Promise<ReservationView> {
   const found = await queries.findReservation(ctx.db, id);
   if (!found) throw new AppError('RESERVATION_NOT_FOUND');
-  const [commission, promotionRows] = await Promise.all([
+  const [commission, promotionRows, units] = await Promise.all([
     commissions.commissionOf(ctx.db, id),
     promotions.promotionsOf(ctx.db, id),
+    stock.unitsOfReservation(ctx.db, id),
   ]);
   const { reservation } = found;
   return {
@@ -338,7 +434,9 @@ export async function get(ctx: ReadContext, id: string): Promise<ReservationView
       'brokerId',
       'isRescinded',
       'version',
+      'policyOverrideReason',
     ]),
+    units,
     client: found.client
       ? {
           ...pick(found.client, ['id', 'rut', 'firstName', 'lastName']),

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { ClientHit, ReservationHit } from '../../../shared/schemas/search';
+import type { UnitSearch } from '../../../shared/domain/global-search';
+import type { ClientHit, ReservationHit, UnitHit } from '../../../shared/schemas/search';
 import { type Executor, queryRows } from '../../db/client';
 import { clients } from '../../db/schema';
 import { containsIgnoringCase, matchesEveryWord } from '../../db/search';
@@ -92,5 +93,32 @@ export async function findReservationsByApartment(
     containsIgnoringCase(sql`r.apartment_number`, text),
     sql`lower(r.apartment_number) = ${text.toLowerCase()} desc, r.reservation_date desc, r.id desc`,
     limit,
+  );
+}
+
+/**
+ * Units by number (units_number_trgm_idx), narrowed by kind and by words of the project's name; exact
+ * number first. Their status is the view unit_statuses' (decision 0032), read for the few found.
+ */
+export async function findUnits(db: Executor, search: UnitSearch, limit: number): Promise<UnitHit[]> {
+  const projectWords = search.projectWords.map(
+    (word) =>
+      sql`and ${containsIgnoringCase(sql`translate(p.name || ' ' || p.stage, 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun')`, word)}`,
+  );
+  return queryRows<UnitHit>(
+    db,
+    sql`
+      select u.id, u.kind, u.number, p.id as "projectId", p.name as "projectName", p.stage as "projectStage",
+             st.status, f.id as "reservationFlowId"
+        from (select u.* from units u join projects p on p.id = u.project_id
+               where ${containsIgnoringCase(sql`u.number`, search.number)}
+                 ${search.kind ? sql`and u.kind = ${search.kind}` : sql``}
+                 ${sql.join(projectWords, sql` `)}
+               order by lower(u.number) = ${search.number.toLowerCase()} desc, p.name, u.number, u.id
+               limit ${limit}) u
+        join projects p on p.id = u.project_id
+        join unit_statuses st on st.unit_id = u.id
+        left join flows f on f.kind = 'sale' and f.reservation_id = st.reservation_id
+       order by lower(u.number) = ${search.number.toLowerCase()} desc, p.name, u.number, u.id`,
   );
 }

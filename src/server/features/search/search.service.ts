@@ -1,9 +1,15 @@
-import { isSearchable, SEARCH_RESULTS_PER_TYPE } from '../../../shared/domain/global-search';
+import { isSearchable, SEARCH_RESULTS_PER_TYPE, unitSearchOf } from '../../../shared/domain/global-search';
+import { searchWords } from '../../../shared/domain/search';
 import type { SearchResults } from '../../../shared/schemas/search';
 import type { ReadContext } from '../../context';
 import * as queries from './search.queries';
 
-const EMPTY: SearchResults = { clients: [], reservationsByNumber: [], reservationsByApartment: [] };
+const EMPTY: SearchResults = {
+  clients: [],
+  reservationsByNumber: [],
+  reservationsByApartment: [],
+  units: [],
+};
 
 /**
  * The top bar's global search (spec part 1 §2): at least three characters once trimmed (fewer
@@ -18,5 +24,8 @@ export async function globalSearch({ db }: ReadContext, text: string): Promise<S
   const clients = await queries.findClients(db, trimmed, limit);
   const reservationsByNumber = await queries.findReservationsByNumber(db, trimmed, limit);
   const reservationsByApartment = await queries.findReservationsByApartment(db, trimmed, limit);
-  return { clients, reservationsByNumber, reservationsByApartment };
+  // 'depto 1203 Parque': a project's units by number (decision 0032).
+  const unitSearch = unitSearchOf(searchWords(trimmed));
+  const units = unitSearch ? await queries.findUnits(db, unitSearch, limit) : [];
+  return { clients, reservationsByNumber, reservationsByApartment, units };
 }

@@ -127,16 +127,19 @@ describe('GET /api/search', () => {
       clients: [],
       reservationsByNumber: [],
       reservationsByApartment: [],
+      units: [],
     });
     expect(await search('___')).toEqual({
       clients: [],
       reservationsByNumber: [],
       reservationsByApartment: [],
+      units: [],
     });
     expect(await search("')\\")).toEqual({
       clients: [],
       reservationsByNumber: [],
       reservationsByApartment: [],
+      units: [],
     });
 
     // Two characters (after trimming) give nothing, though they would match.
@@ -144,9 +147,15 @@ describe('GET /api/search', () => {
       clients: [],
       reservationsByNumber: [],
       reservationsByApartment: [],
+      units: [],
     });
     expect((await search('OC-')).reservationsByNumber).toHaveLength(2);
-    expect(await search('')).toEqual({ clients: [], reservationsByNumber: [], reservationsByApartment: [] });
+    expect(await search('')).toEqual({
+      clients: [],
+      reservationsByNumber: [],
+      reservationsByApartment: [],
+      units: [],
+    });
     expect((await agent.get('/api/search')).statusCode).toBe(200);
     expect((await agent.get(`/api/search?q=${'x'.repeat(101)}`)).statusCode).toBe(400);
 
