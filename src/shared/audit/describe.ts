@@ -8,7 +8,9 @@ import {
   formatInteger,
   formatMonthYear,
   formatPercent,
+  formatCLP,
   formatUF,
+  formatUfValue,
 } from '../format';
 import type { AuditAction, AuditChange } from '../schemas/audit';
 import {
@@ -67,6 +69,8 @@ export interface AuditDescription {
 /** An export's filters are kept flat in the log's values, each under this prefix ('filtro.search'). */
 export const EXPORT_FILTER_PREFIX = 'filtro.';
 
+const UF_SOURCE_LABELS: Record<string, string> = { file: 'Archivo', user: 'Usuario', automatic: 'Automático' };
+
 const FLOW_KIND_LABELS: Record<string, string> = { sale: 'Flujo de venta', payment: 'Flujo de pago' };
 
 /** A value of the log as a user reads it; null for an empty value. */
@@ -83,6 +87,10 @@ export function formatAuditValue(
   switch (format) {
     case 'uf':
       return formatUF(text);
+    case 'clp':
+      return text.includes('.') ? formatUfValue(text) : formatCLP(text);
+    case 'ufSource':
+      return UF_SOURCE_LABELS[text] ?? text;
     case 'fraction':
       return formatFractionAsPercent(text);
     case 'percent':

@@ -190,6 +190,7 @@ const recordLabelOfPageRow = sql`case page."rootTable"
   when 'data_subject_requests' then (select 'Solicitud de titular del ' || to_char(x.received_date, 'DD/MM/YYYY')
                                        from data_subject_requests x where x.id = page."rootId")
   when 'privacy_settings' then 'Configuración de privacidad'
+  when 'uf_values' then 'Valores UF'
 end`;
 
 /** The workflow task of a task row, an assignment, a comment or a mention. */
