@@ -33,6 +33,7 @@ import { reservationsRoutes } from './features/reservations/reservations.routes'
 import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
+import { ufValuesRoutes } from './features/uf-values/uf-values.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
+      await api.register(ufValuesRoutes, { prefix: '/uf-values' });
     },
     { prefix: '/api' },
   );

@@ -21,6 +21,7 @@ export const actionDescriptions: Record<Action, string> = {
   'comments.delete': 'Eliminar comentarios de las tareas',
   'dataRequests.manage':
     'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
+  'ufValues.manage': 'Agregar, corregir e importar los valores UF (Configuración → Valores UF)',
 };
 
 /**
