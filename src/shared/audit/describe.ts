@@ -2,13 +2,13 @@ import { formatRut } from '../domain/rut';
 import { foldForSearch } from '../domain/search';
 import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
 import {
+  formatCLP,
   formatDate,
   formatDateTime,
   formatFractionAsPercent,
   formatInteger,
   formatMonthYear,
   formatPercent,
-  formatCLP,
   formatUF,
   formatUfValue,
 } from '../format';
@@ -69,7 +69,11 @@ export interface AuditDescription {
 /** An export's filters are kept flat in the log's values, each under this prefix ('filtro.search'). */
 export const EXPORT_FILTER_PREFIX = 'filtro.';
 
-const UF_SOURCE_LABELS: Record<string, string> = { file: 'Archivo', user: 'Usuario', automatic: 'Automático' };
+const UF_SOURCE_LABELS: Record<string, string> = {
+  file: 'Archivo',
+  user: 'Usuario',
+  automatic: 'Automático',
+};
 
 const FLOW_KIND_LABELS: Record<string, string> = { sale: 'Flujo de venta', payment: 'Flujo de pago' };
 

@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Big } from './decimal';
-import {
-  clpFigureOf,
-  csvRows,
-  parseEsClDecimal,
-  readUfTable,
-  ufJumps,
-  ufRefusals,
-  ufToClp,
-} from './uf';
+import { clpFigureOf, csvRows, parseEsClDecimal, readUfTable, ufJumps, ufRefusals, ufToClp } from './uf';
 
 describe('ufToClp', () => {
   it('rounds half-up to whole pesos', () => {
@@ -25,7 +17,9 @@ describe('ufToClp', () => {
 
   it('is the exact product rounded half-up, never through floats (property)', () => {
     const uf = fc.integer({ min: 0, max: 99_999_999 }).map((cents) => new Big(cents).div(100).toFixed(2));
-    const value = fc.integer({ min: 1_000_000, max: 9_999_999 }).map((cents) => new Big(cents).div(100).toFixed(2));
+    const value = fc
+      .integer({ min: 1_000_000, max: 9_999_999 })
+      .map((cents) => new Big(cents).div(100).toFixed(2));
     fc.assert(
       fc.property(uf, value, (amount, ufValue) => {
         const clp = new Big(ufToClp(amount, ufValue));
@@ -52,16 +46,34 @@ describe('clpFigureOf', () => {
   const base = { amountUf: '10', today: '2026-11-26' };
   it('is frozen once paid, estimated while unpaid, missing without a value', () => {
     expect(
-      clpFigureOf({ ...base, paymentDate: '2026-11-20', frozenClp: '400000', frozenUfValue: '40000.00', todayUfValue: '41000.00' }),
+      clpFigureOf({
+        ...base,
+        paymentDate: '2026-11-20',
+        frozenClp: '400000',
+        frozenUfValue: '40000.00',
+        todayUfValue: '41000.00',
+      }),
     ).toEqual({ state: 'frozen', clp: '400000', ufValue: '40000.00', date: '2026-11-20' });
     expect(
-      clpFigureOf({ ...base, paymentDate: null, frozenClp: null, frozenUfValue: null, todayUfValue: '40000.05' }),
+      clpFigureOf({
+        ...base,
+        paymentDate: null,
+        frozenClp: null,
+        frozenUfValue: null,
+        todayUfValue: '40000.05',
+      }),
     ).toEqual({ state: 'estimated', clp: '400001', ufValue: '40000.05', date: '2026-11-26' });
     expect(
       clpFigureOf({ ...base, paymentDate: null, frozenClp: null, frozenUfValue: null, todayUfValue: null }),
     ).toEqual({ state: 'missing', date: '2026-11-26' });
     expect(
-      clpFigureOf({ ...base, paymentDate: '2026-11-20', frozenClp: null, frozenUfValue: null, todayUfValue: '1.00' }),
+      clpFigureOf({
+        ...base,
+        paymentDate: '2026-11-20',
+        frozenClp: null,
+        frozenUfValue: null,
+        todayUfValue: '1.00',
+      }),
     ).toEqual({ state: 'missing', date: '2026-11-20' });
   });
 });
@@ -78,7 +90,14 @@ describe('reading published values', () => {
 
   it("reads the SII's yearly table: days down, months across, empty cells missing", () => {
     const rows = csvRows(
-      ['UF 2026', 'Día;Ene;Feb;Mar', '1;"39.000,01";"39.100,02";', '2;39.001,02;;', '30;39.050,00;;39.200,00', ''].join('\r\n'),
+      [
+        'UF 2026',
+        'Día;Ene;Feb;Mar',
+        '1;"39.000,01";"39.100,02";',
+        '2;39.001,02;;',
+        '30;39.050,00;;39.200,00',
+        '',
+      ].join('\r\n'),
     );
     const reading = readUfTable(rows);
     expect(reading.problems).toEqual([]);
@@ -139,8 +158,8 @@ describe('refusals and jumps', () => {
       'El valor del 02/11/2026 difiere en 1,25 % del día anterior',
       'El valor del 02/11/2026 difiere en 1,21 % del día siguiente',
     ]);
-    expect(ufJumps([{ date: '2026-11-02', value: '39600.00' }], [{ date: '2026-11-03', value: '40010.00' }])).toEqual([
-      'El valor del 02/11/2026 difiere en 1,04 % del día siguiente',
-    ]);
+    expect(
+      ufJumps([{ date: '2026-11-02', value: '39600.00' }], [{ date: '2026-11-03', value: '40010.00' }]),
+    ).toEqual(['El valor del 02/11/2026 difiere en 1,04 % del día siguiente']);
   });
 });

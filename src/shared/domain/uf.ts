@@ -64,6 +64,17 @@ export function clpFigureOf(input: {
   };
 }
 
+/** The UF a payment pays: the first payment's percentage (100 with one payment), the second the rest. */
+export function paymentUf(
+  commission: { commissionAmount: string; numberOfPayments: number; firstPaymentPercentage: number },
+  payment: 1 | 2,
+): string {
+  const gross = dec(commission.commissionAmount);
+  const percentage = commission.numberOfPayments === 1 ? 100 : commission.firstPaymentPercentage;
+  const first = dec(money(gross.times(percentage).div(100)));
+  return money(payment === 1 ? first : gross.minus(first));
+}
+
 // --- Reading published values ---------------------------------------------------------------------
 
 /**
@@ -154,9 +165,7 @@ export interface UfReading {
  * Empty cells are days without a value (the table's 30 and 31 February, or days not yet published).
  */
 export function readUfTable(rows: readonly (readonly string[])[], year?: number): UfReading {
-  const headerIndex = rows.findIndex(
-    (row) => row.filter((cell) => monthOfHeader(cell) !== null).length >= 2,
-  );
+  const headerIndex = rows.findIndex((row) => row.filter((cell) => monthOfHeader(cell) !== null).length >= 2);
   return headerIndex >= 0 ? readYearTable(rows, headerIndex, year) : readList(rows);
 }
 
@@ -172,7 +181,16 @@ function readYearTable(rows: readonly (readonly string[])[], headerIndex: number
     }
   }
   if (tableYear === undefined) {
-    return { entries, problems: [{ row: 0, message: 'No se encontró el año de la tabla (escríbalo en el encabezado o en el nombre del archivo)' }] };
+    return {
+      entries,
+      problems: [
+        {
+          row: 0,
+          message:
+            'No se encontró el año de la tabla (escríbalo en el encabezado o en el nombre del archivo)',
+        },
+      ],
+    };
   }
   const months = header.map(monthOfHeader);
   for (let index = headerIndex + 1; index < rows.length; index++) {
@@ -181,7 +199,10 @@ function readYearTable(rows: readonly (readonly string[])[], headerIndex: number
     if (dayText === '' && row.every((cell) => cell.trim() === '')) continue;
     const day = /^\d{1,2}$/.test(dayText) ? Number(dayText) : null;
     if (day === null || day < 1 || day > 31) {
-      problems.push({ row: index + 1, message: `Fila ${index + 1}: «${dayText}» no es un día del mes (1 a 31)` });
+      problems.push({
+        row: index + 1,
+        message: `Fila ${index + 1}: «${dayText}» no es un día del mes (1 a 31)`,
+      });
       continue;
     }
     for (let column = 1; column < row.length; column++) {
@@ -191,7 +212,10 @@ function readYearTable(rows: readonly (readonly string[])[], headerIndex: number
       const date = `${tableYear}-${pad(month)}-${pad(day)}`;
       const value = parseEsClDecimal(cell);
       if (!isCalendarDate(date)) {
-        problems.push({ row: index + 1, message: `Fila ${index + 1}: el ${day} de ${MONTH_NAMES[month - 1]} no existe` });
+        problems.push({
+          row: index + 1,
+          message: `Fila ${index + 1}: el ${day} de ${MONTH_NAMES[month - 1]} no existe`,
+        });
       } else if (value === null) {
         problems.push({ row: index + 1, message: `Fila ${index + 1}: «${cell}» no es un valor` });
       } else {
@@ -212,7 +236,10 @@ function readList(rows: readonly (readonly string[])[]): UfReading {
     // A header line ('Fecha;Valor') is not a value.
     if (date === null && index === 0 && cells.every((cell) => parseEsClDecimal(cell) === null)) return;
     if (date === null || !isCalendarDate(date)) {
-      problems.push({ row: index + 1, message: `Fila ${index + 1}: «${cells[0]}» no es una fecha (dd/mm/aaaa)` });
+      problems.push({
+        row: index + 1,
+        message: `Fila ${index + 1}: «${cells[0]}» no es una fecha (dd/mm/aaaa)`,
+      });
       return;
     }
     const value = cells[1] === undefined ? null : parseEsClDecimal(cells[1]);

@@ -96,3 +96,13 @@ export const ufImportResponse = z.object({
   }),
 });
 export type UfImportResult = z.infer<typeof ufImportResponse>['import'];
+
+/**
+ * A payment in pesos (decision 0034): frozen with its date once paid, estimated at today's value
+ * while unpaid, or missing when the needed day has no value ('Valor UF no disponible').
+ */
+export const clpFigure = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('frozen'), clp: z.string(), ufValue: z.string(), date: z.string() }),
+  z.object({ state: z.literal('estimated'), clp: z.string(), ufValue: z.string(), date: z.string() }),
+  z.object({ state: z.literal('missing'), date: z.string() }),
+]);

@@ -29,7 +29,7 @@ export function tableColumns<Row>(
   return definitions
     .filter((column) => !hidden.includes(column.key))
     .map((column) => {
-      const numeric = column.format === 'uf' || column.format === 'integer';
+      const numeric = ['uf', 'integer', 'clp', 'ufValue'].includes(column.format);
       const total = totals?.[column.key];
       const draw = render[column.key];
       return {

@@ -247,9 +247,63 @@ export async function listMonths(db: Executor, kind: CommissionReportKind): Prom
 
 const netAmount = sql`(r.total_payment - r.subsidy_payment - coalesce(${commissionAmount}, 0))`;
 
+// --- Pesos (issue 33, decision 0034) ----------------------------------------------------------
+
+/** The UF value of a day (an InitPlan: read once per statement), or null. */
+const ufValueOn = (date: string) => sql`(select u.value from uf_values u where u.date = ${date}::date)`;
+
+/**
+ * A commission's payments in pesos, over `bc` (shared/domain/uf.ts `paymentUf`, `ufToClp`, in SQL; a
+ * test holds the two equal): a paid payment's frozen pesos, an unpaid one at today's value (round()
+ * of a positive numeric is half-up). Null pesos when a needed day has no value.
+ */
+const firstPaymentUf = sql`round(bc.commission_amount * (case when bc.number_of_payments = 1 then 100 else bc.first_payment_percentage end) / 100.0, 2)`;
+const paymentPesos = (payment: 1 | 2, todayUf: SQL) =>
+  payment === 1
+    ? sql`(case when bc.payment_1_date is not null then bc.payment_1_clp else round(${firstPaymentUf} * ${todayUf}, 0) end)`
+    : sql`(case when bc.number_of_payments = 1 then 0 when bc.payment_2_date is not null then bc.payment_2_clp
+            else round((bc.commission_amount - ${firstPaymentUf}) * ${todayUf}, 0) end)`;
+
+/** Words of the 'CLP' column. */
+export const CLP_STATE_LABELS = {
+  paid: 'Pagado',
+  estimated: 'Estimado',
+  missing: 'Valor UF no disponible',
+} as const;
+
+/**
+ * A commission's pesos as one JSON value (one lookup of its commission per row): the amount, the UF
+ * value used (today's while any part is unpaid) and how it stands.
+ */
+const commissionPesosJson = (today: string) => {
+  const todayUf = ufValueOn(today);
+  const estimated = sql`(bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null))`;
+  const clp = sql`(${paymentPesos(1, todayUf)} + ${paymentPesos(2, todayUf)})`;
+  return sql`json_build_object(
+    'clpAmount', ${clp}::text,
+    'ufValue', (case when ${estimated} then ${todayUf} else coalesce(bc.payment_2_uf_value, bc.payment_1_uf_value) end)::text,
+    'clpState', case when ${clp} is null then ${CLP_STATE_LABELS.missing}
+                     when ${estimated} then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end)`;
+};
+
+/** One payment's pesos as JSON: its UF, the value used, the pesos and how they stand. */
+const paymentPesosJson = (payment: SQL, today: string) => {
+  const todayUf = ufValueOn(today);
+  const isSecond = sql`(${payment} = 2)`;
+  const dated = sql`(case when ${isSecond} then bc.payment_2_date else bc.payment_1_date end) is not null`;
+  const clp = sql`(case when ${isSecond} then ${paymentPesos(2, todayUf)} else ${paymentPesos(1, todayUf)} end)`;
+  return sql`json_build_object(
+    'paymentUf', (case when ${isSecond} then bc.commission_amount - ${firstPaymentUf} else ${firstPaymentUf} end)::text,
+    'clpAmount', ${clp}::text,
+    'ufValue', (case when not ${dated} then ${todayUf} when ${isSecond} then bc.payment_2_uf_value else bc.payment_1_uf_value end)::text,
+    'clpState', case when ${clp} is null then ${CLP_STATE_LABELS.missing}
+                     when ${dated} then ${CLP_STATE_LABELS.paid} else ${CLP_STATE_LABELS.estimated} end)`;
+};
+
 /** The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx). */
 export function commissionReportSql(
   query: Pick<CommissionReportQuery, 'kind' | 'month' | 'sort' | 'direction'>,
+  today: string,
 ): ReportSql {
   const sorts: Record<CommissionReportSort, SortKey> = {
     ...reservationSorts,
@@ -267,6 +321,7 @@ export function commissionReportSql(
       brokerName,
       commissionAmount: sql`${commissionAmount}::text`,
       netAmount: sql`${netAmount}::numeric(20, 2)::text`,
+      pesos: sql`(select ${commissionPesosJson(today)} from broker_commissions bc where bc.reservation_id = r.id)`,
     },
     pageColumns: { saleFlowId: saleFlowOfPage },
     from: RESERVATION_FROM,
@@ -409,6 +464,8 @@ export function brokerPaymentsSql(
       daysLate,
       assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
         join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
+      pesos: sql`(select ${paymentPesosJson(sql`(case when ft.is_second_payment then 2 else 1 end)`, today)}
+        from flows f join broker_commissions bc on bc.id = f.broker_commission_id where f.id = ft.flow_id)`,
     },
     // The open task rows of each task of the payment workflows (flow_tasks_open_idx: a range per
     // task, a few thousand rows at 100,000 reservations), kept when their flow is in progress. Read
@@ -461,6 +518,9 @@ export function brokerConsolidatedSql(
       payment1Date: sql`bc.payment_1_date`,
       payment2Date: sql`bc.payment_2_date`,
       paidAmount: sql`${paidAmount}::numeric(20, 2)::text`,
+      // The pesos paid: the frozen amounts of the dated payments (null when a paid day had no UF value).
+      paidClp: sql`((case when bc.payment_1_date is not null then bc.payment_1_clp else 0 end)
+        + (case when bc.payment_2_date is not null then bc.payment_2_clp else 0 end))::text`,
       atRisk: sql`bc.at_risk`,
       atRiskReason: sql`bc.at_risk_reason`,
       version: sql`bc.version`,

@@ -17,9 +17,10 @@ import type {
   ufDayBody,
   ufImportBody,
 } from '../../../shared/schemas/uf-values';
-import type { ReadContext, ServiceContext } from '../../context';
+import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
 import * as queries from './uf-values.queries';
 
 /**
@@ -70,7 +71,8 @@ export async function saveDay(
   requireManager(ctx);
   const entry = { date, value: body.value };
   const refusals = ufRefusals([entry]);
-  if (refusals.length > 0) throw new AppError('UF_VALUE_INVALID', { params: { problems: refusals.join('. ') } });
+  if (refusals.length > 0)
+    throw new AppError('UF_VALUE_INVALID', { params: { problems: refusals.join('. ') } });
   await ctx.db.transaction(async (tx) => {
     const neighbours = await queries.valuesAround(tx, date, date);
     const warnings = ufJumps(
@@ -85,6 +87,7 @@ export async function saveDay(
         ? await queries.insertValue(tx, entry, 'user', ctx.user.id)
         : await queries.updateValue(tx, entry, body.version, 'user', ctx.user.id);
     if (!saved) throw new AppError('STALE_VERSION');
+    await commissions.freezeMissingPesosIn(tx, [date], ctx.user.id);
   });
   return (await queries.findValue(ctx.db, date))!;
 }
@@ -97,7 +100,8 @@ async function cellsOf(fileName: string, bytes: Buffer): Promise<string[][]> {
   if (!isXlsx) {
     const text = bytes.toString('utf8');
     // A binary file that is not a workbook (a PDF, an image) is not a table of values.
-    if (text.includes('\u0000') || /\.(xls|pdf|png|jpe?g)$/i.test(fileName)) throw new AppError('UF_FILE_UNREADABLE');
+    if (text.includes('\u0000') || /\.(xls|pdf|png|jpe?g)$/i.test(fileName))
+      throw new AppError('UF_FILE_UNREADABLE');
     return csvRows(text);
   }
   const workbook = new ExcelJS.Workbook();
@@ -148,10 +152,14 @@ export async function importFile(
   const bytes = Buffer.from(body.content, 'base64');
   if (bytes.length === 0) throw new AppError('UF_FILE_UNREADABLE');
   const yearInName = /(?:^|\D)((?:19|20|21)\d{2})(?:\D|$)/.exec(body.fileName);
-  const reading = readUfTable(await cellsOf(body.fileName, bytes), yearInName ? Number(yearInName[1]) : undefined);
+  const reading = readUfTable(
+    await cellsOf(body.fileName, bytes),
+    yearInName ? Number(yearInName[1]) : undefined,
+  );
   const problems = [...reading.problems.map((problem) => problem.message), ...ufRefusals(reading.entries)];
   if (problems.length === 0 && reading.entries.length === 0) problems.push('El archivo no tiene valores');
-  if (problems.length > 0) throw new AppError('UF_IMPORT_INVALID', { params: { problems: summary(problems) } });
+  if (problems.length > 0)
+    throw new AppError('UF_IMPORT_INVALID', { params: { problems: summary(problems) } });
   const entries = [...reading.entries].sort((a, b) => a.date.localeCompare(b.date));
   return applyEntries(ctx, entries, source, body.apply, body.confirmWarnings);
 }
@@ -195,7 +203,13 @@ async function applyEntries(
     if (warnings.length > 0 && !confirmed) {
       throw new AppError('UF_CONFIRMATION_REQUIRED', { params: { warnings: summary(warnings) } });
     }
-    await queries.upsertValues(tx, entries, source, source === 'automatic' ? null : ctx.user.id);
+    const actorId = source === 'automatic' ? null : ctx.user.id;
+    await queries.upsertValues(tx, entries, source, actorId);
+    await commissions.freezeMissingPesosIn(
+      tx,
+      entries.map((entry) => entry.date),
+      actorId,
+    );
     return { ...result, applied: true };
   };
   // The preview reads; the save reads and writes in one transaction, so what was checked is what is saved.

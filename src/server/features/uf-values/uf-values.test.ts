@@ -30,7 +30,10 @@ describe('UF values', () => {
 
   it("imports the SII's yearly table (CSV): a preview first, nothing saved; then every day, audited", async () => {
     const admin = await loginAs(ctx);
-    const preview = await admin.post('/api/uf-values/import', { fileName: 'uf-2026.csv', content: base64(SII_TABLE) });
+    const preview = await admin.post('/api/uf-values/import', {
+      fileName: 'uf-2026.csv',
+      content: base64(SII_TABLE),
+    });
     expect(preview.statusCode).toBe(200);
     expect(preview.json().import).toMatchObject({
       applied: false,
@@ -63,7 +66,12 @@ describe('UF values', () => {
     const october = (await admin.get('/api/uf-values?month=2026-10')).json();
     expect(october.days).toHaveLength(31);
     expect(october.days[0]).toMatchObject({ date: '2026-10-01', value: null, source: null, version: null });
-    expect(october.days[9]).toMatchObject({ date: '2026-10-10', value: '39705.11', source: 'file', version: 1 });
+    expect(october.days[9]).toMatchObject({
+      date: '2026-10-10',
+      value: '39705.11',
+      source: 'file',
+      version: 1,
+    });
     expect(october.canManage).toBe(true);
 
     // The same file again changes nothing and logs nothing.
@@ -83,10 +91,18 @@ describe('UF values', () => {
     const sheet = workbook.addWorksheet('UF');
     for (const row of csvRows(SII_TABLE.toString('utf8'))) {
       // Numbers as numbers, as the SII's workbook holds them.
-      sheet.addRow(row.map((cell) => (/^[\d.]+,\d{2}$/.test(cell) ? Number(cell.replace(/\./g, '').replace(',', '.')) : cell)));
+      sheet.addRow(
+        row.map((cell) =>
+          /^[\d.]+,\d{2}$/.test(cell) ? Number(cell.replace(/\./g, '').replace(',', '.')) : cell,
+        ),
+      );
     }
     const xlsx = Buffer.from(await workbook.xlsx.writeBuffer());
-    const answer = await admin.post('/api/uf-values/import', { fileName: 'valores.xlsx', content: base64(xlsx), apply: true });
+    const answer = await admin.post('/api/uf-values/import', {
+      fileName: 'valores.xlsx',
+      content: base64(xlsx),
+      apply: true,
+    });
     expect(answer.statusCode).toBe(200);
     expect(answer.json().import).toMatchObject({ applied: true, total: 61, added: 61 });
     expect((await storedValues(ctx)).find((row) => row.date === '2026-12-09')?.value).toBe('39978.38');
@@ -112,7 +128,11 @@ describe('UF values', () => {
       ['Día;Enero;Febrero\n1;1,00;2,00\n', /año/],
     ];
     for (const [text, message] of refusals) {
-      const answer = await admin.post('/api/uf-values/import', { fileName: 'uf.csv', content: base64(text), apply: true });
+      const answer = await admin.post('/api/uf-values/import', {
+        fileName: 'uf.csv',
+        content: base64(text),
+        apply: true,
+      });
       expect(answer.statusCode, text).toBe(400);
       expect(errorOf(answer).code).toBe('UF_IMPORT_INVALID');
       expect(errorOf(answer).message).toMatch(message);
@@ -146,7 +166,11 @@ describe('UF values', () => {
       'El valor del 03/11/2026 difiere en 2,47 % del día anterior',
       'El 02/11/2026 cambia de $ 40.010,00 a $ 40.011,00',
     ]);
-    const unconfirmed = await admin.post('/api/uf-values/import', { fileName: 'uf.csv', content: base64(jump), apply: true });
+    const unconfirmed = await admin.post('/api/uf-values/import', {
+      fileName: 'uf.csv',
+      content: base64(jump),
+      apply: true,
+    });
     expect(unconfirmed.statusCode).toBe(409);
     expect(errorOf(unconfirmed).code).toBe('UF_CONFIRMATION_REQUIRED');
     expect((await storedValues(ctx)).map((row) => row.value)).toEqual(['40000.00', '40010.00']);
@@ -164,7 +188,12 @@ describe('UF values', () => {
     const admin = await loginAs(ctx);
     const added = await admin.put('/api/uf-values/2026-11-20', { value: '39.902,60' });
     expect(added.statusCode).toBe(200);
-    expect(added.json().ufValue).toMatchObject({ date: '2026-11-20', value: '39902.60', source: 'user', version: 1 });
+    expect(added.json().ufValue).toMatchObject({
+      date: '2026-11-20',
+      value: '39902.60',
+      source: 'user',
+      version: 1,
+    });
     const twice = await admin.put('/api/uf-values/2026-11-20', { value: '39.902,61' });
     expect(twice.statusCode).toBe(409);
     expect(errorOf(twice).code).toBe('STALE_VERSION');
@@ -214,7 +243,10 @@ describe('UF values', () => {
       });
       expect(imported.statusCode).toBe(403);
       // Not even a preview: the file is an administrator's.
-      const preview = await user.post('/api/uf-values/import', { fileName: 'uf.csv', content: base64(SII_TABLE) });
+      const preview = await user.post('/api/uf-values/import', {
+        fileName: 'uf.csv',
+        content: base64(SII_TABLE),
+      });
       expect(preview.statusCode).toBe(403);
     }
     expect(await storedValues(ctx)).toEqual([]);
