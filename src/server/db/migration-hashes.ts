@@ -30,4 +30,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0023_login_failures': '32b059dbb81b9185719ef4df1a989e0cacfac08127577438a4b6e54d5944704a',
   '0024_mention_inbox': '2d6d875b053dfbabc19852469db833900128e137d085df4748a584e6b40a3104',
   '0025_task_inbox_task_order': '95fb364ea9970980185f2fb97f5b69b2b7b75da2557f6ea7b94bc31764af14d9',
+  '0029_pesos': '2f8e040f5b904637a1da29e17d8067c9e807eb4ce33b42cdf7caba15735aa7ef',
 };

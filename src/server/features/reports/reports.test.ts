@@ -527,7 +527,7 @@ describe('reports', () => {
       );
       const sheet = await readSheet(xlsx.rawPayload);
       expect(sheet).toHaveLength(1 + 4 + 4);
-      expect(sheet[3]?.[8]).toBe('En Riesgo');
+      expect(sheet[3]?.[9]).toBe('En Riesgo'); // after 'Pagado CLP' (issue 33)
       // The screen's four cards, each labelled, under the column it sums.
       expect(sheet.slice(5).map((row) => [row[0], row[4], row[7]])).toEqual([
         ['Total Comisiones (excluye resciliadas y en riesgo)', 300, null],
