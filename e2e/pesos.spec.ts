@@ -108,7 +108,7 @@ test('valores UF importados y los pesos junto a la UF: estimado mientras no se p
   const reportRow = page.getByRole('row').filter({ hasText: reservation.number });
   await expect(reportRow).toContainText(estimate);
   await expect(reportRow).toContainText(`$ ${esCl(ufOf(0))}`);
-  await expect(reportRow).toContainText('Estimado');
+  await expect(reportRow).toContainText('estimado');
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Exportar Excel' }).click();
   const workbook = new ExcelJS.Workbook();
@@ -133,6 +133,10 @@ test('valores UF importados y los pesos junto a la UF: estimado mientras no se p
   await expect(
     page.getByRole('row').filter({ hasText: reservation.apartment }).getByTestId('clp-frozen'),
   ).toContainText(estimate);
+
+  // The commission's page: each payment's pesos under its UF, frozen.
+  await page.goto(`/pagos/${reservation.reservationId}`);
+  await expect(page.getByTestId('payment-1-clp').getByTestId('clp-frozen')).toContainText(estimate);
 
   // The consolidated view of the broker: 'Pagado CLP'.
   const broker = (await (await page.request.get('/api/brokers?page=1&pageSize=1')).json()).rows[0].id;

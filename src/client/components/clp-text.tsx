@@ -1,8 +1,10 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { UF_MISSING_LABEL } from '../../shared/domain/uf';
-import { formatCLP, formatDate, formatUfValue } from '../../shared/format';
-import type { clpFigure } from '../../shared/schemas/uf-values';
+import { formatCLP, formatDate, formatUfValue, santiagoDateOf } from '../../shared/format';
+import type { clpFigure, UfMonth } from '../../shared/schemas/uf-values';
+import { api } from '../lib/api';
 
 export type ClpFigureView = z.infer<typeof clpFigure>;
 
@@ -39,9 +41,25 @@ export function ClpText({ figure, compact = false }: { figure: ClpFigureView; co
       </Group>
       {compact ? null : (
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          UF {formatUfValue(figure.ufValue)} {estimated ? 'de hoy' : `del ${formatDate(figure.date)}`}
+          Valor UF {estimated ? 'hoy' : `del ${formatDate(figure.date)}`}: {formatUfValue(figure.ufValue)}
         </Text>
       )}
     </Stack>
   );
+}
+
+/**
+ * Today's UF value (Santiago's day) for a form's live preview, or null when not loaded: read from
+ * the month's values (GET /api/uf-values, open to every signed-in user).
+ */
+export function useUfToday(): { today: string; value: string | null; isPending: boolean } {
+  const today = santiagoDateOf(new Date());
+  const month = today.slice(0, 7);
+  const query = useQuery({
+    queryKey: ['uf-values', 'month', month],
+    queryFn: ({ signal }) => api<UfMonth>('/api/uf-values', { query: { month }, signal }),
+    staleTime: 5 * 60_000,
+  });
+  const value = query.data?.days.find((day) => day.date === today)?.value ?? null;
+  return { today, value, isPending: query.isPending };
 }

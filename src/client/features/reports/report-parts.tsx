@@ -1,6 +1,6 @@
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { formatUF } from '../../../shared/format';
+import { formatCLP, formatUF, formatUfValue } from '../../../shared/format';
 import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
 import { ExportButtons as ExportLinks } from '../../components/export-buttons';
 import type { DataTableColumn } from '../../components/server-table';
@@ -94,3 +94,45 @@ export function SummaryCards({
 
 /** Width of a filter: the whole row on a phone, fixed beside the others on wider screens. */
 export const filterWidth = (px: number) => ({ base: '100%', sm: px });
+
+/**
+ * 'Monto CLP' on the screen (issue 33): the pesos with 'estimado' while unpaid, the UF value used
+ * under them, or 'Valor UF no disponible' — the exports keep 'Valor UF' and 'CLP' as columns of their own.
+ */
+export function ClpCell({
+  row,
+}: {
+  row: {
+    clpAmount: string | null;
+    ufValue: string | null;
+    clpState: string | null;
+    paymentUf?: string | null;
+  };
+}) {
+  if (row.clpState === null) return '—';
+  if (row.clpAmount === null) {
+    return (
+      <Text size="sm" c="orange.8" style={{ whiteSpace: 'nowrap' }}>
+        {row.clpState}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={0} align="flex-end">
+      <Group gap={6} wrap="nowrap">
+        {row.clpState === 'Estimado' ? (
+          <Badge size="xs" variant="light" color="gray" miw="max-content">
+            estimado
+          </Badge>
+        ) : null}
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatCLP(row.clpAmount)}
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+        {row.paymentUf ? `${formatUF(row.paymentUf)} × ` : 'UF '}
+        {formatUfValue(row.ufValue)}
+      </Text>
+    </Stack>
+  );
+}

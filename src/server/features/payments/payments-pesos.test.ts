@@ -175,5 +175,14 @@ describe('payments in pesos', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(await frozen(commission!.id)).toEqual({ date: '2026-11-02', clp: '3983213', ufValue: '39832.13' });
+    // The commission's popup and page read them with the commission.
+    expect(
+      (await admin.get(`/api/reservations/${reservation.id}`)).json().reservation.commission,
+    ).toMatchObject({
+      payment1Clp: '3983213',
+      payment1UfValue: '39832.13',
+      payment2Clp: null,
+      payment2UfValue: null,
+    });
   });
 });
