@@ -17,7 +17,7 @@ export function ClpText({ figure, compact = false }: { figure: ClpFigureView; co
     return (
       <Text
         size={compact ? 'xs' : 'sm'}
-        c="orange.8"
+        fs="italic"
         data-testid="clp-missing"
         style={{ whiteSpace: 'nowrap' }}
       >

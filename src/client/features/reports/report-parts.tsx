@@ -112,7 +112,7 @@ export function ClpCell({
   if (row.clpState === null) return '—';
   if (row.clpAmount === null) {
     return (
-      <Text size="sm" c="orange.8" style={{ whiteSpace: 'nowrap' }}>
+      <Text size="sm" fs="italic" style={{ whiteSpace: 'nowrap' }}>
         {row.clpState}
       </Text>
     );
