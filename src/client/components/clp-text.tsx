@@ -12,7 +12,16 @@ export type ClpFigureView = z.infer<typeof clpFigure>;
  * A payment in pesos as the server computed it (decision 0034): the amount paid with the UF value of
  * its day, today's estimate labelled 'estimado', or 'Valor UF no disponible' — never a guess.
  */
-export function ClpText({ figure, compact = false }: { figure: ClpFigureView; compact?: boolean }) {
+export function ClpText({
+  figure,
+  compact = false,
+  align = 'flex-start',
+}: {
+  figure: ClpFigureView;
+  compact?: boolean;
+  /** Where the lines line up: left (cards, lists) or right (a column of amounts). */
+  align?: 'flex-start' | 'flex-end';
+}) {
   if (figure.state === 'missing') {
     return (
       <Text
@@ -28,7 +37,7 @@ export function ClpText({ figure, compact = false }: { figure: ClpFigureView; co
   }
   const estimated = figure.state === 'estimated';
   return (
-    <Stack gap={0} align="flex-start" data-testid={estimated ? 'clp-estimated' : 'clp-frozen'}>
+    <Stack gap={0} align={align} data-testid={estimated ? 'clp-estimated' : 'clp-frozen'}>
       <Group gap={6} wrap="nowrap">
         <Text size={compact ? 'xs' : 'sm'} fw={compact ? 500 : 600} style={{ whiteSpace: 'nowrap' }}>
           {formatCLP(figure.clp)}

@@ -286,19 +286,24 @@ const commissionPesosJson = (today: string) => {
                      when ${estimated} then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end)`;
 };
 
-/** One payment's pesos as JSON: its UF, the value used, the pesos and how they stand. */
-const paymentPesosJson = (payment: SQL, today: string) => {
-  const todayUf = ufValueOn(today);
-  const isSecond = sql`(${payment} = 2)`;
-  const dated = sql`(case when ${isSecond} then bc.payment_2_date else bc.payment_1_date end) is not null`;
-  const clp = sql`(case when ${isSecond} then ${paymentPesos(2, todayUf)} else ${paymentPesos(1, todayUf)} end)`;
-  return sql`json_build_object(
-    'paymentUf', (case when ${isSecond} then bc.commission_amount - ${firstPaymentUf} else ${firstPaymentUf} end)::text,
-    'clpAmount', ${clp}::text,
-    'ufValue', (case when not ${dated} then ${todayUf} when ${isSecond} then bc.payment_2_uf_value else bc.payment_1_uf_value end)::text,
-    'clpState', case when ${clp} is null then ${CLP_STATE_LABELS.missing}
-                     when ${dated} then ${CLP_STATE_LABELS.paid} else ${CLP_STATE_LABELS.estimated} end)`;
-};
+/**
+ * One payment's pesos as JSON over `bc` and the open task `ft`: its UF, the UF value used (today's
+ * `tu.value` while unpaid, the frozen one once paid), the pesos and how they stand. Each figure is
+ * computed once (a lateral row), and today's value is a one-row join of the statement: as a
+ * sub-select inside this per-row lookup it was read again for every row and every use (×1.45).
+ */
+const paymentPesosJson = sql`json_build_object(
+    'paymentUf', p.uf::text, 'clpAmount', p.clp::text, 'ufValue', p.value::text,
+    'clpState', case when p.clp is null then ${CLP_STATE_LABELS.missing}
+                     when p.dated then ${CLP_STATE_LABELS.paid} else ${CLP_STATE_LABELS.estimated} end)`;
+const paymentPesosRow = sql`lateral (
+    select u.uf, u.dated,
+           case when u.dated then u.frozen_clp else round(u.uf * tu.value, 0) end as clp,
+           case when u.dated then u.frozen_value else tu.value end as value
+      from (select case when ft.is_second_payment then bc.commission_amount - ${firstPaymentUf} else ${firstPaymentUf} end as uf,
+                   (case when ft.is_second_payment then bc.payment_2_date else bc.payment_1_date end) is not null as dated,
+                   case when ft.is_second_payment then bc.payment_2_clp else bc.payment_1_clp end as frozen_clp,
+                   case when ft.is_second_payment then bc.payment_2_uf_value else bc.payment_1_uf_value end as frozen_value) u) p`;
 
 /** The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx). */
 export function commissionReportSql(
@@ -464,8 +469,9 @@ export function brokerPaymentsSql(
       daysLate,
       assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
         join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
-      pesos: sql`(select ${paymentPesosJson(sql`(case when ft.is_second_payment then 2 else 1 end)`, today)}
-        from flows f join broker_commissions bc on bc.id = f.broker_commission_id where f.id = ft.flow_id)`,
+      pesos: sql`(select ${paymentPesosJson}
+        from flows f join broker_commissions bc on bc.id = f.broker_commission_id, ${paymentPesosRow}
+        where f.id = ft.flow_id)`,
     },
     // The open task rows of each task of the payment workflows (flow_tasks_open_idx: a range per
     // task, a few thousand rows at 100,000 reservations), kept when their flow is in progress. Read
@@ -474,7 +480,8 @@ export function brokerPaymentsSql(
     from: sql`workflows w
       join workflow_stages ws on ws.workflow_id = w.id
       join workflow_tasks wt on wt.stage_id = ws.id
-      join open_flow_tasks ft on ft.task_id = wt.id`,
+      join open_flow_tasks ft on ft.task_id = wt.id
+      left join uf_values tu on tu.date = ${today}::date`,
     where: and(
       sql`w.kind = 'payment' and ft.kind = 'payment'`,
       sql`not wt.is_retired`,
