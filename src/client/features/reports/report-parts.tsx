@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatCLP, formatUF, formatUfValue } from '../../../shared/format';
 import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
@@ -117,21 +117,24 @@ export function ClpCell({
       </Text>
     );
   }
+  // Narrow (the report tables are wide): the pesos, 'estimado' while unpaid, the UF value used.
   return (
-    <Stack gap={0} align="flex-end">
-      <Group gap={6} wrap="nowrap">
-        {row.clpState === 'Estimado' ? (
-          <Badge size="xs" variant="light" color="gray" miw="max-content">
-            estimado
-          </Badge>
-        ) : null}
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatCLP(row.clpAmount)}
-        </Text>
-      </Group>
-      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-        {row.paymentUf ? `${formatUF(row.paymentUf)} × ` : 'UF '}
-        {formatUfValue(row.ufValue)}
+    <Stack gap={2} align="flex-end">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatCLP(row.clpAmount)}
+      </Text>
+      {row.clpState === 'Estimado' ? (
+        <Badge size="xs" variant="light" color="gray" miw="max-content">
+          estimado
+        </Badge>
+      ) : null}
+      <Text
+        size="xs"
+        c="dimmed"
+        style={{ whiteSpace: 'nowrap' }}
+        title={row.paymentUf ? formatUF(row.paymentUf) : undefined}
+      >
+        UF {formatUfValue(row.ufValue)}
       </Text>
     </Stack>
   );

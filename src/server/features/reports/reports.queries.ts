@@ -469,9 +469,9 @@ export function brokerPaymentsSql(
       daysLate,
       assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
         join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
-      pesos: sql`(select ${paymentPesosJson}
-        from flows f join broker_commissions bc on bc.id = f.broker_commission_id, ${paymentPesosRow}
-        where f.id = ft.flow_id)`,
+      // The reservation's commission (one per reservation: its unique key), as the flow's is.
+      pesos: sql`(select ${paymentPesosJson} from broker_commissions bc, ${paymentPesosRow}
+        where bc.reservation_id = ft.reservation_id)`,
     },
     // The open task rows of each task of the payment workflows (flow_tasks_open_idx: a range per
     // task, a few thousand rows at 100,000 reservations), kept when their flow is in progress. Read
