@@ -249,9 +249,6 @@ const netAmount = sql`(r.total_payment - r.subsidy_payment - coalesce(${commissi
 
 // --- Pesos (issue 33, decision 0034) ----------------------------------------------------------
 
-/** The UF value of a day (an InitPlan: read once per statement), or null. */
-const ufValueOn = (date: string) => sql`(select u.value from uf_values u where u.date = ${date}::date)`;
-
 /**
  * A commission's payments in pesos, over `bc` (shared/domain/uf.ts `paymentUf`, `ufToClp`, in SQL; a
  * test holds the two equal): a paid payment's frozen pesos, an unpaid one at today's value (round()
@@ -272,19 +269,19 @@ export const CLP_STATE_LABELS = {
 } as const;
 
 /**
- * A commission's pesos as one JSON value (one lookup of its commission per row): the amount, the UF
- * value used (today's while any part is unpaid) and how it stands.
+ * A commission's pesos as one JSON value over `bc` and today's value `tu.value`: the amount, the UF
+ * value used (today's while any part is unpaid) and how it stands; each figure computed once (a
+ * lateral row).
  */
-const commissionPesosJson = (today: string) => {
-  const todayUf = ufValueOn(today);
-  const estimated = sql`(bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null))`;
-  const clp = sql`(${paymentPesos(1, todayUf)} + ${paymentPesos(2, todayUf)})`;
-  return sql`json_build_object(
-    'clpAmount', ${clp}::text,
-    'ufValue', (case when ${estimated} then ${todayUf} else coalesce(bc.payment_2_uf_value, bc.payment_1_uf_value) end)::text,
-    'clpState', case when ${clp} is null then ${CLP_STATE_LABELS.missing}
-                     when ${estimated} then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end)`;
-};
+const commissionPesosJson = sql`json_build_object(
+    'clpAmount', c.clp::text, 'ufValue', c.value::text,
+    'clpState', case when c.clp is null then ${CLP_STATE_LABELS.missing}
+                     when c.estimated then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end)`;
+const commissionPesosRow = sql`lateral (
+    select ${paymentPesos(1, sql`tu.value`)} + ${paymentPesos(2, sql`tu.value`)} as clp,
+           (bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null)) as estimated,
+           case when bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null)
+                then tu.value else coalesce(bc.payment_2_uf_value, bc.payment_1_uf_value) end as value) c`;
 
 /**
  * One payment's pesos as JSON over `bc` and the open task `ft`: its UF, the UF value used (today's
@@ -326,7 +323,9 @@ export function commissionReportSql(
       brokerName,
       commissionAmount: sql`${commissionAmount}::text`,
       netAmount: sql`${netAmount}::numeric(20, 2)::text`,
-      pesos: sql`(select ${commissionPesosJson(today)} from broker_commissions bc where bc.reservation_id = r.id)`,
+      pesos: sql`(select ${commissionPesosJson}
+        from broker_commissions bc left join uf_values tu on tu.date = ${today}::date, ${commissionPesosRow}
+        where bc.reservation_id = r.id)`,
     },
     pageColumns: { saleFlowId: saleFlowOfPage },
     from: RESERVATION_FROM,
