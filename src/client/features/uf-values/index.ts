@@ -1,1 +1,1 @@
-export { UfValuesSection } from './uf-values-section';
+export { UfValuesSection } from './uf-values-section-lazy';
