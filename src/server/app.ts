@@ -42,6 +42,7 @@ import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { stockRoutes } from './features/stock/stock.routes';
+import { ufValuesRoutes } from './features/uf-values/uf-values.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
@@ -221,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
       await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
       await api.register(importsRoutes, { prefix: '/imports' });
+      await api.register(ufValuesRoutes, { prefix: '/uf-values' });
     },
     { prefix: '/api' },
   );

@@ -382,6 +382,18 @@ export const errorCatalog = {
     message: 'Solo un administrador puede exceder la política comercial del proyecto',
     field: 'policyOverrideReason',
   },
+  // Valores UF, pesos (issue 33)
+  UF_FILE_UNREADABLE: {
+    status: 400,
+    message:
+      'No se pudo leer el archivo. Use un CSV o XLSX con la tabla anual del SII (días por meses) o una lista de fecha y valor.',
+  },
+  UF_IMPORT_INVALID: { status: 400, message: 'El archivo no se importó; nada cambió. {problems}' },
+  UF_VALUE_INVALID: { status: 400, message: '{problems}', field: 'value' },
+  UF_CONFIRMATION_REQUIRED: {
+    status: 409,
+    message: 'Revise y confirme antes de guardar: {warnings}',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

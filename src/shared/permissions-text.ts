@@ -28,6 +28,7 @@ export const actionDescriptions: Record<Action, string> = {
     'Administrar el stock de los proyectos: unidades, bloqueos, listas de precios y política comercial',
   'reservations.overridePolicy':
     'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
+  'ufValues.manage': 'Agregar, corregir e importar los valores UF (Configuración → Valores UF)',
 };
 
 /**

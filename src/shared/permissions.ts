@@ -25,6 +25,7 @@ export const ADMIN_ACTIONS = [
   'imports.manage',
   'stock.manage',
   'reservations.overridePolicy',
+  'ufValues.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

@@ -14,6 +14,7 @@ export const SETTINGS_TABS = [
   'solicitudes-titulares',
   'correos',
   'importar',
+  'valores-uf',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */

@@ -16,6 +16,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { commissionFigures } from '../../shared/domain/pricing';
+import { clpFigureOf } from '../../shared/domain/uf';
 import { formatPercent, formatUF } from '../../shared/format';
 import {
   type CommissionView,
@@ -24,6 +25,7 @@ import {
 } from '../../shared/schemas/reservations';
 import { errorMessage } from '../lib/api';
 import { schemaErrors, useServerFieldErrors } from '../lib/forms';
+import { ClpText, useUfToday } from './clp-text';
 import { DateField } from './date-field';
 import { MoneyInput, toAmount } from './money-input';
 
@@ -160,6 +162,7 @@ export function CommissionForm({
 
   const values = form.getValues();
   const twoPayments = values.numberOfPayments === '2';
+  const ufToday = useUfToday();
   const figures = (() => {
     try {
       const body = commissionBody(values);
@@ -296,12 +299,28 @@ export function CommissionForm({
                 </Table.Tr>
                 <Table.Tr>
                   <Table.Td>Primer pago ({formatPercent(figures.firstPaymentPercentage)})</Table.Td>
-                  <Table.Td ta="right">{formatUF(figures.firstPaymentAmount)}</Table.Td>
+                  <Table.Td ta="right">
+                    {formatUF(figures.firstPaymentAmount)}
+                    <PaymentPesos
+                      amountUf={figures.firstPaymentAmount}
+                      commission={commission}
+                      payment={1}
+                      uf={ufToday}
+                    />
+                  </Table.Td>
                 </Table.Tr>
                 {twoPayments ? (
                   <Table.Tr>
                     <Table.Td>Segundo pago ({formatPercent(figures.secondPaymentPercentage)})</Table.Td>
-                    <Table.Td ta="right">{formatUF(figures.secondPaymentAmount)}</Table.Td>
+                    <Table.Td ta="right">
+                      {formatUF(figures.secondPaymentAmount)}
+                      <PaymentPesos
+                        amountUf={figures.secondPaymentAmount}
+                        commission={commission}
+                        payment={2}
+                        uf={ufToday}
+                      />
+                    </Table.Td>
                   </Table.Tr>
                 ) : null}
                 <Table.Tr>
@@ -346,5 +365,37 @@ export function CommissionDialog({ opened, brokerName, ...form }: CommissionDial
     >
       <CommissionForm {...form} />
     </Modal>
+  );
+}
+
+/**
+ * A payment's pesos under its UF in the preview: frozen once the saved commission has that payment
+ * dated, else today's estimate of the amount shown ('estimado'), or 'Valor UF no disponible'.
+ */
+function PaymentPesos({
+  amountUf,
+  commission,
+  payment,
+  uf,
+}: {
+  amountUf: string;
+  commission: CommissionView | null | undefined;
+  payment: 1 | 2;
+  uf: ReturnType<typeof useUfToday>;
+}) {
+  if (uf.isPending) return null;
+  const first = payment === 1;
+  const figure = clpFigureOf({
+    amountUf,
+    paymentDate: (first ? commission?.payment1Date : commission?.payment2Date) ?? null,
+    frozenClp: (first ? commission?.payment1Clp : commission?.payment2Clp) ?? null,
+    frozenUfValue: (first ? commission?.payment1UfValue : commission?.payment2UfValue) ?? null,
+    today: uf.today,
+    todayUfValue: uf.value,
+  });
+  return (
+    <Group justify="flex-end" data-testid={`payment-${payment}-clp`}>
+      <ClpText figure={figure} compact />
+    </Group>
   );
 }

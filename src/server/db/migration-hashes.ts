@@ -32,5 +32,6 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0025_task_inbox_task_order': '95fb364ea9970980185f2fb97f5b69b2b7b75da2557f6ea7b94bc31764af14d9',
   '0027_stock': '462de367c461671cf318b8f02c49c134fd2403bc0339610b27d90799f509a2c4',
   '0028_imports': '9f30780814d9ce1807651aaa32c1f40e6dacb4550637015a5d7b44d9181d9899',
+  '0029_pesos': '2f8e040f5b904637a1da29e17d8067c9e807eb4ce33b42cdf7caba15735aa7ef',
   '0030_mail_outbox': 'c2a3f72f6ac6ea62c2990f6314ea3a92c3ede6a0e32b8b8c813670ac283d74b4',
 };

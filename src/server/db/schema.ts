@@ -377,6 +377,31 @@ export const privacySettings = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
+// UF values (DESIGN §17, decision 0034): the pesos of one UF per day, with where each came from.
+// A missing day is a missing row, never a guess.
+
+export const UF_VALUE_SOURCES = ['file', 'user', 'automatic'] as const;
+
+export const ufValues = pgTable(
+  'uf_values',
+  {
+    date: day('date').primaryKey(),
+    value: money('value').notNull(),
+    source: text('source').notNull(),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    check('uf_values_positive', sql`${t.value} > 0`),
+    check('uf_values_date_range', sql`${t.date} between '1977-01-01' and '2100-12-31'`),
+    check('uf_values_source', sql`${t.source} in ('file', 'user', 'automatic')`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
 // Reservations and what hangs off them
 
 export const reservations = pgTable(
@@ -705,6 +730,14 @@ export const brokerCommissions = pgTable(
     atRisk: boolean('at_risk').notNull().default(false),
     atRiskReason: text('at_risk_reason'),
     penaltyAmount: money('penalty_amount'),
+    /**
+     * Frozen with each payment's date (decision 0034): the pesos paid and the UF value of that day.
+     * Null while unpaid, or when the day's UF value was not loaded ('Valor UF no disponible').
+     */
+    payment1Clp: numeric('payment_1_clp', { precision: 14, scale: 0 }),
+    payment1UfValue: money('payment_1_uf_value'),
+    payment2Clp: numeric('payment_2_clp', { precision: 14, scale: 0 }),
+    payment2UfValue: money('payment_2_uf_value'),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

@@ -17,6 +17,8 @@ const NUMBER_FORMATS: Record<ColumnFormat, string | undefined> = {
   date: 'dd/mm/yyyy',
   month: 'mm/yyyy',
   integer: '0',
+  clp: '"$" #,##0',
+  ufValue: '"$" #,##0.00',
 };
 
 const TWO_DECIMALS = /^-?\d+\.\d\d$/;
@@ -24,7 +26,15 @@ const TWO_DECIMALS = /^-?\d+\.\d\d$/;
 /** Rows written between two turns of the event loop. */
 const XLSX_ROWS_PER_TURN = 100;
 
-const WIDTHS: Record<ColumnFormat, number> = { text: 24, uf: 16, date: 12, month: 10, integer: 10 };
+const WIDTHS: Record<ColumnFormat, number> = {
+  text: 24,
+  uf: 16,
+  date: 12,
+  month: 10,
+  integer: 10,
+  clp: 16,
+  ufValue: 14,
+};
 
 /** A calendar day 'YYYY-MM-DD' (or the day of an ISO instant, UTC) as the Date exceljs writes exactly. */
 function dayOf(value: string): Date | null {
@@ -41,6 +51,9 @@ function xlsxCell(format: ColumnFormat, value: CellValue): ExcelJS.CellValue {
   if (value === null || value === undefined || value === '') return null;
   const text = String(value);
   switch (format) {
+    case 'clp':
+      return isDecimalString(text) ? Number(dec(text).toFixed(0)) : text;
+    case 'ufValue':
     case 'uf':
       // Two decimals already (a numeric(14, 2) column): the number is the text's, no big.js per cell.
       if (TWO_DECIMALS.test(text)) return Number(text);

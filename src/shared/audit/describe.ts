@@ -3,6 +3,7 @@ import { foldForSearch } from '../domain/search';
 import { type UnitKind, unitKindLabels } from '../domain/stock';
 import { flowStatusBadges, taskStatusBadges } from '../domain/workflow/statuses';
 import {
+  formatCLP,
   formatDate,
   formatDateTime,
   formatFractionAsPercent,
@@ -10,6 +11,7 @@ import {
   formatMonthYear,
   formatPercent,
   formatUF,
+  formatUfValue,
 } from '../format';
 import type { AuditAction, AuditChange } from '../schemas/audit';
 import {
@@ -68,6 +70,12 @@ export interface AuditDescription {
 /** An export's filters are kept flat in the log's values, each under this prefix ('filtro.search'). */
 export const EXPORT_FILTER_PREFIX = 'filtro.';
 
+const UF_SOURCE_LABELS: Record<string, string> = {
+  file: 'Archivo',
+  user: 'Usuario',
+  automatic: 'Automático',
+};
+
 const FLOW_KIND_LABELS: Record<string, string> = { sale: 'Flujo de venta', payment: 'Flujo de pago' };
 
 /** A value of the log as a user reads it; null for an empty value. */
@@ -84,6 +92,10 @@ export function formatAuditValue(
   switch (format) {
     case 'uf':
       return formatUF(text);
+    case 'clp':
+      return text.includes('.') ? formatUfValue(text) : formatCLP(text);
+    case 'ufSource':
+      return UF_SOURCE_LABELS[text] ?? text;
     case 'fraction':
       return formatFractionAsPercent(text);
     case 'percent':

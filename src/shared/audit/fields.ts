@@ -29,6 +29,10 @@ export type AuditReference = (typeof AUDIT_REFERENCES)[number];
 export type AuditFormat =
   | 'text'
   | 'uf'
+  /** Chilean pesos ('$ 1.234.567' or, for a UF value, '$ 36.789,36'). */
+  | 'clp'
+  /** Where a UF value came from: file, user, automatic. */
+  | 'ufSource'
   /** A fraction 0..1 shown as a percentage. */
   | 'fraction'
   /** A whole percentage (25, 50, 100). */
@@ -104,6 +108,14 @@ export const AUDIT_TABLES = {
       response: field('Respuesta'),
       answered_at: field('Respondida el', 'instant'),
       handled_by: ref('Atendida por', 'user'),
+    },
+  },
+  uf_values: {
+    noun: 'el valor UF',
+    fields: {
+      date: field('Fecha', 'date'),
+      value: field('Valor UF', 'clp'),
+      source: field('Origen', 'ufSource'),
     },
   },
   privacy_settings: {
@@ -282,6 +294,10 @@ export const AUDIT_TABLES = {
       at_risk: field('En riesgo', 'boolean'),
       at_risk_reason: field('Motivo del riesgo'),
       penalty_amount: field('Multa', 'uf'),
+      payment_1_clp: field('Monto CLP pago 1', 'clp'),
+      payment_1_uf_value: field('Valor UF pago 1', 'clp'),
+      payment_2_clp: field('Monto CLP pago 2', 'clp'),
+      payment_2_uf_value: field('Valor UF pago 2', 'clp'),
     },
   },
   flows: {
@@ -485,6 +501,7 @@ export const AUDIT_RECORD_KINDS = {
   data_subject_requests: 'Solicitudes de titulares',
   privacy_settings: 'Configuración de privacidad',
   holidays: 'Feriados',
+  uf_values: 'Valores UF',
   exports: 'Exportaciones',
 } as const;
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
@@ -506,6 +523,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   data_subject_requests: 'Solicitud de titular',
   privacy_settings: 'Configuración de privacidad',
   holidays: 'Feriado',
+  uf_values: 'Valor UF',
   exports: 'Exportación',
 };
 

@@ -44,6 +44,25 @@ export function formatUF(value: string | number | null | undefined): string {
   return formatted === '' ? '' : `UF ${formatted}`;
 }
 
+/** Whole pesos: '$ 1.234.567' (rounded half-up); empty for null. */
+export function formatCLP(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  try {
+    const whole = toFixed(dec(value), 0);
+    const negative = whole.startsWith('-') && whole !== '-0';
+    const grouped = whole.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+    return `${negative ? '-' : ''}$ ${grouped}`;
+  } catch {
+    return '';
+  }
+}
+
+/** A UF value in pesos with its two decimals: '$ 36.789,36'; empty for null. */
+export function formatUfValue(value: string | number | null | undefined): string {
+  const formatted = formatDecimal(value);
+  return formatted === '' ? '' : `$ ${formatted}`;
+}
+
 /** A percentage given in percent units (12.5 -> '12,50 %'). */
 export function formatPercent(value: string | number | null | undefined): string {
   const formatted = formatDecimal(value);

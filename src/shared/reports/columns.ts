@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dec, toFixed } from '../domain/decimal';
-import { formatDate, formatMonthYear, formatUF } from '../format';
+import { formatCLP, formatDate, formatMonthYear, formatUF, formatUfValue } from '../format';
 
 /**
  * A report's columns, defined ONCE here (DESIGN §11): the Spanish header, the row's key and the
@@ -14,9 +14,11 @@ import { formatDate, formatMonthYear, formatUF } from '../format';
  * - `uf`: a UF amount (decimal string), two decimals; XLSX a number formatted 'UF #,##0.00';
  * - `date`: a calendar day 'YYYY-MM-DD' (or an instant, shown on its Santiago day); XLSX a real date;
  * - `month`: a month 'YYYY-MM-DD' (its first day), shown 'marzo de 2027'; XLSX a date 'mm/yyyy';
- * - `integer`: a whole number (days late).
+ * - `integer`: a whole number (days late);
+ * - `clp`: whole pesos ('2401338'), shown '$ 2.401.338'; XLSX a number formatted '"$" #,##0';
+ * - `ufValue`: the pesos of one UF ('39902.60'), shown '$ 39.902,60'; XLSX '"$" #,##0.00'.
  */
-export const COLUMN_FORMATS = ['text', 'uf', 'date', 'month', 'integer'] as const;
+export const COLUMN_FORMATS = ['text', 'uf', 'date', 'month', 'integer', 'clp', 'ufValue'] as const;
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
 
 export type CellValue = string | number | null | undefined;
@@ -57,6 +59,10 @@ export function displayCell(format: ColumnFormat, value: CellValue): string {
   switch (format) {
     case 'uf':
       return formatUF(value);
+    case 'clp':
+      return formatCLP(value);
+    case 'ufValue':
+      return formatUfValue(value);
     case 'date':
       return formatDate(String(value));
     case 'month':
@@ -87,6 +93,9 @@ export function neutralizeText(text: string): string {
 export function csvCell(format: ColumnFormat, value: CellValue): string {
   if (value === null || value === undefined || value === '') return '';
   switch (format) {
+    case 'clp':
+      return toFixed(dec(value), 0);
+    case 'ufValue':
     case 'uf':
       // A numeric(14, 2) column's text is already what rounding would give (no big.js per cell).
       return typeof value === 'string' && TWO_DECIMALS.test(value)

@@ -24,6 +24,9 @@ export const COMMISSION_REPORT_COLUMNS = reportColumns<CommissionReportRow>()([
   { key: 'brokerName', header: 'Broker', format: 'text', width: 26 },
   { key: 'commissionAmount', header: 'Comisión', format: 'uf' },
   { key: 'netAmount', header: 'Monto Neto', format: 'uf' },
+  { key: 'ufValue', header: 'Valor UF', format: 'ufValue' },
+  { key: 'clpAmount', header: 'Monto CLP', format: 'clp' },
+  { key: 'clpState', header: 'CLP', format: 'text', width: 22 },
 ]);
 
 export const BROKERS_REPORT_COLUMNS = reportColumns<BrokersReportRow>()([
@@ -62,6 +65,10 @@ export const BROKER_PAYMENTS_REPORT_COLUMNS = reportColumns<BrokerPaymentRow>()(
   { key: 'startedDate', header: 'Inicio', format: 'date' },
   { key: 'daysPending', header: 'Días', format: 'integer' },
   { key: 'daysLate', header: 'Días de atraso', format: 'integer' },
+  { key: 'paymentUf', header: 'Monto UF', format: 'uf' },
+  { key: 'ufValue', header: 'Valor UF', format: 'ufValue' },
+  { key: 'clpAmount', header: 'Monto CLP', format: 'clp' },
+  { key: 'clpState', header: 'CLP', format: 'text', width: 22 },
 ]);
 
 export const BROKER_CONSOLIDATED_COLUMNS = reportColumns<BrokerConsolidatedRow>()([
@@ -73,6 +80,7 @@ export const BROKER_CONSOLIDATED_COLUMNS = reportColumns<BrokerConsolidatedRow>(
   { key: 'payment1Date', header: 'Fecha Pago 1', format: 'date' },
   { key: 'payment2Date', header: 'Fecha Pago 2', format: 'date' },
   { key: 'paidAmount', header: 'Pagado', format: 'uf' },
+  { key: 'paidClp', header: 'Pagado CLP', format: 'clp' },
   { key: 'statusLabel', header: 'Estado', format: 'text', width: 14 },
   { key: 'atRiskReason', header: 'Motivo del Riesgo', format: 'text', width: 30 },
 ]);

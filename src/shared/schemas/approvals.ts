@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TASK_STATUSES } from '../domain/workflow/statuses';
 import { exportFormat, reportColumns } from '../reports/columns';
 import { pageOf, requiredText, uuid } from './common';
+import { clpFigure } from './uf-values';
 import { flowPerson, taskCommandsView } from './workflows';
 
 /**
@@ -183,6 +184,8 @@ export const approvalDetail = z.object({
     paymentPercentage: z.string(),
     atRisk: z.boolean(),
     atRiskReason: z.string().nullable(),
+    /** This payment in pesos (issue 33): frozen once paid, today's estimate while unpaid. */
+    pesos: clpFigure,
   }),
   prices: z.object({
     apartmentPrice: z.string(),

@@ -3,6 +3,7 @@ import { isRescissionConfirmed } from '../domain/rescission';
 import { FLOW_STATUSES } from '../domain/workflow/statuses';
 import { pageOf, requiredText, uuid } from './common';
 import { saleFlowTask } from './sale-flows';
+import { clpFigure } from './uf-values';
 import { commandAllowance, flowCommandsView, flowPerson } from './workflows';
 
 /**
@@ -58,6 +59,9 @@ export const paymentListRow = z.object({
   payment2: z.enum(PAYMENT_STANDINGS).nullable(),
   /** 'Crear Segundo Pago' is offered: two payments, the first flow completed, no second flow yet. */
   canCreateSecondPayment: z.boolean(),
+  /** Each payment in pesos: frozen once paid, estimated while unpaid (null: no such payment). */
+  payment1Pesos: clpFigure.nullable(),
+  payment2Pesos: clpFigure.nullable(),
 });
 export type PaymentListRow = z.infer<typeof paymentListRow>;
 export const paymentListResponse = pageOf(paymentListRow);
@@ -130,6 +134,8 @@ export const paymentFlowDetail = z.object({
     payment1Date: z.string().nullable(),
     payment2Date: z.string().nullable(),
     version: z.number().int(),
+    /** This flow's payment in pesos: frozen with its date once paid, today's estimate while unpaid. */
+    pesos: clpFigure,
   }),
   /** The other flow of the commission (the second from the first, the first from the second). */
   firstFlowId: z.uuid().nullable(),

@@ -57,6 +57,12 @@ export const commissionReportRow = z.object({
   brokerName: z.string().nullable(),
   commissionAmount: z.string().nullable(),
   netAmount: z.string(),
+  /** The commission in pesos: paid parts frozen, unpaid ones at today's UF value (issue 33). */
+  clpAmount: z.string().nullable(),
+  /** The UF value used: today's while any part is unpaid, else the last payment's. */
+  ufValue: z.string().nullable(),
+  /** 'Pagado', 'Estimado' or 'Valor UF no disponible'; null without a commission. */
+  clpState: z.string().nullable(),
   saleFlowId: z.string().nullable(),
 });
 export type CommissionReportRow = z.infer<typeof commissionReportRow>;
@@ -225,6 +231,11 @@ export const brokerPaymentRow = z.object({
   daysToComplete: z.number().int().nullable(),
   daysPending: z.number().int(),
   daysLate: z.number().int(),
+  /** The payment's UF, its pesos (frozen once paid, today's estimate while unpaid) and the UF value used. */
+  paymentUf: z.string().nullable(),
+  clpAmount: z.string().nullable(),
+  ufValue: z.string().nullable(),
+  clpState: z.string().nullable(),
 });
 export type BrokerPaymentRow = z.infer<typeof brokerPaymentRow>;
 export const brokerPaymentsResponse = pageOf(brokerPaymentRow);
@@ -266,6 +277,8 @@ export const brokerConsolidatedRow = z.object({
   payment1Date: z.string().nullable(),
   payment2Date: z.string().nullable(),
   paidAmount: z.string(),
+  /** The pesos paid (frozen with each payment); null when a paid day had no UF value. */
+  paidClp: z.string().nullable(),
   atRisk: z.boolean(),
   atRiskReason: z.string().nullable(),
   statusLabel: z.string(),

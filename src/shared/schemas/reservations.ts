@@ -254,6 +254,11 @@ export const commissionView = z.object({
   atRisk: z.boolean(),
   atRiskReason: z.string().nullable(),
   penaltyAmount: z.string().nullable(),
+  /** The pesos paid and the UF value of the payment's day, frozen with each payment date (issue 33). */
+  payment1Clp: z.string().nullable(),
+  payment1UfValue: z.string().nullable(),
+  payment2Clp: z.string().nullable(),
+  payment2UfValue: z.string().nullable(),
   version: z.number().int(),
   /** Payment dates become read-only once the respective payment flow exists. */
   hasFirstPaymentFlow: z.boolean(),

@@ -37,6 +37,7 @@ import {
 import type { ApprovalDetail, ApprovalStep } from '../../../shared/schemas/approvals';
 import { paths } from '../../app/paths';
 import { PageLoader } from '../../app/shell/app-layout';
+import { ClpText } from '../../components/clp-text';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
@@ -64,7 +65,7 @@ function FigureTable({
   rows,
 }: {
   label: string;
-  rows: { label: string; value: string; strong?: boolean; testId?: string }[];
+  rows: { label: string; value: ReactNode; strong?: boolean; testId?: string }[];
 }) {
   return (
     <Table aria-label={label} verticalSpacing={4}>
@@ -293,6 +294,11 @@ function ApprovalCards({ approval }: { approval: ApprovalDetail }) {
               value: formatUF(commission.paymentAmount),
               strong: true,
               testId: 'payment-amount',
+            },
+            {
+              label: 'Monto CLP de este pago',
+              value: <ClpText figure={commission.pesos} align="flex-end" />,
+              testId: 'payment-clp',
             },
           ]}
         />

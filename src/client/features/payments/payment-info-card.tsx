@@ -1,6 +1,7 @@
 import { Badge, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { formatPercent, formatRut, formatUF } from '../../../shared/format';
 import type { PaymentFlowDetail } from '../../../shared/schemas/payments';
+import { ClpText } from '../../components/clp-text';
 import { InfoItem } from '../sale-flows';
 
 /** 'Primer pago (50 %)' / 'Segundo pago (50 %)': which share of a two-payment commission this flow pays. */
@@ -56,6 +57,9 @@ export function PaymentInfoCard({ flow }: { flow: PaymentFlowDetail }) {
           <Text size="xs" c="dimmed">
             {formatPercent(commission.commissionPercentage)} del precio base
           </Text>
+        </InfoItem>
+        <InfoItem label={flow.isSecondPayment ? 'Monto CLP pago 2' : 'Monto CLP'} testId="payment-clp">
+          <ClpText figure={commission.pesos} />
         </InfoItem>
         {commission.numberOfPayments === 2 ? (
           <InfoItem label="Tipo de Pago" testId="payment-type">

@@ -3,6 +3,7 @@ import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { PaymentListRow } from '../../../shared/schemas/payments';
 import { paths } from '../../app/paths';
+import { ClpText } from '../../components/clp-text';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { ProjectCell, ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
@@ -53,14 +54,22 @@ export default function PaymentsPage() {
     {
       accessor: 'payment1',
       title: 'Pago 1',
-      render: (row) => <PaymentBadge label="Pago 1" standing={row.payment1} />,
+      render: (row) => (
+        <Stack gap={4} align="flex-start">
+          <PaymentBadge label="Pago 1" standing={row.payment1} />
+          {row.payment1Pesos ? <ClpText figure={row.payment1Pesos} compact /> : null}
+        </Stack>
+      ),
     },
     {
       accessor: 'payment2',
       title: 'Pago 2',
       render: (row) =>
         row.payment2 ? (
-          <PaymentBadge label="Pago 2" standing={row.payment2} />
+          <Stack gap={4} align="flex-start">
+            <PaymentBadge label="Pago 2" standing={row.payment2} />
+            {row.payment2Pesos ? <ClpText figure={row.payment2Pesos} compact /> : null}
+          </Stack>
         ) : (
           <Text size="sm" c="dimmed" aria-label="Pago 2: no aplica">
             —

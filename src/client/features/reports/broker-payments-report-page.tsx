@@ -10,7 +10,7 @@ import { SearchInput } from '../../components/search-input';
 import { ServerTable } from '../../components/server-table';
 import { useListParams } from '../../lib/list-params';
 import { useBrokerPaymentsReport } from './api';
-import { ExportButtons, tableColumns } from './report-parts';
+import { ClpCell, ExportButtons, tableColumns } from './report-parts';
 
 /** Overdue tasks show red (spec part 2 §2), in the tint rescinded rows use. */
 function overdueRowStyle(row: BrokerPaymentRow) {
@@ -33,7 +33,10 @@ export default function BrokerPaymentsReportPage() {
 
   const columns = tableColumns<BrokerPaymentRow>(BROKER_PAYMENTS_REPORT_COLUMNS, {
     sortable: BROKER_PAYMENTS_SORTS,
+    // The pesos in one cell on the screen; the exports carry each as a column.
+    hidden: ['paymentUf', 'ufValue', 'clpState'],
     render: {
+      clpAmount: (row) => <ClpCell row={row} />,
       daysLate: (row) =>
         row.daysLate > 0 ? (
           <Group gap={4} wrap="nowrap" justify="flex-end">

@@ -15,7 +15,7 @@ import { ReservationNumberCell, rescindedRowStyle } from '../../components/reser
 import { ServerTable } from '../../components/server-table';
 import { useListParams } from '../../lib/list-params';
 import { useCommissionMonths, useCommissionReport } from './api';
-import { ExportButtons, filterWidth, tableColumns } from './report-parts';
+import { ClpCell, ExportButtons, filterWidth, tableColumns } from './report-parts';
 
 /** 'YYYY-MM-DD' (a month's first day) -> 'YYYY-MM', the report's `month`. */
 const monthKey = (month: string) => month.slice(0, 7);
@@ -40,10 +40,12 @@ export function CommissionReport({ kind }: { kind: CommissionReportKind }) {
   const rows = report.data?.rows;
 
   const columns = tableColumns<CommissionReportRow>(COMMISSION_REPORT_COLUMNS, {
-    hidden: ['statusLabel'],
+    // The pesos in one cell on the screen; the exports carry 'Valor UF' and 'CLP' as columns.
+    hidden: ['statusLabel', 'ufValue', 'clpState'],
     sortable: COMMISSION_REPORT_SORTS,
     totals: report.data?.totals,
     render: {
+      clpAmount: (row) => <ClpCell row={row} />,
       reservationNumber: (row) => (
         <ReservationNumberCell reservationNumber={row.reservationNumber} isRescinded={row.isRescinded} />
       ),

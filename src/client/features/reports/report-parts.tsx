@@ -1,6 +1,6 @@
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { formatUF } from '../../../shared/format';
+import { formatCLP, formatUF, formatUfValue } from '../../../shared/format';
 import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
 import { ExportButtons as ExportLinks } from '../../components/export-buttons';
 import type { DataTableColumn } from '../../components/server-table';
@@ -29,7 +29,7 @@ export function tableColumns<Row>(
   return definitions
     .filter((column) => !hidden.includes(column.key))
     .map((column) => {
-      const numeric = column.format === 'uf' || column.format === 'integer';
+      const numeric = ['uf', 'integer', 'clp', 'ufValue'].includes(column.format);
       const total = totals?.[column.key];
       const draw = render[column.key];
       return {
@@ -94,3 +94,48 @@ export function SummaryCards({
 
 /** Width of a filter: the whole row on a phone, fixed beside the others on wider screens. */
 export const filterWidth = (px: number) => ({ base: '100%', sm: px });
+
+/**
+ * 'Monto CLP' on the screen (issue 33): the pesos with 'estimado' while unpaid, the UF value used
+ * under them, or 'Valor UF no disponible' — the exports keep 'Valor UF' and 'CLP' as columns of their own.
+ */
+export function ClpCell({
+  row,
+}: {
+  row: {
+    clpAmount: string | null;
+    ufValue: string | null;
+    clpState: string | null;
+    paymentUf?: string | null;
+  };
+}) {
+  if (row.clpState === null) return '—';
+  if (row.clpAmount === null) {
+    return (
+      <Text size="sm" fs="italic" style={{ whiteSpace: 'nowrap' }}>
+        {row.clpState}
+      </Text>
+    );
+  }
+  // Narrow (the report tables are wide): the pesos, 'estimado' while unpaid, the UF value used.
+  return (
+    <Stack gap={2} align="flex-end">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatCLP(row.clpAmount)}
+      </Text>
+      {row.clpState === 'Estimado' ? (
+        <Badge size="xs" variant="light" color="gray" miw="max-content">
+          estimado
+        </Badge>
+      ) : null}
+      <Text
+        size="xs"
+        c="dimmed"
+        style={{ whiteSpace: 'nowrap' }}
+        title={row.paymentUf ? formatUF(row.paymentUf) : undefined}
+      >
+        UF {formatUfValue(row.ufValue)}
+      </Text>
+    </Stack>
+  );
+}

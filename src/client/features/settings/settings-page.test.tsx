@@ -55,6 +55,7 @@ describe('SettingsPage', () => {
       'Solicitudes de titulares',
       'Correos',
       'Importar',
+      'Valores UF',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');

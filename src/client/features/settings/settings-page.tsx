@@ -12,6 +12,7 @@ import { AuditSection } from '../audit';
 import { DataRequestsSection } from '../data-requests';
 import { ImportsSection } from '../imports';
 import { MailSection } from '../mail';
+import { UfValuesSection } from '../uf-values';
 import { AgenciesSection } from './agencies-section';
 import { PaymentFlowSection } from './payment-flow-section';
 import { PermissionsSection } from './permissions-section';
@@ -31,6 +32,7 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   'solicitudes-titulares': 'Solicitudes de titulares',
   correos: 'Correos',
   importar: 'Importar',
+  'valores-uf': 'Valores UF',
 };
 
 /** The tabs only some users see, and what they need. */
@@ -39,6 +41,7 @@ const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
   'solicitudes-titulares': 'dataRequests.manage',
   correos: 'mail.manage',
   importar: 'imports.manage',
+  'valores-uf': 'ufValues.manage',
 };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
@@ -56,6 +59,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   'solicitudes-titulares': () => <DataRequestsSection />,
   correos: () => <MailSection />,
   importar: () => <ImportsSection />,
+  'valores-uf': () => <UfValuesSection />,
 };
 
 /**

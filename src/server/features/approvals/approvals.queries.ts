@@ -252,7 +252,15 @@ export interface ApprovalHeader {
     firstPaymentPercentage: number | string;
     atRisk: boolean;
     atRiskReason: string | null;
+    payment1Date: string | null;
+    payment2Date: string | null;
+    payment1Clp: string | null;
+    payment1UfValue: string | null;
+    payment2Clp: string | null;
+    payment2UfValue: string | null;
   };
+  /** Today's UF value (the app's day), or null: 'Valor UF no disponible'. */
+  ufToday: string | null;
   /** The newest rejection of each task row of the flow (flow_task_rejections). */
   rejections: {
     taskId: string;
@@ -267,7 +275,11 @@ export interface ApprovalHeader {
  * prices and payments, commission, and each task's newest rejection (flow_task_rejections_flow_idx).
  * Null unless the flow is a payment flow with its commission.
  */
-export async function findApprovalHeader(db: Executor, flowId: string): Promise<ApprovalHeader | null> {
+export async function findApprovalHeader(
+  db: Executor,
+  flowId: string,
+  today: string,
+): Promise<ApprovalHeader | null> {
   const [row] = await queryRows<ApprovalHeader>(
     db,
     sql`
@@ -292,7 +304,11 @@ export async function findApprovalHeader(db: Executor, flowId: string): Promise<
                'commissionAmount', bc.commission_amount::text, 'commissionIncludesTax', bc.commission_includes_tax,
                'commissionForDiscount', bc.commission_for_discount, 'paysSecondary', bc.pays_secondary,
                'numberOfPayments', bc.number_of_payments, 'firstPaymentPercentage', bc.first_payment_percentage,
-               'atRisk', bc.at_risk, 'atRiskReason', bc.at_risk_reason) as commission,
+               'atRisk', bc.at_risk, 'atRiskReason', bc.at_risk_reason,
+               'payment1Date', bc.payment_1_date, 'payment2Date', bc.payment_2_date,
+               'payment1Clp', bc.payment_1_clp::text, 'payment1UfValue', bc.payment_1_uf_value::text,
+               'payment2Clp', bc.payment_2_clp::text, 'payment2UfValue', bc.payment_2_uf_value::text) as commission,
+             (select u.value::text from uf_values u where u.date = ${today}::date) as "ufToday",
              coalesce((
                select json_agg(json_build_object('taskId', x.flow_task_id, 'reason', x.reason,
                                                  'at', ${isoInstant(sql`x.rejected_at`)},

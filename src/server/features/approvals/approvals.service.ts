@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { commissionFigures, reservationFigures } from '../../../shared/domain/pricing';
+import { clpFigureOf } from '../../../shared/domain/uf';
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { progressOf } from '../../../shared/domain/workflow/engine';
 import type {
@@ -157,7 +158,7 @@ export async function get(
   if (!found) throw new AppError('APPROVAL_NOT_FOUND');
   const [screen, header] = await Promise.all([
     workflows.readFlow(ctx.db, found.flowId),
-    queries.findApprovalHeader(ctx.db, found.flowId),
+    queries.findApprovalHeader(ctx.db, found.flowId, santiagoDateOf(ctx.now)),
   ]);
   const { flow, definition, state } = screen;
   const task = state.tasks.find((candidate) => candidate.id === taskRowId);
@@ -234,6 +235,17 @@ export async function get(
         : figures.firstPaymentPercentage,
       atRisk: header.commission.atRisk,
       atRiskReason: header.commission.atRiskReason,
+      // This payment in pesos: frozen once paid, today's estimate while it is approved (issue 33).
+      pesos: clpFigureOf({
+        amountUf: flow.isSecondPayment ? figures.secondPaymentAmount : figures.firstPaymentAmount,
+        paymentDate: flow.isSecondPayment ? header.commission.payment2Date : header.commission.payment1Date,
+        frozenClp: flow.isSecondPayment ? header.commission.payment2Clp : header.commission.payment1Clp,
+        frozenUfValue: flow.isSecondPayment
+          ? header.commission.payment2UfValue
+          : header.commission.payment1UfValue,
+        today: santiagoDateOf(ctx.now),
+        todayUfValue: header.ufToday,
+      }),
     },
     prices: {
       apartmentPrice: header.prices.apartmentPrice,

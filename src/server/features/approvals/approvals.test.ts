@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalDetail, ApprovalListRow, BulkApproveResult } from '../../../shared/schemas/approvals';
+import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import { createBroker, createClient, createReservation } from '../../test/builders';
@@ -199,6 +200,18 @@ describe('an approval detail', () => {
       secondPaymentAmount: '60.00',
       paymentAmount: '60.00',
       paymentPercentage: '50',
+      // No UF value loaded for today: missing, never guessed (issue 33).
+      pesos: { state: 'missing', date: '2026-11-20' },
+    });
+    // With today's value: the payment's estimate (60 UF × 39.902,60 = 2.394.156).
+    await asSystem(ctx.appDb, (tx) =>
+      tx.execute(sql`insert into uf_values (date, value, source) values ('2026-11-20', '39902.60', 'file')`),
+    );
+    expect((await detail(approver, taskId)).commission.pesos).toEqual({
+      state: 'estimated',
+      clp: '2394156',
+      ufValue: '39902.60',
+      date: '2026-11-20',
     });
     expect(view.summary.difference).toBe(
       (Number(view.summary.recoveryPayment) - Number(view.summary.minimumPrice) - 120).toFixed(2),

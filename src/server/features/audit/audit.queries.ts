@@ -195,6 +195,7 @@ const recordLabelOfPageRow = sql`case page."rootTable"
                                        from data_subject_requests x where x.id = page."rootId")
   when 'privacy_settings' then 'Configuración de privacidad'
   when 'holidays' then 'Feriados'
+  when 'uf_values' then 'Valores UF'
 end`;
 
 /** The workflow task of a task row, an assignment, a comment or a mention. */

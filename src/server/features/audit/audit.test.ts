@@ -363,6 +363,19 @@ const CASES: TableCase[] = [
     root: () => null,
   },
   {
+    table: 'uf_values',
+    insert: () =>
+      sql`insert into uf_values (date, value, source) values ('2026-11-20', '40123.45', 'user') returning date::text as key`,
+    update: {
+      set: (key) => sql`update uf_values set value = '40123.46' where date = ${key}::date`,
+      column: 'value',
+      before: () => '40123.45',
+      after: () => '40123.46',
+    },
+    remove: (key) => sql`delete from uf_values where date = ${key}::date`,
+    root: () => null,
+  },
+  {
     table: 'flow_task_comment_mentions',
     insert: (f) =>
       sql`insert into flow_task_comment_mentions (comment_id, user_id) values (${f.comment}, ${f.kam.id}) returning comment_id || ':' || user_id as key`,

@@ -37,6 +37,10 @@ const commissionViewColumns = {
   atRisk: brokerCommissions.atRisk,
   atRiskReason: brokerCommissions.atRiskReason,
   penaltyAmount: brokerCommissions.penaltyAmount,
+  payment1Clp: brokerCommissions.payment1Clp,
+  payment1UfValue: brokerCommissions.payment1UfValue,
+  payment2Clp: brokerCommissions.payment2Clp,
+  payment2UfValue: brokerCommissions.payment2UfValue,
   version: brokerCommissions.version,
   hasFirstPaymentFlow: hasPaymentFlow(false),
   hasSecondPaymentFlow: hasPaymentFlow(true),
@@ -135,4 +139,56 @@ export async function updateCommission(
 
 export async function deleteCommission(db: Executor, id: string): Promise<void> {
   await db.delete(brokerCommissions).where(eq(brokerCommissions.id, id));
+}
+
+/** The figures a payment's pesos are computed from. */
+export async function findPaymentFigures(db: Executor, commissionId: string) {
+  const [row] = await queryRows<{
+    commissionAmount: string;
+    numberOfPayments: number;
+    firstPaymentPercentage: number;
+  }>(
+    db,
+    sql`select commission_amount::text as "commissionAmount", number_of_payments::int as "numberOfPayments",
+               first_payment_percentage::int as "firstPaymentPercentage"
+          from broker_commissions where id = ${commissionId}`,
+  );
+  return row
+    ? {
+        ...row,
+        numberOfPayments: Number(row.numberOfPayments),
+        firstPaymentPercentage: Number(row.firstPaymentPercentage),
+      }
+    : null;
+}
+
+/** The UF value of a day (the uf-values feature writes them), or null. */
+export async function ufValueOn(db: Executor, date: string): Promise<string | null> {
+  const [row] = await queryRows<{ value: string }>(
+    db,
+    sql`select value::text as value from uf_values where date = ${date}::date`,
+  );
+  return row?.value ?? null;
+}
+
+/** Paid payments whose day had no UF value when they were dated, among some days. */
+export function listPaymentsWithoutPesos(db: Executor, dates: readonly string[]) {
+  return queryRows<{
+    id: string;
+    payment: number;
+    date: string;
+    commissionAmount: string;
+    numberOfPayments: number;
+    firstPaymentPercentage: number;
+  }>(
+    db,
+    sql`select bc.id, p.payment, p.date::text as date, bc.commission_amount::text as "commissionAmount",
+               bc.number_of_payments::int as "numberOfPayments",
+               bc.first_payment_percentage::int as "firstPaymentPercentage"
+          from broker_commissions bc
+          cross join lateral (values (1, bc.payment_1_date, bc.payment_1_clp), (2, bc.payment_2_date, bc.payment_2_clp))
+                as p(payment, date, clp)
+         where p.date = any(${`{${dates.join(',')}}`}::date[]) and p.clp is null
+         for update of bc`,
+  );
 }

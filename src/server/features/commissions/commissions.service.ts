@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { riskRefusal } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
+import { paymentUf, ufToClp } from '../../../shared/domain/uf';
 import type { FlowStatus } from '../../../shared/domain/workflow/statuses';
 import type {
   CommissionView,
@@ -108,7 +109,14 @@ export async function save(
       const values = commissionValues(input, reservation, reservation.brokerId);
       if (!existing) {
         if (version !== undefined) throw new AppError('STALE_VERSION');
-        await queries.insertCommission(tx, reservationId, values, ctx.user.id);
+        const inserted = await queries.insertCommission(tx, reservationId, values, ctx.user.id);
+        await freezeTypedDates(
+          tx,
+          inserted.id,
+          { payment1Date: null, payment2Date: null },
+          input,
+          ctx.user.id,
+        );
         return;
       }
       if (version === undefined) throw new AppError('STALE_VERSION');
@@ -120,6 +128,7 @@ export async function save(
       }
       const updated = await queries.updateCommission(tx, existing.id, version, values, ctx.user.id);
       if (!updated) throw new AppError('STALE_VERSION');
+      await freezeTypedDates(tx, existing.id, existing, input, ctx.user.id);
     });
   } catch (error) {
     // Two people creating the same commission at once: the second one read a stale screen.
@@ -141,13 +150,70 @@ export async function recordPaymentDate(
   date: string | null,
   actorId: string,
 ): Promise<void> {
+  const figures = await queries.findPaymentFigures(tx, commissionId);
+  const pesos = figures ? await frozenPesos(tx, figures, payment, date) : { clp: null, ufValue: null };
   await queries.updateCommission(
     tx,
     commissionId,
     null,
-    payment === 1 ? { payment1Date: date } : { payment2Date: date },
+    payment === 1
+      ? { payment1Date: date, payment1Clp: pesos.clp, payment1UfValue: pesos.ufValue }
+      : { payment2Date: date, payment2Clp: pesos.clp, payment2UfValue: pesos.ufValue },
     actorId,
   );
+}
+
+/** Payment dates typed in the commission's form (no flow yet): their pesos are frozen as a flow's are. */
+async function freezeTypedDates(
+  tx: Executor,
+  commissionId: string,
+  before: { payment1Date: string | null; payment2Date: string | null },
+  after: { payment1Date?: string | null; payment2Date?: string | null },
+  actorId: string,
+) {
+  const first = after.payment1Date ?? null;
+  const second = after.payment2Date ?? null;
+  if (first !== before.payment1Date) await recordPaymentDate(tx, commissionId, 1, first, actorId);
+  if (second !== before.payment2Date) await recordPaymentDate(tx, commissionId, 2, second, actorId);
+}
+
+/**
+ * A payment's pesos at its date (decision 0034): the UF value of that day and the payment's UF in
+ * whole pesos. Both null without a date, or when the day has no value ('Valor UF no disponible').
+ */
+async function frozenPesos(
+  tx: Executor,
+  figures: Parameters<typeof paymentUf>[0],
+  payment: 1 | 2,
+  date: string | null,
+): Promise<{ clp: string | null; ufValue: string | null }> {
+  if (date === null) return { clp: null, ufValue: null };
+  const ufValue = await queries.ufValueOn(tx, date);
+  if (ufValue === null) return { clp: null, ufValue: null };
+  return { clp: ufToClp(paymentUf(figures, payment), ufValue), ufValue };
+}
+
+/**
+ * Inside the transaction that stores UF values: payments dated on those days while their value was
+ * missing get their pesos now (once; a stored amount never changes with a later correction).
+ */
+export async function freezeMissingPesosIn(tx: Executor, dates: readonly string[], actorId: string | null) {
+  if (dates.length === 0) return;
+  const waiting = await queries.listPaymentsWithoutPesos(tx, dates);
+  for (const row of waiting) {
+    const payment = row.payment === 1 ? 1 : 2;
+    const pesos = await frozenPesos(tx, row, payment, row.date);
+    if (pesos.clp === null) continue;
+    await queries.updateCommission(
+      tx,
+      row.id,
+      null,
+      payment === 1
+        ? { payment1Clp: pesos.clp, payment1UfValue: pesos.ufValue }
+        : { payment2Clp: pesos.clp, payment2UfValue: pesos.ufValue },
+      actorId,
+    );
+  }
 }
 
 /**

@@ -13,6 +13,8 @@ export interface PaymentListParams {
   page: number;
   pageSize: number;
   search?: string | undefined;
+  /** Today in Santiago: the day whose UF value estimates unpaid payments. */
+  today: string;
 }
 
 interface FlowRef {
@@ -37,9 +39,15 @@ export interface PaymentListDbRow {
     atRisk: boolean;
     payment1Date: string | null;
     payment2Date: string | null;
+    payment1Clp: string | null;
+    payment1UfValue: string | null;
+    payment2Clp: string | null;
+    payment2UfValue: string | null;
   } | null;
   firstFlow: FlowRef | null;
   secondFlow: FlowRef | null;
+  /** Today's UF value (Santiago), or null when not loaded. */
+  ufToday: string | null;
 }
 
 const paymentFlowRef = (commissionId: SQL, second: boolean) => sql`(
@@ -73,9 +81,12 @@ export function paymentListSql(params: PaymentListParams): PageSpec {
           'id', bc.id, 'commissionAmount', bc.commission_amount::text, 'netCommission', bc.net_commission::text,
           'numberOfPayments', bc.number_of_payments, 'firstPaymentPercentage', bc.first_payment_percentage,
           'atRisk', bc.at_risk, 'payment1Date', bc.payment_1_date, 'payment2Date', bc.payment_2_date,
+          'payment1Clp', bc.payment_1_clp::text, 'payment1UfValue', bc.payment_1_uf_value::text,
+          'payment2Clp', bc.payment_2_clp::text, 'payment2UfValue', bc.payment_2_uf_value::text,
           'firstFlow', ${paymentFlowRef(sql`bc.id`, false)},
           'secondFlow', ${paymentFlowRef(sql`bc.id`, true)})
         from broker_commissions bc where bc.reservation_id = ${pageColumn('reservationId')})`,
+      ufToday: sql`(select u.value::text from uf_values u where u.date = ${params.today}::date)`,
     },
     from: sql`reservations r`,
     where: sql.join(filters, sql` and `),
@@ -85,7 +96,9 @@ export function paymentListSql(params: PaymentListParams): PageSpec {
   };
 }
 
-interface RawPaymentRow extends Omit<PaymentListDbRow, 'commission' | 'firstFlow' | 'secondFlow'> {
+interface RawPaymentRow
+  extends Omit<PaymentListDbRow, 'commission' | 'firstFlow' | 'secondFlow' | 'ufToday'> {
+  ufToday: string | null;
   projectId: string;
   brokerId: string | null;
   commission:
@@ -189,6 +202,10 @@ export interface PaymentFlowHeader {
     atRiskReason: string | null;
     payment1Date: string | null;
     payment2Date: string | null;
+    payment1Clp: string | null;
+    payment1UfValue: string | null;
+    payment2Clp: string | null;
+    payment2UfValue: string | null;
     version: number;
   };
   firstFlow: FlowRef | null;
@@ -223,6 +240,8 @@ export async function findPaymentFlowHeader(db: Executor, flowId: string): Promi
                                'firstPaymentPercentage', bc.first_payment_percentage,
                                'atRisk', bc.at_risk, 'atRiskReason', bc.at_risk_reason,
                                'payment1Date', bc.payment_1_date, 'payment2Date', bc.payment_2_date,
+                               'payment1Clp', bc.payment_1_clp::text, 'payment1UfValue', bc.payment_1_uf_value::text,
+                               'payment2Clp', bc.payment_2_clp::text, 'payment2UfValue', bc.payment_2_uf_value::text,
                                'version', bc.version) as commission,
              ${paymentFlowRef(sql`bc.id`, false)} as "firstFlow",
              ${paymentFlowRef(sql`bc.id`, true)} as "secondFlow",

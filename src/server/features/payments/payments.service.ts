@@ -6,9 +6,11 @@ import {
   secondPaymentStanding,
 } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
+import { type ClpFigure, clpFigureOf, paymentUf } from '../../../shared/domain/uf';
 import { santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { progressOf } from '../../../shared/domain/workflow/engine';
 import { FIRST_PAYMENT_WORKFLOW, SECOND_PAYMENT_WORKFLOW } from '../../../shared/domain/workflow/names';
+import { santiagoDateOf } from '../../../shared/format';
 import type {
   OpenedFlow,
   PaymentFlowDetail,
@@ -22,6 +24,7 @@ import type { Executor } from '../../db/client';
 import type { Page } from '../../db/paging';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as commissions from '../commissions/commissions.service';
+import * as ufValues from '../uf-values/uf-values.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './payments.queries';
 
@@ -35,10 +38,12 @@ export async function list(
   ctx: ReadContext,
   query: z.output<typeof paymentListQuery>,
 ): Promise<Page<PaymentListRow>> {
+  const today = santiagoDateOf(ctx.now ?? new Date());
   const page = await queries.listPayments(ctx.db, {
     page: query.page,
     pageSize: query.pageSize,
     search: query.search?.trim() || undefined,
+    today,
   });
   return {
     ...page,
@@ -63,8 +68,36 @@ export async function list(
       payment1: firstPaymentStanding(row),
       payment2: secondPaymentStanding(row),
       canCreateSecondPayment: canCreateSecondPayment(row),
+      payment1Pesos: row.commission ? paymentPesos(row.commission, 1, today, row.ufToday) : null,
+      payment2Pesos:
+        row.commission?.numberOfPayments === 2 ? paymentPesos(row.commission, 2, today, row.ufToday) : null,
     })),
   };
+}
+
+/** A payment in pesos: frozen with its date, or today's estimate (decision 0034). */
+function paymentPesos(
+  commission: Parameters<typeof paymentUf>[0] & {
+    payment1Date: string | null;
+    payment2Date: string | null;
+    payment1Clp: string | null;
+    payment1UfValue: string | null;
+    payment2Clp: string | null;
+    payment2UfValue: string | null;
+  },
+  payment: 1 | 2,
+  today: string,
+  todayUfValue: string | null,
+): ClpFigure {
+  const first = payment === 1;
+  return clpFigureOf({
+    amountUf: paymentUf(commission, payment),
+    paymentDate: first ? commission.payment1Date : commission.payment2Date,
+    frozenClp: first ? commission.payment1Clp : commission.payment2Clp,
+    frozenUfValue: first ? commission.payment1UfValue : commission.payment2UfValue,
+    today,
+    todayUfValue,
+  });
 }
 
 // --- Flows opened on demand ----------------------------------------------------------------------
@@ -156,6 +189,8 @@ export async function get(
   const { commission, prices } = header;
   const figures = commissionFigures(commission, prices);
   const paysFirst = !flow.isSecondPayment;
+  const today = santiagoDateOf(ctx.now);
+  const pesos = paymentPesos(commission, paysFirst ? 1 : 2, today, await ufValues.valueOn(ctx.db, today));
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: flow.id,
@@ -185,6 +220,7 @@ export async function get(
       payment1Date: commission.payment1Date,
       payment2Date: commission.payment2Date,
       version: commission.version,
+      pesos,
     },
     firstFlowId: header.firstFlow?.id ?? null,
     secondFlowId: header.secondFlow?.id ?? null,

@@ -247,9 +247,65 @@ export async function listMonths(db: Executor, kind: CommissionReportKind): Prom
 
 const netAmount = sql`(r.total_payment - r.subsidy_payment - coalesce(${commissionAmount}, 0))`;
 
+// --- Pesos (issue 33, decision 0034) ----------------------------------------------------------
+
+/**
+ * A commission's payments in pesos, over `bc` (shared/domain/uf.ts `paymentUf`, `ufToClp`, in SQL; a
+ * test holds the two equal): a paid payment's frozen pesos, an unpaid one at today's value (round()
+ * of a positive numeric is half-up). Null pesos when a needed day has no value.
+ */
+const firstPaymentUf = sql`round(bc.commission_amount * (case when bc.number_of_payments = 1 then 100 else bc.first_payment_percentage end) / 100.0, 2)`;
+const paymentPesos = (payment: 1 | 2, todayUf: SQL) =>
+  payment === 1
+    ? sql`(case when bc.payment_1_date is not null then bc.payment_1_clp else round(${firstPaymentUf} * ${todayUf}, 0) end)`
+    : sql`(case when bc.number_of_payments = 1 then 0 when bc.payment_2_date is not null then bc.payment_2_clp
+            else round((bc.commission_amount - ${firstPaymentUf}) * ${todayUf}, 0) end)`;
+
+/** Words of the 'CLP' column. */
+export const CLP_STATE_LABELS = {
+  paid: 'Pagado',
+  estimated: 'Estimado',
+  missing: 'Valor UF no disponible',
+} as const;
+
+/**
+ * A commission's pesos as one JSON value over `bc` and today's value `tu.value`: the amount, the UF
+ * value used (today's while any part is unpaid) and how it stands; each figure computed once (a
+ * lateral row).
+ */
+const commissionPesosJson = sql`json_build_object(
+    'clpAmount', c.clp::text, 'ufValue', c.value::text,
+    'clpState', case when c.clp is null then ${CLP_STATE_LABELS.missing}
+                     when c.estimated then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end)`;
+const commissionPesosRow = sql`lateral (
+    select ${paymentPesos(1, sql`tu.value`)} + ${paymentPesos(2, sql`tu.value`)} as clp,
+           (bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null)) as estimated,
+           case when bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null)
+                then tu.value else coalesce(bc.payment_2_uf_value, bc.payment_1_uf_value) end as value) c`;
+
+/**
+ * One payment's pesos as JSON over `bc` and the open task `ft`: its UF, the UF value used (today's
+ * `tu.value` while unpaid, the frozen one once paid), the pesos and how they stand. Each figure is
+ * computed once (a lateral row), and today's value is a one-row join of the statement: as a
+ * sub-select inside this per-row lookup it was read again for every row and every use (×1.45).
+ */
+const paymentPesosJson = sql`json_build_object(
+    'paymentUf', p.uf::text, 'clpAmount', p.clp::text, 'ufValue', p.value::text,
+    'clpState', case when p.clp is null then ${CLP_STATE_LABELS.missing}
+                     when p.dated then ${CLP_STATE_LABELS.paid} else ${CLP_STATE_LABELS.estimated} end)`;
+const paymentPesosRow = sql`lateral (
+    select u.uf, u.dated,
+           case when u.dated then u.frozen_clp else round(u.uf * tu.value, 0) end as clp,
+           case when u.dated then u.frozen_value else tu.value end as value
+      from (select case when ft.is_second_payment then bc.commission_amount - ${firstPaymentUf} else ${firstPaymentUf} end as uf,
+                   (case when ft.is_second_payment then bc.payment_2_date else bc.payment_1_date end) is not null as dated,
+                   case when ft.is_second_payment then bc.payment_2_clp else bc.payment_1_clp end as frozen_clp,
+                   case when ft.is_second_payment then bc.payment_2_uf_value else bc.payment_1_uf_value end as frozen_value) u) p`;
+
 /** The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx). */
 export function commissionReportSql(
   query: Pick<CommissionReportQuery, 'kind' | 'month' | 'sort' | 'direction'>,
+  today: string,
 ): ReportSql {
   const sorts: Record<CommissionReportSort, SortKey> = {
     ...reservationSorts,
@@ -267,6 +323,9 @@ export function commissionReportSql(
       brokerName,
       commissionAmount: sql`${commissionAmount}::text`,
       netAmount: sql`${netAmount}::numeric(20, 2)::text`,
+      pesos: sql`(select ${commissionPesosJson}
+        from broker_commissions bc left join uf_values tu on tu.date = ${today}::date, ${commissionPesosRow}
+        where bc.reservation_id = r.id)`,
     },
     pageColumns: { saleFlowId: saleFlowOfPage },
     from: RESERVATION_FROM,
@@ -409,6 +468,9 @@ export function brokerPaymentsSql(
       daysLate,
       assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
         join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
+      // The reservation's commission (one per reservation: its unique key), as the flow's is.
+      pesos: sql`(select ${paymentPesosJson} from broker_commissions bc, ${paymentPesosRow}
+        where bc.reservation_id = ft.reservation_id)`,
     },
     // The open task rows of each task of the payment workflows (flow_tasks_open_idx: a range per
     // task, a few thousand rows at 100,000 reservations), kept when their flow is in progress. Read
@@ -417,7 +479,8 @@ export function brokerPaymentsSql(
     from: sql`workflows w
       join workflow_stages ws on ws.workflow_id = w.id
       join workflow_tasks wt on wt.stage_id = ws.id
-      join open_flow_tasks ft on ft.task_id = wt.id`,
+      join open_flow_tasks ft on ft.task_id = wt.id
+      left join uf_values tu on tu.date = ${today}::date`,
     where: and(
       sql`w.kind = 'payment' and ft.kind = 'payment'`,
       sql`not wt.is_retired`,
@@ -461,6 +524,9 @@ export function brokerConsolidatedSql(
       payment1Date: sql`bc.payment_1_date`,
       payment2Date: sql`bc.payment_2_date`,
       paidAmount: sql`${paidAmount}::numeric(20, 2)::text`,
+      // The pesos paid: the frozen amounts of the dated payments (null when a paid day had no UF value).
+      paidClp: sql`((case when bc.payment_1_date is not null then bc.payment_1_clp else 0 end)
+        + (case when bc.payment_2_date is not null then bc.payment_2_clp else 0 end))::text`,
       atRisk: sql`bc.at_risk`,
       atRiskReason: sql`bc.at_risk_reason`,
       version: sql`bc.version`,

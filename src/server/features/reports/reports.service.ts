@@ -68,6 +68,27 @@ function today(ctx: ReadContext): string {
   return santiagoDateOf(ctx.now ?? new Date());
 }
 
+/**
+ * The pesos the statement read as one JSON value (one lookup of the commission per row), spread
+ * into the row's columns: 'Monto CLP', 'Valor UF' and how they stand (decision 0034).
+ */
+type WithPesos<Row, Keys extends keyof Row> = Omit<Row, Keys> & { pesos?: Pick<Row, Keys> | null };
+
+const NO_PESOS = { clpAmount: null, ufValue: null, clpState: null };
+
+function withPesos(row: CommissionReportRow): CommissionReportRow {
+  const { pesos, ...rest } = row as WithPesos<CommissionReportRow, 'clpAmount' | 'ufValue' | 'clpState'>;
+  return { ...rest, ...(pesos ?? NO_PESOS) };
+}
+
+function withPaymentPesos(row: BrokerPaymentRow): BrokerPaymentRow {
+  const { pesos, ...rest } = row as WithPesos<
+    BrokerPaymentRow,
+    'paymentUf' | 'clpAmount' | 'ufValue' | 'clpState'
+  >;
+  return { ...rest, ...(pesos ?? { ...NO_PESOS, paymentUf: null }) };
+}
+
 // --- Informe de Comisiones / Proyección Comisiones ------------------------------------------
 
 export async function commissionMonths(
@@ -83,23 +104,27 @@ export async function commissionReport(
 ): Promise<CommissionReportPage> {
   const page = await queries.selectReportPage<CommissionReportRow, 'commissionAmount' | 'netAmount'>(
     ctx.db,
-    queries.commissionReportSql(query),
+    queries.commissionReportSql(query, today(ctx)),
     query.page,
     query.pageSize,
   );
-  return { ...page, totals: page.sums ?? { commissionAmount: '0.00', netAmount: '0.00' } };
+  return {
+    ...page,
+    rows: page.rows.map(withPesos),
+    totals: page.sums ?? { commissionAmount: '0.00', netAmount: '0.00' },
+  };
 }
 
 export function exportCommissionReport(
   ctx: ReadContext,
   query: Sorted<CommissionReportQuery>,
 ): ReportExport<CommissionReportRow> {
-  const report = queries.commissionReportSql(query);
+  const report = queries.commissionReportSql(query, today(ctx));
   const texts = COMMISSION_REPORT_TEXTS[query.kind];
   return {
     fileName: `${texts.filePrefix}_${query.month}`,
     sheetName: texts.sheet,
-    chunks: chunksOf(ctx.db, report),
+    chunks: chunksOf(ctx.db, report, withPesos),
     totals: () => liveTotals(ctx.db, report),
   };
 }
@@ -169,7 +194,7 @@ export async function brokerPayments(
     query.page,
     query.pageSize,
   );
-  return page;
+  return { ...page, rows: page.rows.map(withPaymentPesos) };
 }
 
 export function exportBrokerPayments(
@@ -179,7 +204,7 @@ export function exportBrokerPayments(
   return {
     fileName: `${REPORT_FILE_PREFIXES.brokerPayments}_${today(ctx)}`,
     sheetName: 'Informe de Pagos Brokers',
-    chunks: chunksOf(ctx.db, queries.brokerPaymentsSql(query, today(ctx))),
+    chunks: chunksOf(ctx.db, queries.brokerPaymentsSql(query, today(ctx)), withPaymentPesos),
   };
 }
 

@@ -190,6 +190,9 @@ describe('reports', () => {
         'Broker',
         'Comisión',
         'Monto Neto',
+        'Valor UF',
+        'Monto CLP',
+        'CLP',
       ]);
       expect(rows).toHaveLength(1 + 2 + 1);
       expect(rows[1]?.[1]).toBe('Vigente');
@@ -207,8 +210,20 @@ describe('reports', () => {
       );
       // No projection in March: the header and an all-zero totals row.
       expect(await readSheet(xlsx.rawPayload)).toEqual([
-        ['N° Reserva', 'Estado', 'Cliente', 'Proyecto', 'Depto.', 'Broker', 'Comisión', 'Monto Neto'],
-        ['Totales (excluye resciliadas)', null, null, null, null, null, 0, 0],
+        [
+          'N° Reserva',
+          'Estado',
+          'Cliente',
+          'Proyecto',
+          'Depto.',
+          'Broker',
+          'Comisión',
+          'Monto Neto',
+          'Valor UF',
+          'Monto CLP',
+          'CLP',
+        ],
+        ['Totales (excluye resciliadas)', null, null, null, null, null, 0, 0, null, null, null],
       ]);
       const payment = await agent.get(
         '/api/reports/commissions/export?kind=payment&month=2027-03&format=xlsx',
@@ -512,7 +527,7 @@ describe('reports', () => {
       );
       const sheet = await readSheet(xlsx.rawPayload);
       expect(sheet).toHaveLength(1 + 4 + 4);
-      expect(sheet[3]?.[8]).toBe('En Riesgo');
+      expect(sheet[3]?.[9]).toBe('En Riesgo'); // after 'Pagado CLP' (issue 33)
       // The screen's four cards, each labelled, under the column it sums.
       expect(sheet.slice(5).map((row) => [row[0], row[4], row[7]])).toEqual([
         ['Total Comisiones (excluye resciliadas y en riesgo)', 300, null],
@@ -596,16 +611,23 @@ describe('reports', () => {
       const reports: [string, (direction: 'asc' | 'desc') => queries.ReportSql][] = [
         [
           'amount',
-          (direction) => queries.commissionReportSql({ ...month, sort: 'commissionAmount', direction }),
+          (direction) =>
+            queries.commissionReportSql({ ...month, sort: 'commissionAmount', direction }, '2026-11-20'),
         ],
         [
           'net amount',
-          (direction) => queries.commissionReportSql({ ...month, sort: 'netAmount', direction }),
+          (direction) =>
+            queries.commissionReportSql({ ...month, sort: 'netAmount', direction }, '2026-11-20'),
         ],
-        ['client', (direction) => queries.commissionReportSql({ ...month, sort: 'clientName', direction })],
+        [
+          'client',
+          (direction) =>
+            queries.commissionReportSql({ ...month, sort: 'clientName', direction }, '2026-11-20'),
+        ],
         [
           'number',
-          (direction) => queries.commissionReportSql({ ...month, sort: 'reservationNumber', direction }),
+          (direction) =>
+            queries.commissionReportSql({ ...month, sort: 'reservationNumber', direction }, '2026-11-20'),
         ],
         ['date', (direction) => queries.brokersReportSql({ ...dates, sort: 'reservationDate', direction })],
         ['promise', (direction) => queries.brokersReportSql({ ...dates, sort: 'promiseDate', direction })],
@@ -635,12 +657,15 @@ describe('reports', () => {
       // Money stays a decimal string through the chunk's JSON.
       const chunk = await queries.selectReportChunk<{ commissionAmount: string; netAmount: string }>(
         ctx.db,
-        queries.commissionReportSql({
-          kind: 'payment',
-          month: '2027-03',
-          sort: 'commissionAmount',
-          direction: 'asc',
-        }),
+        queries.commissionReportSql(
+          {
+            kind: 'payment',
+            month: '2027-03',
+            sort: 'commissionAmount',
+            direction: 'asc',
+          },
+          '2027-03-12',
+        ),
         null,
         10,
       );

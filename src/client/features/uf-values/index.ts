@@ -1,0 +1,1 @@
+export { UfValuesSection } from './uf-values-section-lazy';

@@ -1,0 +1,224 @@
+import ExcelJS from 'exceljs';
+import type { z } from 'zod';
+import {
+  csvRows,
+  readUfTable,
+  type UfEntry,
+  type UfSource,
+  ufJumps,
+  ufRefusals,
+} from '../../../shared/domain/uf';
+import { formatDate, formatUfValue } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
+import type {
+  UfImportResult,
+  UfMonth,
+  UfValueView,
+  ufDayBody,
+  ufImportBody,
+} from '../../../shared/schemas/uf-values';
+import type { ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import { AppError } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
+import * as queries from './uf-values.queries';
+
+/**
+ * Configuración → 'Valores UF' (issue 33, decision 0034). The values are data with a source per
+ * day; a missing day stays missing. Every write is a transaction of an administrator (audited by the
+ * table's trigger); a value more than 1 % from its neighbours, or a stored value an import would
+ * change, is saved only once the user has confirmed it.
+ */
+
+function requireManager(ctx: Pick<ServiceContext, 'user'>): void {
+  if (!can(ctx.user, 'ufValues.manage')) throw new AppError('FORBIDDEN');
+}
+
+export async function listMonth(ctx: ServiceContext, month: string): Promise<UfMonth> {
+  return {
+    month,
+    days: await queries.listMonth(ctx.db, month),
+    canManage: can(ctx.user, 'ufValues.manage'),
+  };
+}
+
+// --- For the other features: the value of a day, or none ------------------------------------------
+
+/** The UF value of a day ('40123.45'), or null: 'Valor UF no disponible'. Never a guess. */
+export async function valueOn(db: Executor, date: string): Promise<string | null> {
+  const [entry] = await queries.valuesOn(db, [date]);
+  return entry?.value ?? null;
+}
+
+/** The values of several days at once (one statement); missing days are absent from the map. */
+export async function valuesOn(db: Executor, dates: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(dates)];
+  const entries = await queries.valuesOn(db, unique);
+  return new Map(entries.map((entry) => [entry.date, entry.value]));
+}
+
+// --- One day by hand --------------------------------------------------------------------------------
+
+/**
+ * Adds a day (no version) or corrects it (the version read; stale → 409). A value more than 1 % from
+ * the day before or after asks for confirmation first (409 with the warning; nothing saved).
+ */
+export async function saveDay(
+  ctx: ServiceContext,
+  date: string,
+  body: z.output<typeof ufDayBody>,
+): Promise<UfValueView> {
+  requireManager(ctx);
+  const entry = { date, value: body.value };
+  const refusals = ufRefusals([entry]);
+  if (refusals.length > 0)
+    throw new AppError('UF_VALUE_INVALID', { params: { problems: refusals.join('. ') } });
+  await ctx.db.transaction(async (tx) => {
+    const neighbours = await queries.valuesAround(tx, date, date);
+    const warnings = ufJumps(
+      [entry],
+      neighbours.filter((stored) => stored.date !== date),
+    );
+    if (warnings.length > 0 && !body.confirmJump) {
+      throw new AppError('UF_CONFIRMATION_REQUIRED', { params: { warnings: warnings.join('. ') } });
+    }
+    const saved =
+      body.version === undefined
+        ? await queries.insertValue(tx, entry, 'user', ctx.user.id)
+        : await queries.updateValue(tx, entry, body.version, 'user', ctx.user.id);
+    if (!saved) throw new AppError('STALE_VERSION');
+    await commissions.freezeMissingPesosIn(tx, [date], ctx.user.id);
+  });
+  return (await queries.findValue(ctx.db, date))!;
+}
+
+// --- Import -----------------------------------------------------------------------------------------
+
+/** The cells of a CSV or XLSX file, row by row, as text. */
+async function cellsOf(fileName: string, bytes: Buffer): Promise<string[][]> {
+  const isXlsx = bytes.subarray(0, 2).toString('latin1') === 'PK';
+  if (!isXlsx) {
+    const text = bytes.toString('utf8');
+    // A binary file that is not a workbook (a PDF, an image) is not a table of values.
+    if (text.includes('\u0000') || /\.(xls|pdf|png|jpe?g)$/i.test(fileName))
+      throw new AppError('UF_FILE_UNREADABLE');
+    return csvRows(text);
+  }
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw new AppError('UF_FILE_UNREADABLE');
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new AppError('UF_FILE_UNREADABLE');
+  const rows: string[][] = [];
+  sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
+    const cells: string[] = [];
+    row.eachCell({ includeEmpty: true }, (cell, column) => {
+      cells[column - 1] = textOfCell(cell.value);
+    });
+    rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? '');
+  });
+  return Array.from(rows, (row) => row ?? []);
+}
+
+/** A sheet cell as the text a CSV would hold: numbers with a decimal point, dates as YYYY-MM-DD. */
+function textOfCell(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'object') {
+    if ('result' in value && value.result !== undefined) return textOfCell(value.result as ExcelJS.CellValue);
+    if ('richText' in value) return value.richText.map((part) => part.text).join('');
+    if ('text' in value) return String(value.text);
+    return '';
+  }
+  return String(value);
+}
+
+/**
+ * Reads a published table (the SII's yearly table or a list of date and value), refuses it whole on
+ * any problem, and previews or saves it. The preview lists what must be confirmed: a value more than
+ * 1 % from its neighbours, a stored value that would change. Saving with unconfirmed warnings is
+ * refused (409), so what the user confirmed is what is saved.
+ */
+export async function importFile(
+  ctx: ServiceContext,
+  body: z.output<typeof ufImportBody>,
+  source: UfSource = 'file',
+): Promise<UfImportResult> {
+  requireManager(ctx);
+  const bytes = Buffer.from(body.content, 'base64');
+  if (bytes.length === 0) throw new AppError('UF_FILE_UNREADABLE');
+  const yearInName = /(?:^|\D)((?:19|20|21)\d{2})(?:\D|$)/.exec(body.fileName);
+  const reading = readUfTable(
+    await cellsOf(body.fileName, bytes),
+    yearInName ? Number(yearInName[1]) : undefined,
+  );
+  const problems = [...reading.problems.map((problem) => problem.message), ...ufRefusals(reading.entries)];
+  if (problems.length === 0 && reading.entries.length === 0) problems.push('El archivo no tiene valores');
+  if (problems.length > 0)
+    throw new AppError('UF_IMPORT_INVALID', { params: { problems: summary(problems) } });
+  const entries = [...reading.entries].sort((a, b) => a.date.localeCompare(b.date));
+  return applyEntries(ctx, entries, source, body.apply, body.confirmWarnings);
+}
+
+async function applyEntries(
+  ctx: ServiceContext,
+  entries: UfEntry[],
+  source: UfSource,
+  apply: boolean,
+  confirmed: boolean,
+): Promise<UfImportResult> {
+  const first = entries[0]!.date;
+  const last = entries.at(-1)!.date;
+  const run = async (tx: Executor): Promise<UfImportResult> => {
+    const stored = await queries.valuesAround(tx, first, last);
+    const storedByDate = new Map(stored.map((entry) => [entry.date, entry.value]));
+    let added = 0;
+    let unchanged = 0;
+    const changes: string[] = [];
+    for (const entry of entries) {
+      const before = storedByDate.get(entry.date);
+      if (before === undefined) added++;
+      else if (before === entry.value) unchanged++;
+      else
+        changes.push(
+          `El ${formatDate(entry.date)} cambia de ${formatUfValue(before)} a ${formatUfValue(entry.value)}`,
+        );
+    }
+    const warnings = [...ufJumps(entries, stored), ...changes];
+    const result = {
+      applied: false,
+      total: entries.length,
+      added,
+      changed: changes.length,
+      unchanged,
+      firstDate: first,
+      lastDate: last,
+      warnings,
+    };
+    if (!apply) return result;
+    if (warnings.length > 0 && !confirmed) {
+      throw new AppError('UF_CONFIRMATION_REQUIRED', { params: { warnings: summary(warnings) } });
+    }
+    const actorId = source === 'automatic' ? null : ctx.user.id;
+    await queries.upsertValues(tx, entries, source, actorId);
+    await commissions.freezeMissingPesosIn(
+      tx,
+      entries.map((entry) => entry.date),
+      actorId,
+    );
+    return { ...result, applied: true };
+  };
+  // The preview reads; the save reads and writes in one transaction, so what was checked is what is saved.
+  return apply ? ctx.db.transaction(run) : run(ctx.db);
+}
+
+/** The first problems, and how many more: a message that fits on the screen. */
+function summary(problems: readonly string[]): string {
+  const shown = problems.slice(0, 5).join('. ');
+  const more = problems.length - 5;
+  return more > 0 ? `${shown}. (y ${more} más)` : `${shown}.`;
+}
