@@ -4,6 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '../../../shared/schemas/auth';
+import { SETTINGS_TABS } from '../../app/paths';
 import { sessionQueryKey } from '../../lib/session';
 import { sessionUserFixture } from '../../test/render';
 import SettingsPage from './settings-page';
@@ -93,7 +94,8 @@ describe('SettingsPage', () => {
     expect([...select.options].map((option) => option.textContent)).toEqual(
       screen.getAllByRole('tab').map((tab) => tab.textContent),
     );
-    expect(select.options).toHaveLength(9);
+    // An administrator: every tab of Configuración.
+    expect(select.options).toHaveLength(SETTINGS_TABS.length);
     expect(select.value).toBe('proyectos');
     // The select and the tab list are each shown on one side of the phone breakpoint only.
     expect(select.closest('[class*="hiddenFrom"], .mantine-hidden-from-sm')).toBeTruthy();
