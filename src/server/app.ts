@@ -16,6 +16,8 @@ import { eventsRoutes } from './events/events.routes';
 import { approvalsRoutes } from './features/approvals/approvals.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { backupsRoutes } from './features/backups/backups.routes';
+import type { EmbeddedBackups } from './features/backups/backups.service';
 import type { AuthSettings } from './features/auth/auth.service';
 import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
@@ -55,6 +57,8 @@ export interface AppOptions {
   events?: EventBus;
   /** Where the log goes (tests read it); standard output by default. */
   logStream?: NodeJS.WritableStream;
+  /** Backups of the embedded database (absent on PostgreSQL: the product does not back it up). */
+  backups?: EmbeddedBackups;
 }
 
 const HOUR_MS = 3_600_000;
@@ -186,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(filesRoutes, { prefix: '/files' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
+      await api.register(backupsRoutes, { prefix: '/backups', backups: options.backups ?? null });
     },
     { prefix: '/api' },
   );

@@ -21,6 +21,7 @@ export const actionDescriptions: Record<Action, string> = {
   'comments.delete': 'Eliminar comentarios de las tareas',
   'dataRequests.manage':
     'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
+  'backups.manage': 'Ver, crear y descargar los respaldos de la base de datos (Configuración → Respaldos)',
 };
 
 /**

@@ -21,6 +21,7 @@ export const ADMIN_ACTIONS = [
   'audit.read',
   'comments.delete',
   'dataRequests.manage',
+  'backups.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 
