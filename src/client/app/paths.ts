@@ -12,6 +12,7 @@ export const SETTINGS_TABS = [
   'permisos',
   'auditoria',
   'solicitudes-titulares',
+  'respaldos',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */

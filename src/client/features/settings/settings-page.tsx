@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { AuditSection } from '../audit';
+import { BackupsSection } from '../backups';
 import { DataRequestsSection } from '../data-requests';
 import { AgenciesSection } from './agencies-section';
 import { PaymentFlowSection } from './payment-flow-section';
@@ -27,12 +28,14 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   permisos: 'Permisos',
   auditoria: 'Auditoría',
   'solicitudes-titulares': 'Solicitudes de titulares',
+  respaldos: 'Respaldos',
 };
 
 /** The tabs only some users see, and what they need. */
 const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
   auditoria: 'audit.read',
   'solicitudes-titulares': 'dataRequests.manage',
+  respaldos: 'backups.manage',
 };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
@@ -48,6 +51,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   permisos: () => <PermissionsSection />,
   auditoria: () => <AuditSection />,
   'solicitudes-titulares': () => <DataRequestsSection />,
+  respaldos: () => <BackupsSection />,
 };
 
 /**

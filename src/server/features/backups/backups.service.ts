@@ -69,7 +69,7 @@ export interface BackupEntry {
 
 const NAME = new RegExp(`^inmoflujo-(\\d{8}T\\d{9}Z)-(${BACKUP_KINDS.join('|')})\\.backup$`);
 
-function fileNameFor(at: Date, kind: BackupKind): string {
+export function backupFileName(at: Date, kind: BackupKind): string {
   const stamp = at.toISOString().replace(/[-:.]/g, '');
   return `inmoflujo-${stamp}-${kind}.backup`;
 }
@@ -150,9 +150,9 @@ export class EmbeddedBackups {
     // The copy is staged next to the database (the same disk: a reflink or a fast copy), archived
     // from there into BACKUP_DIR, then removed.
     const staging = join(dataDir, `.backup-staging-${process.pid}-${at.getTime()}`);
-    let name = fileNameFor(at, kind);
+    let name = backupFileName(at, kind);
     for (let n = 1; existsSync(join(backupDir, name)); n++) {
-      name = fileNameFor(new Date(at.getTime() + n), kind);
+      name = backupFileName(new Date(at.getTime() + n), kind);
     }
     try {
       const schema = schemaVersionOf(await appliedMigrations(this.client));

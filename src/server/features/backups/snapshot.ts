@@ -14,7 +14,7 @@
  *      running), copy again only what changed since — a few pages' files and the WAL segment.
  * A CHECKPOINT first keeps what the restore has to replay short.
  */
-import { constants } from 'node:fs';
+import { constants, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -51,33 +51,47 @@ async function copyOne(source: string, target: string): Promise<Seen | null> {
   return { size: before.size, mtimeNs: before.mtimeNs, seenAtNs };
 }
 
+/** Runs `work` on every item, `width` at a time (the I/O goes to libuv's thread pool in parallel). */
+async function eachInParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+}
+
+const PARALLEL_FILES = 16;
+
 async function copyPass(source: string, target: string, seen: Map<string, Seen> | null) {
   const { files, directories } = await filesOf(source);
   for (const directory of directories) await mkdir(join(target, directory), { recursive: true });
   const next = new Map<string, Seen>();
   let copied = 0;
-  for (const file of files) {
-    const earlier = seen?.get(file);
-    if (earlier) {
-      const now = await stat(join(source, file), { bigint: true }).catch(() => null);
-      if (!now) continue;
-      const unchanged =
-        now.size === earlier.size &&
-        now.mtimeNs === earlier.mtimeNs &&
-        earlier.seenAtNs - now.mtimeNs > CLOCK_SLACK_NS;
-      if (unchanged) {
-        next.set(file, earlier);
-        continue;
-      }
-    }
+  // What changed since the last pass, looked at synchronously: a thousand stat calls cost a few ms on
+  // the main thread, where one by one through the thread pool they took 100 ms with the database held.
+  const changed = seen
+    ? files.filter((file) => {
+        const earlier = seen.get(file);
+        const now = statSync(join(source, file), { bigint: true, throwIfNoEntry: false });
+        if (!now) return false;
+        const unchanged =
+          earlier !== undefined &&
+          now.size === earlier.size &&
+          now.mtimeNs === earlier.mtimeNs &&
+          earlier.seenAtNs - now.mtimeNs > CLOCK_SLACK_NS;
+        if (unchanged) next.set(file, earlier);
+        return !unchanged;
+      })
+    : files;
+  await eachInParallel(changed, PARALLEL_FILES, async (file) => {
     const result = await copyOne(join(source, file), join(target, file));
     if (result) {
       next.set(file, result);
       copied++;
     }
-  }
+  });
   if (seen) {
-    // Files the database removed since the first pass must not come back to life.
+    // Files the database removed since the last pass must not come back to life.
     const present = new Set(files);
     for (const file of seen.keys()) if (!present.has(file)) await rm(join(target, file), { force: true });
   }
@@ -97,18 +111,20 @@ export async function snapshotPglite(client: PGlite, dbDir: string, target: stri
   await mkdir(target, { recursive: true });
   await client.exec('checkpoint');
   const first = await copyPass(dbDir, target, null);
+  // Again while users work: what changed during the long first pass, so the held pass is short.
+  const second = await copyPass(dbDir, target, first.seen);
   // Both locks: the transaction lock waits for an open transaction to end, the statement lock for a
   // running statement; while held, the files on disk are a crash-consistent image.
   let heldMs = 0;
-  const second = await client._runExclusiveTransaction(() =>
+  const held = await client._runExclusiveTransaction(() =>
     client.runExclusive(async () => {
       const began = performance.now();
       try {
-        return await copyPass(dbDir, target, first.seen);
+        return await copyPass(dbDir, target, second.seen);
       } finally {
         heldMs = performance.now() - began;
       }
     }),
   );
-  return { files: second.files, recopied: second.copied, heldMs };
+  return { files: held.files, recopied: held.copied, heldMs };
 }
