@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowViolations } from '../../../shared/domain/workflow/invariants';
 import { buildApp } from '../../app';
 import { createPglite, type Database, drizzleFor, queryRows } from '../../db/client';
+import { type DataDirLock, lockDataDir } from '../../db/data-dir-lock';
 import { migrationsFolder, projectRoot } from '../../paths';
 import { Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import { createReservation, createUser, TEST_PASSWORD, uniqueRut } from '../../test/builders';
@@ -69,6 +70,14 @@ function fullDiskAfter(limit: number): OutputFactory {
   };
 }
 
+/**
+ * Between two writes of a writer: people and their requests arrive through the network, between which
+ * the event loop turns; a loop of in-process writes back to back would hold it for good.
+ */
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 25));
+}
+
 function filesIn(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
@@ -81,10 +90,13 @@ if (!testDatabaseUrl()) {
     let app: FastifyInstance;
     let backups: EmbeddedBackups;
     let adminEmail: string;
+    let lock: DataDirLock;
     const scratch: string[] = [];
 
     beforeAll(async () => {
       ({ dir, client } = await embeddedDataDir());
+      // As the server does: the directory is this process's while its database is open.
+      lock = await lockDataDir(dir);
       db = systemDatabase(drizzleFor(client));
       backups = new EmbeddedBackups(client, settingsFor(dir));
       app = await appOn(drizzleFor(client), backups);
@@ -99,6 +111,7 @@ if (!testDatabaseUrl()) {
     afterAll(async () => {
       await app?.close();
       await client?.close();
+      lock?.release();
       for (const path of [dir, ...scratch]) if (path) rmSync(path, { recursive: true, force: true });
     });
 
@@ -126,7 +139,7 @@ if (!testDatabaseUrl()) {
             if (response.statusCode === 201) {
               acknowledged.push({ clientId: response.json().client.id, at: ++sequence });
             }
-            await new Promise((resolve) => setImmediate(resolve));
+            await pause();
           }
         })(),
         (async () => {
@@ -134,9 +147,7 @@ if (!testDatabaseUrl()) {
             const reservation = await createReservation(db);
             await createSaleFlow(db, { reservationId: reservation.id });
             acknowledged.push({ reservationId: reservation.id, at: ++sequence });
-            // A server's writers arrive through the network, between which the event loop turns;
-            // a loop of in-process writes would otherwise never let it.
-            await new Promise((resolve) => setImmediate(resolve));
+            await pause();
           }
         })(),
       ];
@@ -197,7 +208,7 @@ if (!testDatabaseUrl()) {
         await copyApp.close();
         await copy.close();
       }
-    }, 180_000);
+    }, 400_000);
 
     it('lets administrators list, create and download backups, and no one else', async () => {
       const admin = await signIn(app, adminEmail);
@@ -235,7 +246,7 @@ if (!testDatabaseUrl()) {
       // A name that is not one of ours never reaches the disk.
       const outside = await admin.get('/api/backups/..%2F..%2Fdb%2FPG_VERSION/download');
       expect(outside.statusCode).toBe(404);
-    }, 60_000);
+    }, 150_000);
 
     it('says a backup is overdue past 26 hours, and when there is none', async () => {
       const { dir: emptyDir, client: emptyClient } = await embeddedDataDir();
@@ -264,7 +275,7 @@ if (!testDatabaseUrl()) {
         await clockApp.close();
         await emptyClient.close();
       }
-    }, 60_000);
+    }, 150_000);
 
     it('fails on a full disk with a clear message, and changes nothing else', async () => {
       const earlier = await backups.create('manual', new Date());
@@ -289,7 +300,7 @@ if (!testDatabaseUrl()) {
       } finally {
         await failingApp.close();
       }
-    }, 60_000);
+    }, 150_000);
 
     it('refuses a corrupted, a truncated or a foreign file on restore, touching nothing', async () => {
       const good = await backups.create('manual', new Date(Date.now() + 2000));
@@ -317,7 +328,7 @@ if (!testDatabaseUrl()) {
         expect(error.code).toBe(code);
         expect(filesIn(target)).toEqual([]);
       }
-    }, 60_000);
+    }, 150_000);
 
     it('encrypts with BACKUP_KEY, restores with it, and refuses a wrong or missing key', async () => {
       const encrypted = new EmbeddedBackups(client, settingsFor(dir, 'clave larga de respaldo'));
@@ -338,7 +349,7 @@ if (!testDatabaseUrl()) {
       const target = scratchDir();
       const restored = await restoreBackup({ file, dataDir: target, passphrase: 'clave larga de respaldo' });
       expect(restored.counts.reservations).toBeGreaterThanOrEqual(12);
-    }, 60_000);
+    }, 150_000);
 
     it('refuses to restore over a database unless forced, and then keeps the old one aside', async () => {
       const backup = await backups.create('manual', new Date(Date.now() + 4000));
@@ -356,7 +367,7 @@ if (!testDatabaseUrl()) {
       // Not over a running server's directory.
       const busy = await restoreBackup({ file, dataDir: dir, force: true }).catch((caught) => caught);
       expect(busy.name).toBe('DataDirLockedError');
-    }, 90_000);
+    }, 150_000);
 
     it('migrates an older backup forward on restore, and backs up before migrating at start', async () => {
       // A database one migration behind: migrated from a copy of ./drizzle without its last entry.
