@@ -12,7 +12,9 @@ const BACKUP_DIR = '.tmp/e2e-data/backups';
 test.describe.configure({ mode: 'serial' });
 
 test.describe('Respaldos', () => {
-  test('the dashboard warns administrators when the last good backup is more than 26 hours old', async ({ page }) => {
+  test('the dashboard warns administrators when the last good backup is more than 26 hours old', async ({
+    page,
+  }) => {
     // Arranged on the server's disk: its only backup is a complete one taken 30 hours ago.
     mkdirSync(BACKUP_DIR, { recursive: true });
     for (const name of readdirSync(BACKUP_DIR, { withFileTypes: true }).filter((entry) => entry.isFile())) {

@@ -6,7 +6,11 @@ import { DataDirLockedError } from '../src/server/db/data-dir-lock';
 import { loadEnv } from '../src/server/env';
 import { BackupError } from '../src/server/features/backups/backup-file';
 import { requestBackupFromServer } from '../src/server/features/backups/backup-schedule';
-import { type BackupEntry, backupSettingsOf, EmbeddedBackups } from '../src/server/features/backups/backups.service';
+import {
+  type BackupEntry,
+  backupSettingsOf,
+  EmbeddedBackups,
+} from '../src/server/features/backups/backups.service';
 import { formatBytes } from '../src/shared/format';
 
 const env = loadEnv();
@@ -21,7 +25,9 @@ if (env.DATABASE_URL) {
 const settings = backupSettingsOf(env);
 
 function done(entry: BackupEntry, path: string): never {
-  console.log(`Respaldo creado / backup written: ${path} (${formatBytes(entry.bytes)}${entry.encrypted ? ', cifrado' : ''})`);
+  console.log(
+    `Respaldo creado / backup written: ${path} (${formatBytes(entry.bytes)}${entry.encrypted ? ', cifrado' : ''})`,
+  );
   process.exit(0);
 }
 
@@ -45,6 +51,8 @@ try {
     await database.close();
   }
 } catch (error) {
-  console.error(`\n${error instanceof BackupError || error instanceof DataDirLockedError ? error.message : error}\n`);
+  console.error(
+    `\n${error instanceof BackupError || error instanceof DataDirLockedError ? error.message : error}\n`,
+  );
   process.exit(1);
 }

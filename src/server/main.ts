@@ -5,14 +5,14 @@ import { openDatabase } from './db/client';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { startEmbeddedMaintenance } from './db/maintenance';
 import { loadEnv } from './env';
+import { type EventBus, inProcessEventBus } from './events/event-bus';
+import { postgresEventBus } from './events/postgres-event-bus';
 import {
   backupBeforeMigrating,
   listenForBackupRequests,
   scheduleNightlyBackups,
 } from './features/backups/backup-schedule';
 import { backupSettingsOf, EmbeddedBackups } from './features/backups/backups.service';
-import { type EventBus, inProcessEventBus } from './events/event-bus';
-import { postgresEventBus } from './events/postgres-event-bus';
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -31,8 +31,10 @@ async function main() {
   // The embedded database's backups (decision 0031); an existing database is backed up before a
   // migration changes it, and is not migrated when that backup fails.
   const backupLog = {
-    info: (object: object, message: string) => (log ? log.info(object, message) : console.log(message, object)),
-    error: (object: object, message: string) => (log ? log.error(object, message) : console.error(message, object)),
+    info: (object: object, message: string) =>
+      log ? log.info(object, message) : console.log(message, object),
+    error: (object: object, message: string) =>
+      log ? log.error(object, message) : console.error(message, object),
   };
   const backups = database.pglite
     ? new EmbeddedBackups(database.pglite, backupSettingsOf(env), backupLog)

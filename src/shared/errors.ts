@@ -279,7 +279,8 @@ export const errorCatalog = {
   BACKUP_IN_PROGRESS: { status: 409, message: 'Ya se está creando un respaldo. Espere a que termine.' },
   BACKUP_DISK_FULL: {
     status: 507,
-    message: 'No queda espacio en el disco de respaldos: el respaldo no se creó y nada más cambió. Libere espacio o apunte BACKUP_DIR a otro disco.',
+    message:
+      'No queda espacio en el disco de respaldos: el respaldo no se creó y nada más cambió. Libere espacio o apunte BACKUP_DIR a otro disco.',
   },
   BACKUP_FAILED: { status: 500, message: 'No se pudo crear el respaldo: {reason}' },
   BACKUP_NOT_FOUND: { status: 404, message: 'El respaldo no existe.' },

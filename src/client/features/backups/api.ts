@@ -23,7 +23,8 @@ export function useBackups() {
 export function useBackupStatus(enabled: boolean) {
   return useQuery({
     queryKey: backupKeys.status,
-    queryFn: async ({ signal }) => (await api<BackupStatusResponse>(`${BACKUPS_URL}/status`, { signal })).status,
+    queryFn: async ({ signal }) =>
+      (await api<BackupStatusResponse>(`${BACKUPS_URL}/status`, { signal })).status,
     enabled,
     staleTime: 60_000,
   });

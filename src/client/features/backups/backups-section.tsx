@@ -1,4 +1,18 @@
-import { Alert, Anchor, Badge, Button, Code, Group, List, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconAlertTriangle, IconDatabaseExport, IconDownload, IconInfoCircle } from '@tabler/icons-react';
 import { formatBytes, formatDateTime } from '../../../shared/format';
 import { BACKUP_KIND_LABELS, type BackupsResponse } from '../../../shared/schemas/backups';
@@ -13,9 +27,9 @@ function PostgresNotice() {
     <Alert color="blue" icon={<IconInfoCircle size={18} />} title="Esta instalación usa PostgreSQL">
       <Stack gap="xs">
         <Text size="sm">
-          Inmoflujo no respalda PostgreSQL: sus respaldos son los de la base de datos. Use <Code>pg_dump</Code> /{' '}
-          <Code>pg_restore</Code> para copias completas y la recuperación a un instante (PITR) de su proveedor para
-          volver a un momento exacto.
+          Inmoflujo no respalda PostgreSQL: sus respaldos son los de la base de datos. Use{' '}
+          <Code>pg_dump</Code> / <Code>pg_restore</Code> para copias completas y la recuperación a un instante
+          (PITR) de su proveedor para volver a un momento exacto.
         </Text>
         <Text size="sm">El procedimiento probado está en la sección «Operación» del README.</Text>
       </Stack>
@@ -25,11 +39,15 @@ function PostgresNotice() {
 
 function SameDiskWarning({ backupDir }: { backupDir: string }) {
   return (
-    <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="Los respaldos están en el mismo disco que los datos">
+    <Alert
+      color="orange"
+      icon={<IconAlertTriangle size={18} />}
+      title="Los respaldos están en el mismo disco que los datos"
+    >
       <Text size="sm">
-        Si ese disco falla se pierden los datos y sus respaldos a la vez. Apunte la variable <Code>BACKUP_DIR</Code> a
-        otro disco o a una carpeta de red (hoy: <Code>{backupDir}</Code>) y reinicie el servidor; copie además los
-        respaldos fuera de la oficina de vez en cuando.
+        Si ese disco falla se pierden los datos y sus respaldos a la vez. Apunte la variable{' '}
+        <Code>BACKUP_DIR</Code> a otro disco o a una carpeta de red (hoy: <Code>{backupDir}</Code>) y reinicie
+        el servidor; copie además los respaldos fuera de la oficina de vez en cuando.
       </Text>
     </Alert>
   );
@@ -119,7 +137,8 @@ export default function BackupsSection() {
                 Respaldos de la base de datos
               </Title>
               <Text size="sm" c="dimmed">
-                Cada noche a las 03:00 (hora de Santiago) y antes de cada actualización que cambie la base de datos.
+                Cada noche a las 03:00 (hora de Santiago) y antes de cada actualización que cambie la base de
+                datos.
               </Text>
             </div>
             <Button
@@ -143,8 +162,8 @@ export default function BackupsSection() {
             Carpeta: <Code>{data.backupDir}</Code> (variable <Code>BACKUP_DIR</Code>).
           </List.Item>
           <List.Item>
-            Se conservan el último respaldo de cada uno de los últimos {retention.daily} días, {retention.weekly} semanas y{' '}
-            {retention.monthly} meses.
+            Se conservan el último respaldo de cada uno de los últimos {retention.daily} días,{' '}
+            {retention.weekly} semanas y {retention.monthly} meses.
           </List.Item>
           <List.Item>
             {data.isEncrypted

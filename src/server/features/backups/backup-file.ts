@@ -9,7 +9,15 @@
  * a zeroed header (never "INMOFLUJO-BACKUP") and a hidden name, so it can never pass for a backup.
  * Unencrypted, the payload is a standard tar.gz: `tail -c +4097 <file> | tar -xz` reads it.
  */
-import { type CipherGCM, createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import {
+  type CipherGCM,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -104,7 +112,8 @@ function tarHeader(name: string, size: number, mtime: number, isDirectory: boole
     const cut = path.lastIndexOf('/', path.length - 2);
     prefix = path.slice(0, cut);
     path = path.slice(cut + 1);
-    if (Buffer.byteLength(path) > 100 || Buffer.byteLength(prefix) > 155) throw new Error(`Path too long: ${name}`);
+    if (Buffer.byteLength(path) > 100 || Buffer.byteLength(prefix) > 155)
+      throw new Error(`Path too long: ${name}`);
   }
   header.write(path, 0, 100, 'utf8');
   header.write(octal(isDirectory ? 0o755 : 0o600, 8), 100, 'ascii');
@@ -194,7 +203,10 @@ function untarInto(root: string): Writable {
         return;
       }
       const field = (start: number, length: number) =>
-        header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
+        header
+          .subarray(start, start + length)
+          .toString('utf8')
+          .replace(/\0.*$/s, '');
       const name = [field(345, 155), field(0, 100)].filter(Boolean).join('/');
       const size = Number.parseInt(field(124, 12).trim() || '0', 8);
       const type = field(156, 1) || '0';
@@ -418,7 +430,10 @@ export async function verifyChecksum(path: string, header: BackupHeader): Promis
 }
 
 /** The AES key of an encrypted backup, refusing a missing or wrong passphrase before any byte is decrypted. */
-export async function unlockBackup(header: BackupHeader, passphrase: string | undefined): Promise<Buffer | null> {
+export async function unlockBackup(
+  header: BackupHeader,
+  passphrase: string | undefined,
+): Promise<Buffer | null> {
   const encryption = header.payload.encryption;
   if (!encryption) return null;
   if (!passphrase) {
@@ -442,7 +457,12 @@ export async function unlockBackup(header: BackupHeader, passphrase: string | un
 }
 
 /** Unpacks a verified backup's payload into `directory` (which must be empty or absent). */
-export async function extractBackup(path: string, header: BackupHeader, key: Buffer | null, directory: string) {
+export async function extractBackup(
+  path: string,
+  header: BackupHeader,
+  key: Buffer | null,
+  directory: string,
+) {
   await mkdir(directory, { recursive: true });
   const stages: (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[] = [
     createReadStream(path, { start: HEADER_BYTES }),
@@ -474,4 +494,3 @@ export async function directoryBytes(directory: string): Promise<number> {
   }
   return total;
 }
-

@@ -9,7 +9,13 @@ import { connect, createServer, type Server } from 'node:net';
 import { relative, resolve } from 'node:path';
 import { millisUntilSantiagoHour } from '../../db/maintenance';
 import { BackupError } from './backup-file';
-import { appliedMigrations, type BackupEntry, type BackupLog, type EmbeddedBackups, pendingMigrations } from './backups.service';
+import {
+  appliedMigrations,
+  type BackupEntry,
+  type BackupLog,
+  type EmbeddedBackups,
+  pendingMigrations,
+} from './backups.service';
 
 export const NIGHTLY_HOUR = 3;
 
@@ -33,14 +39,17 @@ export function scheduleNightlyBackups(
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const schedule = () => {
-    timer = setTimeout(async () => {
-      try {
-        await backups.create('nightly', now());
-      } catch (error) {
-        log.error({ err: error }, 'nightly backup failed');
-      }
-      if (!stopped) schedule();
-    }, millisUntilSantiagoHour(now(), NIGHTLY_HOUR));
+    timer = setTimeout(
+      async () => {
+        try {
+          await backups.create('nightly', now());
+        } catch (error) {
+          log.error({ err: error }, 'nightly backup failed');
+        }
+        if (!stopped) schedule();
+      },
+      millisUntilSantiagoHour(now(), NIGHTLY_HOUR),
+    );
     timer.unref();
   };
   schedule();
@@ -72,10 +81,13 @@ export async function listenForBackupRequests(
     socket.on('data', async (chunk) => {
       request += chunk;
       if (!request.includes('\n')) return;
-      if (request.trim() !== 'backup') return socket.end(`${JSON.stringify({ ok: false, message: 'unknown request' })}\n`);
+      if (request.trim() !== 'backup')
+        return socket.end(`${JSON.stringify({ ok: false, message: 'unknown request' })}\n`);
       try {
         const entry = await backups.create('manual', now());
-        socket.end(`${JSON.stringify({ ok: true, entry, path: resolve(backups.settings.backupDir, entry.name) })}\n`);
+        socket.end(
+          `${JSON.stringify({ ok: true, entry, path: resolve(backups.settings.backupDir, entry.name) })}\n`,
+        );
       } catch (error) {
         socket.end(`${JSON.stringify({ ok: false, message: (error as Error).message })}\n`);
       }
@@ -105,7 +117,11 @@ export function requestBackupFromServer(
       try {
         done(JSON.parse(answer));
       } catch (error) {
-        fail(new BackupError('BACKUP_WRITE_FAILED', `Unexpected answer from the server: ${answer}`, { cause: error }));
+        fail(
+          new BackupError('BACKUP_WRITE_FAILED', `Unexpected answer from the server: ${answer}`, {
+            cause: error,
+          }),
+        );
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) =>

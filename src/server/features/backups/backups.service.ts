@@ -22,9 +22,9 @@ import { AppError } from '../../http/app-error';
 import { migrationsFolder } from '../../paths';
 import {
   BACKUP_KINDS,
+  BackupError,
   type BackupHeader,
   type BackupKind,
-  BackupError,
   type OutputFactory,
   readBackupHeader,
   writeBackupFile,
@@ -53,7 +53,11 @@ export function backupSettingsOf(env: {
     dataDir: resolve(env.DATA_DIR),
     backupDir: resolve(env.BACKUP_DIR ?? join(env.DATA_DIR, 'backups')),
     passphrase: env.BACKUP_KEY || undefined,
-    retention: { daily: env.BACKUP_KEEP_DAILY, weekly: env.BACKUP_KEEP_WEEKLY, monthly: env.BACKUP_KEEP_MONTHLY },
+    retention: {
+      daily: env.BACKUP_KEEP_DAILY,
+      weekly: env.BACKUP_KEEP_WEEKLY,
+      monthly: env.BACKUP_KEEP_MONTHLY,
+    },
   };
 }
 
@@ -93,7 +97,9 @@ export async function appliedMigrations(client: PGlite): Promise<number> {
     "select to_regclass('drizzle.__drizzle_migrations') is not null as exists",
   );
   if (!table.rows[0]?.exists) return 0;
-  const count = await client.query<{ count: number }>('select count(*)::int as count from drizzle.__drizzle_migrations');
+  const count = await client.query<{ count: number }>(
+    'select count(*)::int as count from drizzle.__drizzle_migrations',
+  );
   return count.rows[0]?.count ?? 0;
 }
 
@@ -133,7 +139,10 @@ export class EmbeddedBackups {
   create(kind: BackupKind, at: Date): Promise<BackupEntry> {
     if (this.running) {
       return Promise.reject(
-        new BackupError('BACKUP_IN_PROGRESS', 'Ya se está creando un respaldo. / A backup is already in progress.'),
+        new BackupError(
+          'BACKUP_IN_PROGRESS',
+          'Ya se está creando un respaldo. / A backup is already in progress.',
+        ),
       );
     }
     this.running = this.take(kind, at).finally(() => {
@@ -192,10 +201,12 @@ export class EmbeddedBackups {
   private async removeLeftovers(): Promise<void> {
     const { backupDir, dataDir } = this.settings;
     for (const name of await readdir(dataDir).catch(() => [])) {
-      if (name.startsWith('.backup-staging-')) await rm(join(dataDir, name), { recursive: true, force: true });
+      if (name.startsWith('.backup-staging-'))
+        await rm(join(dataDir, name), { recursive: true, force: true });
     }
     for (const name of await readdir(backupDir).catch(() => [])) {
-      if (name.startsWith('.inmoflujo-') && name.endsWith('.partial')) await rm(join(backupDir, name), { force: true });
+      if (name.startsWith('.inmoflujo-') && name.endsWith('.partial'))
+        await rm(join(backupDir, name), { force: true });
     }
   }
 
@@ -268,7 +279,10 @@ function rowOf(entry: BackupEntry): BackupRow {
 }
 
 /** Configuración → Respaldos: the backups on disk and where they are (administrators). */
-export async function overview(ctx: ServiceContext, backups: EmbeddedBackups | null): Promise<BackupsResponse> {
+export async function overview(
+  ctx: ServiceContext,
+  backups: EmbeddedBackups | null,
+): Promise<BackupsResponse> {
   requireAdmin(ctx);
   if (!backups) {
     return {
@@ -310,7 +324,11 @@ export async function createNow(ctx: ServiceContext, backups: EmbeddedBackups | 
 }
 
 /** The file of one backup, to download. */
-export async function fileOf(ctx: ServiceContext, backups: EmbeddedBackups | null, name: string): Promise<string> {
+export async function fileOf(
+  ctx: ServiceContext,
+  backups: EmbeddedBackups | null,
+  name: string,
+): Promise<string> {
   requireAdmin(ctx);
   const embedded = requireEmbedded(backups);
   try {
@@ -330,6 +348,7 @@ export async function status(
   const [last] = await backups.list();
   const lastGoodAt = last?.createdAt ?? null;
   const isStale =
-    lastGoodAt === null || ctx.now.getTime() - new Date(lastGoodAt).getTime() > BACKUP_STALE_HOURS * 3_600_000;
+    lastGoodAt === null ||
+    ctx.now.getTime() - new Date(lastGoodAt).getTime() > BACKUP_STALE_HOURS * 3_600_000;
   return { lastGoodAt, isStale };
 }

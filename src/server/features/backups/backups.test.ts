@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -16,7 +27,7 @@ import { type DataDirLock, lockDataDir } from '../../db/data-dir-lock';
 import { migrationsFolder, projectRoot } from '../../paths';
 import { Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import { createReservation, createUser, TEST_PASSWORD, uniqueRut } from '../../test/builders';
-import { testDatabaseUrl, preparePgliteTemplate } from '../../test/database';
+import { preparePgliteTemplate, testDatabaseUrl } from '../../test/database';
 import { createSaleFlow } from '../../test/flow-builders';
 import { systemDatabase } from '../../test/system-database';
 import * as workflows from '../workflows/workflows.service';
@@ -40,7 +51,12 @@ function settingsFor(dir: string, passphrase?: string): BackupSettings {
 }
 
 async function appOn(db: Database, backups?: EmbeddedBackups): Promise<FastifyInstance> {
-  const app = await buildApp({ db, backups, serveClient: false, env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' } });
+  const app = await buildApp({
+    db,
+    backups,
+    serveClient: false,
+    env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+  });
   await app.ready();
   return app;
 }
@@ -162,7 +178,10 @@ if (!testDatabaseUrl()) {
       expect(writtenDuring).toBeGreaterThan(0);
 
       const target = scratchDir();
-      const restored = await restoreBackup({ file: join(dir, 'backups', created.json().backup.name), dataDir: target });
+      const restored = await restoreBackup({
+        file: join(dir, 'backups', created.json().backup.name),
+        dataDir: target,
+      });
       const copy = await createPglite({ dataDir: join(target, 'db') });
       const copyDb = drizzleFor(copy);
       const copyApp = await appOn(copyDb);
@@ -261,8 +280,15 @@ if (!testDatabaseUrl()) {
         env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
       });
       try {
-        const admin = await loginAs({ app: clockApp, db: systemDatabase(drizzleFor(emptyClient)), appDb: drizzleFor(emptyClient) });
-        expect((await admin.get('/api/backups/status')).json().status).toEqual({ lastGoodAt: null, isStale: true });
+        const admin = await loginAs({
+          app: clockApp,
+          db: systemDatabase(drizzleFor(emptyClient)),
+          appDb: drizzleFor(emptyClient),
+        });
+        expect((await admin.get('/api/backups/status')).json().status).toEqual({
+          lastGoodAt: null,
+          isStale: true,
+        });
         await admin.post('/api/backups');
         now = new Date('2026-11-21T13:59:00Z');
         expect((await admin.get('/api/backups/status')).json().status).toEqual({
@@ -336,10 +362,16 @@ if (!testDatabaseUrl()) {
       expect(backup.encrypted).toBe(true);
       const file = join(dir, 'backups', backup.name);
       // Not a gzip stream in the clear.
-      expect(readFileSync(file).subarray(HEADER_BYTES, HEADER_BYTES + 2).equals(Buffer.from([0x1f, 0x8b]))).toBe(false);
+      expect(
+        readFileSync(file)
+          .subarray(HEADER_BYTES, HEADER_BYTES + 2)
+          .equals(Buffer.from([0x1f, 0x8b])),
+      ).toBe(false);
 
       const wrong = scratchDir();
-      const refusal = await restoreBackup({ file, dataDir: wrong, passphrase: 'otra clave' }).catch((caught) => caught);
+      const refusal = await restoreBackup({ file, dataDir: wrong, passphrase: 'otra clave' }).catch(
+        (caught) => caught,
+      );
       expect(refusal.code).toBe('BACKUP_KEY_WRONG');
       expect(refusal.message).toMatch(/no es la de este respaldo/);
       expect(filesIn(wrong)).toEqual([]);
@@ -390,7 +422,10 @@ if (!testDatabaseUrl()) {
         expect(before?.kind).toBe('pre-migration');
         expect(before?.schema.migrations).toBe(total - 1);
         const target = scratchDir();
-        const restored = await restoreBackup({ file: join(older, 'data', 'backups', before!.name), dataDir: target });
+        const restored = await restoreBackup({
+          file: join(older, 'data', 'backups', before!.name),
+          dataDir: target,
+        });
         expect(restored.migrationsBefore).toBe(total - 1);
         expect(restored.migrationsAfter).toBe(total);
       } finally {
@@ -407,11 +442,11 @@ if (!testDatabaseUrl()) {
       const earlier = await victimBackups.create('manual', new Date('2026-11-01T12:00:00Z'));
       await victimClient.close();
       const backupDir = join(victim, 'backups');
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(projectRoot, 'scripts', 'backup.ts')],
-        { cwd: projectRoot, env: { ...process.env, DATA_DIR: victim, DATABASE_URL: '' }, stdio: 'ignore' },
-      );
+      const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'backup.ts')], {
+        cwd: projectRoot,
+        env: { ...process.env, DATA_DIR: victim, DATABASE_URL: '' },
+        stdio: 'ignore',
+      });
       // Killed as soon as the new file is being written.
       await new Promise<void>((resolve, reject) => {
         const timer = setInterval(() => {
@@ -463,7 +498,11 @@ if (!testDatabaseUrl()) {
 
     it('refuses everyone but administrators', async () => {
       const kam = await loginAs(ctx, { userType: 'KAM' });
-      for (const response of [await kam.get('/api/backups'), await kam.post('/api/backups'), await kam.get('/api/backups/status')]) {
+      for (const response of [
+        await kam.get('/api/backups'),
+        await kam.post('/api/backups'),
+        await kam.get('/api/backups/status'),
+      ]) {
         expect(response.statusCode).toBe(403);
       }
     });

@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import { createPglite, migratePglite } from '../../db/client';
 import { lockDataDir } from '../../db/data-dir-lock';
 import {
-  type BackupHeader,
   BackupError,
+  type BackupHeader,
   extractBackup,
   readBackupHeader,
   unlockBackup,

@@ -18,7 +18,9 @@ describe('retention (7 daily, 4 weekly, 12 monthly by default)', () => {
     const now = new Date('2026-11-26T06:00:00Z');
     const all = nightly(now, 540);
     const pruned = new Set(backupsToPrune(all, { daily: 7, weekly: 4, monthly: 12 }).map((b) => b.name));
-    const kept = all.filter((backup) => !pruned.has(backup.name)).map((backup) => backup.createdAt.slice(0, 10));
+    const kept = all
+      .filter((backup) => !pruned.has(backup.name))
+      .map((backup) => backup.createdAt.slice(0, 10));
     // The last 7 nights.
     expect(kept.slice(0, 7)).toEqual([
       '2026-11-26',
@@ -54,7 +56,9 @@ describe('retention (7 daily, 4 weekly, 12 monthly by default)', () => {
       { name: 'late', createdAt: '2026-03-01T02:00:00.000Z' },
       { name: 'early', createdAt: '2026-02-28T12:00:00.000Z' },
     ];
-    expect(backupsToPrune(backups, { daily: 7, weekly: 0, monthly: 0 }).map((b) => b.name)).toEqual(['early']);
+    expect(backupsToPrune(backups, { daily: 7, weekly: 0, monthly: 0 }).map((b) => b.name)).toEqual([
+      'early',
+    ]);
   });
 
   it('follows the configured counts and always keeps the newest', () => {
@@ -64,13 +68,17 @@ describe('retention (7 daily, 4 weekly, 12 monthly by default)', () => {
       all.length - backupsToPrune(all, policy).length;
     expect(kept({ daily: 3, weekly: 0, monthly: 0 })).toBe(3);
     expect(kept({ daily: 1, weekly: 0, monthly: 0 })).toBe(1);
-    expect(backupsToPrune(all, { daily: 1, weekly: 0, monthly: 0 }).map((b) => b.name)).not.toContain(all[0]!.name);
+    expect(backupsToPrune(all, { daily: 1, weekly: 0, monthly: 0 }).map((b) => b.name)).not.toContain(
+      all[0]!.name,
+    );
     // Several backups on one day (manual, before a migration): one is kept for that day.
     const sameDay = [
       { name: 'manual', createdAt: '2026-11-26T15:00:00.000Z' },
       { name: 'nightly', createdAt: '2026-11-26T06:00:00.000Z' },
     ];
-    expect(backupsToPrune(sameDay, { daily: 7, weekly: 4, monthly: 12 }).map((b) => b.name)).toEqual(['nightly']);
+    expect(backupsToPrune(sameDay, { daily: 7, weekly: 4, monthly: 12 }).map((b) => b.name)).toEqual([
+      'nightly',
+    ]);
   });
 });
 
