@@ -42,10 +42,12 @@ test.describe('Respaldos', () => {
   });
 
   test('an administrator creates a backup and downloads it; the warning goes away', async ({ page }) => {
+    // A whole database is copied and compressed: on a busy machine that is more than the usual wait.
+    test.setTimeout(240_000);
     await page.goto('/configuracion/respaldos');
     await expect(page.getByText('Los respaldos están en el mismo disco que los datos')).toBeVisible();
     await page.getByRole('button', { name: 'Crear respaldo ahora' }).click();
-    await expect(page.getByText('Respaldo creado')).toBeVisible();
+    await expect(page.getByText('Respaldo creado')).toBeVisible({ timeout: 180_000 });
     const row = page.getByRole('row').filter({ hasText: 'Manual' });
     await expect(row).toHaveCount(1);
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -19,15 +19,16 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePgliteDriver } from 'drizzle-orm/pglite/migrator';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowViolations } from '../../../shared/domain/workflow/invariants';
 import { buildApp } from '../../app';
-import { createPglite, type Database, drizzleFor, queryRows } from '../../db/client';
+import { createPglite, type Database, drizzleFor, postgresPool, queryRows } from '../../db/client';
 import { type DataDirLock, lockDataDir } from '../../db/data-dir-lock';
 import { migrationsFolder, projectRoot } from '../../paths';
 import { Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import { createReservation, createUser, TEST_PASSWORD, uniqueRut } from '../../test/builders';
-import { preparePgliteTemplate, testDatabaseUrl } from '../../test/database';
+import { createPostgresTestDatabase, preparePgliteTemplate, testDatabaseUrl } from '../../test/database';
 import { createSaleFlow } from '../../test/flow-builders';
 import { systemDatabase } from '../../test/system-database';
 import * as workflows from '../workflows/workflows.service';
@@ -506,5 +507,66 @@ if (!testDatabaseUrl()) {
         expect(response.statusCode).toBe(403);
       }
     });
+  });
+
+  /**
+   * The README's PostgreSQL backup (decision 0031), run as written: `pg_dump -Fc` of a database holding
+   * data, `pg_restore` into an empty one, the same rows back — including the audit trail, whose table
+   * refuses UPDATE and DELETE (the restore only inserts). Needs Debian's postgresql-client.
+   */
+  describe('PostgreSQL backups with pg_dump / pg_restore (README, Operación)', () => {
+    it('restores a dump into an empty database with every row', async () => {
+      const source = await createPostgresTestDatabase(testDatabaseUrl()!);
+      const target = await createPostgresTestDatabase(testDatabaseUrl()!);
+      const dir = mkdtempSync(join(tmpdir(), 'inmoflujo-pgdump-'));
+      const pool = postgresPool(source.url, 2);
+      try {
+        const db = systemDatabase(drizzleFor(pool));
+        for (let i = 0; i < 3; i++) {
+          const reservation = await createReservation(db);
+          await createSaleFlow(db, { reservationId: reservation.id });
+        }
+        const counts = sql`select (select count(*) from clients)::int as clients,
+          (select count(*) from reservations)::int as reservations, (select count(*) from flows)::int as flows,
+          (select count(*) from audit_log)::int as audit, (select count(*) from drizzle.__drizzle_migrations)::int as migrations`;
+        const [before] = await queryRows<Record<string, number>>(db, counts);
+        const file = join(dir, 'inmoflujo.dump');
+        // As in the README: custom format, no owners or privileges (a managed target has other roles).
+        execFileSync('pg_dump', [
+          '--format=custom',
+          '--no-owner',
+          '--no-privileges',
+          `--file=${file}`,
+          source.url,
+        ]);
+        // The target is an empty database: drop everything the template put there first.
+        const targetClient = new pg.Client({ connectionString: target.url });
+        await targetClient.connect();
+        await targetClient.query(
+          'drop schema public cascade; drop schema if exists drizzle cascade; create schema public',
+        );
+        await targetClient.end();
+        execFileSync('pg_restore', [
+          '--no-owner',
+          '--no-privileges',
+          '--exit-on-error',
+          `--dbname=${target.url}`,
+          file,
+        ]);
+        const restoredPool = postgresPool(target.url, 1);
+        try {
+          const [after] = await queryRows<Record<string, number>>(drizzleFor(restoredPool), counts);
+          expect(after).toEqual(before);
+          expect(before!.reservations).toBeGreaterThanOrEqual(3);
+        } finally {
+          await restoredPool.end();
+        }
+      } finally {
+        await pool.end();
+        await source.drop();
+        await target.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 120_000);
   });
 }
