@@ -41,7 +41,7 @@ function stubApi() {
 }
 
 describe('SettingsPage', () => {
-  it('shows the eight tabs to an administrator in the spec’s order and selects the one in the address', () => {
+  it('shows the nine tabs to an administrator in the spec’s order and selects the one in the address', () => {
     renderAt('/configuracion/permisos');
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -53,6 +53,7 @@ describe('SettingsPage', () => {
       'Permisos',
       'Auditoría',
       'Solicitudes de titulares',
+      'Respaldos',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
@@ -90,7 +91,7 @@ describe('SettingsPage', () => {
     expect([...select.options].map((option) => option.textContent)).toEqual(
       screen.getAllByRole('tab').map((tab) => tab.textContent),
     );
-    expect(select.options).toHaveLength(8);
+    expect(select.options).toHaveLength(9);
     expect(select.value).toBe('proyectos');
     // The select and the tab list are each shown on one side of the phone breakpoint only.
     expect(select.closest('[class*="hiddenFrom"], .mantine-hidden-from-sm')).toBeTruthy();
