@@ -270,17 +270,15 @@ export const errorCatalog = {
   },
   FILE_NOT_FOUND: { status: 404, message: 'El archivo no existe.' },
 
-  // Backups (issue 30)
+  // Backups (issue 30): the screen explains what to do
   BACKUPS_NOT_EMBEDDED: {
     status: 409,
-    message:
-      'Inmoflujo respalda solo su base de datos integrada. Esta instalación usa PostgreSQL: respáldela con pg_dump o con la recuperación a un instante de su proveedor.',
+    message: 'Con PostgreSQL, respalde con pg_dump o la recuperación de su proveedor.',
   },
-  BACKUP_IN_PROGRESS: { status: 409, message: 'Ya se está creando un respaldo. Espere a que termine.' },
+  BACKUP_IN_PROGRESS: { status: 409, message: 'Ya se está creando un respaldo.' },
   BACKUP_DISK_FULL: {
     status: 507,
-    message:
-      'No queda espacio en el disco de respaldos: el respaldo no se creó y nada más cambió. Libere espacio o apunte BACKUP_DIR a otro disco.',
+    message: 'No queda espacio en el disco de respaldos: no se creó el respaldo.',
   },
   BACKUP_FAILED: { status: 500, message: 'No se pudo crear el respaldo: {reason}' },
   BACKUP_NOT_FOUND: { status: 404, message: 'El respaldo no existe.' },

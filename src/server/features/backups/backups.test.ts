@@ -322,7 +322,9 @@ if (!testDatabaseUrl()) {
         const admin = await signIn(failingApp, adminEmail);
         const response = await admin.post('/api/backups');
         expect(response.statusCode).toBe(507);
-        expect(errorOf(response).message).toMatch(/No queda espacio en el disco de respaldos/);
+        expect(errorOf(response).message).toBe(
+          'No queda espacio en el disco de respaldos: no se creó el respaldo.',
+        );
         expect(filesIn(join(dir, 'backups'))).toEqual(before);
       } finally {
         await failingApp.close();

@@ -14,7 +14,7 @@
  *      running), copy again only what changed since — a few pages' files and the WAL segment.
  * A CHECKPOINT first keeps what the restore has to replay short.
  */
-import { constants, statSync } from 'node:fs';
+import { type BigIntStats, constants, statSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -62,27 +62,38 @@ async function eachInParallel<T>(items: readonly T[], width: number, work: (item
 
 const PARALLEL_FILES = 16;
 
-async function copyPass(source: string, target: string, seen: Map<string, Seen> | null) {
+async function copyPass(source: string, target: string, seen: Map<string, Seen> | null, held = false) {
   const { files, directories } = await filesOf(source);
   for (const directory of directories) await mkdir(join(target, directory), { recursive: true });
   const next = new Map<string, Seen>();
   let copied = 0;
-  // What changed since the last pass, looked at synchronously: a thousand stat calls cost a few ms on
-  // the main thread, where one by one through the thread pool they took 100 ms with the database held.
-  const changed = seen
-    ? files.filter((file) => {
-        const earlier = seen.get(file);
-        const now = statSync(join(source, file), { bigint: true, throwIfNoEntry: false });
-        if (!now) return false;
-        const unchanged =
-          earlier !== undefined &&
-          now.size === earlier.size &&
-          now.mtimeNs === earlier.mtimeNs &&
-          earlier.seenAtNs - now.mtimeNs > CLOCK_SLACK_NS;
-        if (unchanged) next.set(file, earlier);
-        return !unchanged;
-      })
-    : files;
+  // What changed since the last pass. While the database is held the files are looked at
+  // synchronously: a thousand stat calls cost a few ms on the main thread, where one by one through
+  // the thread pool they took 100 ms with every request waiting. Otherwise through the thread pool,
+  // several at a time, so the event loop keeps turning.
+  const isUnchanged = (file: string, now: BigIntStats | undefined): boolean => {
+    const earlier = seen?.get(file);
+    const unchanged =
+      now !== undefined &&
+      earlier !== undefined &&
+      now.size === earlier.size &&
+      now.mtimeNs === earlier.mtimeNs &&
+      earlier.seenAtNs - now.mtimeNs > CLOCK_SLACK_NS;
+    if (unchanged) next.set(file, earlier);
+    return unchanged;
+  };
+  let changed: string[] = files;
+  if (seen && held) {
+    changed = files.filter(
+      (file) => !isUnchanged(file, statSync(join(source, file), { bigint: true, throwIfNoEntry: false })),
+    );
+  } else if (seen) {
+    changed = [];
+    await eachInParallel(files, PARALLEL_FILES, async (file) => {
+      const now = await stat(join(source, file), { bigint: true }).catch(() => undefined);
+      if (!isUnchanged(file, now)) changed.push(file);
+    });
+  }
   await eachInParallel(changed, PARALLEL_FILES, async (file) => {
     const result = await copyOne(join(source, file), join(target, file));
     if (result) {
@@ -120,7 +131,7 @@ export async function snapshotPglite(client: PGlite, dbDir: string, target: stri
     client.runExclusive(async () => {
       const began = performance.now();
       try {
-        return await copyPass(dbDir, target, second.seen);
+        return await copyPass(dbDir, target, second.seen, true);
       } finally {
         heldMs = performance.now() - began;
       }
