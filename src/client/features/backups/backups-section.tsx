@@ -62,7 +62,7 @@ function BackupsTable({ data }: { data: BackupsResponse }) {
     );
   }
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <Table.ScrollContainer minWidth={300}>
       <Table striped highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -77,9 +77,9 @@ function BackupsTable({ data }: { data: BackupsResponse }) {
         <Table.Tbody>
           {data.backups.map((backup) => (
             <Table.Tr key={backup.name} data-backup={backup.name}>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(backup.createdAt)}</Table.Td>
+              <Table.Td>{formatDateTime(backup.createdAt)}</Table.Td>
               <Table.Td>
-                <Group gap={6} wrap="nowrap">
+                <Group gap={6}>
                   {BACKUP_KIND_LABELS[backup.kind]}
                   {backup.encrypted && (
                     <Badge size="sm" variant="light" color="gray">
@@ -100,7 +100,10 @@ function BackupsTable({ data }: { data: BackupsResponse }) {
                 >
                   <Group gap={4} wrap="nowrap" justify="flex-end">
                     <IconDownload size={16} aria-hidden />
-                    Descargar
+                    {/* On a phone the icon alone: the link's name says what it downloads. */}
+                    <Text span inherit visibleFrom="sm">
+                      Descargar
+                    </Text>
                   </Group>
                 </Anchor>
               </Table.Td>
