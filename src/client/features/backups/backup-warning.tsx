@@ -35,7 +35,15 @@ export function BackupWarning() {
         {status.lastGoodAt
           ? `El último respaldo correcto es del ${formatDateTime(status.lastGoodAt)} (${ageText(status.lastGoodAt)}).`
           : 'Aún no hay ningún respaldo de la base de datos.'}{' '}
-        <Anchor component={Link} to={paths.settingsTab('respaldos')} size="sm">
+        {/* The alert's own dark text colour: the link blue on orange is below 4.5:1. */}
+        <Anchor
+          component={Link}
+          to={paths.settingsTab('respaldos')}
+          size="sm"
+          c="inherit"
+          fw={600}
+          underline="always"
+        >
           Ir a Respaldos
         </Anchor>
       </Text>
