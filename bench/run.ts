@@ -41,6 +41,7 @@ import { freePort, login, startServer, stopServer } from '../scripts/server-proc
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 import { type ApprovalTargets, approvalEndpoints, approvalTargets } from './approvals';
 import { type AuditTargets, auditEndpoints, auditTargets } from './audit';
+import { measureBackup } from './backups';
 import {
   type DataRequestTargets,
   dataRequestEndpoints,
@@ -593,6 +594,39 @@ function exportResults(exported: ExportMeasurement): Measurement[] {
   ];
 }
 
+function backupResults(backup: Awaited<ReturnType<typeof measureBackup>> & object): Measurement[] {
+  const base = { path: '/api/backups', httpStatus: backup.httpStatus };
+  const ok = backup.httpStatus === 201 ? ('ok' as const) : ('error' as const);
+  return [
+    {
+      ...base,
+      key: 'backup',
+      label: `backup of the database (${(backup.bytes / 1e6).toFixed(1)} MB file)`,
+      status: ok,
+      p50: backup.totalMs,
+      p99: backup.totalMs,
+    },
+    {
+      ...base,
+      key: 'backupStall',
+      label: 'backup: longest /api/health wait',
+      status: ok,
+      p50: backup.longestHealthMs,
+      p99: backup.longestHealthMs,
+      target: 100,
+      met: backup.longestHealthMs <= 100,
+    },
+    {
+      ...base,
+      key: 'restore',
+      label: 'restore of that backup (npm run restore: checks, unpack, recovery, counts)',
+      status: backup.restoreMs === null ? ('error' as const) : ('ok' as const),
+      p50: backup.restoreMs ?? undefined,
+      p99: backup.restoreMs ?? undefined,
+    },
+  ];
+}
+
 /** One engine: its dataset, the production server on it, every endpoint measured. */
 async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; results: Measurement[] }> {
   console.log(`\n━━ ${target.engine === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'}`);
@@ -692,6 +726,16 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
           `  export ${exported.format}: ${exported.rows ?? '?'} rows, ${(exported.bytes / 1e6).toFixed(1)} MB in ${exported.totalMs} ms; longest /api/health wait ${exported.longestHealthMs} ms over ${exported.healthPolls} polls`,
         );
         results.push(...exportResults(exported));
+      }
+    }
+    // Respaldos (issue 30): a backup of the embedded database while it serves, then its restore.
+    if (target.engine === 'pglite' && isSelected({ key: 'backup', label: 'backup' })) {
+      const backup = await measureBackup(origin, cookies.admin, config.dataDir);
+      if (backup) {
+        console.log(
+          `  backup: ${(backup.bytes / 1e6).toFixed(1)} MB (of ${((backup.sourceBytes ?? 0) / 1e6).toFixed(1)} MB) in ${backup.totalMs} ms; longest /api/health wait ${backup.longestHealthMs} ms over ${backup.healthPolls} polls; restore ${backup.restoreMs} ms (${JSON.stringify(backup.restored)})`,
+        );
+        results.push(...backupResults(backup));
       }
     }
   } finally {

@@ -16,6 +16,8 @@ import { approvalsRoutes } from './features/approvals/approvals.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
+import { backupsRoutes } from './features/backups/backups.routes';
+import type { EmbeddedBackups } from './features/backups/backups.service';
 import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
 import { commissionsRoutes } from './features/commissions/commissions.routes';
@@ -67,6 +69,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** How e-mail leaves (tests); SMTP when SMTP_URL is set, .eml files under DATA_DIR/mail otherwise. */
   mailTransport?: MailTransport;
+  /** Backups of the embedded database (absent on PostgreSQL: the product does not back it up). */
+  backups?: EmbeddedBackups;
 }
 
 const HOUR_MS = 3_600_000;
@@ -223,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
       await api.register(importsRoutes, { prefix: '/imports' });
       await api.register(ufValuesRoutes, { prefix: '/uf-values' });
+      await api.register(backupsRoutes, { prefix: '/backups', backups: options.backups ?? null });
     },
     { prefix: '/api' },
   );

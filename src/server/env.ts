@@ -42,6 +42,14 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().default('Inmoflujo <no-reply@inmoflujo.local>'),
   /** The app's public address: the links of the notices lead there. */
   APP_URL: z.string().url().default('http://localhost:3000'),
+  /** Backups of the embedded database (decision 0031); default `<DATA_DIR>/backups` — put it on another disk. */
+  BACKUP_DIR: z.string().optional(),
+  /** When set, backups are encrypted (AES-256-GCM) with a key derived from it; restore needs it. */
+  BACKUP_KEY: z.string().optional(),
+  /** Retention: the newest backup of each of the last N days, ISO weeks and months. */
+  BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).default(7),
+  BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).default(4),
+  BACKUP_KEEP_MONTHLY: z.coerce.number().int().min(0).default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

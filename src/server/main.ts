@@ -7,6 +7,12 @@ import { startEmbeddedMaintenance } from './db/maintenance';
 import { loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { postgresEventBus } from './events/postgres-event-bus';
+import {
+  backupBeforeMigrating,
+  listenForBackupRequests,
+  scheduleNightlyBackups,
+} from './features/backups/backup-schedule';
+import { backupSettingsOf, EmbeddedBackups } from './features/backups/backups.service';
 import { startMailJobs } from './features/mail/mail-jobs';
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
@@ -22,10 +28,33 @@ async function main() {
     }
     throw error;
   }
+  let log: FastifyBaseLogger | undefined;
+  // The embedded database's backups (decision 0031); an existing database is backed up before a
+  // migration changes it, and is not migrated when that backup fails.
+  const backupLog = {
+    info: (object: object, message: string) =>
+      log ? log.info(object, message) : console.log(message, object),
+    error: (object: object, message: string) =>
+      log ? log.error(object, message) : console.error(message, object),
+  };
+  const backups = database.pglite
+    ? new EmbeddedBackups(database.pglite, backupSettingsOf(env), backupLog)
+    : undefined;
+  if (backups && database.pglite) {
+    try {
+      await backupBeforeMigrating(backups, database.pglite, new Date());
+    } catch (error) {
+      console.error(
+        `\nNo se pudo respaldar la base de datos antes de migrarla; no se migró ni se cambió nada. / The ` +
+          `database could not be backed up before its migration; nothing was changed.\n${(error as Error).message}\n`,
+      );
+      await database.close();
+      process.exit(1);
+    }
+  }
   await database.migrate();
   // Live events: in-process on the embedded database (locked to this process: the only writer); on
   // PostgreSQL, where several instances may serve one database, through LISTEN/NOTIFY.
-  let log: FastifyBaseLogger | undefined;
   const { db } = database;
   const events: EventBus =
     database.kind === 'postgres' && env.DATABASE_URL
@@ -40,8 +69,11 @@ async function main() {
           },
         })
       : inProcessEventBus();
-  const app = await buildApp({ db, env, events });
+  const app = await buildApp({ db, env, events, backups });
   log = app.log;
+  // Nightly at 03:00 in Santiago, and on request of `npm run backup` while the server runs.
+  const stopNightlyBackups = backups ? scheduleNightlyBackups(backups, app.log) : () => {};
+  const stopBackupRequests = backups ? await listenForBackupRequests(backups) : () => {};
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
   const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
   // E-mail notices: the sender and the daily digest, never inside a request (decision 0035).
@@ -53,6 +85,8 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     stopMaintenance();
+    stopNightlyBackups();
+    stopBackupRequests();
     try {
       await stopMail();
       await app.close();

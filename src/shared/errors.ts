@@ -394,6 +394,18 @@ export const errorCatalog = {
     status: 409,
     message: 'Revise y confirme antes de guardar: {warnings}',
   },
+  // Backups (issue 30): the screen explains what to do
+  BACKUPS_NOT_EMBEDDED: {
+    status: 409,
+    message: 'Con PostgreSQL, respalde con pg_dump o la recuperación de su proveedor.',
+  },
+  BACKUP_IN_PROGRESS: { status: 409, message: 'Ya se está creando un respaldo.' },
+  BACKUP_DISK_FULL: {
+    status: 507,
+    message: 'No queda espacio en el disco de respaldos: no se creó el respaldo.',
+  },
+  BACKUP_FAILED: { status: 500, message: 'No se pudo crear el respaldo: {reason}' },
+  BACKUP_NOT_FOUND: { status: 404, message: 'El respaldo no existe.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

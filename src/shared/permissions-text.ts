@@ -29,6 +29,7 @@ export const actionDescriptions: Record<Action, string> = {
   'reservations.overridePolicy':
     'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
   'ufValues.manage': 'Agregar, corregir e importar los valores UF (Configuración → Valores UF)',
+  'backups.manage': 'Ver, crear y descargar los respaldos de la base de datos (Configuración → Respaldos)',
 };
 
 /**

@@ -26,6 +26,7 @@ export const ADMIN_ACTIONS = [
   'stock.manage',
   'reservations.overridePolicy',
   'ufValues.manage',
+  'backups.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

@@ -15,6 +15,7 @@ export const SETTINGS_TABS = [
   'correos',
   'importar',
   'valores-uf',
+  'respaldos',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */

@@ -25,6 +25,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  /** The embedded database itself (its backups copy its directory); absent on PostgreSQL. */
+  pglite?: PGlite;
   /** Applies the committed migrations in ./drizzle (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -137,6 +139,7 @@ export function pgliteHandle(client: PGlite, onClose: () => void = () => {}): Da
   return {
     db: drizzleFor(client),
     kind: 'pglite',
+    pglite: client,
     migrate: () => migratePglite(client),
     async close() {
       try {

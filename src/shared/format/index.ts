@@ -79,6 +79,21 @@ export function formatInteger(value: number): string {
   return integer.format(value);
 }
 
+const oneDecimal = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** A file size in bytes as '5,3 MB' (powers of 1,024; a display, never a stored value). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${integer.format(bytes)} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${oneDecimal.format(value)} ${units[unit]}`;
+}
+
 /** 'YYYY-MM-DD' (a DATE column) -> 'dd/MM/yyyy', without any time-zone shift. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '';

@@ -37,6 +37,7 @@ import { PageLoader } from '../../app/shell/app-layout';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
+import { BackupWarning } from '../backups';
 import { useDashboard } from './api';
 import { EmptyNote, LabelledBar, MonthlyBars, Panel } from './charts';
 
@@ -55,6 +56,7 @@ export default function DashboardPage() {
       />
       {/* A load error stays at the top, over the last figures that did load. */}
       <ErrorAlert error={error} title="No se pudo cargar el dashboard" />
+      <BackupWarning />
       {data && data.totals.projects === 0 && can(user, 'projects.manage') ? <FirstSteps /> : null}
       {isPending || (loaded && !data) ? <PageLoader /> : data ? <DashboardContent data={data} /> : null}
     </>

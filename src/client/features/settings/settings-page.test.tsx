@@ -57,6 +57,7 @@ describe('SettingsPage', () => {
       'Correos',
       'Importar',
       'Valores UF',
+      'Respaldos',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');

@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { AuditSection } from '../audit';
+import { BackupsSection } from '../backups';
 import { DataRequestsSection } from '../data-requests';
 import { ImportsSection } from '../imports';
 import { MailSection } from '../mail';
@@ -33,6 +34,7 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   correos: 'Correos',
   importar: 'Importar',
   'valores-uf': 'Valores UF',
+  respaldos: 'Respaldos',
 };
 
 /** The tabs only some users see, and what they need. */
@@ -42,6 +44,7 @@ const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
   correos: 'mail.manage',
   importar: 'imports.manage',
   'valores-uf': 'ufValues.manage',
+  respaldos: 'backups.manage',
 };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
@@ -60,6 +63,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   correos: () => <MailSection />,
   importar: () => <ImportsSection />,
   'valores-uf': () => <UfValuesSection />,
+  respaldos: () => <BackupsSection />,
 };
 
 /**
