@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryViolations, flowWriteViolations, projectSources } from './import-boundaries';
+import {
+  boundaryViolations,
+  flowWriteViolations,
+  projectSources,
+  queryNameViolations,
+} from './import-boundaries';
 
 describe('import boundaries (DESIGN §1)', () => {
   it('holds on the sources', () => {
@@ -95,5 +100,20 @@ describe('one writer of flow rows (issue 29)', () => {
         },
       ]),
     ).toEqual([]);
+  });
+
+  it('names every query with a verb of the guide, and catches one that does not', () => {
+    expect(queryNameViolations(projectSources())).toEqual([]);
+    expect(
+      queryNameViolations([
+        {
+          path: 'src/server/features/stock/stock.queries.ts',
+          text: 'export async function gridRows(db) {}\nexport function listGridRows(db) {}\nexport function unitsOf(db) {}',
+        },
+        { path: 'src/server/features/stock/stock.service.ts', text: 'export function gridRows() {}' },
+      ]),
+    ).toEqual([
+      "src/server/features/stock/stock.queries.ts: gridRows — a query's name starts with a verb of docs/code-style.md",
+    ]);
   });
 });

@@ -115,6 +115,27 @@ export function flowWriteViolations(files: readonly SourceFile[]): string[] {
   return violations;
 }
 
+/** The verbs of a query function (docs/code-style.md, 'Service functions'). */
+const QUERY_NAME =
+  /^(?:(?:find|list|insert|update|delete|lock|claim|count|is|has|set|upsert|replace|select)[A-Z]\w*|\w+Of(?:[A-Z]\w*)?|\w+(?:Sql|Exists|Taken))$/;
+/** The one exception the guide names: a command's changes, written set-based. */
+const QUERY_NAME_EXCEPTIONS = new Set(['applyChanges']);
+
+/** Exported functions of `*.queries.ts` named outside the guide's verbs, as 'path: name'. */
+export function queryNameViolations(files: readonly SourceFile[]): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    if (!file.path.endsWith('.queries.ts')) continue;
+    for (const match of file.text.matchAll(/^export (?:async )?function (\w+)/gm)) {
+      const name = match[1]!;
+      if (!QUERY_NAME.test(name) && !QUERY_NAME_EXCEPTIONS.has(name)) {
+        violations.push(`${file.path}: ${name} — a query's name starts with a verb of docs/code-style.md`);
+      }
+    }
+  }
+  return violations;
+}
+
 /** Every .ts/.tsx file under src, read from disk. */
 export function projectSources(root = 'src'): SourceFile[] {
   const files: SourceFile[] = [];
@@ -134,6 +155,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const violations = [
     ...boundaryViolations(projectSources()),
     ...flowWriteViolations(['src', 'scripts', 'bench'].flatMap((root) => projectSources(root))),
+    ...queryNameViolations(projectSources()),
   ];
   for (const violation of violations) console.log(violation);
   console.log(

@@ -137,7 +137,7 @@ export interface ApprovalCursor {
  * One chunk of the export, in the list's order, after the cursor (keyset: one statement per chunk of
  * at most `limit` rows, DESIGN §6).
  */
-export async function approvalChunk(
+export async function listApprovalChunk(
   db: Executor,
   params: Omit<ApprovalListParams, 'page' | 'pageSize'>,
   after: ApprovalCursor | null,
@@ -329,7 +329,7 @@ export async function findApprovalHeader(
 }
 
 /** People by id (the chain's approvers and assignees), deactivated ones included. */
-export async function peopleByIds(
+export async function listPeopleByIds(
   db: Executor,
   ids: readonly string[],
 ): Promise<{ id: string; firstName: string; lastName: string }[]> {

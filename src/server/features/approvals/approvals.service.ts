@@ -130,7 +130,12 @@ export async function exportRows(
     sheetName: 'Aprobaciones Pendientes',
     chunks: keysetChunks<ApprovalListRow, queries.ApprovalCursor | null>(
       async (after, limit) => {
-        const rows = await queries.approvalChunk(ctx.db, { userId: ctx.user.id, ...filters }, after, limit);
+        const rows = await queries.listApprovalChunk(
+          ctx.db,
+          { userId: ctx.user.id, ...filters },
+          after,
+          limit,
+        );
         cursor = rows.at(-1)?.cursor ?? null;
         return rows.map(({ cursor: _cursor, ...row }) => listRowOf(row, ctx.now));
       },
@@ -168,7 +173,7 @@ export async function get(
   const chainTasks = state.tasks.filter((candidate) => taskDefinitions.get(candidate.taskId)?.isApproval);
   const people = new Map(
     (
-      await queries.peopleByIds(
+      await queries.listPeopleByIds(
         ctx.db,
         chainTasks.flatMap((candidate) => [
           ...candidate.assignees.map((assignee) => assignee.userId),

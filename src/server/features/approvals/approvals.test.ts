@@ -8,7 +8,7 @@ import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../.
 import { createBroker, createClient, createReservation } from '../../test/builders';
 import { createCommission, createPaymentFlow, type FlowDriver } from '../../test/flow-builders';
 import * as workflows from '../workflows/workflows.service';
-import { type ApprovalCursor, approvalChunk } from './approvals.queries';
+import { type ApprovalCursor, listApprovalChunk } from './approvals.queries';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -534,7 +534,7 @@ describe('the approvals CSV', () => {
     const seen: string[] = [];
     let after: ApprovalCursor | null = null;
     for (;;) {
-      const chunk = await approvalChunk(ctx.db, { userId: approver.user!.id }, after, 2);
+      const chunk = await listApprovalChunk(ctx.db, { userId: approver.user!.id }, after, 2);
       seen.push(...chunk.map((row) => row.taskId));
       if (chunk.length < 2) break;
       after = chunk.at(-1)!.cursor;

@@ -297,7 +297,7 @@ export function listHistory(
 }
 
 /** The filter of the Auditoría (and its export). Dates are Santiago calendar days, both included. */
-export function auditFilter(filters: AuditFilters): SQL | undefined {
+export function auditFilterSql(filters: AuditFilters): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (filters.user === SYSTEM_ACTOR_FILTER) conditions.push(isNull(auditLog.actorId));
   else if (filters.user) conditions.push(eq(auditLog.actorId, filters.user));
@@ -336,7 +336,7 @@ export function auditFilter(filters: AuditFilters): SQL | undefined {
 
 /** A page of the whole log, newest first, filtered. */
 export function listLog(db: Executor, filters: AuditFilters, page: { page: number; pageSize: number }) {
-  return selectPage<AuditRow>(db, pageOf({ where: auditFilter(filters), ...page }));
+  return selectPage<AuditRow>(db, pageOf({ where: auditFilterSql(filters), ...page }));
 }
 
 /** One export chunk: up to `limit` rows older than `beforeId`, newest first. */
@@ -346,7 +346,7 @@ export async function listLogChunk(
   beforeId: number | null,
   limit: number,
 ): Promise<AuditRow[]> {
-  const where = and(auditFilter(filters), beforeId === null ? undefined : lt(auditLog.id, beforeId));
+  const where = and(auditFilterSql(filters), beforeId === null ? undefined : lt(auditLog.id, beforeId));
   const { rows } = await selectPage<AuditRow>(db, { ...pageOf({ where, page: 1, pageSize: limit }), cap: 0 });
   return rows;
 }

@@ -106,7 +106,7 @@ export async function findSession(db: Executor, id: string) {
   return row ?? null;
 }
 
-export async function touchSession(db: Executor, id: string, now: Date): Promise<void> {
+export async function updateSessionSeenAt(db: Executor, id: string, now: Date): Promise<void> {
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
 }
 
@@ -116,18 +116,18 @@ export async function deleteExpiredSessions(db: Executor, now: Date, idleSince: 
 }
 
 /** The admin role's id, creating the role when it does not exist yet. */
-export async function ensureAdminRole(db: Executor, name: string, description: string): Promise<string> {
+export async function upsertAdminRole(db: Executor, name: string, description: string): Promise<string> {
   await db.insert(roles).values({ name, description }).onConflictDoNothing();
   const [row] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, name));
   return row!.id;
 }
 
 /** Gives the user the role (nothing when they hold it already). */
-export async function grantRole(db: Executor, userId: string, roleId: string): Promise<void> {
+export async function insertUserRole(db: Executor, userId: string, roleId: string): Promise<void> {
   await db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
 }
 
-export async function revokeRoleNamed(db: Executor, userId: string, name: string): Promise<void> {
+export async function deleteUserRoleNamed(db: Executor, userId: string, name: string): Promise<void> {
   await db
     .delete(userRoles)
     .where(

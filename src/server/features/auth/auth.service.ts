@@ -58,13 +58,13 @@ export { hashPassword } from './passwords';
  */
 export async function syncAdminRoleIn(tx: Executor, userId: string, userType: string): Promise<void> {
   if (userType === 'Administrador') {
-    await queries.grantRole(
+    await queries.insertUserRole(
       tx,
       userId,
-      await queries.ensureAdminRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description),
+      await queries.upsertAdminRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description),
     );
   } else {
-    await queries.revokeRoleNamed(tx, userId, ADMIN_ROLE.name);
+    await queries.deleteUserRoleNamed(tx, userId, ADMIN_ROLE.name);
   }
 }
 
@@ -113,7 +113,7 @@ export async function register(
       });
       if ((await queries.countRoles(tx)) === 0) {
         const roleId = await queries.insertRole(tx, ADMIN_ROLE.name, ADMIN_ROLE.description);
-        await queries.grantRole(tx, created.id, roleId);
+        await queries.insertUserRole(tx, created.id, roleId);
       }
       return created;
     });
@@ -286,6 +286,6 @@ export async function resolveSession(
     return null;
   }
   if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
-    await queries.touchSession(db, sessionId, new Date(now));
+    await queries.updateSessionSeenAt(db, sessionId, new Date(now));
   return { sessionId, user: toSessionUser(row) };
 }

@@ -145,7 +145,7 @@ export async function lockLiveClient(tx: Executor, id: string): Promise<boolean>
 }
 
 /** The numbers of the client's live (not rescinded) reservations, newest first, at most `limit`. */
-export async function liveReservationNumbers(
+export async function listLiveReservationNumbers(
   db: Executor,
   clientId: string,
   limit: number,
@@ -160,7 +160,7 @@ export async function liveReservationNumbers(
 }
 
 /** Soft delete: the row stays (reservations point at it) but is never listed again. */
-export async function softDeleteClient(db: Executor, id: string, userId: string): Promise<boolean> {
+export async function updateClientDeleted(db: Executor, id: string, userId: string): Promise<boolean> {
   const rows = await db
     .update(clients)
     .set({
@@ -204,7 +204,7 @@ export async function lockHolder(tx: Executor, id: string): Promise<HolderPerson
  * The client's sales still in progress: reservations not rescinded whose sale flow is not completed
  * (the deed not done), by number.
  */
-export async function salesInProgress(db: Executor, clientId: string): Promise<string[]> {
+export async function listSalesInProgress(db: Executor, clientId: string): Promise<string[]> {
   const rows = await queryRows<{ number: string }>(
     db,
     sql`select r.reservation_number as number
@@ -228,7 +228,7 @@ export async function reservationIdsOf(db: Executor, clientId: string): Promise<
  * The suppression of the client's identifying values: names 'Titular suprimido', the RUT a
  * placeholder, birth date, phone and e-mail gone; soft-deleted if it was not.
  */
-export async function suppressClient(tx: Executor, id: string, userId: string): Promise<void> {
+export async function updateClientSuppressed(tx: Executor, id: string, userId: string): Promise<void> {
   await tx.execute(sql`
     update clients
        set rut = 'SUPRIMIDO-' || id::text, first_name = 'Titular', last_name = 'suprimido',

@@ -67,12 +67,12 @@ export async function remove({ db, user }: ServiceContext, id: string): Promise<
   if (!can(user, 'clients.delete')) throw new AppError('FORBIDDEN');
   await db.transaction(async (tx) => {
     if (!(await queries.lockLiveClient(tx, id))) throw new AppError('CLIENT_NOT_FOUND');
-    const numbers = await queries.liveReservationNumbers(tx, id, 6);
+    const numbers = await queries.listLiveReservationNumbers(tx, id, 6);
     if (numbers.length > 0) {
       const shown = numbers.slice(0, 5).join(', ') + (numbers.length > 5 ? ' y otras' : '');
       throw new AppError('CLIENT_HAS_LIVE_RESERVATIONS', { params: { numbers: shown } });
     }
-    await queries.softDeleteClient(tx, id, user.id);
+    await queries.updateClientDeleted(tx, id, user.id);
   });
 }
 
@@ -82,13 +82,14 @@ export async function remove({ db, user }: ServiceContext, id: string): Promise<
 export const lockHolderIn = (tx: Executor, id: string) => queries.lockHolder(tx, id);
 
 /** Their reservations not rescinded whose sale is not completed, by number. */
-export const salesInProgressIn = (tx: Executor, clientId: string) => queries.salesInProgress(tx, clientId);
+export const salesInProgressIn = (tx: Executor, clientId: string) =>
+  queries.listSalesInProgress(tx, clientId);
 
 export const reservationIdsOfIn = (tx: Executor, clientId: string) => queries.reservationIdsOf(tx, clientId);
 
 /** The client's identifying values replaced ('Titular suprimido'), soft-deleted. */
 export const suppressIn = (tx: Executor, id: string, userId: string) =>
-  queries.suppressClient(tx, id, userId);
+  queries.updateClientSuppressed(tx, id, userId);
 
 export async function restrictIn(
   tx: Executor,

@@ -163,7 +163,7 @@ export async function findPaymentFigures(db: Executor, commissionId: string) {
 }
 
 /** The UF value of a day (the uf-values feature writes them), or null. */
-export async function ufValueOn(db: Executor, date: string): Promise<string | null> {
+export async function findUfValueOn(db: Executor, date: string): Promise<string | null> {
   const [row] = await queryRows<{ value: string }>(
     db,
     sql`select value::text as value from uf_values where date = ${date}::date`,

@@ -188,7 +188,7 @@ async function frozenPesos(
   date: string | null,
 ): Promise<{ clp: string | null; ufValue: string | null }> {
   if (date === null) return { clp: null, ufValue: null };
-  const ufValue = await queries.ufValueOn(tx, date);
+  const ufValue = await queries.findUfValueOn(tx, date);
   if (ufValue === null) return { clp: null, ufValue: null };
   return { clp: ufToClp(paymentUf(figures, payment), ufValue), ufValue };
 }

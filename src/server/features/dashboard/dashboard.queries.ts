@@ -21,7 +21,7 @@ export interface ProjectReservedRow {
 }
 
 /** Every project with its live reservations (their sum is the dashboard's total of reservations). */
-export async function projectReservations(db: Executor): Promise<ProjectReservedRow[]> {
+export async function listProjectReservations(db: Executor): Promise<ProjectReservedRow[]> {
   return queryRows<ProjectReservedRow>(
     db,
     sql`
@@ -38,7 +38,7 @@ export async function projectReservations(db: Executor): Promise<ProjectReserved
 }
 
 /** Live (not deleted) clients and registered brokers. */
-export async function clientAndBrokerCounts(db: Executor): Promise<{ clients: number; brokers: number }> {
+export async function countClientsAndBrokers(db: Executor): Promise<{ clients: number; brokers: number }> {
   const [row] = await queryRows<{ clients: number; brokers: number }>(
     db,
     sql`select clients, brokers from dashboard_counts`,
@@ -57,7 +57,7 @@ export interface MonthRow {
  * Live reservations and the commissions of those sold with a broker, per month of
  * `reservation_date`, for months in [from, to). Months without reservations are absent.
  */
-export async function monthlyFigures(db: Executor, from: string, to: string): Promise<MonthRow[]> {
+export async function listMonthlyFigures(db: Executor, from: string, to: string): Promise<MonthRow[]> {
   return queryRows<MonthRow>(
     db,
     sql`
@@ -79,7 +79,7 @@ export interface BrokerRow {
  * The brokers with the most commission (UF) on live reservations (ties by name), with how many
  * live reservations each has: the top of dashboard_broker_figures_top_idx.
  */
-export async function topBrokersByCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
+export async function listTopBrokersByCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
   return queryRows<BrokerRow>(
     db,
     sql`
@@ -96,7 +96,7 @@ export async function topBrokersByCommission(db: Executor, limit: number): Promi
  * Brokers with live reservations but no commission yet, by number of reservations: they complete
  * the Top Brokers while fewer brokers than that have commissions (a young database).
  */
-export async function brokersWithoutCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
+export async function listBrokersWithoutCommission(db: Executor, limit: number): Promise<BrokerRow[]> {
   return queryRows<BrokerRow>(
     db,
     sql`
@@ -125,7 +125,7 @@ export interface RecentReservationRow {
 }
 
 /** The latest reservations entered (reservations_newest_idx), with what the dashboard shows. */
-export async function recentReservations(db: Executor, limit: number): Promise<RecentReservationRow[]> {
+export async function listRecentReservations(db: Executor, limit: number): Promise<RecentReservationRow[]> {
   return queryRows<RecentReservationRow>(
     db,
     sql`
@@ -154,7 +154,7 @@ export async function recentReservations(db: Executor, limit: number): Promise<R
  * The ids of the latest payment flows: started_at desc nulls last (flows_payment_started_idx is
  * exactly that order), then created_at desc.
  */
-export async function latestCommissionFlowIds(db: Executor, limit: number): Promise<string[]> {
+export async function listLatestCommissionFlowIds(db: Executor, limit: number): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`
@@ -189,7 +189,7 @@ export interface PaymentRow {
  * The given payment flows with their commission, broker and reservation, and — for a flow in
  * progress — its current task (the workflow module's rule: the oldest open task).
  */
-export async function paymentsByIds(db: Executor, ids: string[]): Promise<PaymentRow[]> {
+export async function listPaymentsByIds(db: Executor, ids: string[]): Promise<PaymentRow[]> {
   if (ids.length === 0) return [];
   const idList = sql.join(
     ids.map((id) => sql`${id}::uuid`),

@@ -27,16 +27,18 @@ interface DashboardRows {
 /** Every figure of the dashboard, for reservation dates in [from, to). */
 async function loadRows(db: Database, from: string, to: string): Promise<DashboardRows> {
   // Sequential on purpose: the embedded database runs one statement at a time.
-  const projects = await queries.projectReservations(db);
-  const counts = await queries.clientAndBrokerCounts(db);
-  const monthRows = await queries.monthlyFigures(db, from, to);
-  const brokers = await queries.topBrokersByCommission(db, DASHBOARD_RECENT_ITEMS);
+  const projects = await queries.listProjectReservations(db);
+  const counts = await queries.countClientsAndBrokers(db);
+  const monthRows = await queries.listMonthlyFigures(db, from, to);
+  const brokers = await queries.listTopBrokersByCommission(db, DASHBOARD_RECENT_ITEMS);
   if (brokers.length < DASHBOARD_RECENT_ITEMS) {
-    brokers.push(...(await queries.brokersWithoutCommission(db, DASHBOARD_RECENT_ITEMS - brokers.length)));
+    brokers.push(
+      ...(await queries.listBrokersWithoutCommission(db, DASHBOARD_RECENT_ITEMS - brokers.length)),
+    );
   }
-  const reservations = await queries.recentReservations(db, DASHBOARD_RECENT_ITEMS);
-  const paymentIds = await queries.latestCommissionFlowIds(db, DASHBOARD_RECENT_ITEMS);
-  const paymentRows = new Map((await queries.paymentsByIds(db, paymentIds)).map((row) => [row.id, row]));
+  const reservations = await queries.listRecentReservations(db, DASHBOARD_RECENT_ITEMS);
+  const paymentIds = await queries.listLatestCommissionFlowIds(db, DASHBOARD_RECENT_ITEMS);
+  const paymentRows = new Map((await queries.listPaymentsByIds(db, paymentIds)).map((row) => [row.id, row]));
   const payments = paymentIds
     .map((id) => paymentRows.get(id))
     .filter((row): row is queries.PaymentRow => row !== undefined);

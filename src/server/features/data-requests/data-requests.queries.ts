@@ -176,7 +176,7 @@ export async function updateRequest(
 }
 
 /** The request answered by an action (a suppression, an opposition): its answer and who gave it. */
-export async function answerRequestIn(
+export async function updateRequestAnswerIn(
   tx: Executor,
   id: string,
   response: string,
@@ -273,7 +273,7 @@ export function listBlockedValues(db: Executor, clientId: string) {
 }
 
 /** The redaction of the log (migration 0021's `audit_redact`); needles folded. Returns the rows changed. */
-export async function redactAuditLog(
+export async function updateAuditLogRedacted(
   tx: Executor,
   roots: readonly string[],
   ownNeedles: readonly string[],
@@ -307,7 +307,9 @@ export async function insertPrivacyEvent(
 
 // --- Retention ---------------------------------------------------------------------------------------
 
-export async function retentionSettings(db: Executor): Promise<{ retentionYears: number; version: number }> {
+export async function findRetentionSettings(
+  db: Executor,
+): Promise<{ retentionYears: number; version: number }> {
   const [row] = await queryRows<{ retentionYears: number; version: number }>(
     db,
     sql`select retention_years as "retentionYears", version from privacy_settings where id`,
@@ -373,7 +375,10 @@ export function listRetention(
  * Every value the holder's record had, as the audit trail remembers it (their client row's inserts
  * and updates, before and after), column by column: a suppression looks for the old ones too.
  */
-export async function pastHolderValues(tx: Executor, clientId: string): Promise<Record<string, string[]>> {
+export async function listPastHolderValues(
+  tx: Executor,
+  clientId: string,
+): Promise<Record<string, string[]>> {
   const rows = await queryRows<{ column: string; values: string[] }>(
     tx,
     sql`select d.key as column, array_agg(distinct d.value) as values

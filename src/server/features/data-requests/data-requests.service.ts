@@ -221,7 +221,7 @@ export async function suppress(ctx: ServiceContext, id: string) {
         params: { numbers: inProgress.slice(0, 5).join(', ') },
       });
     }
-    const past = await queries.pastHolderValues(tx, clientId);
+    const past = await queries.listPastHolderValues(tx, clientId);
     const needles = holderNeedles(holder, {
       rut: past.rut,
       firstName: past.first_name,
@@ -259,7 +259,7 @@ export async function suppress(ctx: ServiceContext, id: string) {
       globalNeedles: needles.global,
     });
     // Last: the writes above logged the old values too; this redacts them with the rest.
-    const redactedLogRows = await queries.redactAuditLog(
+    const redactedLogRows = await queries.updateAuditLogRedacted(
       tx,
       [clientId, ...reservationIds, ...flowIds],
       needles.own.map(needlePattern),
@@ -276,7 +276,7 @@ export async function suppress(ctx: ServiceContext, id: string) {
         valores_bloqueados: blocked.map((value) => `${value.tableName}.${value.columnName}`),
       },
     });
-    await queries.answerRequestIn(tx, requestId, 'Datos personales suprimidos.', ctx.user.id);
+    await queries.updateRequestAnswerIn(tx, requestId, 'Datos personales suprimidos.', ctx.user.id);
     return {
       clientId,
       blockedValues: blocked.length,
@@ -304,7 +304,7 @@ export async function restrict(ctx: ServiceContext, id: string): Promise<DataReq
       details ? `${request}: ${details}` : request,
       ctx.user.id,
     );
-    await queries.answerRequestIn(
+    await queries.updateRequestAnswerIn(
       tx,
       requestId,
       restriction === 'opposition' ? 'Oposición registrada.' : 'Datos bloqueados.',
@@ -337,7 +337,7 @@ export async function retention(
   page: { page: number; pageSize: number },
 ): Promise<RetentionPage> {
   requireManager(ctx);
-  const { retentionYears } = await queries.retentionSettings(ctx.db);
+  const { retentionYears } = await queries.findRetentionSettings(ctx.db);
   const today = santiagoDateOf(ctx.now);
   const before = `${Number(today.slice(0, 4)) - retentionYears}${today.slice(4)}`;
   const found = await queries.listRetention(ctx.db, before, page);
@@ -346,7 +346,7 @@ export async function retention(
 
 export async function settings(ctx: ServiceContext) {
   requireManager(ctx);
-  return queries.retentionSettings(ctx.db);
+  return queries.findRetentionSettings(ctx.db);
 }
 
 export async function updateSettings(ctx: ServiceContext, body: { retentionYears: number; version: number }) {
@@ -355,7 +355,7 @@ export async function updateSettings(ctx: ServiceContext, body: { retentionYears
     queries.updateRetentionYears(tx, body.retentionYears, body.version, ctx.user.id),
   );
   if (!updated) throw new AppError('STALE_VERSION');
-  return queries.retentionSettings(ctx.db);
+  return queries.findRetentionSettings(ctx.db);
 }
 
 // --- The bell ---------------------------------------------------------------------------------------

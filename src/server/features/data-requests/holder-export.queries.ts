@@ -108,7 +108,7 @@ export async function reservationsOfHolder(
 }
 
 /** Comments on the holder's flows, and any other comment naming them (their full name). */
-export function commentsAboutHolder(db: Executor, clientId: string, fullName: string) {
+export function listCommentsAboutHolder(db: Executor, clientId: string, fullName: string) {
   const named = `%${foldForSearch(fullName).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return queryRows<Record<string, unknown>>(
     db,

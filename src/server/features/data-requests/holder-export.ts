@@ -44,7 +44,7 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
   if (client.suppressedAt !== null) throw new AppError('HOLDER_ALREADY_SUPPRESSED');
   const [reservations, comments, history, requests] = await Promise.all([
     queries.reservationsOfHolder(ctx.db, clientId, client.rut),
-    queries.commentsAboutHolder(ctx.db, clientId, `${client.firstName} ${client.lastName}`),
+    queries.listCommentsAboutHolder(ctx.db, clientId, `${client.firstName} ${client.lastName}`),
     queries.historyOfHolder(ctx.db, clientId),
     queries.requestsOfHolder(ctx.db, clientId, client.rut),
   ]);

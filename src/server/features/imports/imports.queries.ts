@@ -53,7 +53,7 @@ export async function updateRun(db: Executor, id: string, values: Partial<typeof
 }
 
 /** Another run applying now (one import at a time). */
-export async function runningRun(db: Executor): Promise<string | null> {
+export async function findRunningRun(db: Executor): Promise<string | null> {
   const [row] = await db
     .select({ id: importRuns.id })
     .from(importRuns)
@@ -62,7 +62,7 @@ export async function runningRun(db: Executor): Promise<string | null> {
   return row?.id ?? null;
 }
 
-export async function cancelRequested(db: Executor, id: string): Promise<boolean> {
+export async function isCancelRequested(db: Executor, id: string): Promise<boolean> {
   const [row] = await db
     .select({ cancel: importRuns.cancelRequested })
     .from(importRuns)
@@ -108,7 +108,7 @@ export function listRuns(db: Executor, limit: number) {
 
 export type RunListRow = Awaited<ReturnType<typeof listRuns>>[number];
 
-export async function runListRow(db: Executor, id: string): Promise<RunListRow | null> {
+export async function findRunListRow(db: Executor, id: string): Promise<RunListRow | null> {
   const [row] = await db
     .select(runColumns)
     .from(importRuns)
@@ -129,7 +129,7 @@ export async function findMapping(db: Executor, kind: string): Promise<Record<st
   return (row?.columns as Record<string, string> | undefined) ?? {};
 }
 
-export async function saveMapping(
+export async function upsertMapping(
   db: Executor,
   kind: string,
   columns: Record<string, string>,
@@ -225,7 +225,7 @@ async function restorableColumns(db: Executor, table: ImportTable): Promise<stri
 }
 
 /** Whole rows as JSON, locked for the rest of the transaction: the `before` of an update. */
-export async function snapshotRows(
+export async function lockRowSnapshots(
   tx: Executor,
   table: ImportTable,
   ids: readonly string[],
@@ -243,7 +243,7 @@ export async function snapshotRows(
 }
 
 /** Puts a snapshot back, every column (version and updated_at/by included): the row as it was. */
-export async function restoreRow(
+export async function updateRowToSnapshot(
   tx: Executor,
   table: ImportTable,
   id: string,
@@ -272,7 +272,7 @@ export async function deleteRows(tx: Executor, table: ImportTable, ids: readonly
  * What changed a run's records after the run, by someone else: the audit rows of those records (and
  * of their flows) since the run started that the run did not write. Named for the refusal.
  */
-export async function laterChanges(
+export async function listLaterChanges(
   db: Executor,
   runId: string,
   since: Date,
@@ -321,14 +321,14 @@ export async function laterChanges(
 
 // --- Lookups the kinds share ---------------------------------------------------------------------------
 
-export function uuidList(ids: readonly string[]) {
+export function uuidListSql(ids: readonly string[]) {
   return sql.join(
     ids.map((id) => sql`${id}::uuid`),
     sql`, `,
   );
 }
 
-export function textList(values: readonly string[]) {
+export function textListSql(values: readonly string[]) {
   return sql.join(
     values.map((value) => sql`${value}`),
     sql`, `,

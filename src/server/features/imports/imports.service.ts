@@ -117,7 +117,7 @@ async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buf
     const header = index === null ? undefined : headers[index];
     if (header) columns[header] = key;
   }
-  await ctx.db.transaction((tx) => queries.saveMapping(tx, kind, columns, ctx.user.id));
+  await ctx.db.transaction((tx) => queries.upsertMapping(tx, kind, columns, ctx.user.id));
 }
 
 function dryRunAnswer(outcome: PlanOutcome): DryRunResult {
@@ -173,7 +173,7 @@ export async function startApply(
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   if (run.status !== 'uploaded') throw new AppError('IMPORT_RUN_BUSY');
-  if (await queries.runningRun(ctx.db)) throw new AppError('IMPORT_ANOTHER_RUNNING');
+  if (await queries.findRunningRun(ctx.db)) throw new AppError('IMPORT_ANOTHER_RUNNING');
   const pipelineInput = {
     kind: run.kind as ImportKind,
     bytes: run.fileBytes,
@@ -259,7 +259,7 @@ function runView(row: queries.RunListRow): ImportRun {
 
 export async function getRun(ctx: Pick<ServiceContext, 'db' | 'user'>, runId: string): Promise<ImportRun> {
   requireAdmin(ctx);
-  const row = await queries.runListRow(ctx.db, runId);
+  const row = await queries.findRunListRow(ctx.db, runId);
   if (!row) throw new AppError('IMPORT_RUN_NOT_FOUND');
   return runView(row);
 }

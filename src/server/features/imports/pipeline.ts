@@ -211,7 +211,7 @@ export async function apply(
       });
     });
     await yieldToOthers();
-    if (await queries.cancelRequested(db, runId)) throw new AppError('IMPORT_CANCELLED');
+    if (await queries.isCancelRequested(db, runId)) throw new AppError('IMPORT_CANCELLED');
   };
   try {
     let chunk: ReadRow[] = [];
@@ -269,7 +269,7 @@ export async function undoRecords(
   const run = await queries.findRunState(db, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
   const since = run.startedAt ?? run.createdAt;
-  const conflicts = await queries.laterChanges(db, runId, since, 11);
+  const conflicts = await queries.listLaterChanges(db, runId, since, 11);
   if (conflicts.length > 0) {
     if (options.force) return conflicts;
     const shown = conflicts.slice(0, 10).join(', ') + (conflicts.length > 10 ? ' y otros' : '');
@@ -284,7 +284,8 @@ export async function undoRecords(
       while (index < records.length) {
         const record = records[index]!;
         if (record.action === 'update') {
-          if (record.before) await queries.restoreRow(tx, record.tableName, record.recordId, record.before);
+          if (record.before)
+            await queries.updateRowToSnapshot(tx, record.tableName, record.recordId, record.before);
           index += 1;
           continue;
         }

@@ -139,7 +139,12 @@ export function createMailSender(options: SenderOptions): MailSender {
   ): Promise<keyof PassResult> {
     const at = now();
     const discard = async (reason: string) => {
-      await queries.markDiscarded(options.db, { id: message.id, token: message.claimToken, reason, now: at });
+      await queries.updateDiscarded(options.db, {
+        id: message.id,
+        token: message.claimToken,
+        reason,
+        now: at,
+      });
       return 'discarded' as const;
     };
     let to: string | null;
@@ -171,7 +176,7 @@ export function createMailSender(options: SenderOptions): MailSender {
     } catch (error) {
       const answer = smtpAnswer(error);
       const giveUp = answer.permanent || message.attempts + 1 >= MAX_ATTEMPTS;
-      await queries.markAttemptFailed(options.db, {
+      await queries.updateAttemptFailed(options.db, {
         id: message.id,
         token: message.claimToken,
         error: answer.text,
@@ -198,9 +203,9 @@ export function createMailSender(options: SenderOptions): MailSender {
     const ids = (key: string) =>
       notices.map((notice) => notice[key]).filter((value): value is string => typeof value === 'string');
     const [tasks, people, comments] = await Promise.all([
-      queries.taskFacts(options.db, ids('taskRowId')),
-      queries.peopleNamed(options.db, ids('by')),
-      queries.commentContents(options.db, ids('commentId')),
+      queries.listTaskFacts(options.db, ids('taskRowId')),
+      queries.listPeopleNamed(options.db, ids('by')),
+      queries.listCommentContents(options.db, ids('commentId')),
     ]);
     const sent: Sent[] = [];
     const outcomes = await Promise.all(
@@ -209,7 +214,7 @@ export function createMailSender(options: SenderOptions): MailSender {
           const flowId = message.notices[0]?.flowId;
           const payment =
             message.kind === 'paymentCompleted' && typeof flowId === 'string'
-              ? await queries.paymentFlowFacts(options.db, flowId)
+              ? await queries.findPaymentFlowFacts(options.db, flowId)
               : null;
           return await sendOne(
             message,
@@ -224,7 +229,7 @@ export function createMailSender(options: SenderOptions): MailSender {
         }
       }),
     );
-    await queries.markSent(options.db, sent, now());
+    await queries.updateSent(options.db, sent, now());
     for (const outcome of outcomes) result[outcome] += 1;
     return claimed.length;
   }

@@ -129,7 +129,7 @@ export async function claimDue(
 }
 
 /** Records a batch's deliveries in one statement (only the claim that took each message may). */
-export async function markSent(
+export async function updateSent(
   db: Executor,
   sent: readonly { id: string; token: string; toAddress: string; subject: string }[],
   now: Date,
@@ -146,7 +146,7 @@ export async function markSent(
 }
 
 /** Records a failed attempt: pending again at `retryAt`, or failed for good (`retryAt` null). */
-export async function markAttemptFailed(
+export async function updateAttemptFailed(
   db: Executor,
   values: {
     id: string;
@@ -169,7 +169,7 @@ export async function markAttemptFailed(
 }
 
 /** Nobody to send it to (a deactivated user, no address): recorded as discarded, with why. */
-export async function markDiscarded(
+export async function updateDiscarded(
   db: Executor,
   values: { id: string; token: string; reason: string; now: Date },
 ): Promise<void> {
@@ -201,7 +201,7 @@ export interface TaskFacts {
 }
 
 /** The tasks the messages speak of, with their flow, reservation, project and amounts (one statement). */
-export async function taskFacts(
+export async function listTaskFacts(
   db: Executor,
   taskRowIds: readonly string[],
 ): Promise<Map<string, TaskFacts>> {
@@ -247,7 +247,7 @@ export interface PaymentFlowFacts {
 }
 
 /** A completed payment flow with its commission's broker and KAM. */
-export async function paymentFlowFacts(db: Executor, flowId: string): Promise<PaymentFlowFacts | null> {
+export async function findPaymentFlowFacts(db: Executor, flowId: string): Promise<PaymentFlowFacts | null> {
   const [row] = await queryRows<PaymentFlowFacts>(
     db,
     sql`select f.id as "flowId", f.is_second_payment as "isSecondPayment", b.kam_name as "kamName",
@@ -266,7 +266,10 @@ export async function paymentFlowFacts(db: Executor, flowId: string): Promise<Pa
 }
 
 /** People named by messages (who mentioned, who rejected). */
-export async function peopleNamed(db: Executor, userIds: readonly string[]): Promise<Map<string, string>> {
+export async function listPeopleNamed(
+  db: Executor,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const ids = sql.join(
     [...new Set(userIds)].map((id) => sql`${id}::uuid`),
@@ -280,7 +283,7 @@ export async function peopleNamed(db: Executor, userIds: readonly string[]): Pro
 }
 
 /** A comment's text (null once deleted). */
-export async function commentContents(
+export async function listCommentContents(
   db: Executor,
   commentIds: readonly string[],
 ): Promise<Map<string, string>> {
@@ -328,7 +331,7 @@ export function listMessages(
 }
 
 /** 'Reintentar': a failed (or still pending) message due again now, its attempts counted afresh. */
-export async function retryMessage(tx: Executor, id: string, now: Date): Promise<MailStatus | null> {
+export async function updateMessageRetried(tx: Executor, id: string, now: Date): Promise<MailStatus | null> {
   const [row] = await queryRows<{ status: MailStatus }>(
     tx,
     sql`update mail_messages
@@ -382,7 +385,7 @@ export async function upsertPreferences(
 
 // --- Holidays and the daily jobs ------------------------------------------------------------------
 
-export async function holidayDates(db: Executor, from: string, to: string): Promise<Set<string>> {
+export async function listHolidayDates(db: Executor, from: string, to: string): Promise<Set<string>> {
   const rows = await queryRows<{ day: string }>(
     db,
     sql`select day::text as day from holidays where day between ${from}::date and ${to}::date`,
@@ -429,7 +432,7 @@ export async function claimRun(tx: Executor, job: string, runDate: string, now: 
   return rows.length > 0;
 }
 
-export async function recordRunMessages(tx: Executor, job: string, runDate: string, messages: number) {
+export async function updateRunMessages(tx: Executor, job: string, runDate: string, messages: number) {
   await tx.execute(
     sql`update scheduled_runs set messages = ${messages} where job = ${job} and run_date = ${runDate}::date`,
   );

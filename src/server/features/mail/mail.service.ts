@@ -96,7 +96,7 @@ export async function list(
 /** 'Reintentar': a failed (or pending) message is due again now; a sent or discarded one is refused. */
 export async function retry(ctx: ServiceContext, id: string): Promise<{ id: string; status: MailStatus }> {
   requireManager(ctx);
-  const status = await ctx.db.transaction((tx) => queries.retryMessage(tx, id, ctx.now));
+  const status = await ctx.db.transaction((tx) => queries.updateMessageRetried(tx, id, ctx.now));
   if (status === null) throw new AppError('MAIL_NOT_FOUND');
   if (status !== 'pending') throw new AppError('MAIL_ALREADY_SENT');
   return { id, status };
@@ -165,13 +165,13 @@ export async function runDailyJobs(db: Database, now: Date): Promise<{ ran: bool
   const today = santiagoDateOf(now);
   const hour = Number(santiagoWallClock(now).time.slice(0, 2));
   if (hour < DIGEST_HOUR) return { ran: false, messages: 0 };
-  const holidays = await queries.holidayDates(db, today, addDays(today, 31));
+  const holidays = await queries.listHolidayDates(db, today, addDays(today, 31));
   if (!isBusinessDay(today, holidays)) return { ran: false, messages: 0 };
   return asSystem(db, async (tx) => {
     if (!(await queries.claimRun(tx, DAILY_JOB, today, now))) return { ran: false, messages: 0 };
     const window = reminderWindow(today, holidays);
     const messages = await queries.insertDailyMessages(tx, { today, reminderThrough: window.through, now });
-    await queries.recordRunMessages(tx, DAILY_JOB, today, messages);
+    await queries.updateRunMessages(tx, DAILY_JOB, today, messages);
     return { ran: true, messages };
   });
 }

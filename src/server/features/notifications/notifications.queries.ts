@@ -141,7 +141,7 @@ export function inboxPageSql(scope: InboxScope, request: InboxPageRequest): SQL 
  * `queryJsonRows` (one JSON text on the embedded database: everyone's first page, ~80 rows of 25
  * columns, cost it ~2 ms decoded column by column).
  */
-export async function inboxPage(
+export async function selectInboxPage(
   db: Executor,
   scope: InboxScope,
   request: InboxPageRequest,
@@ -195,12 +195,12 @@ const mentionPageColumns = {
  * mentions alone (the joins follow NOT NULL foreign keys: they never drop nor repeat a row). A mention
  * stays the user's whatever happens to the task since (reassigned, the flow cancelled): it is theirs.
  */
-export function mentionPage(
+export function selectMentionPage(
   db: Executor,
   userId: string,
   request: MentionPageRequest,
 ): Promise<Page<InboxMention>> {
-  return selectPage<InboxMention>(db, mentionPageSpec(userId, request));
+  return selectPage<InboxMention>(db, mentionPageSql(userId, request));
 }
 
 export interface MentionPageRequest {
@@ -210,7 +210,7 @@ export interface MentionPageRequest {
 }
 
 /** The page's statement (`pageSql` of it), exported so a test can EXPLAIN it. */
-export function mentionPageSpec(userId: string, request: MentionPageRequest): PageSpec {
+export function mentionPageSql(userId: string, request: MentionPageRequest): PageSpec {
   const unread = request.status === 'unread' ? sql` and m.read_at is null` : sql``;
   return {
     columns: mentionColumns,

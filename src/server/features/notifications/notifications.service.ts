@@ -23,7 +23,7 @@ import * as workflows from '../workflows/workflows.service';
 import * as queries from './notifications.queries';
 
 type ParsedPage = Pick<NotificationsQuery, 'stage'> & {
-  after?: Parameters<typeof queries.inboxPage>[2]['after'];
+  after?: Parameters<typeof queries.selectInboxPage>[2]['after'];
 };
 
 /**
@@ -47,7 +47,7 @@ export function listMentions(
   ctx: ServiceContext,
   query: { status: MentionStatus; page: number; pageSize: number },
 ): Promise<MentionsResponse> {
-  return queries.mentionPage(ctx.db, ctx.user.id, query);
+  return queries.selectMentionPage(ctx.db, ctx.user.id, query);
 }
 
 /**
@@ -104,7 +104,7 @@ async function inbox(
   page: ParsedPage,
 ): Promise<InboxResponse> {
   const pageSize = page.stage === undefined ? INBOX_FIRST_PAGE_SIZE : INBOX_PAGE_SIZE;
-  const rows = await queries.inboxPage(ctx.db, scope, {
+  const rows = await queries.selectInboxPage(ctx.db, scope, {
     stage: page.stage,
     after: page.after,
     pageSize,

@@ -8,7 +8,7 @@ import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../tes
 import { createBroker, createProject, createReservation, createUser, loadInBulk } from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 import { pendingTaskRowsOf, pendingTasksOf } from '../workflows/workflows.service';
-import { type InboxScope, inboxPageSql, mentionPageSpec } from './notifications.queries';
+import { type InboxScope, inboxPageSql, mentionPageSql } from './notifications.queries';
 
 /** The sale flow's first stage, Reserva, in the flow's order: its tasks go to the seller at the start. */
 const COF_TASKS = ['COF PENDIENTE GENERACIÓN', 'COF PENDIENTE FIRMA', 'SOLICITUD VB COF PENDIENTE'];
@@ -853,7 +853,7 @@ describe('mentions: the page and the bell’s count on 60,000 mentions', () => {
       ['all', 'flow_task_comment_mentions_user_newest_idx'],
       ['unread', 'flow_task_comment_mentions_unread_idx'],
     ] as const) {
-      const plan = await planOf(pageSql(mentionPageSpec(catalina.id, { status, page: 1, pageSize: 10 })));
+      const plan = await planOf(pageSql(mentionPageSql(catalina.id, { status, page: 1, pageSize: 10 })));
       expect(plan, status).toContain(index);
       expect(plan, status).not.toMatch(/Sort Key: m\.created_at/);
       expect(plan, status).not.toContain('Seq Scan on flow_task_comment_mentions');

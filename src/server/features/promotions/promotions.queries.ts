@@ -93,7 +93,7 @@ export async function deletePromotion(db: Executor, id: string): Promise<void> {
  * The payee data of the promotions paid to a holder (by RUT) on their reservations, replaced after a
  * suppression (decision 0027); answers the old values, which the caller keeps blocked.
  */
-export async function redactPayee(
+export async function updatePayeeRedacted(
   tx: Executor,
   reservationIds: readonly string[],
   holderRut: string,

@@ -70,7 +70,7 @@ export async function redactPayeeIn(
   holderRut: string,
   userId: string,
 ): Promise<{ id: string; values: Record<string, string> }[]> {
-  const replaced = await queries.redactPayee(tx, reservationIds, holderRut, userId);
+  const replaced = await queries.updatePayeeRedacted(tx, reservationIds, holderRut, userId);
   // What proves the payment (to whom by RUT, into which account) is kept blocked; the name and e-mail
   // are not needed for it and go (decision 0027).
   return replaced.map(({ id, rut, accountNumber }) => ({

@@ -63,7 +63,7 @@ function orderBy(report: ReportSql): SQL[] {
   return [sql`${report.sort.key} ${dir}`, sql`${report.id} ${dir}`];
 }
 
-export function reportPageSpec(report: ReportSql, page: number, pageSize: number): PageSpec {
+export function reportPageSql(report: ReportSql, page: number, pageSize: number): PageSpec {
   return {
     columns: report.columns,
     ...(report.pageColumns ? { pageColumns: report.pageColumns } : {}),
@@ -84,7 +84,7 @@ export async function selectReportPage<Row, Sums extends string>(
   page: number,
   pageSize: number,
 ) {
-  const result = await selectPageWithSums<Row, Sums>(db, reportPageSpec(report, page, pageSize) as never);
+  const result = await selectPageWithSums<Row, Sums>(db, reportPageSql(report, page, pageSize) as never);
   return { rows: result.rows, total: result.total, totalIsCapped: result.totalIsCapped, sums: result.sums };
 }
 

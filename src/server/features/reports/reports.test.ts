@@ -720,7 +720,7 @@ describe('reports', () => {
 
       const payments = await planOf(
         pageSql(
-          queries.reportPageSpec(
+          queries.reportPageSql(
             queries.brokerPaymentsSql({ sort: 'daysPending', direction: 'desc' }, '2026-11-20'),
             1,
             25,
@@ -732,7 +732,7 @@ describe('reports', () => {
 
       const brokers = await planOf(
         pageSql(
-          queries.reportPageSpec(
+          queries.reportPageSql(
             queries.brokersReportSql({
               dateType: 'reservation',
               fromDate: '1900-01-01',

@@ -101,7 +101,7 @@ export async function deleteReservation(db: Executor, id: string): Promise<void>
  * The live reservation of the same project that already holds one of these units (apartment,
  * parking or storage; case-insensitive), as the double-booking indexes compare them.
  */
-export async function liveReservationHoldingUnit(
+export async function findLiveReservationHoldingUnit(
   db: Executor,
   unit: {
     projectId: string;
@@ -155,7 +155,7 @@ export async function projectExists(db: Executor, id: string): Promise<boolean> 
 }
 
 /** The project's delivery deadline ('YYYY-MM-DD'), or null when the project does not exist. */
-export async function projectDeadline(db: Executor, id: string): Promise<string | null> {
+export async function findProjectDeadline(db: Executor, id: string): Promise<string | null> {
   const [row] = await db
     .select({ deadline: projects.deadline })
     .from(projects)
@@ -171,7 +171,7 @@ export async function brokerExists(db: Executor, id: string): Promise<boolean> {
 
 // --- Form options ----------------------------------------------------------------------------
 
-export async function formOptions(db: Executor) {
+export async function listFormOptions(db: Executor) {
   const [projectRows, defaultRow] = await Promise.all([
     db
       .select({ id: projects.id, name: projects.name, stage: projects.stage })

@@ -104,7 +104,7 @@ const UNIT_TAKEN = {
  * it. The partial unique indexes are the last line of defence when two saves race.
  */
 async function checkUnitsFree(db: Executor, input: ReservationInput, exceptId?: string) {
-  const holder = await queries.liveReservationHoldingUnit(db, input, exceptId);
+  const holder = await queries.findLiveReservationHoldingUnit(db, input, exceptId);
   if (!holder) return;
   throw new AppError(UNIT_TAKEN[holder.unit], {
     params: { number: input[UNIT_FIELDS[holder.unit]] ?? '', reservation: holder.reservationNumber },
@@ -368,7 +368,7 @@ export async function updateSaleDetails(
     if (current.version !== version) throw new AppError('STALE_VERSION');
     if (current.isRescinded) throw new AppError('RESERVATION_RESCINDED');
     if (BANK_DETAILS.some((field) => changes[field] !== undefined)) {
-      const deadline = await queries.projectDeadline(tx, current.projectId);
+      const deadline = await queries.findProjectDeadline(tx, current.projectId);
       if (!deadline || projectDelivery(deadline, santiagoDateOf(ctx.now)) !== 'Inmediata') {
         throw new AppError('BANK_DETAILS_BEFORE_DEADLINE');
       }
@@ -455,7 +455,7 @@ export function list(ctx: ReadContext, query: ReservationListParams) {
 }
 
 export async function formOptions(ctx: ReadContext) {
-  const [options, sellers] = await Promise.all([queries.formOptions(ctx.db), users.listSellers(ctx.db)]);
+  const [options, sellers] = await Promise.all([queries.listFormOptions(ctx.db), users.listSellers(ctx.db)]);
   return { projects: options.projects, sellers, defaultSellerId: options.defaultSellerId };
 }
 

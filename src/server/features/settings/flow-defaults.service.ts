@@ -83,7 +83,7 @@ export async function setDefaultAssignees(
     const task = await queries.lockWorkflowTask(tx, taskId);
     if (!task) throw new AppError('TASK_NOT_FOUND');
     if (task.singleAssignee && unique.length > 1) throw new AppError('DEFAULT_ASSIGNEE_SINGLE');
-    const active = await workflows.activeUserIds(tx, unique);
+    const active = await workflows.listActiveUserIds(tx, unique);
     if (unique.some((id) => !active.has(id))) throw new AppError('USER_NOT_AVAILABLE');
     await queries.replaceDefaultAssignees(tx, taskId, unique, ctx.user.id);
   });

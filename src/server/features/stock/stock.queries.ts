@@ -43,7 +43,12 @@ export interface GridRow {
  * Every unit of a project with its status (the view `unit_statuses`, the one definition), its price
  * on `day` and, when taken, its reservation, client, seller and sale flow: one statement.
  */
-export function gridRows(db: Executor, projectId: string, day: string, unitId?: string): Promise<GridRow[]> {
+export function listGridRows(
+  db: Executor,
+  projectId: string,
+  day: string,
+  unitId?: string,
+): Promise<GridRow[]> {
   return queryJsonRows<GridRow>(
     db,
     sql`select u.id, u.project_id as "projectId", u.kind, u.number, u.floor, u.building, u.typology,
@@ -79,7 +84,7 @@ export interface PickerRow {
 }
 
 /** Available units of one kind, searched by number, typology or floor: at most `limit`. */
-export function pickerRows(
+export function listPickerRows(
   db: Executor,
   projectId: string,
   kind: UnitKind,
@@ -106,7 +111,7 @@ export function pickerRows(
   );
 }
 
-export async function projectHasInventory(db: Executor, projectId: string): Promise<boolean> {
+export async function hasProjectInventory(db: Executor, projectId: string): Promise<boolean> {
   const [row] = await db.select({ id: units.id }).from(units).where(eq(units.projectId, projectId)).limit(1);
   return row !== undefined;
 }
@@ -120,7 +125,7 @@ export async function findProject(db: Executor, projectId: string) {
 }
 
 /** The projects with their number of units (the Disponibilidad selector). */
-export function projectsWithUnits(db: Executor) {
+export function listProjectsWithUnits(db: Executor) {
   return queryRows<{ id: string; name: string; stage: string; units: number }>(
     db,
     sql`select p.id, p.name, p.stage, coalesce(n.units, 0)::int as units
@@ -217,7 +222,7 @@ export async function liveHolderOf(db: Executor, unitId: string) {
 }
 
 /** The first of these units held by a live reservation other than `exceptReservationId`. */
-export async function firstHeld(db: Executor, unitIds: string[], exceptReservationId?: string) {
+export async function findFirstHeld(db: Executor, unitIds: string[], exceptReservationId?: string) {
   if (unitIds.length === 0) return null;
   const [row] = await queryRows<{ unitId: string; reservationNumber: string }>(
     db,
@@ -245,7 +250,7 @@ export async function hasAnyReservation(db: Executor, unitId: string): Promise<b
 // --- Prices --------------------------------------------------------------------------------------
 
 /** The price of each unit on `day` (the newest list in force naming it) with its list. */
-export function pricesOn(db: Executor, unitIds: string[], day: string) {
+export function listPricesOn(db: Executor, unitIds: string[], day: string) {
   if (unitIds.length === 0) return Promise.resolve([]);
   return queryRows<{ unitId: string; price: string | null; priceListId: string | null }>(
     db,
@@ -259,7 +264,7 @@ export function pricesOn(db: Executor, unitIds: string[], day: string) {
 }
 
 /** Every unit of a project with its price on `day` (a list's differences). */
-export function projectUnitsWithPrices(db: Executor, projectId: string, day: string) {
+export function listProjectUnitsWithPrices(db: Executor, projectId: string, day: string) {
   return queryJsonRows<{ id: string; kind: UnitKind; number: string; price: string | null }>(
     db,
     sql`select u.id, u.kind, u.number, cp.price::text as price
@@ -327,7 +332,7 @@ export function priceListsOf(db: Executor, projectId: string) {
   );
 }
 
-export async function currentPriceList(db: Executor, projectId: string, day: string) {
+export async function findCurrentPriceList(db: Executor, projectId: string, day: string) {
   const [row] = await queryRows<{ id: string; effectiveDate: string }>(
     db,
     sql`select id, effective_date as "effectiveDate" from price_lists

@@ -59,7 +59,7 @@ async function requireProject(db: Executor, projectId: string) {
 
 /** The projects of the Disponibilidad selector, each with its number of units. */
 export async function projects(ctx: ReadContext) {
-  return { projects: await queries.projectsWithUnits(ctx.db) };
+  return { projects: await queries.listProjectsWithUnits(ctx.db) };
 }
 
 /**
@@ -70,8 +70,8 @@ export async function grid(ctx: ClockContext, projectId: string, filters: UnitGr
   const day = today(ctx);
   const [project, rows, currentList] = await Promise.all([
     requireProject(ctx.db, projectId),
-    queries.gridRows(ctx.db, projectId, day),
-    queries.currentPriceList(ctx.db, projectId, day),
+    queries.listGridRows(ctx.db, projectId, day),
+    queries.findCurrentPriceList(ctx.db, projectId, day),
   ]);
   const byStatus = Object.fromEntries(UNIT_STATUSES.map((status) => [status, 0])) as Record<
     UnitStatus,
@@ -114,7 +114,7 @@ export async function grid(ctx: ClockContext, projectId: string, filters: UnitGr
 export async function getUnit(ctx: ClockContext, id: string): Promise<UnitView> {
   const unit = await queries.findUnit(ctx.db, id);
   if (!unit) throw new AppError('UNIT_NOT_FOUND');
-  const [row] = await queries.gridRows(ctx.db, unit.projectId, today(ctx), id);
+  const [row] = await queries.listGridRows(ctx.db, unit.projectId, today(ctx), id);
   if (!row) throw new AppError('UNIT_NOT_FOUND');
   return presentUnit(row);
 }
@@ -127,8 +127,8 @@ export async function picker(
   search: string | undefined,
 ): Promise<{ rows: PickerUnit[]; hasInventory: boolean }> {
   const [rows, hasInventory] = await Promise.all([
-    queries.pickerRows(ctx.db, projectId, kind, today(ctx), search),
-    queries.projectHasInventory(ctx.db, projectId),
+    queries.listPickerRows(ctx.db, projectId, kind, today(ctx), search),
+    queries.hasProjectInventory(ctx.db, projectId),
   ]);
   return { rows, hasInventory };
 }
@@ -260,7 +260,7 @@ export async function diffPriceList(
   effectiveDate: string,
   rows: readonly PriceInput[],
 ): Promise<PriceListDiff & { prices: { unitId: string; price: string }[] }> {
-  const existing = await queries.projectUnitsWithPrices(db, projectId, effectiveDate);
+  const existing = await queries.listProjectUnitsWithPrices(db, projectId, effectiveDate);
   const byKey = new Map(existing.map((unit) => [unitKey(unit.kind, unit.number), unit]));
   const seen = new Set<string>();
   const diff: PriceListDiff & { prices: { unitId: string; price: string }[] } = {
@@ -476,7 +476,7 @@ export async function resolveUnitsIn(
     ...choice.storageUnitIds.map((id) => ({ id, kind: 'storage' as const })),
   ];
   if (!choice.apartmentUnitId) {
-    if (chosen.length > 0 || (await queries.projectHasInventory(tx, projectId))) {
+    if (chosen.length > 0 || (await queries.hasProjectInventory(tx, projectId))) {
       throw new AppError('APARTMENT_UNIT_REQUIRED');
     }
     return null;
@@ -496,7 +496,7 @@ export async function resolveUnitsIn(
   }
   await refuseHeldIn(tx, ids, current?.reservationId);
   const prices = new Map(
-    (await queries.pricesOn(tx, ids, santiagoDateOf(now))).map((row) => [row.unitId, row]),
+    (await queries.listPricesOn(tx, ids, santiagoDateOf(now))).map((row) => [row.unitId, row]),
   );
   const held = chosen.map(({ id }) => {
     const kept = current?.held.find((unit) => unit.unitId === id);
@@ -534,7 +534,7 @@ export async function resolveUnitsIn(
 
 /** Refuses, naming the unit, when a live reservation other than `exceptReservationId` holds one of them. */
 export async function refuseHeldIn(tx: Executor, unitIds: string[], exceptReservationId?: string) {
-  const taken = await queries.firstHeld(tx, unitIds, exceptReservationId);
+  const taken = await queries.findFirstHeld(tx, unitIds, exceptReservationId);
   if (!taken) return;
   const unit = await queries.findUnit(tx, taken.unitId);
   throw new AppError('UNIT_HELD', {

@@ -35,7 +35,7 @@ export async function findValue(db: Executor, date: string): Promise<UfValueView
 }
 
 /** The stored values of some days (missing days are absent). */
-export function valuesOn(db: Executor, dates: readonly string[]): Promise<UfEntry[]> {
+export function listValuesOn(db: Executor, dates: readonly string[]): Promise<UfEntry[]> {
   if (dates.length === 0) return Promise.resolve([]);
   return queryRows<UfEntry>(
     db,
@@ -45,7 +45,7 @@ export function valuesOn(db: Executor, dates: readonly string[]): Promise<UfEntr
 }
 
 /** The stored values from the day before `first` to the day after `last` (the neighbours of an import). */
-export function valuesAround(db: Executor, first: string, last: string): Promise<UfEntry[]> {
+export function listValuesAround(db: Executor, first: string, last: string): Promise<UfEntry[]> {
   return queryRows<UfEntry>(
     db,
     sql`select u.date::text as date, u.value::text as value from uf_values u

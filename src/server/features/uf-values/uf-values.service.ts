@@ -46,14 +46,14 @@ export async function listMonth(ctx: ServiceContext, month: string): Promise<UfM
 
 /** The UF value of a day ('40123.45'), or null: 'Valor UF no disponible'. Never a guess. */
 export async function valueOn(db: Executor, date: string): Promise<string | null> {
-  const [entry] = await queries.valuesOn(db, [date]);
+  const [entry] = await queries.listValuesOn(db, [date]);
   return entry?.value ?? null;
 }
 
 /** The values of several days at once (one statement); missing days are absent from the map. */
 export async function valuesOn(db: Executor, dates: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(dates)];
-  const entries = await queries.valuesOn(db, unique);
+  const entries = await queries.listValuesOn(db, unique);
   return new Map(entries.map((entry) => [entry.date, entry.value]));
 }
 
@@ -74,7 +74,7 @@ export async function saveDay(
   if (refusals.length > 0)
     throw new AppError('UF_VALUE_INVALID', { params: { problems: refusals.join('. ') } });
   await ctx.db.transaction(async (tx) => {
-    const neighbours = await queries.valuesAround(tx, date, date);
+    const neighbours = await queries.listValuesAround(tx, date, date);
     const warnings = ufJumps(
       [entry],
       neighbours.filter((stored) => stored.date !== date),
@@ -174,7 +174,7 @@ async function applyEntries(
   const first = entries[0]!.date;
   const last = entries.at(-1)!.date;
   const run = async (tx: Executor): Promise<UfImportResult> => {
-    const stored = await queries.valuesAround(tx, first, last);
+    const stored = await queries.listValuesAround(tx, first, last);
     const storedByDate = new Map(stored.map((entry) => [entry.date, entry.value]));
     let added = 0;
     let unchanged = 0;

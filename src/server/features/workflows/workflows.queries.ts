@@ -45,7 +45,7 @@ interface DefinitionRow {
 }
 
 /** A definition by id or by name, with its stages, tasks, prerequisites and active default assignees. */
-export async function loadDefinition(
+export async function findDefinition(
   db: Executor,
   by: { id: string } | { name: string },
 ): Promise<WorkflowDefinition | null> {
@@ -187,7 +187,7 @@ const taskStateRow = z.object({
 const toDate = (value: string | null) => (value === null ? null : new Date(value));
 
 /** A flow's state as the engine sees it: its task rows with their assignees, in flow order. */
-export async function loadFlowState(
+export async function findFlowState(
   db: Executor,
   flow: FlowRow,
 ): Promise<{ state: FlowState; versions: Map<string, number> }> {
@@ -450,7 +450,7 @@ export async function deleteComment(tx: Executor, commentId: string): Promise<vo
  * Marks one of the user's mentions read (the first read stays: a second mark changes nothing); null
  * when the user has no mention in that comment — someone else's mention is not theirs to mark.
  */
-export async function markMentionRead(
+export async function updateMentionRead(
   tx: Executor,
   userId: string,
   commentId: string,
@@ -466,7 +466,7 @@ export async function markMentionRead(
 }
 
 /** Marks every unread mention of the user read (off flow_task_comment_mentions_unread_idx); how many. */
-export async function markAllMentionsRead(tx: Executor, userId: string, at: Date): Promise<number> {
+export async function updateAllMentionsRead(tx: Executor, userId: string, at: Date): Promise<number> {
   const [row] = await queryRows<{ count: number }>(
     tx,
     sql`with marked as (
@@ -480,7 +480,7 @@ export async function markAllMentionsRead(tx: Executor, userId: string, at: Date
 }
 
 /** The ids of the users that exist and are active among the given ones. */
-export async function activeUserIds(db: Executor, userIds: readonly string[]): Promise<Set<string>> {
+export async function listActiveUserIds(db: Executor, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
   const list = sql.join(
     userIds.map((id) => sql`${id}::uuid`),
@@ -583,7 +583,7 @@ export interface TaskExtras {
  * (flow_task_assignees_flow_idx) and
  * every default assignee of its workflow (deactivated users included, marked).
  */
-export async function taskExtras(db: Executor, flowId: string): Promise<TaskExtras> {
+export async function findTaskExtras(db: Executor, flowId: string): Promise<TaskExtras> {
   const [row] = await queryRows<TaskExtras>(
     db,
     sql`
@@ -634,7 +634,7 @@ export async function flowIdsOfReservations(
  * Comments that may name a holder: every comment of their flows, and any other whose folded text
  * holds one of the global patterns (a whole-word regular expression, as the log's redaction reads it).
  */
-export function commentsNaming(
+export function listCommentsNaming(
   tx: Executor,
   flowIds: readonly string[],
   globalPatterns: readonly string[],

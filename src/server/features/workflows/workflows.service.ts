@@ -49,10 +49,10 @@ import * as queries from './workflows.queries';
 
 export type { FlowRow } from './workflows.queries';
 export {
-  activeUserIds,
   countPendingTasks,
   countPendingTasksAndMentions,
   currentTaskOf,
+  listActiveUserIds,
   pendingTaskRowsOf,
   pendingTasksOf,
 } from './workflows.queries';
@@ -65,7 +65,7 @@ export interface FlowSubject {
 }
 
 export async function definitionNamed(db: Executor, name: string): Promise<WorkflowDefinition> {
-  const definition = await queries.loadDefinition(db, { name });
+  const definition = await queries.findDefinition(db, { name });
   if (!definition) throw new Error(`The workflow definition '${name}' is missing`);
   return definition;
 }
@@ -174,9 +174,9 @@ export async function runCommandsIn(
 ): Promise<CommandOutcome> {
   const flow = await queries.lockFlow(tx, flowId);
   if (!flow || (options.kind && flow.kind !== options.kind)) throw new AppError('FLOW_NOT_FOUND');
-  const definition = await queries.loadDefinition(tx, { id: flow.workflowId });
+  const definition = await queries.findDefinition(tx, { id: flow.workflowId });
   if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
-  const { state: before, versions } = await queries.loadFlowState(tx, flow);
+  const { state: before, versions } = await queries.findFlowState(tx, flow);
   const commands = plan(definition, before);
   const engineActor = { id: actor.id, isAdmin: isAdmin(actor) };
   let state = before;
@@ -308,8 +308,8 @@ export async function readFlow(
   if (!flow) throw new AppError('FLOW_NOT_FOUND');
   // Two reads at once (a pool runs them side by side on PostgreSQL).
   const [definition, { state, versions }] = await Promise.all([
-    queries.loadDefinition(db, { id: flow.workflowId }),
-    queries.loadFlowState(db, flow),
+    queries.findDefinition(db, { id: flow.workflowId }),
+    queries.findFlowState(db, flow),
   ]);
   if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
   return { flow, definition, state, versions };
@@ -334,7 +334,7 @@ export async function readFlowScreen<Header>(
   const [flowRead, headerRow, extras] = await Promise.all([
     readFlow(db, flowId),
     header(db, flowId),
-    queries.taskExtras(db, flowId),
+    queries.findTaskExtras(db, flowId),
   ]);
   return { ...flowRead, header: headerRow, extras };
 }
@@ -577,7 +577,7 @@ export async function runCommandsWithCommentIn(
     (definition, state) => [...plan(definition, state), { type: 'comment', taskRowId: comment.taskRowId }],
     options,
   );
-  const active = await queries.activeUserIds(tx, mentioned);
+  const active = await queries.listActiveUserIds(tx, mentioned);
   if (mentioned.some((id) => !active.has(id))) throw new AppError('USER_NOT_AVAILABLE');
   const commentId = await queries.insertComment(tx, {
     flowTaskId: comment.taskRowId,
@@ -636,17 +636,17 @@ export async function deleteComment(ctx: ServiceContext, flowId: string, comment
  * change: the audit leaves it out (migration 0024).
  */
 export function markMentionRead(ctx: ServiceContext, commentId: string): Promise<{ readAt: string } | null> {
-  return ctx.db.transaction((tx) => queries.markMentionRead(tx, ctx.user.id, commentId, ctx.now));
+  return ctx.db.transaction((tx) => queries.updateMentionRead(tx, ctx.user.id, commentId, ctx.now));
 }
 
 /** The signed-in user marks every unread mention of theirs read; answers how many were unread. */
 export function markAllMentionsRead(ctx: ServiceContext): Promise<number> {
-  return ctx.db.transaction((tx) => queries.markAllMentionsRead(tx, ctx.user.id, ctx.now));
+  return ctx.db.transaction((tx) => queries.updateAllMentionsRead(tx, ctx.user.id, ctx.now));
 }
 
 /** Checks that a user may receive a task (exists, active) before an assignment. */
 export async function requireAssignableUser(db: Executor, userId: string): Promise<void> {
-  const active = await queries.activeUserIds(db, [userId]);
+  const active = await queries.listActiveUserIds(db, [userId]);
   if (!active.has(userId)) throw new AppError('USER_NOT_AVAILABLE');
 }
 
@@ -677,7 +677,7 @@ export async function handOverSellerTasks(
   });
 }
 
-export { findFlow, flowsOfReservation, loadDefinition, paymentFlowOf } from './workflows.queries';
+export { findDefinition, findFlow, flowsOfReservation, paymentFlowOf } from './workflows.queries';
 
 // --- Holders' data rights (decision 0027) ---------------------------------------------------------------
 
@@ -695,7 +695,7 @@ export async function redactCommentsIn(
   tx: Executor,
   holder: { flowIds: readonly string[]; ownNeedles: readonly string[]; globalNeedles: readonly string[] },
 ): Promise<number> {
-  const candidates = await queries.commentsNaming(
+  const candidates = await queries.listCommentsNaming(
     tx,
     holder.flowIds,
     holder.globalNeedles.map(needlePattern),

@@ -4,7 +4,7 @@ import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
 import type { Executor } from '../../../db/client';
 import { brokers } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
-import { snapshotRows } from '../imports.queries';
+import { lockRowSnapshots } from '../imports.queries';
 import { allSame, type ChangedRecord, type KindModule, type PlannedRow, schemaErrors } from './kind';
 
 /** Brokers by RUT (the broker with that RUT is updated; none: created). */
@@ -95,7 +95,7 @@ export const brokersKind: KindModule<BrokerPlan> = {
       });
     }
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
-    const before = await snapshotRows(
+    const before = await lockRowSnapshots(
       tx,
       'brokers',
       updates.map((row) => row.plan!.id!),

@@ -5,7 +5,7 @@ import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
 import type { Executor } from '../../../db/client';
 import { clients } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
-import { snapshotRows } from '../imports.queries';
+import { lockRowSnapshots } from '../imports.queries';
 import {
   allSame,
   type ChangedRecord,
@@ -122,7 +122,7 @@ export const clientsKind: KindModule<ClientPlan> = {
       });
     }
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
-    const before = await snapshotRows(
+    const before = await lockRowSnapshots(
       tx,
       'clients',
       updates.map((row) => row.plan!.id!),

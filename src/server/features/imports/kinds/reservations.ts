@@ -14,7 +14,7 @@ import { queryRows } from '../../../db/client';
 import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
 import * as workflows from '../../workflows/workflows.service';
-import { snapshotRows, uuidList } from '../imports.queries';
+import { lockRowSnapshots, uuidListSql } from '../imports.queries';
 import {
   allSame,
   type ChangedRecord,
@@ -189,7 +189,7 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
           db,
           sql`select f.reservation_id, f.kind, f.is_second_payment, s.name as stage, f.status
               from flows f left join workflow_stages s on s.id = f.current_stage_id
-              where f.reservation_id in (${uuidList(existingIds)})`,
+              where f.reservation_id in (${uuidListSql(existingIds)})`,
         ),
   ]);
   const existing = new Map<string, ExistingReservation>();
@@ -634,7 +634,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
     }
 
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
-    const before = await snapshotRows(
+    const before = await lockRowSnapshots(
       tx,
       'reservations',
       updates.map((row) => row.plan!.id!),
@@ -642,7 +642,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
     const commissionIds = updates
       .map((row) => row.plan!.commissionId)
       .filter((id): id is string => id !== null);
-    const commissionsBefore = await snapshotRows(tx, 'broker_commissions', commissionIds);
+    const commissionsBefore = await lockRowSnapshots(tx, 'broker_commissions', commissionIds);
     for (const row of updates) {
       const plan = row.plan!;
       const changed = await tx
