@@ -60,7 +60,11 @@ test.describe('Informes', () => {
     const key = months[0].slice(0, 7);
     expect(csv.suggestedFilename()).toBe(`informe_comisiones_${key}.csv`);
     const lines = await csvLines(csv);
-    expect(lines[0]).toBe('N° Reserva;Estado;Cliente;Proyecto;Depto.;Broker;Comisión;Monto Neto');
+    // The pesos beside the UF (issue 33): the UF value of the payment's day, the CLP amount and
+    // whether it is paid (frozen) or estimated.
+    expect(lines[0]).toBe(
+      'N° Reserva;Estado;Cliente;Proyecto;Depto.;Broker;Comisión;Monto Neto;Valor UF;Monto CLP;CLP',
+    );
     expect(lines.at(-1)).toMatch(/^Totales \(excluye resciliadas\);/);
     await expectXlsx(
       await download(page, 'Exportar Excel'),
@@ -251,7 +255,7 @@ test('Consolidado Brokers: cards, the at-risk popup, the disabled button on a re
   const csv = await download(page, 'Exportar CSV');
   expect(csv.suggestedFilename()).toBe(`consolidado_broker_${todayInSantiago()}.csv`);
   expect((await csvLines(csv))[0]).toBe(
-    'N° Reserva;Cliente;Proyecto;Depto.;Comisión;Fecha Pago 1;Fecha Pago 2;Pagado;Estado;Motivo del Riesgo',
+    'N° Reserva;Cliente;Proyecto;Depto.;Comisión;Fecha Pago 1;Fecha Pago 2;Pagado;Pagado CLP;Estado;Motivo del Riesgo',
   );
 });
 

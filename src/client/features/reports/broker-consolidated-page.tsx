@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { FIGURE_NOTES } from '../../../shared/domain/figures';
+import { formatCLP, formatUF } from '../../../shared/format';
 import { BROKER_CONSOLIDATED_COLUMNS } from '../../../shared/reports/definitions';
 import { BROKER_CONSOLIDATED_SORTS, type BrokerConsolidatedRow } from '../../../shared/schemas/reports';
 import { paths } from '../../app/paths';
@@ -90,9 +91,20 @@ export default function BrokerConsolidatedPage() {
   const columns = [
     ...tableColumns<BrokerConsolidatedRow>(BROKER_CONSOLIDATED_COLUMNS, {
       sortable: BROKER_CONSOLIDATED_SORTS,
-      // The reason shows under the 'En Riesgo' badge: one column less on the screen.
-      hidden: ['atRiskReason'],
+      // The reason shows under the 'En Riesgo' badge, the pesos under the UF paid: two columns less
+      // on the screen, so 'Riesgo' fits at 1440 px (the exports keep both columns).
+      hidden: ['atRiskReason', 'paidClp'],
       render: {
+        paidAmount: (row) => (
+          <Stack gap={0} align="flex-end">
+            <Text size="sm">{formatUF(row.paidAmount)}</Text>
+            {row.paidClp ? (
+              <Text size="xs" c="dimmed" data-testid="paid-clp">
+                {formatCLP(row.paidClp)}
+              </Text>
+            ) : null}
+          </Stack>
+        ),
         reservationNumber: (row) => (
           <ReservationNumberCell reservationNumber={row.reservationNumber} isRescinded={row.isRescinded} />
         ),

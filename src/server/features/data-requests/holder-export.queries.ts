@@ -34,7 +34,7 @@ export async function findHolder(db: Executor, clientId: string): Promise<Holder
 }
 
 /**
- * The holder's reservations with prices, commission, promotions and flows, as JSON in Spanish. A
+ * The holder's reservations with prices, units, commission, promotions and flows, as JSON in Spanish. A
  * promotion's payee is shown only when the payee is the holder (by RUT): another person's bank data
  * are not the holder's to receive.
  */
@@ -90,6 +90,13 @@ export async function reservationsOfHolder(
               'cuenta', case when pr.rut = ${holderRut} then pr.account_number end,
               'correo', case when pr.rut = ${holderRut} then pr.email end) order by pr.created_at)
             from promotions pr where pr.reservation_id = r.id), '[]'),
+          'unidades', coalesce((select json_agg(json_build_object(
+              'tipo', case u.kind when 'apartment' then 'Departamento'
+                                  when 'parking' then 'Estacionamiento' else 'Bodega' end,
+              'numero', u.number, 'precioUF', ru.price::text, 'vigente', ru.is_live)
+              order by u.kind, u.number)
+            from reservation_units ru join units u on u.id = ru.unit_id
+           where ru.reservation_id = r.id), '[]'),
           'flujos', coalesce((select json_agg(json_build_object(
               'tipo', case f.kind when 'sale' then 'Flujo de venta'
                                   else case when f.is_second_payment then 'Segundo pago' else 'Flujo de pago' end end,

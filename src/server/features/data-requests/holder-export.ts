@@ -19,6 +19,8 @@ import * as queries from './holder-export.queries';
 export const HOLDER_DATA_TABLES: Record<string, string> = {
   reservations: 'reservas',
   broker_commissions: 'reservas[].comision',
+  reservation_units:
+    'reservas[].unidades (las unidades del inventario que reservó, con el precio de su lista)',
   promotions: 'reservas[].promociones (los datos del beneficiario solo cuando es el titular)',
   flows: 'reservas[].flujos (con sus comentarios)',
   data_subject_requests: 'solicitudes',
