@@ -1,36 +1,59 @@
-// `npm test`: every check, in order — typecheck, lint, unit + client + API tests on PGlite, the API
-// tests again on PostgreSQL when TEST_DATABASE_URL is set, the production build, the Playwright
-// journeys. Every step runs even if an earlier one failed; the last line sums all runners:
-// 'N passed, N failed' (plus ', N skipped' when any).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`: every check — typecheck, lint, unit + client + API tests on PGlite, the API tests again
+// on PostgreSQL when TEST_DATABASE_URL is set, the production build, the Playwright journeys.
+// The stages run in two lanes side by side (issue 29): the checks and Vitest suites in one, the build
+// and the journeys in the other — a journey spends much of its time waiting on the browser and the
+// server, time the Vitest lane uses. Each stage writes to its own log, printed whole when it ends, so
+// the lanes never interleave. Every stage runs even if an earlier one failed; the last line sums all
+// runners: 'N passed, N failed' (plus ', N skipped' when any).
+//
+// `npm run check` (the inner loop): typecheck and lint beside the unit and component tests.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
-/** Each stage's wall time, printed as a table at the end (issue 29: measure before speeding up). */
+/** Each stage's wall time and lane, printed as a table at the end (issue 29: measure first). */
 const timings = [];
-mkdirSync('.tmp', { recursive: true });
+const started = performance.now();
+mkdirSync('.tmp/test-logs', { recursive: true });
 
-function run(label, command, args, env = {}) {
-  console.log(`\n━━ ${label}: ${command} ${args.join(' ')}`);
-  const started = performance.now();
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  timings.push([label, (performance.now() - started) / 1000]);
-  return result.status === 0;
+/** Runs one command with its output in a log file; prints the log when it ends. True when it passed. */
+async function run(lane, label, command, args, env = {}) {
+  const logPath = `.tmp/test-logs/${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.log`;
+  const log = createWriteStream(logPath);
+  const begin = performance.now();
+  console.log(`▶ ${label} (${lane}): ${command} ${args.join(' ')}`);
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Colours as in a terminal when the runner has one; the logs are read there.
+    env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0', ...env },
+  });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  const [code] = await once(child, 'close');
+  log.end();
+  await once(log, 'close');
+  const seconds = (performance.now() - begin) / 1000;
+  timings.push([label, lane, seconds]);
+  console.log(`\n━━ ${label} (${lane}, ${seconds.toFixed(0)} s): ${command} ${args.join(' ')}`);
+  process.stdout.write(readFileSync(logPath));
+  return code === 0;
 }
 
 /** A step that is one check (typecheck, lint, build): counts as one passed or failed. */
-function check(label, command, args, env) {
-  if (run(label, command, args, env)) totals.passed += 1;
+async function check(lane, label, command, args, env) {
+  if (await run(lane, label, command, args, env)) totals.passed += 1;
   else {
     totals.failed += 1;
     failures.push(label);
   }
 }
 
-function vitest(label, args, env, reportFile) {
+async function vitest(lane, label, args, env, reportFile) {
   rmSync(reportFile, { force: true });
-  const ok = run(
+  const ok = await run(
+    lane,
     label,
     'npx',
     ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
@@ -55,9 +78,9 @@ function vitest(label, args, env, reportFile) {
   if (!ok || report.numFailedTests > 0 || brokenSuites.length > 0) failures.push(label);
 }
 
-function playwright(reportFile) {
+async function playwright(lane, reportFile) {
   rmSync(reportFile, { force: true });
-  const ok = run('Playwright journeys', 'npx', ['playwright', 'test']);
+  const ok = await run(lane, 'Playwright journeys', 'npx', ['playwright', 'test']);
   if (!existsSync(reportFile)) {
     totals.failed += 1;
     failures.push('Playwright journeys (no report)');
@@ -73,47 +96,70 @@ function playwright(reportFile) {
 
 const { TEST_DATABASE_URL } = process.env;
 console.log(`Node ${process.version}`);
-// `npm run check` (the inner loop): typecheck, lint, the import boundaries, unit and component tests.
 const inner = process.argv[2] === 'check';
 
-check('Typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-check('Lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
+const typecheck = (lane) => check(lane, 'Typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+const lint = (lane) => check(lane, 'Lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']);
+
 if (inner) {
-  vitest(
-    'Unit and component tests',
-    ['--project', 'unit', '--project', 'client'],
-    {},
-    '.tmp/vitest-check.json',
-  );
+  await Promise.all([
+    (async () => {
+      await typecheck('checks');
+      await lint('checks');
+    })(),
+    vitest(
+      'tests',
+      'Unit and component tests',
+      ['--project', 'unit', '--project', 'client'],
+      {},
+      '.tmp/vitest-check.json',
+    ),
+  ]);
   finish();
 }
-vitest('Unit, client and API tests (PGlite)', [], { TEST_DATABASE_URL: '' }, '.tmp/vitest-pglite.json');
-if (TEST_DATABASE_URL) {
-  vitest(
-    'API tests (PostgreSQL)',
-    ['--project', 'api-postgres'],
-    { TEST_DATABASE_URL },
-    '.tmp/vitest-postgres.json',
-  );
-} else {
-  console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on PGlite only.)');
-}
-// Built only when a source changed since the last build (scripts/build-if-needed.mjs).
-check('Production build', 'node', [
-  '-e',
-  "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())",
+
+await Promise.all([
+  (async () => {
+    await typecheck('vitest lane');
+    await lint('vitest lane');
+    await vitest(
+      'vitest lane',
+      'Unit, client and API tests (PGlite)',
+      [],
+      { TEST_DATABASE_URL: '' },
+      '.tmp/vitest-pglite.json',
+    );
+    if (TEST_DATABASE_URL) {
+      await vitest(
+        'vitest lane',
+        'API tests (PostgreSQL)',
+        ['--project', 'api-postgres'],
+        { TEST_DATABASE_URL },
+        '.tmp/vitest-postgres.json',
+      );
+    } else {
+      console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on PGlite only.)');
+    }
+  })(),
+  (async () => {
+    // Built only when a source changed since the last build (scripts/build-if-needed.mjs).
+    await check('journeys lane', 'Production build', 'node', [
+      '-e',
+      "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())",
+    ]);
+    await playwright('journeys lane', '.tmp/playwright.json');
+  })(),
 ]);
-playwright('.tmp/playwright.json');
 
 finish();
 
 function finish() {
   const width = Math.max(...timings.map(([label]) => label.length));
-  console.log('\nStage times:');
-  for (const [label, seconds] of timings)
-    console.log(`  ${label.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s`);
-  const all = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
-  console.log(`  ${'Total'.padEnd(width)}  ${all.toFixed(0).padStart(5)} s`);
+  console.log('\nStage times (the lanes run side by side):');
+  for (const [label, lane, seconds] of timings)
+    console.log(`  ${label.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s  ${lane}`);
+  const wall = (performance.now() - started) / 1000;
+  console.log(`  ${'Wall time'.padEnd(width)}  ${wall.toFixed(0).padStart(5)} s`);
   if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
   const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
   console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);

@@ -92,7 +92,9 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/runs/:id/apply',
     { schema: { tags, params: runParams, body: applyBody, response: { 202: importRunAnswer } } },
     async (request, reply) => {
-      const run = await imports.startApply(serviceContext(request), request.params.id, request.body);
+      const run = await imports.startApply(serviceContext(request), request.params.id, request.body, {
+        onFailure: (error) => request.log.error({ err: error, runId: request.params.id }, 'import apply failed'),
+      });
       return reply.status(202).send({ run });
     },
   );

@@ -168,7 +168,7 @@ export async function startApply(
   ctx: ServiceContext,
   runId: string,
   input: RunInput & { onlyValidRows: boolean },
-  hooks: Pick<ApplyOptions, 'beforeChunk'> = {},
+  hooks: Pick<ApplyOptions, 'beforeChunk' | 'onFailure'> = {},
 ): Promise<ImportRun> {
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
@@ -204,8 +204,8 @@ export async function startApply(
     outcome,
   ).finally(() => running.delete(runId));
   running.set(runId, work);
-  // The background work records its own failure on the run; nothing is left unheard.
-  work.catch(() => {});
+  // The background work records its own failure on the run; what it could not record is told.
+  work.catch((error: unknown) => hooks.onFailure?.(error));
   return getRun(ctx, runId);
 }
 

@@ -449,7 +449,7 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
     expect(await queryRows(ctx.db, sql`select 1 from clients where rut = ${rut}`)).toHaveLength(1);
   });
 
-  it('an apply interrupted mid-way by a failure leaves nothing', async () => {
+  it('an apply interrupted mid-way by a failure leaves nothing, and the failure is told and recorded', async () => {
     const admin = await loginAs(ctx);
     const before = await snapshot(ctx);
     const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
@@ -462,6 +462,7 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
       now: NOW,
       events: ctx.app.dependencies.events,
     };
+    const told: unknown[] = [];
     await imports.startApply(
       serviceCtx,
       file.runId,
@@ -470,12 +471,15 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
         beforeChunk: (index) => {
           if (index === 2) throw new Error('fallo inyectado');
         },
+        onFailure: (error) => told.push(error),
       },
     );
     const outcome = await imports.settled(file.runId);
     expect(outcome?.status).toBe('failed');
+    expect(told.map((error) => (error as Error).message)).toEqual(['fallo inyectado']);
     const run = (await admin.get(`/api/imports/runs/${file.runId}`)).json().run;
     expect(run.status).toBe('failed');
+    expect(run.failure).toBe('IMPORT_FAILED');
     expect(await snapshot(ctx)).toEqual(before);
   });
 });

@@ -143,6 +143,8 @@ export interface ApplyOptions {
   onlyValidRows: boolean;
   /** Tests inject a failure before a chunk (the apply must leave nothing). */
   beforeChunk?: (chunkIndex: number) => void | Promise<void>;
+  /** Told of an unexpected error (not an AppError) before the run records it (the route logs it). */
+  onFailure?: (error: unknown) => void;
 }
 
 export interface ApplyOutcome {
@@ -170,17 +172,6 @@ export async function apply(
   if (dry.counts.errors > 0 && !options.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
   const acting = actingAs(db, { userId: options.actorId, requestId: runId, at: null });
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: dry.counts.errors };
-  await acting.transaction((tx) =>
-    queries.updateRun(tx, runId, {
-      status: 'applying',
-      startedAt: options.now,
-      totalRows: dry.totalRows,
-      processedRows: 0,
-      errorCount: dry.counts.errors,
-      onlyValidRows: options.onlyValidRows,
-      failure: null,
-    }),
-  );
   let processed = dry.counts.errors;
   let chunkIndex = 0;
   const memo: Record<string, unknown> = {};
@@ -214,6 +205,17 @@ export async function apply(
     if (await queries.isCancelRequested(db, runId)) throw new AppError('IMPORT_CANCELLED');
   };
   try {
+    await acting.transaction((tx) =>
+      queries.updateRun(tx, runId, {
+        status: 'applying',
+        startedAt: options.now,
+        totalRows: dry.totalRows,
+        processedRows: 0,
+        errorCount: dry.counts.errors,
+        onlyValidRows: options.onlyValidRows,
+        failure: null,
+      }),
+    );
     let chunk: ReadRow[] = [];
     for await (const row of readRows(input, kind)) {
       if (dry.errorRows.has(row.rowNumber)) continue;
@@ -225,9 +227,15 @@ export async function apply(
     }
     if (chunk.length > 0) await writeChunk(chunk);
   } catch (error) {
+    if (!(error instanceof AppError)) options.onFailure?.(error);
     const cancelled = error instanceof AppError && error.code === 'IMPORT_CANCELLED';
     const failure = error instanceof AppError ? error.code : 'IMPORT_FAILED';
-    const left = await undoRecords(db, runId, options.actorId, { force: true });
+    // The rollback may fail too: the run still ends 'failed' and its failure says the rollback did
+    // not finish, so a run is never left 'Aplicando' by an error nobody heard.
+    const left = await undoRecords(db, runId, options.actorId, { force: true }).catch((undoError) => {
+      options.onFailure?.(undoError);
+      return ['IMPORT_UNDO_FAILED'];
+    });
     await acting.transaction((tx) =>
       queries.updateRun(tx, runId, {
         status: cancelled ? 'cancelled' : 'failed',
