@@ -8,8 +8,8 @@
 //
 // `npm run check` (the inner loop): typecheck and lint beside the unit and component tests.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];

@@ -93,7 +93,8 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: runParams, body: applyBody, response: { 202: importRunAnswer } } },
     async (request, reply) => {
       const run = await imports.startApply(serviceContext(request), request.params.id, request.body, {
-        onFailure: (error) => request.log.error({ err: error, runId: request.params.id }, 'import apply failed'),
+        onFailure: (error) =>
+          request.log.error({ err: error, runId: request.params.id }, 'import apply failed'),
       });
       return reply.status(202).send({ run });
     },
