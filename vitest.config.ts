@@ -29,6 +29,9 @@ export default defineConfig({
           // One jsdom window per worker instead of one per file: the files' set-up and imports were
           // ~80 % of this project's time (124 s → 22 s). The setup file puts back what a test changes.
           isolate: false,
+          // `npm test` runs this project beside the Playwright journeys: a typing test that takes
+          // 1 s alone has taken 8 s there. The ceiling is not a measure; nothing here waits on a timer.
+          testTimeout: 20_000,
         },
       },
       {

@@ -1,2 +1,4 @@
 // Configuración → Importar (issue 32), loaded when the tab is first opened.
-export { ImportsSection } from './imports-section-lazy';
+import { lazySection } from '../../components/lazy-section';
+
+export const ImportsSection = lazySection(() => import('./imports-section'));

@@ -1,5 +1,6 @@
 // E-mail notices (decision 0035): Configuración → Correos (loaded when opened) and the user's
 // 'Avisos por correo' dialog in the top bar.
+import { lazySection } from '../../components/lazy-section';
 
-export { MailSection } from './mail-section-lazy';
+export const MailSection = lazySection(() => import('./mail-section'));
 export { MailPreferencesDialog } from './preferences-dialog-lazy';

@@ -1,1 +1,6 @@
-export { UfValuesSection } from './uf-values-section-lazy';
+// Configuración → Valores UF (decision 0034), loaded when the tab is first opened.
+import { lazySection } from '../../components/lazy-section';
+
+export const UfValuesSection = lazySection(() =>
+  import('./uf-values-section').then((module) => ({ default: module.UfValuesSection })),
+);

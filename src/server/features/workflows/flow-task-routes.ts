@@ -92,10 +92,13 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
       '/:flowId/tasks/:taskId/comments',
       { schema: { tags, params: flowTaskParams, response: { 200: flowTaskCommentsResponse } } },
       async (request) => {
-        const ctx = serviceContext(request);
-        await workflows.requireFlowOfKind(ctx.db, request.params.flowId, kind);
         return {
-          comments: await workflows.listComments(ctx.db, request.params.flowId, request.params.taskId),
+          comments: await workflows.listComments(
+            serviceContext(request),
+            kind,
+            request.params.flowId,
+            request.params.taskId,
+          ),
         };
       },
     );
@@ -111,10 +114,9 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const ctx = serviceContext(request);
-        await workflows.requireFlowOfKind(ctx.db, request.params.flowId, kind);
         const { commentId } = await workflows.addComment(
-          ctx,
+          serviceContext(request),
+          kind,
           request.params.flowId,
           request.params.taskId,
           request.body,
@@ -133,9 +135,12 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const ctx = serviceContext(request);
-        await workflows.requireFlowOfKind(ctx.db, request.params.flowId, kind);
-        await workflows.deleteComment(ctx, request.params.flowId, request.params.commentId);
+        await workflows.deleteComment(
+          serviceContext(request),
+          kind,
+          request.params.flowId,
+          request.params.commentId,
+        );
         return reply.status(204).send(null);
       },
     );

@@ -32,7 +32,7 @@ import type {
   FlowTaskCommentView,
   TaskCommandsView,
 } from '../../../shared/schemas/workflows';
-import type { ServiceContext } from '../../context';
+import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import type { EventBus } from '../../events/event-bus';
 import { AppError } from '../../http/app-error';
@@ -534,10 +534,12 @@ export async function runFlowCommand(
  */
 export async function addComment(
   ctx: ServiceContext,
+  kind: WorkflowKind,
   flowId: string,
   taskRowId: string,
   input: { content: string; mentionedUserIds?: readonly string[] },
 ): Promise<{ commentId: string }> {
+  await requireFlowOfKind(ctx.db, flowId, kind);
   const outcome = await ctx.db.transaction((tx) =>
     runCommandsWithCommentIn(tx, ctx.user, ctx.now, flowId, () => [], { taskRowId, ...input }),
   );
@@ -598,11 +600,13 @@ export async function runCommandsWithCommentIn(
 
 /** A task's comments with their authors and mentions, oldest first; 404 when the task is not the flow's. */
 export async function listComments(
-  db: Executor,
+  ctx: ReadContext,
+  kind: WorkflowKind,
   flowId: string,
   taskRowId: string,
 ): Promise<FlowTaskCommentView[]> {
-  const comments = await queries.commentsOf(db, flowId, taskRowId);
+  await requireFlowOfKind(ctx.db, flowId, kind);
+  const comments = await queries.commentsOf(ctx.db, flowId, taskRowId);
   if (comments === null) throw new AppError('TASK_NOT_FOUND');
   return comments;
 }
@@ -611,12 +615,18 @@ export async function listComments(
  * Administrators delete comments (spec part 2 §6); the comment must belong to the flow. Its mentions
  * go with it (the foreign key cascades): the mentioned users' inbox and bell are told.
  */
-export async function deleteComment(ctx: ServiceContext, flowId: string, commentId: string): Promise<void> {
+export async function deleteComment(
+  ctx: ServiceContext,
+  kind: WorkflowKind,
+  flowId: string,
+  commentId: string,
+): Promise<void> {
   if (!can(ctx.user, 'comments.delete')) throw new AppError('FORBIDDEN');
   const { flow, comment } = await ctx.db.transaction(async (tx) => {
     const flow = await queries.lockFlow(tx, flowId);
+    if (!flow || flow.kind !== kind) throw new AppError('FLOW_NOT_FOUND');
     const comment = await queries.findComment(tx, commentId);
-    if (!flow || !comment || comment.flowId !== flowId) throw new AppError('COMMENT_NOT_FOUND');
+    if (!comment || comment.flowId !== flowId) throw new AppError('COMMENT_NOT_FOUND');
     await queries.deleteComment(tx, commentId);
     return { flow, comment };
   });

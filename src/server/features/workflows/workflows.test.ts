@@ -148,6 +148,14 @@ describe('the workflow engine through the API', () => {
     const created = await kam.post(url, { content: 'Listo @Admin', mentionedUserIds: [admin.user!.id] });
     expect(created.statusCode).toBe(201);
     const id = created.json().id;
+    // A sale flow's comments are not reachable as a payment flow's (the service checks the kind).
+    const otherKind = `/api/payment-flows/${sale.id}/tasks/${sale.task('COF PENDIENTE FIRMA')}/comments`;
+    expect(errorOf(await kam.get(otherKind)).code).toBe('FLOW_NOT_FOUND');
+    expect(errorOf(await kam.post(otherKind, { content: 'Otro' })).code).toBe('FLOW_NOT_FOUND');
+    expect(errorOf(await admin.delete(`/api/payment-flows/${sale.id}/comments/${id}`)).code).toBe(
+      'FLOW_NOT_FOUND',
+    );
+    expect((await kam.get(url)).json().comments).toHaveLength(1);
     expect((await kam.delete(`/api/sale-flows/${sale.id}/comments/${id}`)).statusCode).toBe(403);
     expect((await admin.delete(`/api/sale-flows/${sale.id}/comments/${id}`)).statusCode).toBe(204);
     expect((await admin.delete(`/api/sale-flows/${sale.id}/comments/${id}`)).statusCode).toBe(404);
