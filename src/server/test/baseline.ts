@@ -1,16 +1,20 @@
 import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
 
 /**
- * A migrated embedded database put back, between tests, to the state its migrations left — instead of
- * a new instance per test (≈2 s each on this machine: the WASM start and loading the data directory).
- * What a test may leave behind, and how it goes:
- * - rows in any table (the seeded workflows too, and the append-only audit log): every table is
- *   truncated with triggers off (`session_replication_role = replica`, so the log's refusals and the
- *   foreign keys do not fire), then the rows the migrations wrote are inserted again, ids included;
+ * A migrated database put back, between tests, to the state its migrations left — instead of a new
+ * database per test (PGlite: ≈2 s to start the WASM and load the data directory; PostgreSQL: a
+ * CREATE DATABASE … TEMPLATE and a DROP, ≈0.3-1 s each on this machine). Both engines, one file's
+ * database for all its tests. What a test may leave behind, and how it goes:
+ * - rows in any table (the seeded workflows too, and the append-only audit log): the tables that
+ *   hold rows are emptied with DELETE, triggers off (`session_replication_role = replica`, so the
+ *   log's refusals and the foreign keys do not fire) — DELETE, not TRUNCATE: truncating every table
+ *   made new files for each table and index and was most of a reset — then the rows the migrations
+ *   wrote are inserted again, ids included; a table that held many rows is vacuumed after;
  * - sequences and identities: set back to their values;
  * - functions and triggers a test made to inject a failure: dropped.
- * Anything else a test would change (a table, an index, a setting) is not put back: `verify` says so,
- * and the test helper fails the next test instead of letting it run on a different database.
+ * Anything else a test would change (a table, an index, a setting) is not put back: `shapeChange`
+ * says so, and the test helper fails the next test instead of letting it run on a different database.
  */
 export interface Baseline {
   tables: string[];
@@ -23,15 +27,54 @@ export interface Baseline {
   shape: string;
 }
 
-const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
-
-async function rowsOf<T>(client: PGlite, text: string): Promise<T[]> {
-  return (await client.query<T>(text)).rows;
+/** One connection of either engine, as a reset uses it. */
+export interface ResetConnection {
+  rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  /** The statements in order, in one transaction. */
+  inTransaction(statements: readonly { text: string; params?: unknown[] }[]): Promise<void>;
+  /** A statement outside any transaction (VACUUM). */
+  exec(text: string): Promise<void>;
 }
 
-async function userFunctions(client: PGlite): Promise<Set<string>> {
-  const rows = await rowsOf<{ signature: string }>(
-    client,
+export function pgliteConnection(client: PGlite): ResetConnection {
+  return {
+    rows: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+    inTransaction: (statements) =>
+      client.transaction(async (tx) => {
+        for (const { text, params } of statements) await tx.query(text, params);
+      }),
+    exec: async (text) => {
+      await client.exec(text);
+    },
+  };
+}
+
+export function postgresConnection(client: pg.Client): ResetConnection {
+  return {
+    rows: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
+    async inTransaction(statements) {
+      await client.query('begin');
+      try {
+        for (const { text, params } of statements) await client.query(text, params);
+        await client.query('commit');
+      } catch (error) {
+        await client.query('rollback');
+        throw error;
+      }
+    },
+    exec: async (text) => {
+      await client.query(text);
+    },
+  };
+}
+
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/** Rows past which an emptied table is vacuumed: its dead rows would slow the file's later tests. */
+const MANY_ROWS = 1_000;
+
+async function userFunctions(connection: ResetConnection): Promise<Set<string>> {
+  const rows = await connection.rows<{ signature: string }>(
     `select p.oid::regprocedure::text as signature
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'public' and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')`,
@@ -39,9 +82,8 @@ async function userFunctions(client: PGlite): Promise<Set<string>> {
   return new Set(rows.map((row) => row.signature));
 }
 
-async function userTriggers(client: PGlite): Promise<Set<string>> {
-  const rows = await rowsOf<{ name: string }>(
-    client,
+async function userTriggers(connection: ResetConnection): Promise<Set<string>> {
+  const rows = await connection.rows<{ name: string }>(
     `select quote_ident(t.tgname) || ' on ' || t.tgrelid::regclass::text as name
        from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and not t.tgisinternal`,
@@ -49,9 +91,8 @@ async function userTriggers(client: PGlite): Promise<Set<string>> {
   return new Set(rows.map((row) => row.name));
 }
 
-async function shapeOf(client: PGlite): Promise<string> {
-  const rows = await rowsOf<{ shape: string }>(
-    client,
+async function shapeOf(connection: ResetConnection): Promise<string> {
+  const rows = await connection.rows<{ shape: string }>(
     `select coalesce(string_agg(item, E'\\n' order by item), '') as shape from (
        select 'column ' || table_name || '.' || column_name || ' ' || data_type as item
          from information_schema.columns where table_schema = 'public'
@@ -63,27 +104,24 @@ async function shapeOf(client: PGlite): Promise<string> {
   return rows[0]?.shape ?? '';
 }
 
-export async function captureBaseline(client: PGlite): Promise<Baseline> {
+export async function captureBaseline(connection: ResetConnection): Promise<Baseline> {
   const tables = (
-    await rowsOf<{ name: string }>(
-      client,
+    await connection.rows<{ name: string }>(
       `select quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by tablename`,
     )
   ).map((row) => row.name);
   const rows: Baseline['rows'] = [];
   for (const table of tables) {
-    const [count] = await rowsOf<{ n: number }>(client, `select count(*)::int as n from ${table}`);
+    const [count] = await connection.rows<{ n: number }>(`select count(*)::int as n from ${table}`);
     if (!count || count.n === 0) continue;
-    const columns = await rowsOf<{ name: string; identity: string }>(
-      client,
+    const columns = await connection.rows<{ name: string; identity: string }>(
       `select a.attname as name, a.attidentity as identity
          from pg_attribute a
         where a.attrelid = '${table}'::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
         order by a.attnum`,
     );
     const names = columns.map((column) => quote(column.name));
-    const [data] = await rowsOf<{ json: string }>(
-      client,
+    const [data] = await connection.rows<{ json: string }>(
       `select json_agg(json_build_object(${columns.map((c) => `'${c.name}', t.${quote(c.name)}`).join(', ')}))::text as json
          from ${table} t`,
     );
@@ -94,8 +132,7 @@ export async function captureBaseline(client: PGlite): Promise<Baseline> {
       hasIdentityAlways: columns.some((column) => column.identity === 'a'),
     });
   }
-  const sequences = await rowsOf<{ name: string; value: string; isCalled: boolean }>(
-    client,
+  const sequences = await connection.rows<{ name: string; value: string; isCalled: boolean }>(
     `select quote_ident(sequencename) as name, coalesce(last_value, start_value)::text as value,
             last_value is not null as "isCalled"
        from pg_sequences where schemaname = 'public'`,
@@ -104,37 +141,62 @@ export async function captureBaseline(client: PGlite): Promise<Baseline> {
     tables,
     rows,
     sequences,
-    functions: await userFunctions(client),
-    triggers: await userTriggers(client),
-    shape: await shapeOf(client),
+    functions: await userFunctions(connection),
+    triggers: await userTriggers(connection),
+    shape: await shapeOf(connection),
   };
 }
 
+/**
+ * The tables holding rows now, and whether many (one statement: each table read up to MANY_ROWS + 1
+ * rows, most tests leave a handful of tables with a few rows).
+ */
+async function tablesWithRows(
+  connection: ResetConnection,
+  baseline: Baseline,
+): Promise<{ name: string; many: boolean }[]> {
+  const counts = baseline.tables
+    .map(
+      (table) =>
+        `select '${table.replaceAll("'", "''")}'::text as name, (select count(*) from (select 1 from ${table} limit ${MANY_ROWS + 1}) r)::int as n`,
+    )
+    .join(' union all ');
+  const rows = await connection.rows<{ name: string; n: number }>(
+    `select name, n from (${counts}) t where n > 0`,
+  );
+  return rows.map((row) => ({ name: row.name, many: row.n > MANY_ROWS }));
+}
+
 /** Puts the database back as `captureBaseline` found it (see `Baseline`); one transaction. */
-export async function restoreBaseline(client: PGlite, baseline: Baseline): Promise<void> {
-  const extraTriggers = [...(await userTriggers(client))].filter((name) => !baseline.triggers.has(name));
-  const extraFunctions = [...(await userFunctions(client))].filter((name) => !baseline.functions.has(name));
-  await client.transaction(async (tx) => {
-    for (const trigger of extraTriggers) await tx.exec(`drop trigger if exists ${trigger}`);
-    for (const fn of extraFunctions) await tx.exec(`drop function if exists ${fn} cascade`);
-    await tx.exec('set local session_replication_role = replica');
-    await tx.exec(`truncate table ${baseline.tables.join(', ')} restart identity`);
-    for (const { table, columns, json, hasIdentityAlways } of baseline.rows) {
-      await tx.query(
-        `insert into ${table} (${columns.join(', ')}) ${hasIdentityAlways ? 'overriding system value' : ''}
-         select ${columns.join(', ')} from json_populate_recordset(null::${table}, $1::json)`,
-        [json],
-      );
-    }
-    for (const sequence of baseline.sequences) {
-      await tx.query(`select setval($1, $2::bigint, $3)`, [sequence.name, sequence.value, sequence.isCalled]);
-    }
-  });
+export async function restoreBaseline(connection: ResetConnection, baseline: Baseline): Promise<void> {
+  const extraTriggers = [...(await userTriggers(connection))].filter((name) => !baseline.triggers.has(name));
+  const extraFunctions = [...(await userFunctions(connection))].filter(
+    (name) => !baseline.functions.has(name),
+  );
+  const filled = await tablesWithRows(connection, baseline);
+  const seeded = new Set(baseline.rows.map((row) => row.table));
+  const emptied = new Set([...filled.map((table) => table.name), ...seeded]);
+  await connection.inTransaction([
+    ...extraTriggers.map((trigger) => ({ text: `drop trigger if exists ${trigger}` })),
+    ...extraFunctions.map((fn) => ({ text: `drop function if exists ${fn} cascade` })),
+    { text: 'set local session_replication_role = replica' },
+    ...[...emptied].map((table) => ({ text: `delete from ${table}` })),
+    ...baseline.rows.map(({ table, columns, json, hasIdentityAlways }) => ({
+      text: `insert into ${table} (${columns.join(', ')}) ${hasIdentityAlways ? 'overriding system value' : ''}
+             select ${columns.join(', ')} from json_populate_recordset(null::${table}, $1::json)`,
+      params: [json],
+    })),
+    ...baseline.sequences.map((sequence) => ({
+      text: 'select setval($1, $2::bigint, $3)',
+      params: [sequence.name, sequence.value, sequence.isCalled],
+    })),
+  ]);
+  for (const table of filled) if (table.many) await connection.exec(`vacuum ${table.name}`);
 }
 
 /** Null when the schema's shape is the baseline's; otherwise what a test changed that a reset cannot undo. */
-export async function shapeChange(client: PGlite, baseline: Baseline): Promise<string | null> {
-  const shape = await shapeOf(client);
+export async function shapeChange(connection: ResetConnection, baseline: Baseline): Promise<string | null> {
+  const shape = await shapeOf(connection);
   if (shape === baseline.shape) return null;
   const before = new Set(baseline.shape.split('\n'));
   const after = new Set(shape.split('\n'));

@@ -20,13 +20,21 @@ import {
   postgresPool,
 } from '../db/client';
 import { migrationsFolder, projectRoot } from '../paths';
-import { captureBaseline, restoreBaseline, shapeChange } from './baseline';
+import {
+  type Baseline,
+  captureBaseline,
+  pgliteConnection,
+  postgresConnection,
+  type ResetConnection,
+  restoreBaseline,
+  shapeChange,
+} from './baseline';
 
 /**
- * Test databases. On PGlite: one instance per test file from the run's migrated template, put back
- * to the migrations' state before each test.
- * On PostgreSQL (TEST_DATABASE_URL): one migrated template per run, copied per test with
- * CREATE DATABASE ... TEMPLATE, dropped afterwards. Tests never share rows.
+ * Test databases, one per test file, put back to the migrations' state before each test
+ * (`baseline.ts`): tests never share rows. On PGlite: an instance from the run's migrated template
+ * (a data-directory dump). On PostgreSQL (TEST_DATABASE_URL): a copy of the run's migrated template
+ * database (CREATE DATABASE ... TEMPLATE), dropped when the file ends.
  */
 // One template per checkout: two worktrees running the PostgreSQL suite at once never drop each
 // other's template.
@@ -104,42 +112,53 @@ export async function createPostgresTestDatabase(
 export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
   const url = testDatabaseUrl();
   if (url) {
+    const database = await createPostgresTestDatabase(url);
+    const pool = postgresPool(database.url, 4);
+    // The reset's own connection: the tests' pool may be busy closing what a test left.
+    const resetClient = new pg.Client({ connectionString: database.url });
+    await resetClient.connect();
+    const reset = resettable(
+      postgresConnection(resetClient),
+      await captureBaseline(postgresConnection(resetClient)),
+    );
     return {
       async create() {
-        const database = await createPostgresTestDatabase(url);
-        const handle = postgresHandle(postgresPool(database.url, 4));
-        return {
-          ...handle,
-          async close() {
-            await handle.close();
-            await database.drop();
-          },
-        };
+        await reset();
+        // A new Drizzle object per test: caches keyed by the database (the builders' admin) start empty.
+        return { ...postgresHandle(pool), close: async () => {} };
       },
-      async close() {},
+      async close() {
+        await resetClient.end();
+        await pool.end();
+        await database.drop();
+      },
     };
   }
-  // One instance per test file, from the run's migrated template, put back to the migrations' state
-  // before each test (`baseline.ts`); PGlite's own clone() forgets the type parsers, so the instance
-  // is made from the template's data directory with the same options as the server's.
+  // PGlite's own clone() forgets the type parsers, so the instance is made from the template's data
+  // directory with the same options as the server's.
   const instance = await createPglite({ loadDataDir: await pgliteTemplate() });
-  const baseline = await captureBaseline(instance);
-  let used = false;
+  const connection = pgliteConnection(instance);
+  const reset = resettable(connection, await captureBaseline(connection));
   return {
     async create() {
-      if (used) {
-        const changed = await shapeChange(instance, baseline);
-        if (changed)
-          throw new Error(
-            `a test changed the schema, which the reset between tests cannot undo:\n${changed}`,
-          );
-        await restoreBaseline(instance, baseline);
-      }
-      used = true;
-      // A new Drizzle object per test: caches keyed by the database (the builders' admin) start empty.
+      await reset();
       return { ...pgliteHandle(instance), close: async () => {} };
     },
     close: () => instance.close(),
+  };
+}
+
+/** Nothing before the first test; before each later one, the database put back (or a clear failure). */
+function resettable(connection: ResetConnection, baseline: Baseline): () => Promise<void> {
+  let used = false;
+  return async () => {
+    if (used) {
+      const changed = await shapeChange(connection, baseline);
+      if (changed)
+        throw new Error(`a test changed the schema, which the reset between tests cannot undo:\n${changed}`);
+      await restoreBaseline(connection, baseline);
+    }
+    used = true;
   };
 }
 
