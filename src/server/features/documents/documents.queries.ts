@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { DocumentTypeView, DocumentVersionView, DocumentView } from '../../../shared/schemas/documents';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import {
-  documentChunks,
   documents,
   documentTypeRequirements,
   documentTypes,
@@ -154,8 +153,16 @@ export async function insertVersion(tx: Executor, version: NewVersion): Promise<
   return row!.id;
 }
 
+/**
+ * One chunk's bytes travel as base64 text, decoded by the database: the embedded database's driver
+ * turns a binary parameter into text byte by byte in JavaScript (20 MB: ~10 s to write, ~5 s to
+ * read), base64 is native on both sides (~1 s and ~0.3 s). PostgreSQL's driver is as fast either way.
+ */
 export async function insertChunk(tx: Executor, versionId: string, seq: number, bytes: Buffer) {
-  await tx.insert(documentChunks).values({ versionId, seq, bytes });
+  await tx.execute(
+    sql`insert into document_chunks (version_id, seq, bytes)
+        values (${versionId}, ${seq}, decode(${bytes.toString('base64')}, 'base64'))`,
+  );
 }
 
 export function listVersionsOf(db: Executor, documentId: string): Promise<DocumentVersionView[]> {
@@ -195,13 +202,13 @@ export async function findVersion(
   return row ?? null;
 }
 
-/** One chunk's bytes (null when the version was deleted meanwhile). */
+/** One chunk's bytes (null when the version was deleted meanwhile); base64 on the way, as written. */
 export async function findChunk(db: Executor, versionId: string, seq: number): Promise<Buffer | null> {
-  const [row] = await db
-    .select({ bytes: documentChunks.bytes })
-    .from(documentChunks)
-    .where(and(eq(documentChunks.versionId, versionId), eq(documentChunks.seq, seq)));
-  return row?.bytes ?? null;
+  const [row] = await queryRows<{ bytes: string }>(
+    db,
+    sql`select encode(bytes, 'base64') as bytes from document_chunks where version_id = ${versionId} and seq = ${seq}`,
+  );
+  return row ? Buffer.from(row.bytes, 'base64') : null;
 }
 
 // --- Types and requirements ----------------------------------------------------------------------

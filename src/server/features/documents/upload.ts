@@ -81,26 +81,39 @@ export async function spool(request: FastifyRequest): Promise<SpooledFile> {
   const remove = () => rm(path, { force: true });
   const hash = createHash('sha256');
   const file = createWriteStream(path, { mode: 0o600 });
+  const stream = body.stream;
   let byteSize = 0;
   let head = Buffer.alloc(0);
   let tail = Buffer.alloc(0);
   let mentionsEncrypt = false;
   try {
-    for await (const piece of body.stream as AsyncIterable<Buffer>) {
-      byteSize += piece.length;
-      if (byteSize > DOCUMENT_MAX_BYTES) {
-        body.stream.resume();
-        throw new AppError('DOCUMENT_TOO_LARGE');
-      }
-      hash.update(piece);
-      if (head.length < EDGE_BYTES) head = Buffer.concat([head, piece.subarray(0, EDGE_BYTES - head.length)]);
-      // The marker may straddle two pieces: search the end of the last one with this one.
-      const window = Buffer.concat([tail.subarray(Math.max(0, tail.length - ENCRYPT.length)), piece]);
-      if (!mentionsEncrypt && window.includes(ENCRYPT)) mentionsEncrypt = true;
-      tail = Buffer.concat([tail, piece]).subarray(-EDGE_BYTES);
-      if (!file.write(piece)) await new Promise<void>((resolve) => file.once('drain', () => resolve()));
-    }
-    await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: unknown) => {
+        // What is still coming is read and dropped (never destroyed: the client hears the 413).
+        stream.removeListener('data', onData);
+        stream.on('data', () => {});
+        stream.resume();
+        reject(error);
+      };
+      const onData = (piece: Buffer) => {
+        byteSize += piece.length;
+        if (byteSize > DOCUMENT_MAX_BYTES) return fail(new AppError('DOCUMENT_TOO_LARGE'));
+        hash.update(piece);
+        if (head.length < EDGE_BYTES) head = Buffer.concat([head, piece.subarray(0, EDGE_BYTES - head.length)]);
+        // The marker may straddle two pieces: search the end of the last one with this one.
+        const window = Buffer.concat([tail.subarray(Math.max(0, tail.length - ENCRYPT.length)), piece]);
+        if (!mentionsEncrypt && window.includes(ENCRYPT)) mentionsEncrypt = true;
+        tail = Buffer.concat([tail, piece]).subarray(-EDGE_BYTES);
+        if (!file.write(piece)) {
+          stream.pause();
+          file.once('drain', () => stream.resume());
+        }
+      };
+      stream.on('data', onData);
+      stream.once('error', fail);
+      file.once('error', fail);
+      stream.once('end', () => file.end(() => resolve()));
+    });
   } catch (error) {
     file.destroy();
     await remove();
