@@ -424,17 +424,23 @@ export const errorCatalog = {
   },
   DOCUMENT_NOT_PREVIEWABLE: {
     status: 409,
-    message: 'Este archivo no se puede mostrar en el navegador (está cifrado o dañado, o no es PDF ni imagen): descárguelo.',
+    message:
+      'Este archivo no se puede mostrar en el navegador (está cifrado o dañado, o no es PDF ni imagen): descárguelo.',
   },
   DOCUMENT_TYPE_NOT_FOUND: { status: 404, message: 'El tipo de documento no existe.' },
-  DOCUMENT_TYPE_NAME_TAKEN: { status: 409, message: 'Ya existe un tipo de documento con ese nombre.', field: 'name' },
+  DOCUMENT_TYPE_NAME_TAKEN: {
+    status: 409,
+    message: 'Ya existe un tipo de documento con ese nombre.',
+    field: 'name',
+  },
   DOCUMENT_TYPE_IN_USE: {
     status: 409,
     message: 'Hay documentos de este tipo: no se puede eliminar. Cámbielo o elimine esos documentos primero.',
   },
   TASK_DOCUMENT_MISSING: {
     status: 409,
-    message: 'Falta el documento «{document}» de esta reserva: súbalo en Documentos antes de completar la tarea.',
+    message:
+      'Falta el documento «{document}» de esta reserva: súbalo en Documentos antes de completar la tarea.',
   },
   DOCUMENT_DELETE_ADMIN_ONLY: { status: 403, message: 'Solo un administrador puede eliminar documentos.' },
 } as const satisfies Record<string, ErrorEntry>;

@@ -2,12 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DocumentTypeView, DocumentVersionView, DocumentView } from '../../../shared/schemas/documents';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
-import {
-  documents,
-  documentTypeRequirements,
-  documentTypes,
-  documentVersions,
-} from '../../db/schema';
+import { documents, documentTypeRequirements, documentTypes, documentVersions } from '../../db/schema';
 
 /** Documents, their versions and chunks, and the document types (decision 0037). */
 
@@ -27,7 +22,10 @@ export interface ReservationHeader {
 }
 
 /** What the panel's title says of its reservation, or null when there is none. */
-export async function findReservationHeader(db: Executor, reservationId: string): Promise<ReservationHeader | null> {
+export async function findReservationHeader(
+  db: Executor,
+  reservationId: string,
+): Promise<ReservationHeader | null> {
   const [row] = await queryRows<ReservationHeader>(
     db,
     sql`select r.id, r.reservation_number as "reservationNumber",
@@ -40,7 +38,6 @@ export async function findReservationHeader(db: Executor, reservationId: string)
   );
   return row ?? null;
 }
-
 
 const documentRowSql = (where: ReturnType<typeof sql>) => sql`
   select d.id, d.reservation_id as "reservationId", t.id as "typeId", t.name as "typeName",
@@ -376,5 +373,3 @@ export function listMissingOfReservation(db: Executor, reservationId: string) {
          order by t.sort_order, t.name, wt.name`,
   );
 }
-
-

@@ -54,7 +54,10 @@ function sendFile(
     .header('Content-Type', file.contentType)
     .header('Content-Length', String(file.byteSize))
     .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Disposition', contentDisposition(purpose === 'preview' ? 'inline' : 'attachment', file.fileName))
+    .header(
+      'Content-Disposition',
+      contentDisposition(purpose === 'preview' ? 'inline' : 'attachment', file.fileName),
+    )
     .header('Content-Security-Policy', purpose === 'preview' ? PREVIEW_CSP : DOWNLOAD_CSP)
     .header('Cache-Control', 'private, no-store');
   if (purpose === 'preview') reply.header('X-Frame-Options', 'SAMEORIGIN');
@@ -89,7 +92,12 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const document = await documents.upload(serviceContext(request), request.params.id, request.query, request);
+      const document = await documents.upload(
+        serviceContext(request),
+        request.params.id,
+        request.query,
+        request,
+      );
       return reply.status(201).send({ document });
     },
   );
@@ -119,7 +127,11 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:id/documents/:documentId/versions',
     { schema: { tags, params: documentParams, response: { 200: documentVersionsResponse } } },
     async (request) => ({
-      versions: await documents.versionsOf(serviceContext(request), request.params.id, request.params.documentId),
+      versions: await documents.versionsOf(
+        serviceContext(request),
+        request.params.id,
+        request.params.documentId,
+      ),
     }),
   );
   app.post(
@@ -180,7 +192,10 @@ function sendPdf(reply: FastifyReply, pdf: { fileName: string; bytes: Buffer }) 
     .header('Content-Type', 'application/pdf')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Disposition', contentDisposition('inline', pdf.fileName))
-    .header('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'self'")
+    .header(
+      'Content-Security-Policy',
+      "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'self'",
+    )
     .header('Cache-Control', 'private, no-store')
     .send(pdf.bytes);
 }
@@ -201,8 +216,17 @@ export const documentTypesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.put(
     '/:id',
-    { schema: { tags, params: documentTypeParams, body: documentTypeBody, response: { 200: documentTypeResponse } } },
-    async (request) => ({ type: await documents.updateType(serviceContext(request), request.params.id, request.body) }),
+    {
+      schema: {
+        tags,
+        params: documentTypeParams,
+        body: documentTypeBody,
+        response: { 200: documentTypeResponse },
+      },
+    },
+    async (request) => ({
+      type: await documents.updateType(serviceContext(request), request.params.id, request.body),
+    }),
   );
   app.delete(
     '/:id',

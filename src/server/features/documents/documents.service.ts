@@ -280,7 +280,8 @@ function requireTypeManager(ctx: ServiceContext) {
 async function checkTypeBody(tx: Executor, body: z.output<typeof documentTypeBody>, exceptId: string | null) {
   if (await queries.isTypeNameTaken(tx, body.name, exceptId)) throw new AppError('DOCUMENT_TYPE_NAME_TAKEN');
   const taskIds = [...new Set(body.requiredByTaskIds)];
-  if ((await queries.countExistingTasks(tx, taskIds)) !== taskIds.length) throw new AppError('TASK_NOT_FOUND');
+  if ((await queries.countExistingTasks(tx, taskIds)) !== taskIds.length)
+    throw new AppError('TASK_NOT_FOUND');
 }
 
 export async function createType(

@@ -28,7 +28,10 @@ async function png(): Promise<Buffer> {
 }
 
 async function typeId(ctx: TestContext, name: string): Promise<string> {
-  const [row] = await queryRows<{ id: string }>(ctx.db, sql`select id from document_types where name = ${name}`);
+  const [row] = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`select id from document_types where name = ${name}`,
+  );
   return row!.id;
 }
 
@@ -79,12 +82,15 @@ describe('documents of a reservation', () => {
       },
     });
     const image = await png();
-    expect((await upload(ctx, admin, reservation.id, 'Cédula de identidad', 'cedula.png', image)).statusCode).toBe(
-      201,
-    );
+    expect(
+      (await upload(ctx, admin, reservation.id, 'Cédula de identidad', 'cedula.png', image)).statusCode,
+    ).toBe(201);
 
     const list = (await admin.get(`/api/reservations/${reservation.id}/documents`)).json();
-    expect(list.documents.map((row: { name: string }) => row.name)).toEqual(['cedula.png', 'Promesa Pérez.pdf']);
+    expect(list.documents.map((row: { name: string }) => row.name)).toEqual([
+      'cedula.png',
+      'Promesa Pérez.pdf',
+    ]);
     expect(list.canDelete).toBe(true);
 
     const download = await admin.get(`/api/reservations/${reservation.id}/documents/${document.id}/download`);
@@ -108,7 +114,11 @@ describe('documents of a reservation', () => {
   it('keeps a 20 MB file in chunks and streams it back whole', async () => {
     const admin = await loginAs(ctx);
     const reservation = await createReservation(ctx.db);
-    const big = Buffer.concat([pdf(), Buffer.alloc(20 * 1024 * 1024 - pdf().length - 10, 0x20), Buffer.from('\n%%EOF\n   ')]);
+    const big = Buffer.concat([
+      pdf(),
+      Buffer.alloc(20 * 1024 * 1024 - pdf().length - 10, 0x20),
+      Buffer.from('\n%%EOF\n   '),
+    ]);
     expect(big.length).toBe(20 * 1024 * 1024);
     const created = await upload(ctx, admin, reservation.id, 'Escritura', 'escritura.pdf', big);
     expect(created.statusCode).toBe(201);
@@ -142,18 +152,27 @@ describe('documents of a reservation', () => {
   it('judges the type by the bytes: HTML named .pdf and an executable refused, Excel taken for download only', async () => {
     const admin = await loginAs(ctx);
     const reservation = await createReservation(ctx.db);
-    const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
+    const html = Buffer.from(
+      '<!doctype html><html><body><script>alert(document.cookie)</script></body></html>',
+    );
     const refusedHtml = await upload(ctx, admin, reservation.id, 'Promesa firmada', 'promesa.pdf', html);
     expect(refusedHtml.statusCode).toBe(400);
     expect(errorOf(refusedHtml).code).toBe('DOCUMENT_TYPE_REFUSED');
     const script = Buffer.from('#!/bin/sh\nrm -rf /\n');
     expect((await upload(ctx, admin, reservation.id, 'Otro', 'script.pdf', script)).statusCode).toBe(400);
-    const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0'), Buffer.alloc(200)]);
+    const exe = Buffer.concat([
+      Buffer.from('MZ'),
+      Buffer.alloc(62),
+      Buffer.from('PE\0\0'),
+      Buffer.alloc(200),
+    ]);
     exe.writeUInt32LE(64, 60);
     const refusedExe = await upload(ctx, admin, reservation.id, 'Otro', 'factura.pdf', exe);
     expect(refusedExe.statusCode).toBe(400);
     expect(errorOf(refusedExe).code).toBe('DOCUMENT_TYPE_REFUSED');
-    expect((await upload(ctx, admin, reservation.id, 'Otro', 'vacío.pdf', Buffer.alloc(0))).statusCode).toBe(400);
+    expect((await upload(ctx, admin, reservation.id, 'Otro', 'vacío.pdf', Buffer.alloc(0))).statusCode).toBe(
+      400,
+    );
     expect((await storedCounts(ctx)).documents).toBe(0);
 
     const workbook = new ExcelJS.Workbook();
@@ -174,7 +193,10 @@ describe('documents of a reservation', () => {
   it('keeps an encrypted or damaged PDF only as a download', async () => {
     const admin = await loginAs(ctx);
     const reservation = await createReservation(ctx.db);
-    const encrypted = Buffer.from(pdf().toString('latin1').replace('trailer <<', 'trailer <</Encrypt 9 0 R '), 'latin1');
+    const encrypted = Buffer.from(
+      pdf().toString('latin1').replace('trailer <<', 'trailer <</Encrypt 9 0 R '),
+      'latin1',
+    );
     const damaged = pdf().subarray(0, 60);
     for (const [name, bytes] of [
       ['cifrado.pdf', encrypted],
@@ -192,12 +214,19 @@ describe('documents of a reservation', () => {
     }
   });
 
-  it("answers 403 on list, upload, preview and download of a restricted type to those who may not see it", async () => {
+  it('answers 403 on list, upload, preview and download of a restricted type to those who may not see it', async () => {
     const admin = await loginAs(ctx);
     const kam = await loginAs(ctx, { userType: 'KAM' });
     const payments = await loginAs(ctx, { userType: 'Gestor de Pagos' });
     const reservation = await createReservation(ctx.db);
-    const invoice = await upload(ctx, admin, reservation.id, 'Factura del broker', 'factura.pdf', pdf('Factura'));
+    const invoice = await upload(
+      ctx,
+      admin,
+      reservation.id,
+      'Factura del broker',
+      'factura.pdf',
+      pdf('Factura'),
+    );
     const promise = await upload(ctx, kam, reservation.id, 'Promesa firmada', 'promesa.pdf', pdf());
     expect(promise.statusCode).toBe(201);
     const invoiceType = await typeId(ctx, 'Factura del broker');
@@ -225,7 +254,9 @@ describe('documents of a reservation', () => {
     // The payments team sees it, as administrators do.
     expect((await payments.get(`${base}?typeId=${invoiceType}`)).json().documents).toHaveLength(1);
     expect((await payments.get(`${base}/${invoiceId}/preview`)).statusCode).toBe(200);
-    expect((await payments.get(`${base}/${invoiceId}/download`)).rawPayload.equals(pdf('Factura'))).toBe(true);
+    expect((await payments.get(`${base}/${invoiceId}/download`)).rawPayload.equals(pdf('Factura'))).toBe(
+      true,
+    );
     expect((await admin.get(base)).json().documents).toHaveLength(2);
   });
 
@@ -243,7 +274,12 @@ describe('documents of a reservation', () => {
     expect(replaced.json().document).toMatchObject({
       name: 'promesa.pdf',
       version: 2,
-      current: { number: 2, fileName: 'promesa-firmada.png', contentType: 'image/png', createdByName: 'Karla Mendoza' },
+      current: {
+        number: 2,
+        fileName: 'promesa-firmada.png',
+        contentType: 'image/png',
+        createdByName: 'Karla Mendoza',
+      },
     });
     // A replacement based on what is no longer the current version: refused, nothing stored.
     const stale = await kam.post(`${base}/versions?fileName=otra.pdf&version=1`, pdf(), OCTET);
@@ -268,8 +304,9 @@ describe('documents of a reservation', () => {
     const admin = await loginAs(ctx, { firstName: 'Camila', lastName: 'Fuentes' });
     const kam = await loginAs(ctx, { userType: 'KAM' });
     const reservation = await createReservation(ctx.db);
-    const created = (await upload(ctx, kam, reservation.id, 'Cédula de identidad', 'cedula.pdf', pdf())).json()
-      .document;
+    const created = (
+      await upload(ctx, kam, reservation.id, 'Cédula de identidad', 'cedula.pdf', pdf())
+    ).json().document;
     const url = `/api/reservations/${reservation.id}/documents/${created.id}`;
     const refused = await kam.delete(url);
     expect(refused.statusCode).toBe(403);
@@ -278,12 +315,21 @@ describe('documents of a reservation', () => {
 
     expect((await admin.delete(url)).statusCode).toBe(204);
     expect(await storedCounts(ctx)).toEqual({ documents: 0, versions: 0, chunks: 0 });
-    const log = await queryRows<{ action: string; actor_id: string; root_id: string; before: { name: string } }>(
+    const log = await queryRows<{
+      action: string;
+      actor_id: string;
+      root_id: string;
+      before: { name: string };
+    }>(
       ctx.db,
       sql`select action, actor_id, root_id, before from audit_log where table_name = 'documents' order by id`,
     );
     expect(log.map((row) => row.action)).toEqual(['insert', 'delete']);
-    expect(log[1]).toMatchObject({ actor_id: admin.user!.id, root_id: reservation.id, before: { name: 'cedula.pdf' } });
+    expect(log[1]).toMatchObject({
+      actor_id: admin.user!.id,
+      root_id: reservation.id,
+      before: { name: 'cedula.pdf' },
+    });
     const history = (await admin.get(`/api/audit/history/reservations/${reservation.id}`)).json();
     expect(JSON.stringify(history)).toContain('cedula.pdf');
   });
@@ -292,15 +338,22 @@ describe('documents of a reservation', () => {
     const admin = await loginAs(ctx);
     const reservation = await createReservation(ctx.db);
     const bytes = pdf('dos instancias');
-    const created = (await upload(ctx, admin, reservation.id, 'Escritura', 'escritura.pdf', bytes)).json().document;
+    const created = (await upload(ctx, admin, reservation.id, 'Escritura', 'escritura.pdf', bytes)).json()
+      .document;
     // A second instance: nothing of the first one's memory, only the database (DESIGN §14).
-    const other = await buildApp({ db: ctx.appDb, serveClient: false, env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' } });
+    const other = await buildApp({
+      db: ctx.appDb,
+      serveClient: false,
+      env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    });
     try {
       const elsewhere = new Agent(other);
       elsewhere.cookie = admin.cookie;
       const list = (await elsewhere.get(`/api/reservations/${reservation.id}/documents`)).json();
       expect(list.documents.map((row: { id: string }) => row.id)).toEqual([created.id]);
-      const served = await elsewhere.get(`/api/reservations/${reservation.id}/documents/${created.id}/download`);
+      const served = await elsewhere.get(
+        `/api/reservations/${reservation.id}/documents/${created.id}/download`,
+      );
       expect(served.rawPayload.equals(bytes)).toBe(true);
       // And a version added there is the one the first instance serves.
       const image = await png();
@@ -349,7 +402,9 @@ describe('required documents (the checklist)', () => {
       'Falta el documento «Promesa firmada» de esta reserva: súbalo en Documentos antes de completar la tarea.',
     );
     const unchanged = await flow.state();
-    expect(unchanged.tasks.find((t) => t.id === flow.task('FIRMA PROMESA COORDINADA'))?.status).not.toBe('completed');
+    expect(unchanged.tasks.find((t) => t.id === flow.task('FIRMA PROMESA COORDINADA'))?.status).not.toBe(
+      'completed',
+    );
     // Other tasks and other statuses are not held up.
     expect((await admin.put(url, { status: 'in_progress' })).statusCode).toBe(200);
     const other = `/api/sale-flows/${flow.id}/tasks/${flow.task('COF PENDIENTE GENERACIÓN')}/status`;
@@ -405,8 +460,8 @@ describe("the product's own PDFs", () => {
     const statement = await kam.get(statementUrl);
     expect(statement.statusCode).toBe(200);
     expect((await kam.get(statementUrl)).rawPayload.equals(statement.rawPayload)).toBe(true);
-    expect((await kam.get('/api/reservations/00000000-0000-4000-8000-000000000000/receipt.pdf')).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await kam.get('/api/reservations/00000000-0000-4000-8000-000000000000/receipt.pdf')).statusCode,
+    ).toBe(404);
   });
 });

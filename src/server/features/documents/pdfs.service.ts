@@ -160,7 +160,14 @@ class Sheet {
       size: 'A4',
       margins: { top: 56, bottom: 56, left: LEFT, right: LEFT },
       // The data's own date: the same data, the same bytes (pdfkit derives the /ID from this metadata).
-      info: { Title: title, Subject: subject, Author: 'Inmoflujo', Creator: 'Inmoflujo', Producer: 'Inmoflujo', CreationDate: createdAt },
+      info: {
+        Title: title,
+        Subject: subject,
+        Author: 'Inmoflujo',
+        Creator: 'Inmoflujo',
+        Producer: 'Inmoflujo',
+        CreationDate: createdAt,
+      },
       lang: 'es-CL',
       compress: true,
     });
@@ -174,7 +181,11 @@ class Sheet {
   header(title: string, lines: string[], logo: Buffer | null) {
     const top = this.doc.y;
     if (logo) this.doc.image(logo, LEFT + WIDTH - 120, top, { fit: [120, 60], align: 'right' });
-    this.doc.font('Helvetica-Bold').fontSize(18).fillColor(INK).text(title, LEFT, top, { width: WIDTH - 140 });
+    this.doc
+      .font('Helvetica-Bold')
+      .fontSize(18)
+      .fillColor(INK)
+      .text(title, LEFT, top, { width: WIDTH - 140 });
     this.doc.moveDown(0.3).font('Helvetica').fontSize(10).fillColor(MUTED);
     for (const line of lines) this.doc.text(line, { width: WIDTH - 140 });
     this.doc.y = Math.max(this.doc.y, top + 64);
@@ -183,7 +194,12 @@ class Sheet {
 
   rule() {
     this.doc.moveDown(0.5);
-    this.doc.moveTo(LEFT, this.doc.y).lineTo(LEFT + WIDTH, this.doc.y).lineWidth(0.7).strokeColor(RULE).stroke();
+    this.doc
+      .moveTo(LEFT, this.doc.y)
+      .lineTo(LEFT + WIDTH, this.doc.y)
+      .lineWidth(0.7)
+      .strokeColor(RULE)
+      .stroke();
     this.doc.moveDown(0.6);
   }
 
@@ -212,10 +228,14 @@ class Sheet {
       let bottom = y;
       cells.forEach((cell, index) => {
         const width = columns[index]!.width;
-        this.doc.font(font).fontSize(9).fillColor(color).text(cell, x, y, {
-          width: width - 6,
-          align: index === 0 ? 'left' : 'right',
-        });
+        this.doc
+          .font(font)
+          .fontSize(9)
+          .fillColor(color)
+          .text(cell, x, y, {
+            width: width - 6,
+            align: index === 0 ? 'left' : 'right',
+          });
         bottom = Math.max(bottom, this.doc.y);
         x += width;
       });
@@ -230,7 +250,12 @@ class Sheet {
   }
 
   note(text: string) {
-    this.doc.moveDown(0.8).font('Helvetica').fontSize(8).fillColor(MUTED).text(text, LEFT, this.doc.y, { width: WIDTH });
+    this.doc
+      .moveDown(0.8)
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(text, LEFT, this.doc.y, { width: WIDTH });
   }
 
   finish(): Promise<Buffer> {
@@ -274,10 +299,15 @@ export async function reservationReceipt(ctx: ServiceContext, reservationId: str
   sheet.section('Unidades');
   const units =
     data.units.length > 0
-      ? data.units.map((unit) => [`${UNIT_KINDS[unit.kind] ?? unit.kind} ${unit.number}`, formatUF(unit.price)])
+      ? data.units.map((unit) => [
+          `${UNIT_KINDS[unit.kind] ?? unit.kind} ${unit.number}`,
+          formatUF(unit.price),
+        ])
       : [
           [`Departamento ${data.apartmentNumber}`, formatUF(data.apartmentPrice)],
-          ...(data.parkingNumber ? [[`Estacionamiento ${data.parkingNumber}`, formatUF(data.parkingPrice)]] : []),
+          ...(data.parkingNumber
+            ? [[`Estacionamiento ${data.parkingNumber}`, formatUF(data.parkingPrice)]]
+            : []),
           ...(data.storageNumber ? [[`Bodega ${data.storageNumber}`, formatUF(data.storagePrice)]] : []),
         ];
   sheet.table(
@@ -306,7 +336,10 @@ export async function reservationReceipt(ctx: ServiceContext, reservationId: str
 
   sheet.section('Venta');
   sheet.row('Vendedor', orDash(data.sellerName));
-  sheet.row('Broker', data.brokerName ? `${data.brokerName} (${formatRut(data.brokerRut ?? '')})` : 'Sin broker');
+  sheet.row(
+    'Broker',
+    data.brokerName ? `${data.brokerName} (${formatRut(data.brokerRut ?? '')})` : 'Sin broker',
+  );
   sheet.note(
     `Comprobante emitido por Inmoflujo con los datos de la reserva registrados al ${formatInstantDate(data.createdAt)}. ` +
       'Los montos están expresados en Unidades de Fomento (UF).',
@@ -347,9 +380,13 @@ export async function commissionStatement(ctx: ServiceContext, reservationId: st
   sheet.row('Precio mínimo', formatUF(data.minimumPrice));
 
   sheet.section('Comisión');
-  sheet.row('Comisión', `${formatUF(commission.commissionAmount)}${commission.commissionIncludesTax ? ' (IVA incluido)' : ''}`, {
-    bold: true,
-  });
+  sheet.row(
+    'Comisión',
+    `${formatUF(commission.commissionAmount)}${commission.commissionIncludesTax ? ' (IVA incluido)' : ''}`,
+    {
+      bold: true,
+    },
+  );
   sheet.row('Comisión neta', formatUF(commission.netCommission));
   sheet.row(
     'Forma de pago',

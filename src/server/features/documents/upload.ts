@@ -99,7 +99,8 @@ export async function spool(request: FastifyRequest): Promise<SpooledFile> {
         byteSize += piece.length;
         if (byteSize > DOCUMENT_MAX_BYTES) return fail(new AppError('DOCUMENT_TOO_LARGE'));
         hash.update(piece);
-        if (head.length < EDGE_BYTES) head = Buffer.concat([head, piece.subarray(0, EDGE_BYTES - head.length)]);
+        if (head.length < EDGE_BYTES)
+          head = Buffer.concat([head, piece.subarray(0, EDGE_BYTES - head.length)]);
         // The marker may straddle two pieces: search the end of the last one with this one.
         const window = Buffer.concat([tail.subarray(Math.max(0, tail.length - ENCRYPT.length)), piece]);
         if (!mentionsEncrypt && window.includes(ENCRYPT)) mentionsEncrypt = true;
