@@ -21,7 +21,7 @@ function pdf(text: string): Buffer {
 async function uploadDocument(page: Page, type: string, file: { name: string; buffer: Buffer }) {
   await page.getByRole('button', { name: 'Subir documento' }).click();
   const dialog = page.getByRole('dialog', { name: 'Subir documento' });
-  await dialog.getByRole('textbox', { name: 'Tipo de documento' }).click();
+  await dialog.getByRole('combobox', { name: 'Tipo de documento' }).click();
   await page.getByRole('option', { name: type, exact: true }).click();
   await dialog.locator('input[type="file"]').setInputFiles({ ...file, mimeType: 'application/pdf' });
   await dialog.getByRole('button', { name: 'Subir' }).click();
@@ -101,7 +101,7 @@ test.describe('documentos', () => {
     const typeRow = page.getByRole('row').filter({ hasText: 'Promesa firmada' });
     await typeRow.getByRole('button', { name: 'Editar Promesa firmada' }).click();
     const edit = page.getByRole('dialog', { name: 'Editar tipo de documento' });
-    await edit.getByRole('textbox', { name: 'Requerido para completar las tareas' }).fill('FIRMA PROMESA');
+    await edit.getByRole('combobox', { name: 'Requerido para completar las tareas' }).fill('FIRMA PROMESA');
     await page.getByRole('option', { name: task }).click();
     await edit.getByRole('button', { name: 'Guardar' }).click();
     await expect(edit).toBeHidden();
