@@ -233,7 +233,7 @@ class Sheet {
           .fontSize(9)
           .fillColor(color)
           .text(cell, x, y, {
-            width: width - 6,
+            width: index === cells.length - 1 ? width : width - 6,
             align: index === 0 ? 'left' : 'right',
           });
         bottom = Math.max(bottom, this.doc.y);
