@@ -1,6 +1,7 @@
 // Issue 35: a 20 MB document uploaded to a reservation through the running server while its resident
 // memory is sampled (target: it grows by at most 50 MB — the file is streamed to a spool and into the
-// database in chunks, never held whole), downloaded back (byte-identical), then deleted; and the
+// database in chunks, never held whole), downloaded back (byte-identical; its growth reported
+// apart), then deleted; and the
 // reservation's receipt PDF asked for one request at a time (target p99 ≤ 300 ms).
 import { readFileSync } from 'node:fs';
 
@@ -11,7 +12,10 @@ export interface DocumentMeasurement {
   identical: boolean;
   rssBeforeMb: number;
   rssPeakMb: number;
+  /** During the upload (the target's measure). */
   rssGrowthMb: number;
+  /** Until the download back has been read too. */
+  rssGrowthWithDownloadMb: number;
   receiptStatus: number;
   receiptRequests: number;
   receiptP50: number;
@@ -79,6 +83,8 @@ export async function measureDocuments(
   );
   const uploaded = (await upload.json()) as { document?: { id: string } };
   const uploadMs = performance.now() - started;
+  // The target is the upload's: the download (streamed as well) is sampled on its own below.
+  const uploadPeakMb = rssPeakMb;
   let downloadMs = 0;
   let identical = false;
   if (uploaded.document) {
@@ -120,7 +126,8 @@ export async function measureDocuments(
     identical,
     rssBeforeMb: Math.round(rssBeforeMb),
     rssPeakMb: Math.round(rssPeakMb),
-    rssGrowthMb: Math.round(rssPeakMb - rssBeforeMb),
+    rssGrowthMb: Math.round(uploadPeakMb - rssBeforeMb),
+    rssGrowthWithDownloadMb: Math.round(rssPeakMb - rssBeforeMb),
     receiptStatus,
     receiptRequests: times.length,
     receiptP50: Math.round(percentile(times, 50) * 10) / 10,

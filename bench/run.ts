@@ -609,7 +609,7 @@ function documentResults(documents: DocumentMeasurement): Measurement[] {
     },
     {
       key: 'documentUploadRss',
-      label: "documents: the server's RSS growth during a 20 MB upload and its download (MB)",
+      label: "documents: the server's RSS growth during a 20 MB upload (MB)",
       path,
       status: documents.uploadStatus === 201 ? 'ok' : 'error',
       httpStatus: documents.uploadStatus,
@@ -781,7 +781,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       const documents = await measureDocuments(origin, cookies.admin, server.pid);
       if (documents) {
         console.log(
-          `  documents: 20 MB upload ${documents.uploadMs} ms (HTTP ${documents.uploadStatus}), download ${documents.downloadMs} ms (identical: ${documents.identical}); server RSS ${documents.rssBeforeMb} → peak ${documents.rssPeakMb} MB (+${documents.rssGrowthMb} MB); receipt PDF (${documents.receiptBytes} B) p50 ${documents.receiptP50} ms, p99 ${documents.receiptP99} ms over ${documents.receiptRequests}`,
+          `  documents: 20 MB upload ${documents.uploadMs} ms (HTTP ${documents.uploadStatus}), download ${documents.downloadMs} ms (identical: ${documents.identical}); server RSS ${documents.rssBeforeMb} MB, +${documents.rssGrowthMb} MB during the upload, +${documents.rssGrowthWithDownloadMb} MB with the download (peak ${documents.rssPeakMb} MB); receipt PDF (${documents.receiptBytes} B) p50 ${documents.receiptP50} ms, p99 ${documents.receiptP99} ms over ${documents.receiptRequests}`,
         );
         results.push(...documentResults(documents));
       }

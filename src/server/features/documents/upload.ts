@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -101,10 +101,19 @@ export async function spool(request: FastifyRequest): Promise<SpooledFile> {
         hash.update(piece);
         if (head.length < EDGE_BYTES)
           head = Buffer.concat([head, piece.subarray(0, EDGE_BYTES - head.length)]);
-        // The marker may straddle two pieces: search the end of the last one with this one.
-        const window = Buffer.concat([tail.subarray(Math.max(0, tail.length - ENCRYPT.length)), piece]);
-        if (!mentionsEncrypt && window.includes(ENCRYPT)) mentionsEncrypt = true;
-        tail = Buffer.concat([tail, piece]).subarray(-EDGE_BYTES);
+        // The marker may straddle two pieces: the piece itself, then the seam with the last one's end
+        // (a few bytes copied, never the piece: an upload leaves no garbage the size of the file).
+        if (!mentionsEncrypt) {
+          const seam = Buffer.concat([
+            tail.subarray(Math.max(0, tail.length - ENCRYPT.length + 1)),
+            piece.subarray(0, ENCRYPT.length - 1),
+          ]);
+          mentionsEncrypt = piece.includes(ENCRYPT) || seam.includes(ENCRYPT);
+        }
+        tail =
+          piece.length >= EDGE_BYTES
+            ? Buffer.from(piece.subarray(piece.length - EDGE_BYTES))
+            : Buffer.concat([tail, piece]).subarray(-EDGE_BYTES);
         if (!file.write(piece)) {
           stream.pause();
           file.once('drain', () => stream.resume());
@@ -179,7 +188,21 @@ export async function judge(file: SpooledFile, fileName: string): Promise<Judged
   return { contentType: accepted.contentType, isPreviewable: accepted.previewable };
 }
 
-/** The spooled file's bytes in database-sized chunks, read one at a time. */
-export function chunksOf(file: SpooledFile): AsyncIterable<Buffer> {
-  return createReadStream(file.path, { highWaterMark: DOCUMENT_CHUNK_BYTES }) as AsyncIterable<Buffer>;
+/**
+ * The spooled file's bytes in database-sized chunks, read one at a time into one buffer reused for
+ * every chunk (each is consumed — turned into the statement — before the next is read), so copying a
+ * file into the database allocates no Buffer the size of the file.
+ */
+export async function* chunksOf(file: SpooledFile): AsyncIterable<Buffer> {
+  const handle = await open(file.path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(DOCUMENT_CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, DOCUMENT_CHUNK_BYTES, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
