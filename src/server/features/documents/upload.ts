@@ -119,10 +119,18 @@ export async function spool(request: FastifyRequest): Promise<SpooledFile> {
           file.once('drain', () => stream.resume());
         }
       };
+      let ended = false;
       stream.on('data', onData);
       stream.once('error', fail);
       file.once('error', fail);
-      stream.once('end', () => file.end(() => resolve()));
+      stream.once('end', () => {
+        ended = true;
+        file.end(() => resolve());
+      });
+      // A client that goes away mid-upload: its partial file is removed, nothing is stored.
+      stream.once('close', () => {
+        if (!ended) fail(new Error('the upload was interrupted'));
+      });
     });
   } catch (error) {
     file.destroy();
