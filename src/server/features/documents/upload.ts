@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -57,10 +57,26 @@ export interface SpooledFile {
 const ENCRYPT = Buffer.from('/Encrypt');
 const EDGE_BYTES = 1024;
 
-/** Where uploads wait while they arrive (private to this process's user). */
+/** A spooled file older than this was left by a server that stopped mid-upload. */
+const STALE_SPOOL_MS = 6 * 60 * 60 * 1000;
+let swept = false;
+
+/**
+ * Where uploads wait while they arrive (private to this process's user). The first upload of a
+ * process removes what a stopped server left there.
+ */
 async function spoolDirectory(): Promise<string> {
   const dir = join(tmpdir(), 'inmoflujo-uploads');
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!swept) {
+    swept = true;
+    const now = Date.now();
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const path = join(dir, name);
+      const info = await stat(path).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_SPOOL_MS) await rm(path, { force: true });
+    }
+  }
   return dir;
 }
 
