@@ -48,6 +48,7 @@ import {
   measureSuppressions,
   prepareDataRequestTargets,
 } from './data-requests';
+import { type DocumentMeasurement, measureDocuments } from './documents';
 import { benchImports, type ImportBenchResult } from './imports';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { notificationEndpoints } from './notifications';
@@ -594,6 +595,43 @@ function exportResults(exported: ExportMeasurement): Measurement[] {
   ];
 }
 
+function documentResults(documents: DocumentMeasurement): Measurement[] {
+  const path = '/api/reservations/:id/documents';
+  return [
+    {
+      key: 'documentUpload',
+      label: 'documents: 20 MB upload (whole request)',
+      path,
+      status: documents.uploadStatus === 201 && documents.identical ? 'ok' : 'error',
+      httpStatus: documents.uploadStatus,
+      p50: documents.uploadMs,
+      p99: documents.uploadMs,
+    },
+    {
+      key: 'documentUploadRss',
+      label: "documents: the server's RSS growth during a 20 MB upload (MB)",
+      path,
+      status: documents.uploadStatus === 201 ? 'ok' : 'error',
+      httpStatus: documents.uploadStatus,
+      p50: documents.rssGrowthMb,
+      p99: documents.rssGrowthMb,
+      target: 50,
+      met: documents.rssGrowthMb <= 50,
+    },
+    {
+      key: 'receiptPdf',
+      label: `documents: receipt PDF (one at a time, ${documents.receiptRequests} requests)`,
+      path: '/api/reservations/:id/receipt.pdf',
+      status: documents.receiptStatus === 200 ? 'ok' : 'error',
+      httpStatus: documents.receiptStatus,
+      p50: documents.receiptP50,
+      p99: documents.receiptP99,
+      target: 300,
+      met: documents.receiptP99 <= 300,
+    },
+  ];
+}
+
 function backupResults(backup: Awaited<ReturnType<typeof measureBackup>> & object): Measurement[] {
   const base = { path: '/api/backups', httpStatus: backup.httpStatus };
   const ok = backup.httpStatus === 201 ? ('ok' as const) : ('error' as const);
@@ -736,6 +774,16 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
           `  backup: ${(backup.bytes / 1e6).toFixed(1)} MB (of ${((backup.sourceBytes ?? 0) / 1e6).toFixed(1)} MB) in ${backup.totalMs} ms; longest /api/health wait ${backup.longestHealthMs} ms over ${backup.healthPolls} polls; restore ${backup.restoreMs} ms (${JSON.stringify(backup.restored)})`,
         );
         results.push(...backupResults(backup));
+      }
+    }
+    // Documentos (issue 35): a 20 MB upload with the server's memory sampled, and the receipt PDF.
+    if (isSelected({ key: 'documents', label: 'documents' }) && server.pid !== undefined) {
+      const documents = await measureDocuments(origin, cookies.admin, server.pid);
+      if (documents) {
+        console.log(
+          `  documents: 20 MB upload ${documents.uploadMs} ms (HTTP ${documents.uploadStatus}), download ${documents.downloadMs} ms (identical: ${documents.identical}); server RSS ${documents.rssBeforeMb} MB, +${documents.rssGrowthMb} MB during the upload, +${documents.rssGrowthWithDownloadMb} MB with the download (peak ${documents.rssPeakMb} MB); receipt PDF (${documents.receiptBytes} B) p50 ${documents.receiptP50} ms, p99 ${documents.receiptP99} ms over ${documents.receiptRequests}`,
+        );
+        results.push(...documentResults(documents));
       }
     }
   } finally {

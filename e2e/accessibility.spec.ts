@@ -50,6 +50,7 @@ const SCREENS: Screen[] = [
   { path: '/reservas', heading: 'Reservas' },
   { path: '/reservas/nueva', heading: 'Nueva Reserva' },
   { path: (ids) => `/reservas/editar/${ids.reservation}`, heading: 'Editar Reserva' },
+  { path: (ids) => `/reservas/${ids.reservation}/documentos`, heading: /^Documentos · Reserva N°/ },
   { path: '/disponibilidad', heading: 'Disponibilidad' },
   { path: (ids) => `/configuracion/proyectos/editar/${ids.stockProject}`, heading: 'Editar Proyecto' },
   { path: '/brokers', heading: 'Brokers' },

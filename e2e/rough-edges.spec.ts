@@ -322,6 +322,7 @@ test.describe('§7 diseño a 390×844', () => {
       'Importar',
       'Valores UF',
       'Respaldos',
+      'Documentos',
     ]);
     // No tab hides beyond the edge of the screen.
     const viewport = page.viewportSize()!;

@@ -23,6 +23,7 @@ import { clientsRoutes } from './features/clients/clients.routes';
 import { commissionsRoutes } from './features/commissions/commissions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { dataRequestsRoutes } from './features/data-requests/data-requests.routes';
+import { documentsRoutes, documentTypesRoutes } from './features/documents/documents.routes';
 import { filesRoutes } from './features/files/files.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { importsRoutes } from './features/imports/imports.routes';
@@ -227,6 +228,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
       await api.register(importsRoutes, { prefix: '/imports' });
       await api.register(ufValuesRoutes, { prefix: '/uf-values' });
+      await api.register(documentsRoutes, { prefix: '/reservations' });
+      await api.register(documentTypesRoutes, { prefix: '/document-types' });
       await api.register(backupsRoutes, { prefix: '/backups', backups: options.backups ?? null });
     },
     { prefix: '/api' },

@@ -406,6 +406,43 @@ export const errorCatalog = {
   },
   BACKUP_FAILED: { status: 500, message: 'No se pudo crear el respaldo: {reason}' },
   BACKUP_NOT_FOUND: { status: 404, message: 'El respaldo no existe.' },
+  // Documents (issue 35, decision 0037)
+  DOCUMENT_NOT_FOUND: { status: 404, message: 'El documento no existe.' },
+  DOCUMENT_TOO_LARGE: {
+    status: 413,
+    message: 'El archivo supera el máximo de 20 MB: no se guardó. Reduzca su tamaño o divídalo.',
+  },
+  DOCUMENT_EMPTY: { status: 400, message: 'El archivo está vacío: no se guardó.' },
+  DOCUMENT_TYPE_REFUSED: {
+    status: 400,
+    message:
+      'El archivo no es un PDF, una imagen (PNG, JPEG, GIF, WebP) ni un documento Word o Excel: no se guardó.',
+  },
+  DOCUMENT_FORBIDDEN: {
+    status: 403,
+    message: 'Los documentos de tipo «{type}» solo los ven administradores y el equipo de pagos.',
+  },
+  DOCUMENT_NOT_PREVIEWABLE: {
+    status: 409,
+    message:
+      'Este archivo no se puede mostrar en el navegador (está cifrado o dañado, o no es PDF ni imagen): descárguelo.',
+  },
+  DOCUMENT_TYPE_NOT_FOUND: { status: 404, message: 'El tipo de documento no existe.' },
+  DOCUMENT_TYPE_NAME_TAKEN: {
+    status: 409,
+    message: 'Ya existe un tipo de documento con ese nombre.',
+    field: 'name',
+  },
+  DOCUMENT_TYPE_IN_USE: {
+    status: 409,
+    message: 'Hay documentos de este tipo: no se puede eliminar. Cámbielo o elimine esos documentos primero.',
+  },
+  TASK_DOCUMENT_MISSING: {
+    status: 409,
+    message:
+      'Falta el documento «{document}» de esta reserva: súbalo en Documentos antes de completar la tarea.',
+  },
+  DOCUMENT_DELETE_ADMIN_ONLY: { status: 403, message: 'Solo un administrador puede eliminar documentos.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

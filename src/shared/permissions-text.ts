@@ -30,6 +30,9 @@ export const actionDescriptions: Record<Action, string> = {
     'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
   'ufValues.manage': 'Agregar, corregir e importar los valores UF (Configuración → Valores UF)',
   'backups.manage': 'Ver, crear y descargar los respaldos de la base de datos (Configuración → Respaldos)',
+  'documents.delete': 'Eliminar documentos de una reserva (queda en el historial)',
+  'documentTypes.manage':
+    'Crear y editar los tipos de documento, quién los ve y qué tareas los requieren (Configuración → Documentos)',
 };
 
 /**
@@ -39,6 +42,8 @@ export const actionDescriptions: Record<Action, string> = {
  */
 export const policyDescriptions: Record<PolicyAction, string> = {
   'tasks.readOf': 'Ver las tareas pendientes de otro usuario (Seguimiento): solo administradores',
+  'documents.read':
+    'Ver, previsualizar y descargar documentos de un tipo «Administradores y pagos»: administradores y Gestores de Pagos',
 };
 
 export const taskRuleDescriptions: readonly string[] = [

@@ -27,6 +27,8 @@ export const ADMIN_ACTIONS = [
   'reservations.overridePolicy',
   'ufValues.manage',
   'backups.manage',
+  'documents.delete',
+  'documentTypes.manage',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

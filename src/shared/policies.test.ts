@@ -10,4 +10,15 @@ describe('record policies', () => {
     expect(allow(kam, 'tasks.readOf', { userId: 'a' })).toBe(false);
     expect(allow(admin, 'tasks.readOf', { userId: 'k' })).toBe(true);
   });
+
+  it('shows a restricted document type to administrators and the payments team only, the others to all', () => {
+    const payments = { id: 'p', userType: 'Gestor de Pagos' };
+    const operations = { id: 'o', userType: 'Operaciones' };
+    for (const user of [admin, payments])
+      expect(allow(user, 'documents.read', { isRestricted: true })).toBe(true);
+    for (const user of [kam, operations])
+      expect(allow(user, 'documents.read', { isRestricted: true })).toBe(false);
+    for (const user of [admin, kam, payments, operations])
+      expect(allow(user, 'documents.read', { isRestricted: false })).toBe(true);
+  });
 });

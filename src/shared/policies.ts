@@ -14,12 +14,19 @@ export interface PolicyUser extends Actor {
 interface Policies {
   /** See another user's pending tasks (Seguimiento): whoever may see everyone's (spec part 2 §6). */
   'tasks.readOf': { userId: string };
+  /**
+   * See, preview and download a document of a type (issue 35): a restricted type ('Administradores y
+   * pagos') only administrators and the payments team ('Gestor de Pagos'); the others all staff.
+   */
+  'documents.read': { isRestricted: boolean };
 }
 
 export type PolicyAction = keyof Policies;
 
 const rules: { [A in PolicyAction]: (user: PolicyUser, record: Policies[A]) => boolean } = {
   'tasks.readOf': (user, owner) => owner.userId === user.id || can(user, 'menu.followUp'),
+  'documents.read': (user, type) =>
+    !type.isRestricted || user.userType === 'Administrador' || user.userType === 'Gestor de Pagos',
 };
 
 export function allow<A extends PolicyAction>(user: PolicyUser, action: A, record: Policies[A]): boolean {

@@ -16,6 +16,7 @@ export const SETTINGS_TABS = [
   'importar',
   'valores-uf',
   'respaldos',
+  'documentos',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */
@@ -40,6 +41,8 @@ export const paths = {
   reservations: '/reservas',
   newReservation: '/reservas/nueva',
   editReservation: (id: string) => `/reservas/editar/${id}`,
+  /** A reservation's documents (issue 35): reached from its flows and its form. */
+  reservationDocuments: (id: string) => `/reservas/${id}/documentos`,
   reservationFlows: '/flujo-reservas',
   availability: '/disponibilidad',
   reservationFlow: (id: string) => `/flujo-reservas/${id}`,

@@ -66,6 +66,10 @@ export const routes: RouteObject[] = [
                     path: paths.editReservation(':id'),
                     ...page(() => import('../features/reservations/edit-reservation-page')),
                   },
+                  {
+                    path: paths.reservationDocuments(':id'),
+                    ...page(() => import('../features/documents/documents-page')),
+                  },
                   { path: paths.clients, ...page(() => import('../features/clients/clients-page')) },
                   { path: paths.newClient, ...page(() => import('../features/clients/client-form-page')) },
                   {

@@ -34,4 +34,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0028_imports': '9f30780814d9ce1807651aaa32c1f40e6dacb4550637015a5d7b44d9181d9899',
   '0029_pesos': '2f8e040f5b904637a1da29e17d8067c9e807eb4ce33b42cdf7caba15735aa7ef',
   '0030_mail_outbox': 'c2a3f72f6ac6ea62c2990f6314ea3a92c3ede6a0e32b8b8c813670ac283d74b4',
+  '0031_documents': '1eeac2f5ee8be5f406577508a24c60050e6361ac0184f68ee1995c7cc4c9437f',
 };

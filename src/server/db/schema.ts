@@ -1401,3 +1401,113 @@ export const importMappings = pgTable('import_mappings', {
   updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
   updatedAt: updatedAt(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Documents (issue 35, decision 0037): each reservation's papers, in the database on both engines.
+// A document has versions (a replacement is a new version, the old ones kept); a version's bytes are
+// chunks of at most DOCUMENT_CHUNK_BYTES, written and read one by one, so no request holds a whole
+// file in memory. Types are data (Configuración → Documentos): who may see them, and the workflow
+// tasks that cannot be completed without one.
+
+export const documentTypes = pgTable(
+  'document_types',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** Seen only by administrators and the payments team ('Gestor de Pagos'); otherwise by all staff. */
+    isRestricted: boolean('is_restricted').notNull().default(false),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    uniqueIndex('document_types_name_key').on(sql`lower(${t.name})`),
+    check('document_types_name_check', sql`length(trim(${t.name})) between 1 and 80`),
+  ],
+);
+
+/** A workflow task that cannot be completed while its reservation has no document of the type. */
+export const documentTypeRequirements = pgTable(
+  'document_type_requirements',
+  {
+    documentTypeId: uuid('document_type_id')
+      .notNull()
+      .references(() => documentTypes.id, { onDelete: 'cascade' }),
+    workflowTaskId: uuid('workflow_task_id')
+      .notNull()
+      .references(() => workflowTasks.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.documentTypeId, t.workflowTaskId] }),
+    index('document_type_requirements_task_idx').on(t.workflowTaskId),
+  ],
+);
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: id(),
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    documentTypeId: uuid('document_type_id')
+      .notNull()
+      .references(() => documentTypes.id, { onDelete: 'restrict' }),
+    /** The name the staff gives it (the uploaded file's name at first; 'Renombrar' changes it). */
+    name: text('name').notNull(),
+    /** The number of its newest version (1, 2, …): what is previewed and downloaded. */
+    currentVersion: integer('current_version').notNull().default(1),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('documents_reservation_idx').on(t.reservationId, t.createdAt),
+    index('documents_type_idx').on(t.documentTypeId, t.reservationId),
+    check('documents_name_check', sql`length(trim(${t.name})) between 1 and 200`),
+  ],
+);
+
+export const documentVersions = pgTable(
+  'document_versions',
+  {
+    id: id(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    /** The uploaded file's name (what a download is saved as). */
+    fileName: text('file_name').notNull(),
+    /** Judged by the bytes (file-type), never the name or the browser's word. */
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    sha256: text('sha256').notNull(),
+    /** A PDF or an image the browser may show in a sandboxed frame (an encrypted or damaged PDF: no). */
+    isPreviewable: boolean('is_previewable').notNull(),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('document_versions_number_key').on(t.documentId, t.number),
+    check('document_versions_number_check', sql`${t.number} >= 1`),
+    check('document_versions_size_check', sql`${t.byteSize} between 1 and 20971520`),
+  ],
+);
+
+export const documentChunks = pgTable(
+  'document_chunks',
+  {
+    versionId: uuid('version_id')
+      .notNull()
+      .references(() => documentVersions.id, { onDelete: 'cascade' }),
+    /** 0, 1, 2, …: the bytes in order. */
+    seq: integer('seq').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.versionId, t.seq] })],
+);

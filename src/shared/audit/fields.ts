@@ -23,6 +23,7 @@ export const AUDIT_REFERENCES = [
   'role',
   'unit',
   'priceList',
+  'documentType',
 ] as const;
 export type AuditReference = (typeof AUDIT_REFERENCES)[number];
 
@@ -473,6 +474,32 @@ export const AUDIT_TABLES = {
       user_id: ref('Responsable por defecto', 'user'),
     },
   },
+  documents: {
+    noun: 'el documento',
+    fields: {
+      id: hidden('Id'),
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      document_type_id: ref('Tipo de documento', 'documentType'),
+      name: field('Nombre'),
+      current_version: field('Versión', 'integer'),
+    },
+  },
+  document_types: {
+    noun: 'el tipo de documento',
+    fields: {
+      id: hidden('Id'),
+      name: field('Nombre'),
+      is_restricted: field('Solo administradores y pagos', 'boolean'),
+      sort_order: field('Orden', 'integer'),
+    },
+  },
+  document_type_requirements: {
+    noun: 'el documento requerido por una tarea',
+    fields: {
+      document_type_id: hidden('Tipo de documento', { ref: 'documentType' }),
+      workflow_task_id: ref('Tarea que lo requiere', 'workflowTask'),
+    },
+  },
 } as const satisfies Record<string, AuditTable>;
 
 export type AuditedTable = keyof typeof AUDIT_TABLES;
@@ -502,6 +529,7 @@ export const AUDIT_RECORD_KINDS = {
   privacy_settings: 'Configuración de privacidad',
   holidays: 'Feriados',
   uf_values: 'Valores UF',
+  document_types: 'Tipos de documento',
   exports: 'Exportaciones',
 } as const;
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
@@ -524,6 +552,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   privacy_settings: 'Configuración de privacidad',
   holidays: 'Feriado',
   uf_values: 'Valor UF',
+  document_types: 'Tipo de documento',
   exports: 'Exportación',
 };
 

@@ -4,6 +4,7 @@ import {
   IconArrowLeft,
   IconArrowRight,
   IconCoin,
+  IconFileTypePdf,
   IconGift,
   IconPlayerPlay,
   IconPlus,
@@ -21,6 +22,7 @@ import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
 import { HistoryButton } from '../audit';
+import { commissionStatementHref } from '../documents/api';
 import { PromotionDialog } from '../reservations';
 import { useReservation, useSaveCommission, useSavePromotion } from '../reservations/api';
 import { FlowHeaderDescription, FlowShortcuts, HeaderIcon, StagesSection } from '../sale-flows';
@@ -245,6 +247,11 @@ export default function PaymentFlowPage() {
         label="Editar comisión"
         icon={<IconCoin size={18} />}
         to={paths.commission(reservation.id)}
+      />
+      <HeaderIcon
+        label="Liquidación de Comisión (PDF)"
+        icon={<IconFileTypePdf size={18} />}
+        onClick={() => window.open(commissionStatementHref(reservation.id), '_blank', 'noopener')}
       />
       <HeaderIcon
         label="Flujo de reserva"

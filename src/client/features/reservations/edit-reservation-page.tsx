@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconPencil } from '@tabler/icons-react';
+import { IconFolder, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { formatPercent, formatUF } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type { CommissionView, ReservationView } from '../../../shared/schemas/reservations';
@@ -196,6 +196,15 @@ export default function EditReservationPage() {
         reservation.data ? (
           <>
             {reservation.data.isRescinded ? <Badge color="red">Resciliada</Badge> : null}
+            <Button
+              component={Link}
+              to={paths.reservationDocuments(reservation.data.id)}
+              variant="default"
+              size="sm"
+              leftSection={<IconFolder size={16} />}
+            >
+              Documentos
+            </Button>
             <HistoryButton kind="reservations" id={reservation.data.id} />
           </>
         ) : null

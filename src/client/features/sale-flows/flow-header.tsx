@@ -3,7 +3,6 @@ import { IconFileDescription, IconFolder, IconListCheck, IconUser } from '@table
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
-import { notify } from '../../lib/notify';
 
 /**
  * An icon button of a flow screen's header: a link when it leads somewhere, a button when it acts,
@@ -49,8 +48,8 @@ export function HeaderIcon({
 
 /**
  * The shortcuts of a flow screen's header (spec part 2 §2): the client and the reservation first,
- * then what the screen adds (`children`), then the documents (shown by the spec as a screen still
- * under development) and the follow-up.
+ * then what the screen adds (`children`), then the reservation's documents (issue 35) and the
+ * follow-up.
  */
 export function FlowShortcuts({
   clientId,
@@ -73,7 +72,7 @@ export function FlowShortcuts({
       <HeaderIcon
         label="Documentos"
         icon={<IconFolder size={18} />}
-        onClick={() => notify({ color: 'blue', message: 'Documentos: en desarrollo', autoClose: 3000 })}
+        to={paths.reservationDocuments(reservationId)}
       />
       <HeaderIcon label="Seguimiento" icon={<IconListCheck size={18} />} to={paths.followUp} />
     </Group>

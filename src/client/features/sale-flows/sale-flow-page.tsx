@@ -1,5 +1,5 @@
 import { Alert, Button, Grid, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconArrowLeft, IconBriefcase, IconCash, IconCoin } from '@tabler/icons-react';
+import { IconArrowLeft, IconBriefcase, IconCash, IconCoin, IconFileTypePdf } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime, formatPersonName } from '../../../shared/format';
@@ -8,6 +8,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
+import { receiptHref } from '../documents/api';
 import { RescissionDialog } from '../payments';
 import { useOpenPaymentFlow } from '../payments/api';
 import { useSaleFlow, useUpdateFlowReservation } from './api';
@@ -77,6 +78,11 @@ export default function SaleFlowPage() {
           icon={<IconCoin size={18} />}
           to={reservation.isWithBroker ? paths.commission(reservation.id) : null}
           disabledReason="Reserva sin broker: no lleva comisión"
+        />
+        <HeaderIcon
+          label="Comprobante de Reserva (PDF)"
+          icon={<IconFileTypePdf size={18} />}
+          onClick={() => window.open(receiptHref(reservation.id), '_blank', 'noopener')}
         />
         <HeaderIcon
           label="Flujo de pago"

@@ -58,6 +58,7 @@ describe('SettingsPage', () => {
       'Importar',
       'Valores UF',
       'Respaldos',
+      'Documentos',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');

@@ -11,6 +11,7 @@ import { useCurrentUser } from '../../lib/session';
 import { AuditSection } from '../audit';
 import { BackupsSection } from '../backups';
 import { DataRequestsSection } from '../data-requests';
+import { DocumentTypesSection } from '../documents';
 import { ImportsSection } from '../imports';
 import { MailSection } from '../mail';
 import { UfValuesSection } from '../uf-values';
@@ -35,6 +36,7 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   importar: 'Importar',
   'valores-uf': 'Valores UF',
   respaldos: 'Respaldos',
+  documentos: 'Documentos',
 };
 
 /** The tabs only some users see, and what they need. */
@@ -45,6 +47,7 @@ const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
   importar: 'imports.manage',
   'valores-uf': 'ufValues.manage',
   respaldos: 'backups.manage',
+  documentos: 'documentTypes.manage',
 };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
@@ -64,6 +67,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   importar: () => <ImportsSection />,
   'valores-uf': () => <UfValuesSection />,
   respaldos: () => <BackupsSection />,
+  documentos: () => <DocumentTypesSection />,
 };
 
 /**

@@ -136,6 +136,7 @@ const REFERENCE_NAMES: Record<AuditReference, SQL> = {
               else 'Bodega ' end || x.number from units x where x.id = d.value::uuid)`,
   priceList: sql`(select 'Lista vigente desde ' || to_char(x.effective_date, 'DD-MM-YYYY') from price_lists x
                    where x.id = d.value::uuid)`,
+  documentType: sql`(select x.name from document_types x where x.id = d.value::uuid)`,
 };
 
 /** `<table>.<column>` of every column that points to a record of each kind (from AUDIT_TABLES). */
@@ -196,6 +197,7 @@ const recordLabelOfPageRow = sql`case page."rootTable"
   when 'privacy_settings' then 'Configuración de privacidad'
   when 'holidays' then 'Feriados'
   when 'uf_values' then 'Valores UF'
+  when 'document_types' then (select 'Tipo de documento ' || x.name from document_types x where x.id = page."rootId")
 end`;
 
 /** The workflow task of a task row, an assignment, a comment or a mention. */

@@ -50,6 +50,10 @@ const NOT_AUDITED = new Set([
   'import_runs',
   'import_run_records',
   'import_mappings',
+  // Documents (decision 0037): the bytes, and each version's file facts; the document's own row,
+  // audited, records every new version (its number).
+  'document_versions',
+  'document_chunks',
   // A price list's prices, never edited (a new list is a new version): the list itself is audited,
   // with how many prices it set (decision 0032).
   'price_list_items',
@@ -348,6 +352,52 @@ const CASES: TableCase[] = [
     },
     remove: () => sql`delete from privacy_settings`,
     root: () => null,
+  },
+  {
+    table: 'documents',
+    insert: (f) =>
+      sql`insert into documents (reservation_id, document_type_id, name)
+          values (${f.sold.id}, (select id from document_types where name = 'Promesa firmada'), 'promesa.pdf')
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update documents set name = 'Promesa firmada.pdf' where id = ${key}::uuid`,
+      column: 'name',
+      before: () => 'promesa.pdf',
+      after: () => 'Promesa firmada.pdf',
+    },
+    remove: (key) => sql`delete from documents where id = ${key}::uuid`,
+    root: (_key, f) => f.sold.id,
+  },
+  {
+    table: 'document_types',
+    insert: () =>
+      sql`insert into document_types (name, sort_order) values ('Certificado de dominio', 20) returning id::text as key`,
+    update: {
+      set: (key) => sql`update document_types set is_restricted = true where id = ${key}::uuid`,
+      column: 'is_restricted',
+      before: () => false,
+      after: () => true,
+    },
+    remove: (key) => sql`delete from document_types where id = ${key}::uuid`,
+    root: (key) => key,
+  },
+  {
+    table: 'document_type_requirements',
+    insert: (f) =>
+      sql`insert into document_type_requirements (document_type_id, workflow_task_id)
+          values ((select id from document_types where name = 'Escritura'), ${f.firstTask})
+          returning document_type_id || ':' || workflow_task_id as key`,
+    update: {
+      set: (key, f) =>
+        sql`update document_type_requirements set workflow_task_id = ${f.payment.first}
+             where document_type_id || ':' || workflow_task_id = ${key}`,
+      column: 'workflow_task_id',
+      before: (f) => f.firstTask,
+      after: (f) => f.payment.first,
+    },
+    remove: (key) =>
+      sql`delete from document_type_requirements where document_type_id || ':' || workflow_task_id = ${key}`,
+    root: (key) => key.split(':')[0]!,
   },
   {
     table: 'holidays',

@@ -37,6 +37,7 @@ import type { Executor } from '../../db/client';
 import type { EventBus } from '../../events/event-bus';
 import { AppError } from '../../http/app-error';
 import * as commissions from '../commissions/commissions.service';
+import * as documents from '../documents/documents.service';
 import * as mail from '../mail/mail.service';
 import * as queries from './workflows.queries';
 
@@ -199,6 +200,7 @@ export async function runCommandsIn(
     state = result.state;
     events.push(...result.events);
   }
+  await requireDocumentsOf(tx, flow, state, events);
   const changes = diffFlow(before, state);
   await queries.applyChanges(tx, flow.id, changes, actor.id);
   await handOnInTransaction(tx, flow, events, actor.id);
@@ -222,6 +224,28 @@ export async function runCommandsIn(
     events,
     affectedUserIds: affectedUsers(before, state),
   };
+}
+
+/**
+ * The checklist (issue 35): a task completed by these commands — by its status, an approval, or as
+ * the last task of a payment batch — whose definition requires a document type the reservation has
+ * none of is refused, naming the document. Document types and what requires them are data
+ * (Configuración → Documentos); reading them here, under the flow's lock, puts the rule in the one
+ * path every flow command takes.
+ */
+async function requireDocumentsOf(
+  tx: Executor,
+  flow: queries.FlowRow,
+  state: FlowState,
+  events: readonly FlowEvent[],
+) {
+  const completedRows = new Set(
+    events.flatMap((event) => (event.type === 'taskCompleted' ? [event.taskRowId] : [])),
+  );
+  if (completedRows.size === 0) return;
+  const taskIds = state.tasks.filter((task) => completedRows.has(task.id)).map((task) => task.taskId);
+  const missing = await documents.missingDocumentIn(tx, flow.reservationId, taskIds);
+  if (missing !== null) throw new AppError('TASK_DOCUMENT_MISSING', { params: { document: missing } });
 }
 
 /** What a flow's events change beyond the flow, in the same transaction. */

@@ -1,0 +1,1 @@
+export { DocumentTypesSection } from './document-types-section-lazy';
