@@ -7,6 +7,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
  */
 export function lazySection(load: () => Promise<{ default: ComponentType }>): ComponentType {
   const Section = lazy(load);
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per section when its feature's index loads, never during a render
   return function LazySection() {
     return (
       <Suspense
