@@ -7,6 +7,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
  */
 export function lazySection(load: () => Promise<{ default: ComponentType }>): ComponentType {
   const Section = lazy(load);
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per section, at module level
   return function LazySection() {
     return (
       <Suspense
