@@ -9,7 +9,7 @@ import { isSearchable, SEARCH_MAX_LENGTH } from '../../../shared/domain/global-s
 // Straight from the domain modules: shared/format would pull big.js and shared/schemas zod into
 // the initial bundle.
 import { formatRut } from '../../../shared/domain/rut';
-import { formatPersonName } from '../../../shared/format';
+import { formatPersonName } from '../../../shared/format/names';
 import type { ClientHit, ReservationHit, SearchResults, UnitHit } from '../../../shared/schemas/search';
 import { paths } from '../../app/paths';
 import { useGlobalSearch } from './api';
