@@ -32,7 +32,7 @@ describe('import boundaries (DESIGN §1)', () => {
     );
   });
 
-  it('lets a feature use another through its service (server) or its api/index (client)', () => {
+  it('lets a feature use another through its service (server) or its api/index/keys (client)', () => {
     expect(
       boundaryViolations([
         {
@@ -41,7 +41,7 @@ describe('import boundaries (DESIGN §1)', () => {
         },
         {
           path: 'src/client/features/payments/payments-page.tsx',
-          text: "import { useX } from '../commissions/api';\nimport { D } from '../commissions';",
+          text: "import { useX } from '../commissions/api';\nimport { D } from '../commissions';\nimport { xKeys } from '../commissions/keys';",
         },
         { path: 'src/server/features/payments/payments.routes.ts', text: "import { z } from 'zod';" },
       ]),

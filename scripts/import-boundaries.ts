@@ -5,7 +5,8 @@
  * - `src/client` never imports `src/server`, and `src/server` never imports `src/client`;
  * - `src/shared` imports neither (only itself and packages);
  * - a server feature reaches another feature only through its `<feature>.service.ts`;
- * - a client feature reaches another feature only through its `api.ts` or its `index.ts`;
+ * - a client feature reaches another feature only through its `api.ts`, its `index.ts` or its `keys.ts`
+ *   (query keys alone, light enough for the shell: decision 0005);
  * - flow rows (flows, their task rows, assignees, comments, mentions, rejections) are written only
  *   by `src/server/features/workflows` (issue 29: one writer) — anywhere in src, scripts and bench
  *   but tests, which may set up a state directly.
@@ -55,7 +56,7 @@ export function boundaryViolations(files: readonly SourceFile[]): string[] {
         if (!from || !to || from === to) continue;
         const entry =
           target.slice(`src/${side}/features/${to}/`.length).replace(/\.(ts|tsx)$/, '') || 'index';
-        const allowed = side === 'server' ? [`${to}.service`] : ['api', 'index'];
+        const allowed = side === 'server' ? [`${to}.service`] : ['api', 'index', 'keys'];
         if (!allowed.includes(entry)) {
           say(
             `feature ${from} reaches feature ${to} only through ${allowed.map((name) => `${name}.ts`).join(' or ')}`,

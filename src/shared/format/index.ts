@@ -5,6 +5,7 @@ import { dec, toFixed } from '../domain/decimal';
  * dates as dd/MM/yyyy and times in America/Santiago. Pure functions used by the client (and by
  * CSV exports later); they never change stored values.
  */
+// This module loads big.js (the decimals): the shell, on every screen, imports ./names directly.
 
 export const TIME_ZONE = 'America/Santiago';
 export const LOCALE = 'es-CL';
@@ -240,8 +241,4 @@ export function parseMonthYear(input: string): string | null {
 }
 
 export { formatRut } from '../domain/rut';
-
-/** A person's name as every screen shows it: 'Ana Rojas'. */
-export function formatPersonName(person: { firstName: string; lastName: string }): string {
-  return `${person.firstName} ${person.lastName}`;
-}
+export { formatPersonName } from './names';

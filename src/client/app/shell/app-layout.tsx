@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { BellBadge } from '../../features/notifications/bell-badge';
-import { GlobalSearch } from '../../features/search/global-search';
+import { GlobalSearch } from '../../features/search';
 import { errorMessage, onSessionLost } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { sessionQueryKey, useCurrentUser, useSignOut } from '../../lib/session';

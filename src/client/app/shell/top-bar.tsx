@@ -14,7 +14,7 @@ import {
 import { IconBell, IconHomeHeart, IconMailCog, IconSearch, IconX } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { formatPersonName } from '../../../shared/format';
+import { formatPersonName } from '../../../shared/format/names';
 import type { SessionUser } from '../../../shared/schemas/auth';
 import { MailPreferencesDialog } from '../../features/mail';
 import { paths } from '../paths';

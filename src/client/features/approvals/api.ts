@@ -7,30 +7,10 @@ import type {
   BulkApproveResult,
 } from '../../../shared/schemas/approvals';
 import { api } from '../../lib/api';
-import { flowKeys, useInvalidateFlow } from '../sale-flows/api';
+import { useInvalidateFlow } from '../sale-flows/api';
+import { type ApprovalListQuery, approvalKeys } from './keys';
 
-export interface ApprovalListQuery {
-  page: number;
-  pageSize: number;
-  search?: string;
-  /** An approval's name, or 'todas'; absent: 'VB Jefe Inversiones'. */
-  approval?: string;
-}
-
-/**
- * The approvals' cached reads live under the payment flows' root: a decision changes a payment flow,
- * and any change of a payment flow (here or on its screen) refreshes the inbox.
- */
-export const approvalKeys = {
-  // Read when used, not when the module loads: the live updates (notifications/api) import these keys
-  // while sale-flows/api, which they come from, may still be loading.
-  get all() {
-    return [...flowKeys.all('payment'), 'approvals'] as const;
-  },
-  list: (query: ApprovalListQuery) => [...approvalKeys.all, 'list', query] as const,
-  kinds: () => [...approvalKeys.all, 'kinds'] as const,
-  detail: (taskId: string) => [...approvalKeys.all, 'detail', taskId] as const,
-};
+export { type ApprovalListQuery, approvalKeys } from './keys';
 
 export function useApprovalList(query: ApprovalListQuery) {
   return useQuery({

@@ -4,8 +4,9 @@ import type { NotificationCount } from '../../../shared/schemas/notifications';
 import { api } from '../../lib/api';
 import { type LiveEventHandlers, useLiveEvents, useLiveEventsConnected } from '../../lib/live-events';
 import { sessionQueryKey } from '../../lib/session';
-import { approvalKeys } from '../approvals/api';
-import { stockKeys } from '../stock/api';
+// Keys only (not api.ts): this module is in the shell, which must not pull other features' fetchers.
+import { approvalKeys } from '../approvals/keys';
+import { stockKeys } from '../stock/keys';
 
 export const notificationKeys = {
   /** Everything this feature caches: the badge, both inboxes and the mentions. */

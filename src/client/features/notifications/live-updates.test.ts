@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { LIVE_EVENTS_URL, openLiveEvents } from '../../lib/live-events';
 import { sessionQueryKey } from '../../lib/session';
-import { approvalKeys } from '../approvals/api';
+import { approvalKeys } from '../approvals/keys';
 import { liveUpdateHandlers, notificationKeys } from './api';
 
 /** An EventSource the test drives: the server's events are dispatched by hand. */

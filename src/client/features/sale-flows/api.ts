@@ -10,6 +10,9 @@ import type { CommentBody, FlowTaskCommentView } from '../../../shared/schemas/w
 import { ApiError, api } from '../../lib/api';
 import { pendingTaskCountQueryKey } from '../notifications/api';
 import { reservationKeys } from '../reservations/api';
+import { type FlowKind, type FlowRef, flowKeys } from './keys';
+
+export { type FlowKind, type FlowRef, flowKeys } from './keys';
 
 /** A start or completion an administrator sets (ISO instants; null clears the start). */
 export interface EditedDates {
@@ -25,28 +28,9 @@ export interface SaleFlowListQuery {
   direction: 'asc' | 'desc';
 }
 
-/**
- * The two kinds of flow the flow screens show. Their task commands are the same under each kind's
- * base path (the workflows' shared routes); their cached reads live under one root per kind.
- */
-export type FlowKind = 'sale' | 'payment';
-
 const FLOW_BASE_PATHS: Record<FlowKind, string> = {
   sale: '/api/sale-flows',
   payment: '/api/payment-flows',
-};
-
-/** A flow the task commands address. */
-export interface FlowRef {
-  kind: FlowKind;
-  id: string;
-}
-
-export const flowKeys = {
-  /** Every cached read of a kind: its list(s), details and comments. */
-  all: (kind: FlowKind) => [kind === 'sale' ? 'sale-flows' : 'payment-flows'] as const,
-  detail: (flow: FlowRef) => [...flowKeys.all(flow.kind), 'detail', flow.id] as const,
-  comments: (flow: FlowRef, taskId: string) => [...flowKeys.detail(flow), 'comments', taskId] as const,
 };
 
 export const saleFlowKeys = {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchResults } from '../../../shared/schemas/search';
 import { renderWithProviders } from '../../test/render';
 import { GlobalSearch, SEARCH_PLACEHOLDER } from './global-search';
+import { GlobalSearch as GlobalSearchStandIn } from './global-search-lazy';
 
 const CLIENT_ID = '00000000-0000-4000-8000-0000000000c1';
 const FLOW_ID = '00000000-0000-4000-8000-0000000000f1';
@@ -140,5 +141,33 @@ describe('global search', () => {
     fireEvent.focus(input);
     fireEvent.click(screen.getByRole('option', { name: /^Juan Pérez/ }));
     expect(screen.getByTestId('location').textContent).toBe(`/flujo-reservas/${FLOW_ID}`);
+  });
+});
+
+describe('global search in the top bar (loaded when first reached)', () => {
+  function setupStandIn() {
+    renderWithProviders(<GlobalSearchStandIn />, { route: '/dashboard' });
+    return () => screen.getByRole('combobox', { name: 'Búsqueda global' }) as HTMLInputElement;
+  }
+
+  it('is a plain box until reached; what was typed there is searched, the focus kept', async () => {
+    const input = setupStandIn();
+    const standIn = input();
+    expect(standIn.placeholder).toBe(SEARCH_PLACEHOLDER);
+    standIn.focus();
+    fireEvent.change(standIn, { target: { value: '1204' } });
+    // The real search replaces it, with the text, the focus and its results.
+    await waitFor(() => expect(input()).not.toBe(standIn));
+    expect(input().value).toBe('1204');
+    expect(document.activeElement).toBe(input());
+    await waitFor(() => expect(options()).toHaveLength(3));
+    expect(searches()).toEqual(['/api/search?q=1204']);
+  });
+
+  it('Ctrl+K focuses the box before the search has loaded', async () => {
+    const input = setupStandIn();
+    fireEvent.keyDown(document.documentElement, { key: 'k', code: 'KeyK', ctrlKey: true });
+    await waitFor(() => expect(document.activeElement).toBe(input()));
+    expect(input().getAttribute('aria-expanded')).toBe('false');
   });
 });

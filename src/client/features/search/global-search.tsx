@@ -9,14 +9,16 @@ import { isSearchable, SEARCH_MAX_LENGTH } from '../../../shared/domain/global-s
 // Straight from the domain modules: shared/format would pull big.js and shared/schemas zod into
 // the initial bundle.
 import { formatRut } from '../../../shared/domain/rut';
-import { formatPersonName } from '../../../shared/format';
+import { formatPersonName } from '../../../shared/format/names';
 import type { ClientHit, ReservationHit, SearchResults, UnitHit } from '../../../shared/schemas/search';
 import { paths } from '../../app/paths';
 import { useGlobalSearch } from './api';
+import { SEARCH_LABEL, SEARCH_PLACEHOLDER } from './global-search-lazy';
+
+export { SEARCH_PLACEHOLDER } from './global-search-lazy';
 
 /** Spec part 1 §9: the search waits for a 300 ms pause in typing. */
 export const SEARCH_DEBOUNCE_MS = 300;
-export const SEARCH_PLACEHOLDER = 'Buscar cliente, reserva o depto...';
 
 type Kind = 'client' | 'reservation' | 'apartment' | 'unit';
 
@@ -104,15 +106,22 @@ export function searchOptions(results: SearchResults | undefined): SearchOption[
 
 /**
  * The top bar's global search (spec part 1 §2): three characters and a 300 ms pause, up to five
- * results per type. Arrows move, Enter opens, Escape closes; Ctrl/⌘+K focuses it.
+ * results per type. Arrows move, Enter opens, Escape closes; Ctrl/⌘+K focuses it. Mounted in place of
+ * the shell's stand-in (./global-search-lazy), it starts with what was typed there and its focus.
  */
-export function GlobalSearch() {
+export function GlobalSearch({
+  initialText = '',
+  autoFocus = false,
+}: {
+  initialText?: string;
+  autoFocus?: boolean;
+}) {
   const navigate = useNavigate();
   const os = useOs();
   const id = useId();
   const listboxId = `${id}-listbox`;
   const inputRef = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState('');
+  const [text, setText] = useState(initialText);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [debounced] = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
@@ -122,6 +131,15 @@ export function GlobalSearch() {
   const wrapperRef = useClickOutside<HTMLDivElement>(() => setOpen(false));
 
   useHotkeys([['mod+K', () => inputRef.current?.focus()]]);
+
+  // The stand-in had the focus: the caret stays after what was typed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when mounted
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!autoFocus || !input) return;
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }, []);
 
   // New results: nothing highlighted until the user moves.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the results change
@@ -246,7 +264,7 @@ export function GlobalSearch() {
         onFocus={() => setOpen(true)}
         onKeyDown={onKeyDown}
         placeholder={SEARCH_PLACEHOLDER}
-        aria-label="Búsqueda global"
+        aria-label={SEARCH_LABEL}
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={showPanel}

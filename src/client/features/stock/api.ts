@@ -13,17 +13,9 @@ import type {
   UnitView,
 } from '../../../shared/schemas/stock';
 import { api } from '../../lib/api';
+import { stockKeys } from './keys';
 
-/** Every stock query starts with 'stock': a live flow change refreshes them all (notifications/api.ts). */
-export const stockKeys = {
-  all: ['stock'] as const,
-  projects: ['stock', 'projects'] as const,
-  grid: (projectId: string, query: UnitGridQuery) => ['stock', 'grid', projectId, query] as const,
-  picker: (projectId: string, kind: UnitKind, search: string) =>
-    ['stock', 'picker', projectId, kind, search] as const,
-  priceLists: (projectId: string) => ['stock', 'price-lists', projectId] as const,
-  policy: (projectId: string) => ['stock', 'policy', projectId] as const,
-};
+export { stockKeys } from './keys';
 
 const base = (projectId: string) => `/api/stock/projects/${projectId}`;
 
