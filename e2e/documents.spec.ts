@@ -166,9 +166,16 @@ test.describe('documentos', () => {
     await page.goto(`/reservas/${reservation.reservationId}/documentos`);
     const link = page.getByRole('link', { name: 'Comprobante de Reserva' });
     await expect(link).toHaveAttribute('target', '_blank');
-    const [popup] = await Promise.all([page.waitForEvent('popup'), link.click()]);
     const href = (await link.getAttribute('href'))!;
-    expect(new URL(popup.url()).pathname).toBe(href);
+    // A new tab asks for the PDF (a browser without a PDF viewer, as the headless shell, then saves
+    // it instead of showing it: the tab's address may stay blank, its request is what tells).
+    const fetched = page
+      .context()
+      .waitForEvent('response', (answer) => new URL(answer.url()).pathname === href);
+    const [popup, opened] = await Promise.all([page.waitForEvent('popup'), fetched, link.click()]);
+    expect(popup).toBeTruthy();
+    expect(opened.status()).toBe(200);
+    expect(opened.headers()['content-type']).toBe('application/pdf');
     const response = await page.request.get(href);
     expect(response.headers()['content-type']).toBe('application/pdf');
     const bytes = await response.body();
