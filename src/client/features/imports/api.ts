@@ -88,10 +88,15 @@ export function useRun(runId: string | null) {
   });
 }
 
+/**
+ * 'Importaciones realizadas', read again every two seconds while it shows a run being applied: the
+ * run ends in the background, and a list read when it began would say 'Aplicando' for good.
+ */
 export function useRuns() {
   return useQuery({
     queryKey: importKeys.runs,
     queryFn: () => api<{ rows: ImportRun[] }>(`${IMPORTS_URL}/runs`).then((answer) => answer.rows),
+    refetchInterval: (query) => (query.state.data?.some((run) => run.status === 'applying') ? 2000 : false),
   });
 }
 

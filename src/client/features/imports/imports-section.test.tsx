@@ -1,0 +1,64 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ImportRun } from '../../../shared/schemas/imports';
+import { renderWithProviders } from '../../test/render';
+import ImportsSection from './imports-section';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function run(extra: Partial<ImportRun>): ImportRun {
+  return {
+    id: '00000000-0000-4000-8000-0000000000a1',
+    kind: 'reservations',
+    fileName: 'reservas_corregidas.xlsx',
+    fileHash: 'abc',
+    status: 'applying',
+    totalRows: 3,
+    processedRows: 0,
+    counts: { created: 0, updated: 0, unchanged: 0, errors: 0 },
+    failure: null,
+    createdByName: 'Alicia Administradora',
+    createdAt: '2026-11-26T17:09:00.000Z',
+    startedAt: '2026-11-26T17:09:01.000Z',
+    finishedAt: null,
+    undoneAt: null,
+    canUndo: false,
+    ...extra,
+  };
+}
+
+describe('Importaciones realizadas', () => {
+  it('follows a run applied in the background until it ends, without a reload', async () => {
+    let finished = false;
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url === '/api/imports/runs') {
+        const rows = finished
+          ? [
+              run({
+                status: 'applied',
+                processedRows: 3,
+                counts: { created: 3, updated: 0, unchanged: 0, errors: 0 },
+                canUndo: true,
+              }),
+            ]
+          : [run({})];
+        return { ok: true, status: 200, json: async () => ({ rows }) };
+      }
+      return { ok: false, status: 404, json: async () => ({ message: 'No encontrado' }) };
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithProviders(<ImportsSection />, { route: '/configuracion/importar' });
+    const table = await screen.findByRole('table', { name: 'Importaciones realizadas' });
+    await within(table).findByText('Aplicando');
+    finished = true;
+    // The list asks again by itself while a run is being applied (every 2 s).
+    expect(await within(table).findByText('Aplicada', {}, { timeout: 6_000 })).toBeTruthy();
+    expect(
+      within(table).getByText('3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores'),
+    ).toBeTruthy();
+    const calls = fetchMock.mock.calls.filter(([url]) => url === '/api/imports/runs').length;
+    // Once ended, the list stops asking.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/imports/runs').length).toBe(calls);
+  });
+});
