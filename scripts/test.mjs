@@ -1,10 +1,10 @@
 // `npm test`: every check — typecheck, lint, unit + client + API tests on PGlite, the API tests again
 // on PostgreSQL when TEST_DATABASE_URL is set, the production build, the Playwright journeys.
-// The stages run in two lanes side by side (issue 29): the checks and Vitest suites in one, the build
-// and the journeys in the other — a journey spends much of its time waiting on the browser and the
-// server, time the Vitest lane uses. Each stage writes to its own log, printed whole when it ends, so
-// the lanes never interleave. Every stage runs even if an earlier one failed; the last line sums all
-// runners: 'N passed, N failed' (plus ', N skipped' when any).
+// The stages run in two lanes side by side (issue 29): the checks and the Vitest suite on PGlite in
+// one; the build, the journeys and the API suite on PostgreSQL in the other — a journey spends much
+// of its time waiting on the browser and the server, time the other lane uses. Each stage writes to
+// its own log, printed whole when it ends, so the lanes never interleave. Every stage runs even if an
+// earlier one failed; the last line sums all runners: 'N passed, N failed' (plus ', N skipped').
 //
 // `npm run check` (the inner loop): typecheck and lint beside the unit and component tests.
 import { spawn } from 'node:child_process';
@@ -129,17 +129,6 @@ await Promise.all([
       { TEST_DATABASE_URL: '' },
       '.tmp/vitest-pglite.json',
     );
-    if (TEST_DATABASE_URL) {
-      await vitest(
-        'vitest lane',
-        'API tests (PostgreSQL)',
-        ['--project', 'api-postgres'],
-        { TEST_DATABASE_URL },
-        '.tmp/vitest-postgres.json',
-      );
-    } else {
-      console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on PGlite only.)');
-    }
   })(),
   (async () => {
     // Built only when a source changed since the last build (scripts/build-if-needed.mjs).
@@ -148,6 +137,19 @@ await Promise.all([
       "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())",
     ]);
     await playwright('journeys lane', '.tmp/playwright.json');
+    // The journeys end before the PGlite suite (measured): the PostgreSQL run follows them here,
+    // beside the PGlite suite's last files, rather than after it.
+    if (TEST_DATABASE_URL) {
+      await vitest(
+        'journeys lane',
+        'API tests (PostgreSQL)',
+        ['--project', 'api-postgres'],
+        { TEST_DATABASE_URL },
+        '.tmp/vitest-postgres.json',
+      );
+    } else {
+      console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on PGlite only.)');
+    }
   })(),
 ]);
 
