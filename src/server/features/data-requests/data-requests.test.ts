@@ -286,6 +286,22 @@ describe('the holder’s data export', () => {
     await admin.post(`/api/sale-flows/${flow.id}/tasks/${flow.task('COF PENDIENTE FIRMA')}/comments`, {
       content: `Firmó ${HOLDER.firstName} hoy`,
     });
+    // A document kept on the reservation (issue 35): listed with its current version.
+    const [promise] = await queryRows<{ id: string }>(
+      ctx.db,
+      sql`select id from document_types where name = 'Promesa firmada'`,
+    );
+    const paper = Buffer.from(
+      '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
+        '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200]>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
+      'latin1',
+    );
+    const uploaded = await admin.post(
+      `/api/reservations/${reservation.id}/documents?typeId=${promise!.id}&fileName=promesa.pdf`,
+      paper,
+      { 'content-type': 'application/octet-stream' },
+    );
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
 
     const json = await admin.get(`/api/data-requests/holders/${client.id}/export?format=json`);
     expect(json.statusCode, json.body).toBe(200);
@@ -308,7 +324,17 @@ describe('the holder’s data export', () => {
     expect(data.comentarios.map((comment: { comentario: string }) => comment.comentario)).toEqual([
       `Firmó ${HOLDER.firstName} hoy`,
     ]);
-    expect(data.documentos).toEqual([]);
+    expect(data.documentos).toEqual([
+      expect.objectContaining({
+        reserva: reservation.reservationNumber,
+        tipo: 'Promesa firmada',
+        nombre: 'promesa.pdf',
+        version: 1,
+        archivo: 'promesa.pdf',
+        tipoArchivo: 'application/pdf',
+        bytes: paper.length,
+      }),
+    ]);
     expect(data.historial.length).toBeGreaterThan(0);
     expect(data.historial[0]).toMatchObject({ usuario: expect.any(String), accion: expect.any(String) });
 

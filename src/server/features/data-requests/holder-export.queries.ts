@@ -132,6 +132,26 @@ export function listCommentsAboutHolder(db: Executor, clientId: string, fullName
   );
 }
 
+/**
+ * The documents kept on the holder's reservations (decision 0037), each with its current version:
+ * what is held, listed; the files themselves are downloaded from the reservation's Documentos.
+ */
+export function documentsOfHolder(db: Executor, clientId: string) {
+  return queryRows<Record<string, unknown>>(
+    db,
+    sql`select r.reservation_number as reserva, t.name as tipo, d.name as nombre, d.current_version as version,
+               v.file_name as archivo, v.content_type as "tipoArchivo", v.byte_size as bytes,
+               (select u.first_name || ' ' || u.last_name from profiles u where u.id = v.created_by) as "subidoPor",
+               ${isoInstant(sql`v.created_at`)} as "subidoEl"
+          from documents d
+          join reservations r on r.id = d.reservation_id
+          join document_types t on t.id = d.document_type_id
+          join document_versions v on v.document_id = d.id and v.number = d.current_version
+         where r.client_id = ${clientId}
+         order by r.reservation_number, d.created_at, d.id`,
+  );
+}
+
 export interface HistoryRow {
   occurredAt: string;
   actorName: string | null;

@@ -23,6 +23,8 @@ export const HOLDER_DATA_TABLES: Record<string, string> = {
     'reservas[].unidades (las unidades del inventario que reservó, con el precio de su lista)',
   promotions: 'reservas[].promociones (los datos del beneficiario solo cuando es el titular)',
   flows: 'reservas[].flujos (con sus comentarios)',
+  documents:
+    'documentos (cada documento de sus reservas con su versión vigente; los archivos se descargan de la reserva)',
   data_subject_requests: 'solicitudes',
   client_blocked_values:
     'no se exporta: son los valores que una supresión bloqueó por un deber legal; se leen con su acción auditada',
@@ -44,9 +46,10 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
   const client = await queries.findHolder(ctx.db, clientId);
   if (!client) throw new AppError('CLIENT_NOT_FOUND');
   if (client.suppressedAt !== null) throw new AppError('HOLDER_ALREADY_SUPPRESSED');
-  const [reservations, comments, history, requests] = await Promise.all([
+  const [reservations, comments, documents, history, requests] = await Promise.all([
     queries.reservationsOfHolder(ctx.db, clientId, client.rut),
     queries.listCommentsAboutHolder(ctx.db, clientId, `${client.firstName} ${client.lastName}`),
+    queries.documentsOfHolder(ctx.db, clientId),
     queries.historyOfHolder(ctx.db, clientId),
     queries.requestsOfHolder(ctx.db, clientId, client.rut),
   ]);
@@ -66,8 +69,7 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
     },
     reservas: reservations,
     comentarios: comments,
-    // The product keeps no documents of a client yet (issue 35 will): the list is empty, not missing.
-    documentos: [],
+    documentos: documents,
     historial: history.map((row) => {
       const described = describeAuditRow({
         action: row.action as AuditAction,
