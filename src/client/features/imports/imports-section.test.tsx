@@ -53,9 +53,7 @@ describe('Importaciones realizadas', () => {
     finished = true;
     // The list asks again by itself while a run is being applied (every 2 s).
     expect(await within(table).findByText('Aplicada', {}, { timeout: 6_000 })).toBeTruthy();
-    expect(
-      within(table).getByText('3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores'),
-    ).toBeTruthy();
+    expect(within(table).getByText('3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores')).toBeTruthy();
     const calls = fetchMock.mock.calls.filter(([url]) => url === '/api/imports/runs').length;
     // Once ended, the list stops asking.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
