@@ -79,8 +79,8 @@ function UploadDialog({
   };
   const submit = () => {
     if (!typeId) return setProblem('Seleccione el tipo de documento');
-    if (!file) return setProblem('Seleccione el archivo');
-    if (file.size > DOCUMENT_MAX_BYTES) return setProblem(TOO_LARGE);
+    const refused = fileProblem(file);
+    if (refused || !file) return setProblem(refused);
     setProblem(null);
     upload.mutate(
       { file, typeId },
@@ -111,17 +111,41 @@ function UploadDialog({
         required
         comboboxProps={{ withinPortal: true }}
       />
-      <FileInput
-        label="Archivo"
-        description="PDF, imagen (PNG, JPEG, GIF, WebP), Word o Excel; hasta 20 MB"
-        placeholder="Seleccione un archivo"
-        accept={DOCUMENT_ACCEPT}
+      <DocumentFileInput
         value={file}
         onChange={setFile}
-        clearable
-        required
+        description="PDF, imagen (PNG, JPEG, GIF, WebP), Word o Excel; hasta 20 MB"
       />
     </FormDialog>
+  );
+}
+
+/** What is wrong with the chosen file before it is sent (the server judges it again), or null. */
+function fileProblem(file: File | null): string | null {
+  if (!file) return 'Seleccione el archivo';
+  return file.size > DOCUMENT_MAX_BYTES ? TOO_LARGE : null;
+}
+
+function DocumentFileInput({
+  value,
+  onChange,
+  description,
+}: {
+  value: File | null;
+  onChange: (file: File | null) => void;
+  description?: string;
+}) {
+  return (
+    <FileInput
+      label="Archivo"
+      description={description}
+      placeholder="Seleccione un archivo"
+      accept={DOCUMENT_ACCEPT}
+      value={value}
+      onChange={onChange}
+      clearable
+      required
+    />
   );
 }
 
@@ -145,8 +169,8 @@ function ReplaceDialog({
   };
   const submit = () => {
     if (!document) return;
-    if (!file) return setProblem('Seleccione el archivo');
-    if (file.size > DOCUMENT_MAX_BYTES) return setProblem(TOO_LARGE);
+    const refused = fileProblem(file);
+    if (refused || !file) return setProblem(refused);
     replace.mutate(
       { document, file },
       {
@@ -171,15 +195,7 @@ function ReplaceDialog({
         «{document?.name}» pasa a la versión {(document?.current.number ?? 0) + 1}; las anteriores quedan en
         su historial.
       </Text>
-      <FileInput
-        label="Archivo"
-        placeholder="Seleccione un archivo"
-        accept={DOCUMENT_ACCEPT}
-        value={file}
-        onChange={setFile}
-        clearable
-        required
-      />
+      <DocumentFileInput value={file} onChange={setFile} />
     </FormDialog>
   );
 }
