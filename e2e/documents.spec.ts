@@ -7,11 +7,15 @@ import { apiReservation, uniqueText } from './fixtures';
 
 const SHOTS = '.tmp/documents';
 
-/** A small, well-formed PDF whose bytes name the journey (so a download can be compared). */
+/** A small, well-formed PDF with one line of text that names the journey (so a download can be compared). */
 function pdf(text: string): Buffer {
+  const content = `BT /F1 18 Tf 20 100 Td (${text}) Tj ET`;
   return Buffer.from(
     `%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n` +
-      `3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200]>> endobj\n% ${text}\n` +
+      `3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R ` +
+      `/Resources <</Font <</F1 5 0 R>>>>>> endobj\n` +
+      `4 0 obj <</Length ${content.length}>> stream\n${content}\nendstream endobj\n` +
+      `5 0 obj <</Type /Font /Subtype /Type1 /BaseFont /Helvetica>> endobj\n` +
       'trailer <</Root 1 0 R>>\n%%EOF\n',
     'latin1',
   );
@@ -84,10 +88,32 @@ test.describe('documentos', () => {
     await download.saveAs(saved);
     expect(readFileSync(saved).equals(bytes)).toBe(true);
 
-    // The preview: the PDF inside the sandboxed frame.
+    // The preview: PDF.js draws the page inside a frame sandboxed to scripts only, in an opaque
+    // origin that reads no cookie of the app's.
     await fromPayments.getByRole('button', { name: 'Vista previa de Comprobante firmado.pdf' }).click();
     const preview = page.getByRole('dialog', { name: 'Comprobante firmado.pdf' });
-    await expect(preview.locator('iframe[sandbox=""]')).toHaveAttribute('src', /\/preview$/);
+    await expect(preview.locator('iframe')).toHaveAttribute('sandbox', 'allow-scripts');
+    await expect(preview.getByText('1 página')).toBeVisible();
+    const frame = page.frameLocator('iframe[title="Vista previa de Comprobante firmado.pdf"]');
+    await expect(frame.getByRole('img', { name: 'Página 1 de 1' })).toBeVisible();
+    const frameCookies = await frame.locator('body').evaluate(() => {
+      try {
+        return document.cookie;
+      } catch {
+        return 'sin acceso';
+      }
+    });
+    expect(frameCookies).toBe('sin acceso');
+    // Only the preview page may be framed, and only by our own pages.
+    const policyOf = async (path: string) =>
+      (await page.request.get(path)).headers()['content-security-policy'] ?? '';
+    expect(await policyOf('/pdf-preview.html')).toContain("frame-ancestors 'self'");
+    expect(await policyOf('/dashboard')).toContain("frame-ancestors 'none'");
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/preview-1440.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/preview-390.png` });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await preview.getByRole('button', { name: 'Cerrar' }).click();
   });
 

@@ -13,6 +13,9 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** The failed and skipped tests by name, repeated at the very end: CI keeps only the output's tail. */
+const failedTests = [];
+const skippedTests = [];
 /** Each stage's wall time and lane, printed as a table at the end (issue 29: measure first). */
 const timings = [];
 const started = performance.now();
@@ -73,6 +76,17 @@ async function vitest(lane, label, args, env, reportFile) {
     (suite) => suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed'),
   );
   totals.failed += brokenSuites.length;
+  for (const suite of report.testResults) {
+    const file = suite.name.replace(`${process.cwd()}/`, '');
+    if (brokenSuites.includes(suite))
+      failedTests.push(`${label}: ${file} (did not load: ${firstLine(suite.message)})`);
+    for (const test of suite.assertionResults) {
+      const name = `${label}: ${file} › ${test.fullName}`;
+      if (test.status === 'failed') failedTests.push(`${name} (${firstLine(test.failureMessages?.[0])})`);
+      else if (test.status === 'pending' || test.status === 'skipped' || test.status === 'todo')
+        skippedTests.push(name);
+    }
+  }
   // A run that failed without failing any test (a configuration or unhandled error) is one failure.
   if (!ok && report.numFailedTests === 0 && brokenSuites.length === 0) totals.failed += 1;
   if (!ok || report.numFailedTests > 0 || brokenSuites.length > 0) failures.push(label);
@@ -86,12 +100,41 @@ async function playwright(lane, reportFile) {
     failures.push('Playwright journeys (no report)');
     return;
   }
-  const { stats } = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const { stats, suites } = JSON.parse(readFileSync(reportFile, 'utf8'));
+  for (const { spec, test, titles } of playwrightTests(suites)) {
+    const name = `Playwright: ${spec.file} › ${titles.join(' › ')}`;
+    const last = test.results.at(-1);
+    if (test.status === 'unexpected') failedTests.push(`${name} (${firstLine(last?.error?.message)})`);
+    else if (test.status === 'skipped') skippedTests.push(name);
+  }
   totals.passed += stats.expected + (stats.flaky ?? 0);
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
   if (!ok && stats.unexpected === 0) totals.failed += 1;
   if (!ok || stats.unexpected > 0) failures.push('Playwright journeys');
+}
+
+/** Every test of a Playwright JSON report, with the titles of the describes around it. */
+function* playwrightTests(suites, titles = []) {
+  for (const suite of suites ?? []) {
+    const inner = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests) yield { spec, test, titles: [...inner, spec.title] };
+    yield* playwrightTests(suite.suites, inner);
+  }
+}
+
+/** The first line of an error message, without terminal colours, for the closing summary. */
+function firstLine(message) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the escape codes of coloured output
+  const plain = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  return (
+    plain
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? 'no message'
+  );
 }
 
 const { TEST_DATABASE_URL } = process.env;
@@ -162,6 +205,9 @@ function finish() {
     console.log(`  ${label.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s  ${lane}`);
   const wall = (performance.now() - started) / 1000;
   console.log(`  ${'Wall time'.padEnd(width)}  ${wall.toFixed(0).padStart(5)} s`);
+  if (skippedTests.length > 0) console.log(`\nSkipped:\n${skippedTests.map((t) => `  - ${t}`).join('\n')}`);
+  if (failedTests.length > 0)
+    console.log(`\nFailed tests:\n${failedTests.map((t) => `  - ${t}`).join('\n')}`);
   if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
   const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
   console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);

@@ -75,6 +75,8 @@ export interface AppOptions {
 }
 
 const HOUR_MS = 3_600_000;
+/** The page the documents panel frames, sandboxed, to draw a PDF (src/client/pdf-preview.html). */
+const PDF_PREVIEW_PAGE = '/pdf-preview.html';
 
 export interface RegisteredRoute {
   method: string;
@@ -246,11 +248,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       preCompressed: true,
       setHeaders(res, path) {
         // Vite fingerprints everything under /assets: cache it for a year; never cache index.html.
-        res.header(
-          'Cache-Control',
-          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        const asset = path.includes('/assets/');
+        res.header('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The PDF preview frame runs in an opaque origin (decision 0037): its module scripts are
+        // cross-origin requests to it. The assets are the public build, the same for everyone.
+        if (asset) res.header('Access-Control-Allow-Origin', '*');
       },
+    });
+    app.addHook('onSend', async (request, reply) => {
+      // Only our own pages may frame the preview page; everything else keeps frame-ancestors 'none'.
+      if (request.url.split('?')[0] !== PDF_PREVIEW_PAGE) return;
+      const policy = String(reply.getHeader('Content-Security-Policy') ?? '');
+      reply.header(
+        'Content-Security-Policy',
+        policy.replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+      );
+      reply.header('X-Frame-Options', 'SAMEORIGIN');
     });
   }
   app.setNotFoundHandler((request, reply) => {

@@ -51,6 +51,7 @@ import {
   useReplaceDocument,
   useUploadDocument,
 } from './api';
+import { PdfPreviewFrame } from './pdf-preview-frame';
 
 const TOO_LARGE = 'El archivo supera el máximo de 20 MB: no se guardó. Reduzca su tamaño o divídalo.';
 
@@ -308,7 +309,7 @@ function VersionsDialog({
   );
 }
 
-/** A PDF or an image, shown by the browser inside a frame that runs nothing and reaches nothing. */
+/** A PDF drawn in its own opaque-origin frame; an image shown in a frame that runs nothing. */
 function PreviewDialog({
   reservationId,
   document,
@@ -329,16 +330,20 @@ function PreviewDialog({
     >
       {document ? (
         <Stack gap="xs">
-          <iframe
-            title={`Vista previa de ${document.name}`}
-            src={documentHref(reservationId, document.id, 'preview')}
-            sandbox=""
-            style={{ width: '100%', height: '70vh', border: '1px solid var(--mantine-color-gray-3)' }}
-          />
-          <Group justify="space-between" gap="xs">
-            <Text size="xs" c="dimmed">
-              Si el navegador no muestra el archivo, descárguelo.
-            </Text>
+          {document.current.contentType === 'application/pdf' ? (
+            <PdfPreviewFrame
+              title={`Vista previa de ${document.name}`}
+              href={documentHref(reservationId, document.id, 'preview')}
+            />
+          ) : (
+            <iframe
+              title={`Vista previa de ${document.name}`}
+              src={documentHref(reservationId, document.id, 'preview')}
+              sandbox=""
+              style={{ width: '100%', height: '70vh', border: '1px solid var(--mantine-color-gray-3)' }}
+            />
+          )}
+          <Group justify="flex-end" gap="xs">
             <Button
               component="a"
               href={documentHref(reservationId, document.id, 'download')}

@@ -143,9 +143,12 @@ if (!testDatabaseUrl()) {
       const acknowledged: { clientId?: string; reservationId?: string; at: number }[] = [];
       let sequence = 0;
       let writing = true;
+      // Each writer stops at its cap even if the backup is still running: under load a backup took
+      // minutes, the writers wrote thousands of records, and checking their flows took four more.
+      const WRITES_PER_WRITER = 60;
       const writers = [
         (async () => {
-          for (let i = 0; writing; i++) {
+          for (let i = 0; writing && i < WRITES_PER_WRITER; i++) {
             // Acknowledged = answered 201.
             const response = await admin.post('/api/clients', {
               rut: uniqueRut(),
@@ -160,7 +163,7 @@ if (!testDatabaseUrl()) {
           }
         })(),
         (async () => {
-          while (writing) {
+          for (let i = 0; writing && i < WRITES_PER_WRITER; i++) {
             const reservation = await createReservation(db);
             await createSaleFlow(db, { reservationId: reservation.id });
             acknowledged.push({ reservationId: reservation.id, at: ++sequence });

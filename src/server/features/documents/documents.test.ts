@@ -1,3 +1,8 @@
+import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -5,7 +10,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { queryRows } from '../../db/client';
-import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
+import { Agent, errorOf, loginAs, TEST_ORIGIN, type TestContext, useTestApp } from '../../test/app';
 import { createBroker, createReservation } from '../../test/builders';
 import { createCommission, createSaleFlow } from '../../test/flow-builders';
 
@@ -19,6 +24,34 @@ function pdf(text = 'Promesa'): Buffer {
       'trailer <</Root 1 0 R>>\n%%EOF\n',
     'latin1',
   );
+}
+
+/**
+ * A minimal OLE2 container (Word and Excel 97-2003, also installers): the header, one directory
+ * sector with the root entry (its class id) and one stream entry named `stream`.
+ */
+function ole2({ classId, stream }: { classId: number; stream: string }): Buffer {
+  const file = Buffer.alloc(512 * 3);
+  Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(file, 0);
+  file.writeUInt16LE(0x3e, 0x18); // minor version
+  file.writeUInt16LE(3, 0x1a); // major version: 512-byte sectors
+  file.writeUInt16LE(0xfffe, 0x1c); // little-endian
+  file.writeUInt16LE(9, 0x1e); // sector shift: 2^9
+  file.writeUInt16LE(6, 0x20); // mini sector shift
+  file.writeInt32LE(1, 0x2c); // one FAT sector
+  file.writeInt32LE(0, 0x30); // the directory starts at sector 0
+  file.writeInt32LE(1, 0x4c); // the FAT is sector 1
+  const entry = (index: number, name: string, type: number) => {
+    const offset = 512 + index * 128;
+    file.write(name, offset, 'utf16le');
+    file.writeUInt16LE((name.length + 1) * 2, offset + 0x40);
+    file.writeUInt8(type, offset + 0x42);
+  };
+  entry(0, 'Root Entry', 5);
+  file.writeUInt32LE(classId, 512 + 0x50);
+  if (classId !== 0) Buffer.from('00000000c000000000000046', 'hex').copy(file, 512 + 0x54);
+  entry(1, stream, 2);
+  return file;
 }
 
 async function png(): Promise<Buffer> {
@@ -190,6 +223,42 @@ describe('documents of a reservation', () => {
     expect(preview.statusCode).toBe(409);
   });
 
+  it('takes Word and Excel 97-2003 by what their container holds, not by the name alone', async () => {
+    const admin = await loginAs(ctx);
+    const reservation = await createReservation(ctx.db);
+    const word = ole2({ classId: 0x00020906, stream: 'WordDocument' });
+    const taken = await upload(ctx, admin, reservation.id, 'Otro', 'Carta.doc', word);
+    expect(taken.statusCode).toBe(201);
+    expect(taken.json().document.current).toMatchObject({
+      contentType: 'application/msword',
+      isPreviewable: false,
+    });
+    // Written without a class id (by a library, not Excel): the workbook stream says it.
+    const sheet = await upload(
+      ctx,
+      admin,
+      reservation.id,
+      'Otro',
+      'Saldos.XLS',
+      ole2({ classId: 0, stream: 'Workbook' }),
+    );
+    expect(sheet.statusCode).toBe(201);
+    expect(sheet.json().document.current.contentType).toBe('application/vnd.ms-excel');
+
+    // An installer (its own class id) named .doc, a Word file named .xls, a container of nothing known.
+    const installer = ole2({ classId: 0x000c1084, stream: '\u4840\u3f3f' });
+    for (const [fileName, bytes] of [
+      ['Contrato.doc', installer],
+      ['Planilla.xls', word],
+      ['Otro.doc', ole2({ classId: 0, stream: 'Contents' })],
+    ] as const) {
+      const refused = await upload(ctx, admin, reservation.id, 'Otro', fileName, bytes);
+      expect(refused.statusCode, fileName).toBe(400);
+      expect(errorOf(refused).code).toBe('DOCUMENT_TYPE_REFUSED');
+    }
+    expect((await storedCounts(ctx)).documents).toBe(2);
+  });
+
   it('keeps an encrypted or damaged PDF only as a download', async () => {
     const admin = await loginAs(ctx);
     const reservation = await createReservation(ctx.db);
@@ -332,6 +401,51 @@ describe('documents of a reservation', () => {
     });
     const history = (await admin.get(`/api/audit/history/reservations/${reservation.id}`)).json();
     expect(JSON.stringify(history)).toContain('cedula.pdf');
+  });
+
+  it('stores nothing and leaves no spooled file when the browser goes away mid-upload', async () => {
+    const admin = await loginAs(ctx);
+    const reservation = await createReservation(ctx.db);
+    const spoolDir = join(tmpdir(), 'inmoflujo-uploads');
+    const spooled = async () => new Set(await readdir(spoolDir).catch(() => [] as string[]));
+    // A server listening on a socket, so the client can really hang up halfway through the body.
+    const server = await buildApp({
+      db: ctx.appDb,
+      serveClient: false,
+      env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+    });
+    try {
+      await server.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = server.server.address() as AddressInfo;
+      const before = await spooled();
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: uploadUrl(reservation.id, await typeId(ctx, 'Otro'), 'cortado.pdf'),
+        headers: {
+          ...OCTET,
+          'content-length': String(4 * 1024 * 1024),
+          origin: TEST_ORIGIN,
+          cookie: admin.cookie!,
+        },
+      });
+      request.on('error', () => {});
+      request.write(Buffer.concat([pdf(), Buffer.alloc(256 * 1024)]));
+      // The partial file is on disk while the body arrives; then the browser goes away.
+      let partial: string | undefined;
+      await expect
+        .poll(async () => {
+          partial = [...(await spooled())].find((name) => !before.has(name));
+          return partial;
+        })
+        .toBeDefined();
+      request.destroy();
+      await expect.poll(async () => (await spooled()).has(partial!)).toBe(false);
+      expect(await storedCounts(ctx)).toEqual({ documents: 0, versions: 0, chunks: 0 });
+    } finally {
+      await server.close();
+    }
   });
 
   it('serves a file stored through one server instance from another on the same database', async () => {

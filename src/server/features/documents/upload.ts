@@ -177,11 +177,54 @@ const ACCEPTED: Record<string, { contentType: string; previewable: boolean }> = 
   },
 };
 
-/** Word 97-2003 and Excel 97-2003 share one container (OLE2): its name's extension tells which. */
-const OLE_BY_EXTENSION: Record<string, string> = {
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-};
+/**
+ * Word 97-2003 and Excel 97-2003 share one container (OLE2, also an installer's): what is inside says
+ * which, and it must agree with the name's extension. The root entry's class id says it when the
+ * writer set one (Word and Excel do); otherwise the main stream's name ('WordDocument', 'Workbook').
+ */
+const OLE_KINDS = {
+  doc: { contentType: 'application/msword', classIds: [0x00020906, 0x00020900], streams: ['WordDocument'] },
+  xls: {
+    contentType: 'application/vnd.ms-excel',
+    classIds: [0x00020820, 0x00020810],
+    streams: ['Workbook', 'Book'],
+  },
+} as const;
+
+const OLE_DIRECTORY_ENTRY_BYTES = 128;
+
+/** Which Office 97-2003 file an OLE2 container is, read from its first directory sector. */
+async function oleKindOf(path: string): Promise<keyof typeof OLE_KINDS | null> {
+  const handle = await open(path, 'r');
+  try {
+    const header = Buffer.alloc(512);
+    await handle.read(header, 0, 512, 0);
+    const sectorSize = 1 << header.readUInt16LE(0x1e);
+    const directorySector = header.readInt32LE(0x30);
+    if (sectorSize !== 512 && sectorSize !== 4096) return null;
+    if (directorySector < 0) return null;
+    const directory = Buffer.alloc(sectorSize);
+    const { bytesRead } = await handle.read(directory, 0, sectorSize, (directorySector + 1) * sectorSize);
+    // The root entry comes first: its class id, when set, names the application.
+    const classId = directory.readUInt32LE(0x50);
+    for (const [kind, { classIds }] of Object.entries(OLE_KINDS))
+      if ((classIds as readonly number[]).includes(classId)) return kind as keyof typeof OLE_KINDS;
+    if (classId !== 0) return null;
+    for (
+      let offset = 0;
+      offset + OLE_DIRECTORY_ENTRY_BYTES <= bytesRead;
+      offset += OLE_DIRECTORY_ENTRY_BYTES
+    ) {
+      const nameBytes = Math.min(64, Math.max(0, directory.readUInt16LE(offset + 0x40) - 2));
+      const name = directory.toString('utf16le', offset, offset + nameBytes);
+      for (const [kind, { streams }] of Object.entries(OLE_KINDS))
+        if ((streams as readonly string[]).includes(name)) return kind as keyof typeof OLE_KINDS;
+    }
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
 
 export interface JudgedFile {
   contentType: string;
@@ -198,9 +241,9 @@ export async function judge(file: SpooledFile, fileName: string): Promise<Judged
   if (!detected) throw new AppError('DOCUMENT_TYPE_REFUSED');
   if (detected.mime === 'application/x-cfb') {
     const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
-    const contentType = OLE_BY_EXTENSION[extension];
-    if (!contentType) throw new AppError('DOCUMENT_TYPE_REFUSED');
-    return { contentType, isPreviewable: false };
+    const kind = await oleKindOf(file.path);
+    if (kind === null || kind !== extension) throw new AppError('DOCUMENT_TYPE_REFUSED');
+    return { contentType: OLE_KINDS[kind].contentType, isPreviewable: false };
   }
   const accepted = ACCEPTED[detected.mime];
   if (!accepted) throw new AppError('DOCUMENT_TYPE_REFUSED');
