@@ -15,6 +15,7 @@ import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as clients from '../clients/clients.service';
+import * as documents from '../documents/documents.service';
 import * as promotions from '../promotions/promotions.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './data-requests.queries';
@@ -258,6 +259,8 @@ export async function suppress(ctx: ServiceContext, id: string) {
       ownNeedles: needles.own,
       globalNeedles: needles.global,
     });
+    // The papers stay (the sale's legal record); the names that name them do not.
+    const redactedDocuments = await documents.redactNamesIn(tx, reservationIds, needles.own);
     // Last: the writes above logged the old values too; this redacts them with the rest.
     const redactedLogRows = await queries.updateAuditLogRedacted(
       tx,
@@ -273,6 +276,7 @@ export async function suppress(ctx: ServiceContext, id: string) {
         solicitud: requestId,
         registros_redactados: redactedLogRows,
         comentarios: redactedComments,
+        documentos: redactedDocuments,
         valores_bloqueados: blocked.map((value) => `${value.tableName}.${value.columnName}`),
       },
     });

@@ -426,6 +426,32 @@ describe('Suprimir datos personales', () => {
       email: HOLDER.email,
     });
     expect(promotion.statusCode, promotion.body).toBe(201);
+    // A copy of their identity card, named after them, renamed, then a second version.
+    const [idCard] = await queryRows<{ id: string }>(
+      ctx.db,
+      sql`select id from document_types where name = 'Cédula de identidad'`,
+    );
+    const documentsUrl = `/api/reservations/${sold.id}/documents`;
+    const scan = Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
+    const octet = { 'content-type': 'application/octet-stream' };
+    const uploaded = await admin.post(
+      `${documentsUrl}?typeId=${idCard!.id}&fileName=${encodeURIComponent(`Cédula ${HOLDER.firstName} ${HOLDER.lastName}.pdf`)}`,
+      scan,
+      octet,
+    );
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const idDocument = uploaded.json().document;
+    const renamed = await admin.patch(`${documentsUrl}/${idDocument.id}`, {
+      name: `Cédula de ${HOLDER.firstName} ${HOLDER.lastName} (${HOLDER.rut})`,
+      version: idDocument.version,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const replaced = await admin.post(
+      `${documentsUrl}/${idDocument.id}/versions?version=${renamed.json().document.version}&fileName=${encodeURIComponent(`${HOLDER.email}.pdf`)}`,
+      scan,
+      octet,
+    );
+    expect(replaced.statusCode, replaced.body).toBe(201);
 
     const rescinded = await createReservation(ctx.db, {
       clientId: client.id,
@@ -518,6 +544,12 @@ describe('Suprimir datos personales', () => {
         (table === 'audit_log' && line.includes('data_subject_requests'));
       expect(allowed, `${table}: ${line}`).toBe(true);
     }
+
+    // Their papers stay (the sale's legal record), named without them.
+    const papers = (await admin.get(`/api/reservations/${sold.id}/documents`)).json().documents;
+    expect(papers.map((paper: { name: string }) => paper.name)).toEqual([
+      'Cédula de [titular suprimido] ([titular suprimido])',
+    ]);
 
     // The sale stays, shown as 'Titular suprimido'; every figure is the same.
     const reservation = (await admin.get(`/api/reservations/${sold.id}`)).json().reservation;

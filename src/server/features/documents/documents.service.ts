@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { redactText } from '../../../shared/domain/privacy';
 import { can } from '../../../shared/permissions';
 import { allow } from '../../../shared/policies';
 import type {
@@ -267,6 +268,27 @@ export async function missingDocumentIn(
 }
 
 // --- Configuración → Documentos --------------------------------------------------------------------
+
+/**
+ * A suppression (Ley 21.719, decision 0027) keeps the holder's papers — the sale's legal record, as
+ * its figures are — but rewrites every document name and file name that names them, as it does
+ * comments ('[titular suprimido]'), in the suppression's transaction. Returns how many it changed.
+ */
+export async function redactNamesIn(
+  tx: Executor,
+  reservationIds: readonly string[],
+  holderNeedles: readonly string[],
+): Promise<number> {
+  if (reservationIds.length === 0) return 0;
+  let changed = 0;
+  for (const row of await queries.listNamesOfReservations(tx, reservationIds)) {
+    const redacted = redactText(row.name, holderNeedles);
+    if (!redacted.changed) continue;
+    await queries.updateRedactedName(tx, row.kind, row.id, redacted.text);
+    changed += 1;
+  }
+  return changed;
+}
 
 export async function listTypes(ctx: ServiceContext): Promise<DocumentTypes> {
   const [types, tasks] = await Promise.all([queries.listTypes(ctx.db), queries.listWorkflowTasks(ctx.db)]);
