@@ -8,7 +8,14 @@ import type { ServiceContext } from '../../context';
 import { actingAs } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createClient, createProject, createUser, uniqueRut } from '../../test/builders';
+import {
+  createBroker,
+  createClient,
+  createProject,
+  createReservation,
+  createUser,
+  uniqueRut,
+} from '../../test/builders';
 import * as workflows from '../workflows/workflows.service';
 import { IMPORT_BODY_TYPE } from './imports.routes';
 import * as imports from './imports.service';
@@ -613,15 +620,26 @@ describe('imports: reservations with their commission and in-flight sales', { ti
 
   it('says why a reservation row cannot be imported', async () => {
     const admin = await loginAs(ctx);
-    await createProject(ctx.db, { name: 'Torre Norte' });
+    const north = await createProject(ctx.db, { name: 'Torre Norte' });
+    const east = await createProject(ctx.db, { name: 'Torre Este' });
     const client = await createClient(ctx.db);
+    // Units already sold: 201 and parking E-1 in Torre Norte; 301 only in another project.
+    await createReservation(ctx.db, {
+      projectId: north.id,
+      reservationNumber: 'V-9',
+      apartmentNumber: '201',
+      parkingNumber: 'E-1',
+    });
+    await createReservation(ctx.db, { projectId: east.id, apartmentNumber: '301' });
     const csv = [
-      'N° Reserva;RUT Cliente;Proyecto;Fecha reserva;Departamento;Precio departamento;Etapa alcanzada;Fecha pago 1',
-      `A-1;${uniqueRut()};Torre Norte;01/01/2026;101;3000;;`,
-      `A-2;${client.rut};Torre Sur;01/01/2026;102;3000;;`,
-      `A-3;${client.rut};Torre Norte;01/01/2026;103;3000;Escrituración;`,
-      `A-4;${client.rut};Torre Norte;01/01/2026;104;3000;;01/02/2026`,
-      `A-5;${client.rut};Torre Norte;01/01/2026;104;3000;;`,
+      'N° Reserva;RUT Cliente;Proyecto;Fecha reserva;Departamento;Precio departamento;Etapa alcanzada;Fecha pago 1;Estacionamiento',
+      `A-1;${uniqueRut()};Torre Norte;01/01/2026;101;3000;;;`,
+      `A-2;${client.rut};Torre Sur;01/01/2026;102;3000;;;`,
+      `A-3;${client.rut};Torre Norte;01/01/2026;103;3000;Escrituración;;`,
+      `A-4;${client.rut};Torre Norte;01/01/2026;104;3000;;01/02/2026;`,
+      `A-5;${client.rut};Torre Norte;01/01/2026;104;3000;;;`,
+      `A-6;${client.rut};Torre Norte;01/01/2026;201;3000;;;e-1`,
+      `A-7;${client.rut};Torre Norte;01/01/2026;301;3000;;;`,
     ].join('\n');
     const { dry } = await uploadAndCheck(admin, 'reservations', 'r.csv', Buffer.from(csv));
     const reasons = dry.errors.map(
@@ -634,6 +652,8 @@ describe('imports: reservations with their commission and in-flight sales', { ti
       '4 Fecha promesa: Con la etapa Escrituración, indique la fecha de promesa',
       '5 Fecha pago 1: Una reserva sin broker no tiene comisión: indique el RUT Broker',
       '6 Departamento: Ya está en la fila 5 de este archivo',
+      '7 Departamento: Ya está vendido en la reserva V-9',
+      '7 Estacionamiento: Ya está vendido en la reserva V-9',
     ]);
   });
 });

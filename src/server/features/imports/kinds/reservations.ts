@@ -212,22 +212,29 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
     const key = foldText(project.name);
     projectIds.set(key, [...(projectIds.get(key) ?? []), project.id]);
   }
-  // Live reservations holding the units the batch names (one query): no unit is sold twice.
+  // Live reservations holding the units the batch names, in the batch's projects (one query, off the
+  // live-unit keys: a scan of every reservation per chunk made a large import quadratic).
   const apartments = strings('apartmentNumber').map((n) => n.toLowerCase());
   const others = [...strings('parkingNumber'), ...strings('storageNumber')].map((n) => n.toLowerCase());
+  const batchProjects = [
+    ...new Set(strings('projectName').flatMap((name) => projectIds.get(foldText(name)) ?? [])),
+  ];
+  const inBatchProjects = sql`project_id in (${uuidListSql(batchProjects)})`;
   const held =
-    apartments.length + others.length === 0
+    apartments.length + others.length === 0 || batchProjects.length === 0
       ? []
       : await queryRows<{ project_id: string; kind: string; number: string; reservation_number: string }>(
           db,
           sql`select project_id, 'apartment' as kind, lower(apartment_number) as number, reservation_number from reservations
-                where not is_rescinded and lower(apartment_number) = any(${sqlTextArray(apartments)})
+                where not is_rescinded and ${inBatchProjects} and lower(apartment_number) = any(${sqlTextArray(apartments)})
               union all
               select project_id, 'parking', lower(parking_number), reservation_number from reservations
-                where not is_rescinded and lower(parking_number) = any(${sqlTextArray(others)})
+                where not is_rescinded and parking_number is not null and ${inBatchProjects}
+                  and lower(parking_number) = any(${sqlTextArray(others)})
               union all
               select project_id, 'storage', lower(storage_number), reservation_number from reservations
-                where not is_rescinded and lower(storage_number) = any(${sqlTextArray(others)})`,
+                where not is_rescinded and storage_number is not null and ${inBatchProjects}
+                  and lower(storage_number) = any(${sqlTextArray(others)})`,
         );
   return {
     clientIds: new Map(clientRows.map((row) => [row.rut, row.id])),
