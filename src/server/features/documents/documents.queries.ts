@@ -133,17 +133,28 @@ export function listNamesOfReservations(tx: Executor, reservationIds: readonly s
   return queryRows(
     tx,
     sql`select 'document' as kind, d.id, d.name from documents d
-         where d.reservation_id in (${sql.join(reservationIds.map((id) => sql`${id}::uuid`), sql`, `)})
+         where d.reservation_id in (${sql.join(
+           reservationIds.map((id) => sql`${id}::uuid`),
+           sql`, `,
+         )})
         union all
         select 'version' as kind, v.id, v.file_name as name from document_versions v
           join documents d on d.id = v.document_id
-         where d.reservation_id in (${sql.join(reservationIds.map((id) => sql`${id}::uuid`), sql`, `)})`,
+         where d.reservation_id in (${sql.join(
+           reservationIds.map((id) => sql`${id}::uuid`),
+           sql`, `,
+         )})`,
     z.object({ kind: z.enum(['document', 'version']), id: z.string(), name: z.string() }),
   );
 }
 
 /** A suppression's rewrite of a name: no new version of the document, its audit row is redacted after. */
-export async function updateRedactedName(tx: Executor, kind: 'document' | 'version', id: string, name: string) {
+export async function updateRedactedName(
+  tx: Executor,
+  kind: 'document' | 'version',
+  id: string,
+  name: string,
+) {
   if (kind === 'document') await tx.update(documents).set({ name }).where(eq(documents.id, id));
   else await tx.update(documentVersions).set({ fileName: name }).where(eq(documentVersions.id, id));
 }
