@@ -13,6 +13,7 @@ import { asSystem } from '../src/server/db/actor';
 import { openDatabase } from '../src/server/db/client';
 import { profiles } from '../src/server/db/schema';
 import { loadEnv } from '../src/server/env';
+import { leaseRun } from '../src/server/features/imports/apply-lease';
 import * as queries from '../src/server/features/imports/imports.queries';
 import { apply, plan } from '../src/server/features/imports/pipeline';
 import { openTable } from '../src/server/features/imports/read-file';
@@ -91,13 +92,16 @@ try {
         createdBy: admin.id,
       }),
     );
+    // Held while applying, as the server does: a server's recovery leaves a live run alone.
+    const lease = await leaseRun(db, run.id);
+    if (!lease) throw new Error(`La importación ${run.id} ya se está aplicando.`);
     const result = await apply(
       db,
       run.id,
       input,
       { actorId: admin.id, now, onlyValidRows: values['only-valid'] ?? false },
       outcome,
-    );
+    ).finally(() => lease.release());
     console.log(
       `Importación ${run.id} (${admin.email}): ${result.status === 'applied' ? 'aplicada' : 'no se guardó nada'}.`,
     );

@@ -13,6 +13,7 @@ import {
   scheduleNightlyBackups,
 } from './features/backups/backup-schedule';
 import { backupSettingsOf, EmbeddedBackups } from './features/backups/backups.service';
+import { recoverAbandonedRuns } from './features/imports/imports.service';
 import { startMailJobs } from './features/mail/mail-jobs';
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
@@ -74,6 +75,9 @@ async function main() {
   // Nightly at 03:00 in Santiago, and on request of `npm run backup` while the server runs.
   const stopNightlyBackups = backups ? scheduleNightlyBackups(backups, app.log) : () => {};
   const stopBackupRequests = backups ? await listenForBackupRequests(backups) : () => {};
+  // An import a stopped server left 'Aplicando' is rolled back now, not left blocking the next one.
+  const interrupted = await recoverAbandonedRuns(db);
+  if (interrupted.length > 0) app.log.warn({ runs: interrupted }, 'interrupted imports rolled back');
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
   const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
   // E-mail notices: the sender and the daily digest, never inside a request (decision 0035).

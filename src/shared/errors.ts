@@ -322,6 +322,11 @@ export const errorCatalog = {
   },
   IMPORT_CANCELLED: { status: 409, message: 'La importación fue cancelada; no se guardó nada.' },
   IMPORT_FAILED: { status: 500, message: 'La importación falló; no se guardó nada. Intente nuevamente.' },
+  IMPORT_INTERRUPTED: {
+    status: 500,
+    message:
+      'La importación se interrumpió porque el servidor se detuvo; se deshizo y no quedó nada importado.',
+  },
   // Stock (decision 0032)
   UNIT_NOT_FOUND: { status: 404, message: 'La unidad no existe.' },
   UNIT_NUMBER_TAKEN: {

@@ -59,4 +59,31 @@ describe('Importaciones realizadas', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(fetchMock.mock.calls.filter(([url]) => url === '/api/imports/runs').length).toBe(calls);
   });
+
+  it('says why a run ended without its rows: interrupted by a stop, or with records left', async () => {
+    const rows = [
+      run({ id: '00000000-0000-4000-8000-0000000000b1', status: 'failed', failure: 'IMPORT_INTERRUPTED' }),
+      run({
+        id: '00000000-0000-4000-8000-0000000000b2',
+        status: 'failed',
+        failure: 'IMPORT_FAILED: Cliente 12.345.678-5',
+      }),
+    ];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => ({ ok: true, status: 200, json: async () => ({ rows }) })),
+    );
+    renderWithProviders(<ImportsSection />, { route: '/configuracion/importar' });
+    const table = await screen.findByRole('table', { name: 'Importaciones realizadas' });
+    expect(
+      await within(table).findByText(
+        'La importación se interrumpió porque el servidor se detuvo; se deshizo y no quedó nada importado.',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(table).getByText(
+        'La importación no se completó. Se deshizo todo salvo estos registros, que cambiaron después: Cliente 12.345.678-5.',
+      ),
+    ).toBeTruthy();
+  });
 });

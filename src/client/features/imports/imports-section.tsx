@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
+import { type ErrorCode, errorCatalog, errorMessage } from '../../../shared/errors';
 import { formatDateTime, formatInteger } from '../../../shared/format';
 import {
   countsSentence,
@@ -433,6 +434,11 @@ function RunsList() {
                     >
                       {IMPORT_STATUS_LABELS[run.status]}
                     </Badge>
+                    {run.failure && (
+                      <Text size="xs" c="dimmed" mt={4} maw={320}>
+                        {failureText(run.failure)}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{run.status === 'uploaded' ? '—' : countsSentence(run.counts)}</Table.Td>
                   <Table.Td>
@@ -484,4 +490,18 @@ function ScrollRegion({ label, children }: { label: string; children: ReactNode 
       {children}
     </Box>
   );
+}
+
+/**
+ * Why a run ended without its rows, in words: the failure's code (the catalogue's message) and what
+ * its rollback could not undo (the records changed since, or that the rollback itself failed).
+ */
+function failureText(failure: string): string {
+  const [code = '', ...rest] = failure.split(': ');
+  const left = rest.join(': ');
+  if (left === 'IMPORT_UNDO_FAILED')
+    return 'La importación no se completó y no se pudo deshacer todo lo escrito: revise el Historial.';
+  if (left)
+    return `La importación no se completó. Se deshizo todo salvo estos registros, que cambiaron después: ${left}.`;
+  return code in errorCatalog ? errorMessage(code as ErrorCode) : 'La importación no se completó.';
 }

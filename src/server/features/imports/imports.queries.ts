@@ -62,6 +62,15 @@ export async function findRunningRun(db: Executor): Promise<string | null> {
   return row?.id ?? null;
 }
 
+/** Every run marked 'Aplicando' (a server that stopped mid-apply leaves its run so). */
+export async function listApplyingRuns(db: Executor): Promise<string[]> {
+  const rows = await db
+    .select({ id: importRuns.id })
+    .from(importRuns)
+    .where(eq(importRuns.status, 'applying'));
+  return rows.map((row) => row.id);
+}
+
 export async function isCancelRequested(db: Executor, id: string): Promise<boolean> {
   const [row] = await db
     .select({ cancel: importRuns.cancelRequested })

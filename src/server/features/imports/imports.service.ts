@@ -17,6 +17,7 @@ import {
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/app-error';
+import { leaseRun } from './apply-lease';
 import * as queries from './imports.queries';
 import {
   type ApplyOptions,
@@ -25,6 +26,7 @@ import {
   KINDS,
   type PlanOutcome,
   plan,
+  rollBackRun,
   undoRecords,
 } from './pipeline';
 import { openTable } from './read-file';
@@ -173,40 +175,78 @@ export async function startApply(
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   if (run.status !== 'uploaded') throw new AppError('IMPORT_RUN_BUSY');
-  if (await queries.findRunningRun(ctx.db)) throw new AppError('IMPORT_ANOTHER_RUNNING');
-  const pipelineInput = {
-    kind: run.kind as ImportKind,
-    bytes: run.fileBytes,
-    sheetName: input.sheetName,
-    mapping: input.mapping,
-  };
-  const outcome = await plan(ctx.db, pipelineInput, ctx.now);
-  if (outcome.counts.errors > 0 && !input.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
-  // Claimed under the run's lock: two clicks start one apply.
-  const claimed = await ctx.db.transaction(async (tx) => {
-    const locked = await queries.lockRun(tx, runId);
-    if (locked?.status !== 'uploaded') return false;
-    await queries.updateRun(tx, runId, {
-      status: 'applying',
+  // Taken before the run says 'Aplicando', held until the apply ends (apply-lease.ts).
+  const lease = await leaseRun(ctx.db, runId);
+  if (!lease) throw new AppError('IMPORT_RUN_BUSY');
+  let work: Promise<ApplyOutcome>;
+  try {
+    // A run a stopped server left 'Aplicando' does not block this one: it is rolled back first.
+    await recoverAbandonedRuns(ctx.db);
+    if (await queries.findRunningRun(ctx.db)) throw new AppError('IMPORT_ANOTHER_RUNNING');
+    const pipelineInput = {
+      kind: run.kind as ImportKind,
+      bytes: run.fileBytes,
+      sheetName: input.sheetName,
       mapping: input.mapping,
-      sheetName: input.sheetName ?? null,
-      startedAt: ctx.now,
-      totalRows: outcome.totalRows,
+    };
+    const outcome = await plan(ctx.db, pipelineInput, ctx.now);
+    if (outcome.counts.errors > 0 && !input.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
+    // Claimed under the run's lock: two clicks start one apply.
+    const claimed = await ctx.db.transaction(async (tx) => {
+      const locked = await queries.lockRun(tx, runId);
+      if (locked?.status !== 'uploaded') return false;
+      await queries.updateRun(tx, runId, {
+        status: 'applying',
+        mapping: input.mapping,
+        sheetName: input.sheetName ?? null,
+        startedAt: ctx.now,
+        totalRows: outcome.totalRows,
+      });
+      return true;
     });
-    return true;
+    if (!claimed) throw new AppError('IMPORT_RUN_BUSY');
+    work = apply(
+      ctx.db,
+      runId,
+      pipelineInput,
+      { actorId: ctx.user.id, now: ctx.now, onlyValidRows: input.onlyValidRows, ...hooks },
+      outcome,
+    );
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+  const tracked = work.finally(async () => {
+    running.delete(runId);
+    await lease.release();
   });
-  if (!claimed) throw new AppError('IMPORT_RUN_BUSY');
-  const work = apply(
-    ctx.db,
-    runId,
-    pipelineInput,
-    { actorId: ctx.user.id, now: ctx.now, onlyValidRows: input.onlyValidRows, ...hooks },
-    outcome,
-  ).finally(() => running.delete(runId));
-  running.set(runId, work);
+  running.set(runId, tracked);
   // The background work records its own failure on the run; what it could not record is told.
-  work.catch((error: unknown) => hooks.onFailure?.(error));
+  tracked.catch((error: unknown) => hooks.onFailure?.(error));
   return getRun(ctx, runId);
+}
+
+/**
+ * Runs left 'Aplicando' by a server that stopped mid-apply (nobody holds their lease): what they wrote
+ * is undone and they end 'Fallida', saying so (`IMPORT_INTERRUPTED`). At the server's start, and
+ * before an apply begins (on PostgreSQL another instance may have died without restarting). Answers
+ * the runs it rolled back.
+ */
+export async function recoverAbandonedRuns(db: Database): Promise<string[]> {
+  const recovered: string[] = [];
+  for (const runId of await queries.listApplyingRuns(db)) {
+    const lease = await leaseRun(db, runId);
+    if (!lease) continue;
+    try {
+      // Read again under the lease: it may have ended between the list and the lease.
+      if ((await queries.findRunState(db, runId))?.status !== 'applying') continue;
+      await rollBackRun(db, runId, null, { status: 'failed', failure: 'IMPORT_INTERRUPTED' });
+      recovered.push(runId);
+    } finally {
+      await lease.release();
+    }
+  }
+  return recovered;
 }
 
 /** POST /api/imports/runs/:id/cancel: the apply stops after its current chunk and undoes what it wrote. */

@@ -489,6 +489,87 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
     expect(run.failure).toBe('IMPORT_FAILED');
     expect(await snapshot(ctx)).toEqual(before);
   });
+
+  it('rolls back a run a stopped server left Aplicando, and then lets the next import through', async () => {
+    const admin = await loginAs(ctx);
+    const before = await snapshot(ctx);
+    const csv = (from: number) =>
+      Buffer.from(
+        ['RUT;Nombres;Apellidos;Fecha de nacimiento']
+          .concat(Array.from({ length: 30 }, (_, n) => `${rutOf(from + n)};Ana;Soto ${n};01/02/1980`))
+          .join('\n'),
+      );
+    // What a server killed mid-apply leaves: rows written, recorded for undo, the run 'Aplicando',
+    // and no process applying it.
+    const { file } = await uploadAndCheck(admin, 'clients', 'cortada.csv', csv(17_000_000));
+    expect((await applyAndWait(admin, file.runId, file.mapping)).status).toBe('applied');
+    await ctx.db.execute(
+      sql`update import_runs set status = 'applying', finished_at = null where id = ${file.runId}`,
+    );
+    expect(await snapshot(ctx)).not.toEqual(before);
+
+    const next = await uploadAndCheck(admin, 'clients', 'siguiente.csv', csv(17_100_000));
+    const applied = await applyAndWait(admin, next.file.runId, next.file.mapping);
+    expect(applied.status).toBe('applied');
+    const left = (await admin.get(`/api/imports/runs/${file.runId}`)).json().run;
+    expect(left).toMatchObject({ status: 'failed', failure: 'IMPORT_INTERRUPTED', canUndo: false });
+    // Nothing of the interrupted run is left: only the next import's 30 clients are new.
+    const [count] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from clients where rut like '170%'`,
+    );
+    expect(count!.n).toBe(0);
+    // A server starting finds nothing more to roll back.
+    expect(await imports.recoverAbandonedRuns(ctx.appDb)).toEqual([]);
+  });
+
+  it('leaves a run that is being applied alone, and refuses another import meanwhile', async () => {
+    const admin = await loginAs(ctx);
+    const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
+    for (let n = 0; n < 600; n++) lines.push(`${rutOf(18_000_000 + n)};Ana;Soto ${n};01/02/1980`);
+    const { file } = await uploadAndCheck(admin, 'clients', 'viva.csv', Buffer.from(lines.join('\n')));
+    const serviceCtx = {
+      db: actingAs(ctx.appDb, { userId: admin.user!.id }),
+      user: admin.user! as unknown as ServiceContext['user'],
+      now: NOW,
+      events: ctx.app.dependencies.events,
+    };
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    let reachedSecondChunk!: () => void;
+    const atSecondChunk = new Promise<void>((resolve) => {
+      reachedSecondChunk = resolve;
+    });
+    await imports.startApply(
+      serviceCtx,
+      file.runId,
+      { mapping: file.mapping, onlyValidRows: false },
+      {
+        beforeChunk: async (index) => {
+          if (index !== 1) return;
+          reachedSecondChunk();
+          await paused;
+        },
+      },
+    );
+    await atSecondChunk;
+    expect(await imports.recoverAbandonedRuns(ctx.appDb)).toEqual([]);
+    const other = await uploadAndCheck(
+      admin,
+      'clients',
+      'otra.csv',
+      Buffer.from(lines.slice(0, 2).join('\n')),
+    );
+    const refused = await admin.post(`/api/imports/runs/${other.file.runId}/apply`, {
+      mapping: other.file.mapping,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).code).toBe('IMPORT_ANOTHER_RUNNING');
+    resume();
+    expect((await imports.settled(file.runId))?.status).toBe('applied');
+  });
 });
 
 describe('imports: reservations with their commission and in-flight sales', { timeout: 180_000 }, () => {

@@ -230,22 +230,11 @@ export async function apply(
     if (!(error instanceof AppError)) options.onFailure?.(error);
     const cancelled = error instanceof AppError && error.code === 'IMPORT_CANCELLED';
     const failure = error instanceof AppError ? error.code : 'IMPORT_FAILED';
-    // The rollback may fail too: the run still ends 'failed' and its failure says the rollback did
-    // not finish, so a run is never left 'Aplicando' by an error nobody heard.
-    const left = await undoRecords(db, runId, options.actorId, { force: true }).catch((undoError) => {
-      options.onFailure?.(undoError);
-      return ['IMPORT_UNDO_FAILED'];
+    await rollBackRun(db, runId, options.actorId, {
+      status: cancelled ? 'cancelled' : 'failed',
+      failure,
+      onFailure: options.onFailure,
     });
-    await acting.transaction((tx) =>
-      queries.updateRun(tx, runId, {
-        status: cancelled ? 'cancelled' : 'failed',
-        failure: left.length > 0 ? `${failure}: ${left.join(', ')}` : failure,
-        finishedAt: new Date(),
-        createdCount: 0,
-        updatedCount: 0,
-        unchangedCount: 0,
-      }),
-    );
     return {
       counts: { created: 0, updated: 0, unchanged: 0, errors: counts.errors },
       status: cancelled ? 'cancelled' : 'failed',
@@ -256,6 +245,34 @@ export async function apply(
     queries.updateRun(tx, runId, { status: 'applied', finishedAt: new Date(), processedRows: dry.totalRows }),
   );
   return { counts, status: 'applied', failure: null };
+}
+
+/**
+ * Undoes what an apply wrote and ends its run 'failed' or 'cancelled' with the reason: after a
+ * failure or a cancellation, or for a run a stopped server left 'Aplicando' (`IMPORT_INTERRUPTED`).
+ * The rollback may fail too: the run still ends, its failure saying the rollback did not finish, so
+ * a run is never left 'Aplicando' by an error nobody heard.
+ */
+export async function rollBackRun(
+  db: Database,
+  runId: string,
+  actorId: string | null,
+  outcome: { status: 'failed' | 'cancelled'; failure: string; onFailure?: (error: unknown) => void },
+): Promise<void> {
+  const left = await undoRecords(db, runId, actorId, { force: true }).catch((undoError) => {
+    outcome.onFailure?.(undoError);
+    return ['IMPORT_UNDO_FAILED'];
+  });
+  await actingAs(db, { userId: actorId, requestId: runId, at: null }).transaction((tx) =>
+    queries.updateRun(tx, runId, {
+      status: outcome.status,
+      failure: left.length > 0 ? `${outcome.failure}: ${left.join(', ')}` : outcome.failure,
+      finishedAt: new Date(),
+      createdCount: 0,
+      updatedCount: 0,
+      unchangedCount: 0,
+    }),
+  );
 }
 
 /** Records undone per transaction (a reservation takes its flows with it). */
@@ -271,7 +288,7 @@ const UNDO_CHUNK = 200;
 export async function undoRecords(
   db: Database,
   runId: string,
-  actorId: string,
+  actorId: string | null,
   options: { force?: boolean; since?: Date } = {},
 ): Promise<string[]> {
   const run = await queries.findRunState(db, runId);
