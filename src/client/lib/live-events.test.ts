@@ -14,7 +14,13 @@ class FakeEventSource extends EventTarget {
 
 function open() {
   const source = new FakeEventSource();
-  const handlers = { flowChanged: vi.fn(), inboxChanged: vi.fn(), resync: vi.fn(), sessionEnded: vi.fn() };
+  const handlers = {
+    flowChanged: vi.fn(),
+    inboxChanged: vi.fn(),
+    stockChanged: vi.fn(),
+    resync: vi.fn(),
+    sessionEnded: vi.fn(),
+  };
   const connection = openLiveEvents(
     handlers,
     () => source as unknown as EventSource,

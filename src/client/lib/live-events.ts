@@ -21,6 +21,8 @@ export interface LiveEventHandlers {
   flowChanged(event: FlowChanged): void;
   /** Only the signed-in user's own inbox changed (their mentions read in another tab). */
   inboxChanged(): void;
+  /** A project's units changed (blocked, edited, priced): its Disponibilidad and pickers refresh. */
+  stockChanged(): void;
   /** Events may have been missed (the stream came back, or the server's listener did). */
   resync(): void;
   /** The session ended: the stream is closed and stays so; the session check decides what next. */
@@ -74,6 +76,7 @@ export function openLiveEvents(
     }
   });
   source.addEventListener('inbox-changed', () => handlers.inboxChanged());
+  source.addEventListener('stock-changed', () => handlers.stockChanged());
   source.addEventListener('resync', () => handlers.resync());
   source.addEventListener('session-ended', () => {
     source.close();

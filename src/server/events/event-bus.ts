@@ -42,7 +42,21 @@ export interface InboxChangedEvent {
   userIds: string[];
 }
 
-export type LiveEvent = FlowChangedEvent | InboxChangedEvent | ResyncEvent | SessionsEndedEvent;
+/**
+ * A project's units changed with no flow changing (created, edited, blocked or unblocked, a price
+ * list applied), raised after the commit: every open Disponibilidad and unit picker refreshes.
+ */
+export interface StockChangedEvent {
+  type: 'stock-changed';
+  projectId: string;
+}
+
+export type LiveEvent =
+  | FlowChangedEvent
+  | InboxChangedEvent
+  | ResyncEvent
+  | SessionsEndedEvent
+  | StockChangedEvent;
 
 /** Whether the event ends the given session of the given user. */
 export function endsSession(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, loginAs, useTestApp } from '../test/app';
-import { createReservation, TEST_PASSWORD } from '../test/builders';
+import { createProject, createReservation, TEST_PASSWORD } from '../test/builders';
 import { openEventStream } from '../test/event-stream';
 import { createSaleFlow } from '../test/flow-builders';
 import type { LiveEvent } from './event-bus';
@@ -60,6 +60,35 @@ describe('GET /api/events (live updates, one stream per tab)', () => {
     expect(completed.statusCode).toBe(200);
     expect((await anaTab.next('flow-changed')).data).toMatchObject({ flowId: sale.id, mine: true });
     expect((await ana.get('/api/notifications/count')).json().count).toBe(before);
+  });
+
+  it('tells every tab when a project’s units change with no flow changing (a unit blocked, a price list)', async () => {
+    await listening();
+    const admin = await loginAs(ctx, { firstName: 'Admin', email: 'admin@inmoflujo.test' });
+    const seller = await loginAs(ctx, { firstName: 'Vera', userType: 'KAM', email: 'vera@inmoflujo.test' });
+    const project = await createProject(ctx.db);
+    const sellerTab = await open(seller);
+    await sellerTab.next('ready');
+    const created = await admin.post(`/api/stock/projects/${project.id}/units`, {
+      kind: 'apartment',
+      number: '1203',
+      floor: 12,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await sellerTab.next('stock-changed')).data).toEqual({ projectId: project.id });
+    const unit = created.json().unit;
+    const blocked = await admin.post(`/api/stock/units/${unit.id}/block`, {
+      reason: 'Piloto de ventas',
+      version: unit.version,
+    });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect((await sellerTab.next('stock-changed')).data).toEqual({ projectId: project.id });
+    const priced = await admin.post(`/api/stock/projects/${project.id}/price-lists`, {
+      effectiveDate: '2026-01-01',
+      rows: [{ kind: 'apartment', number: '1203', price: '3200.50' }],
+    });
+    expect(priced.statusCode, priced.body).toBe(201);
+    expect((await sellerTab.next('stock-changed')).data).toEqual({ projectId: project.id });
   });
 
   it('tells a mentioned user’s tabs at once, and their other tabs when they read it (decision 0030)', async () => {

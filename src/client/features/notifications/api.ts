@@ -66,6 +66,9 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
     inboxChanged() {
       void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
     },
+    stockChanged() {
+      void queryClient.invalidateQueries({ queryKey: stockKeys.all });
+    },
     resync() {
       void queryClient.invalidateQueries();
     },

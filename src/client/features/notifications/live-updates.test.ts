@@ -21,7 +21,13 @@ class FakeEventSource extends EventTarget {
 
 function open() {
   let source!: FakeEventSource;
-  const handlers = { flowChanged: vi.fn(), inboxChanged: vi.fn(), resync: vi.fn(), sessionEnded: vi.fn() };
+  const handlers = {
+    flowChanged: vi.fn(),
+    inboxChanged: vi.fn(),
+    stockChanged: vi.fn(),
+    resync: vi.fn(),
+    sessionEnded: vi.fn(),
+  };
   const lost = vi.fn();
   const connection = openLiveEvents(
     handlers,

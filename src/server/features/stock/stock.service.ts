@@ -32,6 +32,11 @@ type ClockContext = Pick<ServiceContext, 'db' | 'now'>;
 const UNIT_NUMBER_UNIQUE = 'units_project_kind_number_key';
 const LIVE_UNIT_UNIQUE = 'reservation_units_live_key';
 
+/** After the commit: every open Disponibilidad and picker of the project refreshes (live). */
+function publishStockChanged(ctx: Pick<ServiceContext, 'events'>, projectId: string) {
+  ctx.events.publish({ type: 'stock-changed', projectId });
+}
+
 function requireManage(ctx: Pick<ServiceContext, 'user'>) {
   if (!can(ctx.user, 'stock.manage')) throw new AppError('FORBIDDEN');
 }
@@ -165,6 +170,7 @@ export async function createUnit(
     }
     throw error;
   }
+  publishStockChanged(ctx, projectId);
   return getUnit(ctx, id);
 }
 
@@ -175,8 +181,9 @@ export async function updateUnit(
   { version, ...values }: UnitValues & { version: number },
 ): Promise<UnitView> {
   requireManage(ctx);
+  let projectId: string;
   try {
-    await ctx.db.transaction(async (tx) => {
+    projectId = await ctx.db.transaction(async (tx) => {
       const current = await queries.lockUnit(tx, id);
       if (!current) throw new AppError('UNIT_NOT_FOUND');
       if (current.version !== version) throw new AppError('STALE_VERSION');
@@ -188,6 +195,7 @@ export async function updateUnit(
       }
       if (!(await queries.updateUnit(tx, id, version, values, ctx.user.id)))
         throw new AppError('STALE_VERSION');
+      return current.projectId;
     });
   } catch (error) {
     if (isUniqueViolation(error, UNIT_NUMBER_UNIQUE)) {
@@ -195,13 +203,14 @@ export async function updateUnit(
     }
     throw error;
   }
+  publishStockChanged(ctx, projectId);
   return getUnit(ctx, id);
 }
 
 /** An administrator takes an available unit off sale, saying why ('Bloqueada'). */
 export async function blockUnit(ctx: ServiceContext, id: string, reason: string, version: number) {
   requireManage(ctx);
-  await ctx.db.transaction(async (tx) => {
+  const projectId = await ctx.db.transaction(async (tx) => {
     const current = await queries.lockUnit(tx, id);
     if (!current) throw new AppError('UNIT_NOT_FOUND');
     if (current.version !== version) throw new AppError('STALE_VERSION');
@@ -217,19 +226,23 @@ export async function blockUnit(ctx: ServiceContext, id: string, reason: string,
     if (!(await queries.updateUnit(tx, id, version, { blockedReason: reason }, ctx.user.id))) {
       throw new AppError('STALE_VERSION');
     }
+    return current.projectId;
   });
+  publishStockChanged(ctx, projectId);
   return getUnit(ctx, id);
 }
 
 export async function unblockUnit(ctx: ServiceContext, id: string, version: number) {
   requireManage(ctx);
-  await ctx.db.transaction(async (tx) => {
+  const projectId = await ctx.db.transaction(async (tx) => {
     const current = await queries.lockUnit(tx, id);
     if (!current) throw new AppError('UNIT_NOT_FOUND');
     if (!(await queries.updateUnit(tx, id, version, { blockedReason: null }, ctx.user.id))) {
       throw new AppError('STALE_VERSION');
     }
+    return current.projectId;
   });
+  publishStockChanged(ctx, projectId);
   return getUnit(ctx, id);
 }
 
@@ -382,6 +395,7 @@ export async function applyPriceList(
     }
     throw error;
   }
+  publishStockChanged(ctx, projectId);
   const history = await priceLists(ctx, projectId);
   const priceList = history.rows.find((row) => row.id === result.priceListId)!;
   return { priceList, diff: result.diff };
