@@ -26,6 +26,17 @@ const BEFORE_INVOICE = [
 ];
 
 const status = (page: Page, task: string) => page.getByRole('combobox', { name: `Estado de ${task}` });
+const taskCard = (page: Page, name: string) =>
+  page.getByRole('list', { name: /^Tareas de / }).getByRole('listitem', { name, exact: true });
+
+/** 'Completada' chosen for the task, and confirmed (the payments team cannot take it back). */
+async function chooseCompleted(page: Page, task: string) {
+  await status(page, task).click();
+  await page.getByRole('option', { name: 'Completada', exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: '¿Cambiar a «Completada»?' });
+  await confirm.getByRole('button', { name: 'Confirmar' }).click();
+  await expect(confirm).toBeHidden();
+}
 
 /** 'YYYY-MM-DD' of today in Santiago, shifted by some days. */
 function santiagoDay(shift = 0): string {
@@ -107,7 +118,7 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   });
 
   // The mismatch, line by line: UF 110 is not the 4.000.001 invoiced.
-  await expect(panel.getByText('No cuadra con el pago')).toBeVisible();
+  await expect(panel.getByText('No cuadra con el pago', { exact: true })).toBeVisible();
   await expect(panel.getByTestId('invoice-folio')).toHaveText(folio);
   await expect(panel.getByTestId('invoice-claim')).toHaveText('Quedan 8 días para reclamar la factura');
   await expect(panel.getByTestId('invoice-line-issuerRut')).toHaveAttribute('data-matches', 'true');
@@ -121,7 +132,8 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await expect(panel.getByTestId('invoice-block')).toHaveText(blocked);
   await expect(panel.getByRole('button', { name: 'Aceptar diferencia' })).toHaveCount(0);
 
-  // The panel as she sees it, wide and on a phone.
+  // The panel as she sees it, wide and on a phone (once the saved notice has gone).
+  await expect(her.getByText('Factura leída del XML y registrada')).toBeHidden();
   mkdirSync(SCREENS, { recursive: true });
   await her.setViewportSize({ width: 1440, height: 900 });
   await panel.screenshot({ path: `${SCREENS}/broker-invoice-1440.png` });
@@ -129,13 +141,10 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await panel.screenshot({ path: `${SCREENS}/broker-invoice-390.png` });
   await her.setViewportSize({ width: 1280, height: 900 });
 
-  // She cannot complete the task.
-  await status(her, 'Recepción Factura Broker').click();
-  await her.getByRole('option', { name: 'Completada', exact: true }).click();
-  await expect(her.getByRole('alert').filter({ hasText: 'no cuadra con el pago' }).last()).toHaveText(
-    blocked,
-  );
-  await expect(status(her, 'Recepción Factura Broker')).not.toHaveValue('Completada');
+  // She cannot complete the task: the server refuses it, in the task's own words.
+  await chooseCompleted(her, 'Recepción Factura Broker');
+  await expect(taskCard(her, 'Recepción Factura Broker').getByRole('alert')).toHaveText(blocked);
+  await expect(status(her, 'Recepción Factura Broker')).toHaveValue('Pendiente');
 
   // The administrator accepts the difference, saying why.
   await page.goto(`/pagos/flujo/${flowId}`);
@@ -164,8 +173,7 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   // Now Paula completes the task.
   await her.reload();
   await expect(her.getByTestId('broker-invoice').getByTestId('invoice-acceptance')).toBeVisible();
-  await status(her, 'Recepción Factura Broker').click();
-  await her.getByRole('option', { name: 'Completada', exact: true }).click();
+  await chooseCompleted(her, 'Recepción Factura Broker');
   await expect(status(her, 'Recepción Factura Broker')).toHaveValue('Completada');
   await paula.close();
 });

@@ -52,14 +52,20 @@ function StandingBadge({ task }: { task: InvoiceTaskView }) {
 /** The check line by line: what the payment asks for against what the invoice says. */
 function CheckTable({ lines }: { lines: CheckLine[] }) {
   return (
-    <Table.ScrollContainer minWidth={340} type="native">
-      <Table striped withTableBorder fz="sm" data-testid="invoice-check" verticalSpacing={6}>
+    <Table.ScrollContainer minWidth={300} type="native">
+      <Table
+        striped
+        withTableBorder
+        fz="sm"
+        data-testid="invoice-check"
+        verticalSpacing={6}
+        horizontalSpacing="xs"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Concepto</Table.Th>
             <Table.Th ta="right">Esperado</Table.Th>
             <Table.Th ta="right">Recibido</Table.Th>
-            <Table.Th w={32} aria-label="Resultado" />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -70,23 +76,25 @@ function CheckTable({ lines }: { lines: CheckLine[] }) {
               data-matches={line.matches}
               c={line.matches ? undefined : 'red.8'}
             >
-              <Table.Td>{line.label}</Table.Td>
+              <Table.Td>
+                <Group gap={6} wrap="nowrap">
+                  {line.matches ? (
+                    <IconCheck size={16} color="var(--mantine-color-green-7)" aria-label="Cuadra" />
+                  ) : (
+                    <IconX size={16} color="var(--mantine-color-red-7)" aria-label="No cuadra" />
+                  )}
+                  <span>{line.label.replace(' %', '\u00a0%')}</span>
+                </Group>
+              </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                 {lineValue(line, line.expected) ?? (
-                  <Text span size="sm" fs="italic">
+                  <Text span size="sm" fs="italic" style={{ whiteSpace: 'normal' }}>
                     {line.note}
                   </Text>
                 )}
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                 {lineValue(line, line.received)}
-              </Table.Td>
-              <Table.Td>
-                {line.matches ? (
-                  <IconCheck size={16} color="var(--mantine-color-green-7)" aria-label="Cuadra" />
-                ) : (
-                  <IconX size={16} color="var(--mantine-color-red-7)" aria-label="No cuadra" />
-                )}
               </Table.Td>
             </Table.Tr>
           ))}
@@ -105,14 +113,16 @@ function ExpectedText({ expected }: { expected: NonNullable<InvoiceTaskView['exp
       </Text>
     );
   }
+  // Amounts never break between '$' and the figure.
+  const keep = (text: string) => text.replace(/ /g, '\u00a0');
   return (
     <>
       <Text size="sm" fw={600}>
-        {formatCLP(expected.clp)}
-        {expected.includesVat ? ' IVA incluido' : ' + IVA'}
+        {keep(formatCLP(expected.clp))}
       </Text>
       <Text size="xs" c="dimmed">
-        {expected.basis === 'frozen' ? 'Pagado' : 'UF de la emisión'}: {formatUfValue(expected.ufValue)} del{' '}
+        {expected.includesVat ? 'IVA incluido' : 'Más IVA'} ·{' '}
+        {expected.basis === 'frozen' ? 'pagado con UF' : 'UF'} {keep(formatUfValue(expected.ufValue))} del{' '}
         {formatDate(expected.ufDate)}
       </Text>
     </>
@@ -164,17 +174,18 @@ function InvoiceTaskCard({ flowId, task }: { flowId: string; task: InvoiceTaskVi
 
       {invoice && check ? (
         <Stack gap="sm">
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md" verticalSpacing="xs">
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="md" verticalSpacing="xs">
             <InfoItem label="Documento">
               <Text size="sm">{BROKER_INVOICE_KIND_LABELS[invoice.kind]}</Text>
             </InfoItem>
             <InfoItem label="Folio" testId="invoice-folio">
               <Text size="sm">{invoice.folio}</Text>
             </InfoItem>
-            <InfoItem label="Emisión / recepción">
-              <Text size="sm">
-                {formatDate(invoice.issueDate)} / {formatDate(invoice.receivedDate)}
-              </Text>
+            <InfoItem label="Emisión">
+              <Text size="sm">{formatDate(invoice.issueDate)}</Text>
+            </InfoItem>
+            <InfoItem label="Recepción">
+              <Text size="sm">{formatDate(invoice.receivedDate)}</Text>
             </InfoItem>
             <InfoItem label="Origen">
               <Text size="sm">{BROKER_INVOICE_SOURCE_LABELS[invoice.source]}</Text>
@@ -218,7 +229,12 @@ function InvoiceTaskCard({ flowId, task }: { flowId: string; task: InvoiceTaskVi
             <>
               <FileButton onChange={(file) => void pickXml(file)} accept=".xml,text/xml,application/xml">
                 {(props) => (
-                  <Button {...props} leftSection={<IconFileCode size={16} />} loading={upload.isPending}>
+                  <Button
+                    {...props}
+                    variant={invoice ? 'default' : 'filled'}
+                    leftSection={<IconFileCode size={16} />}
+                    loading={upload.isPending}
+                  >
                     {invoice ? 'Reemplazar con XML' : 'Subir XML'}
                   </Button>
                 )}

@@ -152,7 +152,8 @@ async function taskView(
     },
     check,
     claim: invoice && claimCountdown(invoice.receivedDate, santiagoDateOf(now)),
-    completionBlock: refusal?.message ?? null,
+    // A completed task has nothing left to block (an administrator may still correct its invoice).
+    completionBlock: subject.taskStatus === 'completed' ? null : (refusal?.message ?? null),
     canRecord: open && allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }),
     canAccept:
       open &&
