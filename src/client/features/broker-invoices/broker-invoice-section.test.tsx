@@ -1,6 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InvoiceTaskView } from '../../../shared/schemas/broker-invoices';
 import { BrokerInvoiceSection } from './broker-invoice-section';
@@ -9,6 +10,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const FLOW_ID = '00000000-0000-4000-8000-0000000000f1';
 const TASK_ID = '00000000-0000-4000-8000-0000000000a1';
+const RESERVATION_ID = '00000000-0000-4000-8000-0000000000c1';
 const BLOCK =
   'La factura del broker no cuadra con el pago (Total): un administrador debe aceptar la diferencia, con un motivo, antes de completar la tarea.';
 
@@ -83,7 +85,9 @@ function renderSection(task: InvoiceTaskView) {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <BrokerInvoiceSection flowId={FLOW_ID} />
+        <MemoryRouter>
+          <BrokerInvoiceSection flowId={FLOW_ID} reservationId={RESERVATION_ID} />
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );
@@ -118,6 +122,9 @@ describe("the broker's invoice panel", () => {
     const panel = await screen.findByTestId('broker-invoice');
     expect(within(panel).queryByRole('button', { name: 'Reemplazar con XML' })).toBeNull();
     expect(within(panel).queryByRole('button', { name: 'Corregir a mano' })).toBeNull();
+    expect(within(panel).getByRole('link', { name: 'PDF en Documentos' }).getAttribute('href')).toBe(
+      `/reservas/${RESERVATION_ID}/documentos`,
+    );
     fireEvent.click(within(panel).getByRole('button', { name: 'Aceptar diferencia' }));
     const dialog = await screen.findByRole('dialog', { name: 'Aceptar diferencia de la factura' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Aceptar diferencia' }));

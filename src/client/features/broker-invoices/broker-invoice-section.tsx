@@ -15,12 +15,14 @@ import {
   IconAlertTriangle,
   IconCheck,
   IconFileCode,
+  IconFolder,
   IconHourglass,
   IconPencil,
   IconScale,
   IconX,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import {
   BROKER_INVOICE_KIND_LABELS,
   BROKER_INVOICE_SOURCE_LABELS,
@@ -29,6 +31,7 @@ import { formatRut } from '../../../shared/domain/rut';
 import { UF_MISSING_LABEL } from '../../../shared/domain/uf';
 import { formatCLP, formatDate, formatDateTime, formatUfValue } from '../../../shared/format';
 import type { InvoiceTaskView } from '../../../shared/schemas/broker-invoices';
+import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifySaved } from '../../lib/notify';
 import { InfoItem } from '../sale-flows';
@@ -131,7 +134,15 @@ function ExpectedText({ expected }: { expected: NonNullable<InvoiceTaskView['exp
 
 type Dialog = 'manual' | 'accept' | null;
 
-function InvoiceTaskCard({ flowId, task }: { flowId: string; task: InvoiceTaskView }) {
+function InvoiceTaskCard({
+  flowId,
+  reservationId,
+  task,
+}: {
+  flowId: string;
+  reservationId: string;
+  task: InvoiceTaskView;
+}) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const upload = useUploadInvoiceXml(flowId, task.taskRowId);
   const { invoice, check } = task;
@@ -223,43 +234,50 @@ function InvoiceTaskCard({ flowId, task }: { flowId: string; task: InvoiceTaskVi
         </Alert>
       ) : null}
 
-      {task.canRecord || task.canAccept ? (
-        <Group gap="sm" mt="md" wrap="wrap">
-          {task.canRecord ? (
-            <>
-              <FileButton onChange={(file) => void pickXml(file)} accept=".xml,text/xml,application/xml">
-                {(props) => (
-                  <Button
-                    {...props}
-                    variant={invoice ? 'default' : 'filled'}
-                    leftSection={<IconFileCode size={16} />}
-                    loading={upload.isPending}
-                  >
-                    {invoice ? 'Reemplazar con XML' : 'Subir XML'}
-                  </Button>
-                )}
-              </FileButton>
-              <Button
-                variant="default"
-                leftSection={<IconPencil size={16} />}
-                onClick={() => setDialog('manual')}
-              >
-                {invoice ? 'Corregir a mano' : 'Ingresar a mano'}
-              </Button>
-            </>
-          ) : null}
-          {task.canAccept ? (
+      <Group gap="sm" mt="md" wrap="wrap">
+        {task.canRecord ? (
+          <>
+            <FileButton onChange={(file) => void pickXml(file)} accept=".xml,text/xml,application/xml">
+              {(props) => (
+                <Button
+                  {...props}
+                  variant={invoice ? 'default' : 'filled'}
+                  leftSection={<IconFileCode size={16} />}
+                  loading={upload.isPending}
+                >
+                  {invoice ? 'Reemplazar con XML' : 'Subir XML'}
+                </Button>
+              )}
+            </FileButton>
             <Button
-              color="orange"
-              variant="light"
-              leftSection={<IconScale size={16} />}
-              onClick={() => setDialog('accept')}
+              variant="default"
+              leftSection={<IconPencil size={16} />}
+              onClick={() => setDialog('manual')}
             >
-              Aceptar diferencia
+              {invoice ? 'Corregir a mano' : 'Ingresar a mano'}
             </Button>
-          ) : null}
-        </Group>
-      ) : null}
+          </>
+        ) : null}
+        {task.canAccept ? (
+          <Button
+            color="orange"
+            variant="light"
+            leftSection={<IconScale size={16} />}
+            onClick={() => setDialog('accept')}
+          >
+            Aceptar diferencia
+          </Button>
+        ) : null}
+        {/* The PDF is kept with the reservation's papers (type 'Factura del broker', decision 0037). */}
+        <Button
+          component={Link}
+          to={paths.reservationDocuments(reservationId)}
+          variant="subtle"
+          leftSection={<IconFolder size={16} />}
+        >
+          PDF en Documentos
+        </Button>
+      </Group>
 
       {dialog === 'manual' ? (
         <InvoiceDialog
@@ -287,14 +305,14 @@ function InvoiceTaskCard({ flowId, task }: { flowId: string; task: InvoiceTaskVi
  * recorded, the check against the payment line by line, Ley 19.983's countdown, and what the server
  * says the user may do (record, correct, accept a difference). Nothing when the flow has no such task.
  */
-export function BrokerInvoiceSection({ flowId }: { flowId: string }) {
+export function BrokerInvoiceSection({ flowId, reservationId }: { flowId: string; reservationId: string }) {
   const invoices = useFlowInvoices(flowId);
   if (invoices.isError) return <ErrorAlert error={invoices.error} />;
   if (!invoices.data || invoices.data.tasks.length === 0) return null;
   return (
     <Stack gap="md">
       {invoices.data.tasks.map((task) => (
-        <InvoiceTaskCard key={task.taskRowId} flowId={flowId} task={task} />
+        <InvoiceTaskCard key={task.taskRowId} flowId={flowId} reservationId={reservationId} task={task} />
       ))}
     </Stack>
   );

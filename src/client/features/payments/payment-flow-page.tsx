@@ -312,7 +312,7 @@ export default function PaymentFlowPage() {
             </Text>
           </Alert>
         ) : null}
-        <BrokerInvoiceSection flowId={data.id} />
+        <BrokerInvoiceSection flowId={data.id} reservationId={reservation.id} />
         <StagesSection key={data.id} kind="payment" flow={data} />
       </Stack>
 

@@ -7,7 +7,7 @@ import type { InvoiceTaskView } from '../../../shared/schemas/broker-invoices';
 import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { isUniqueViolation } from '../../http/app-error';
-import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
+import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import { createBroker, createReservation } from '../../test/builders';
 import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
 
@@ -507,6 +507,11 @@ describe("the broker's invoice on its payment task", () => {
     const operations = await loginAs(ctx, { userType: 'Operaciones' });
     const forbidden = 'Solo el equipo de pagos y los administradores registran la factura del broker.';
 
+    // Without a session nothing is read or written.
+    const stranger = new Agent(ctx.app);
+    expect((await stranger.get(`/api/payment-flows/${flowId}/invoices`)).statusCode).toBe(401);
+    expect((await stranger.post(`${base}/invoice/xml`, xmlBody())).statusCode).toBe(401);
+
     // Everyone on the staff reads; only the payments team and administrators may record.
     for (const reader of [kam, supervisor, operations]) {
       expect(await panel(reader, flowId)).toMatchObject({ canRecord: false, canAccept: false });
@@ -556,6 +561,27 @@ describe("the broker's invoice on its payment task", () => {
       manual({ folio: '80', version: current.invoice!.version }),
     );
     expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+  });
+
+  it('refuses a correction of an invoice never recorded, and any change once the flow is cancelled', async () => {
+    const { admin, payments, flowId, base, driver } = await atInvoiceTask();
+    const none = await payments.put(`${base}/invoice`, manual({ version: 1 }));
+    expect(none.statusCode).toBe(404);
+    expect(errorOf(none).message).toBe('Esta tarea no tiene una factura registrada.');
+    const recorded = (await payments.post(`${base}/invoice`, manual({ totalAmount: '1' }))).json()
+      .task as InvoiceTaskView;
+    await driver.cancel({ at: NOW });
+    const closed =
+      'El flujo de pago está cancelado o su reserva resciliada: la factura no se puede modificar.';
+    const late = await payments.put(`${base}/invoice`, manual({ version: recorded.invoice!.version }));
+    expect(late.statusCode).toBe(409);
+    expect(errorOf(late).message).toBe(closed);
+    const accept = await admin.post(`${base}/invoice/acceptance`, {
+      reason: 'x',
+      version: recorded.invoice!.version,
+    });
+    expect(errorOf(accept).message).toBe(closed);
+    expect(await panel(admin, flowId)).toMatchObject({ canRecord: false, canAccept: false });
   });
 
   it('answers 404 for a task that does not receive the invoice, and for a flow that is not a payment flow', async () => {
