@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { apiReservation, newStaffUser, uniqueText } from './fixtures';
 
@@ -140,6 +141,16 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await her.setViewportSize({ width: 390, height: 844 });
   await panel.screenshot({ path: `${SCREENS}/broker-invoice-390.png` });
   await her.setViewportSize({ width: 1280, height: 900 });
+  // The panel with its table and refusal passes axe (serious and critical rules).
+  const axe = await new AxeBuilder({ page: her })
+    .include('[data-testid="broker-invoice"]')
+    .options({ resultTypes: ['violations'] })
+    .analyze();
+  expect(
+    axe.violations
+      .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+      .map((v) => v.id),
+  ).toEqual([]);
 
   // She cannot complete the task: the server refuses it, in the task's own words.
   await chooseCompleted(her, 'Recepción Factura Broker');
