@@ -18,6 +18,7 @@ import { authRoutes } from './features/auth/auth.routes';
 import type { AuthSettings } from './features/auth/auth.service';
 import { backupsRoutes } from './features/backups/backups.routes';
 import type { EmbeddedBackups } from './features/backups/backups.service';
+import { brokerInvoicesRoutes } from './features/broker-invoices/broker-invoices.routes';
 import { brokersRoutes } from './features/brokers/brokers.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
 import { commissionsRoutes } from './features/commissions/commissions.routes';
@@ -219,6 +220,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paymentsRoutes, { prefix: '/payments' });
       await api.register(paymentFlowsRoutes, { prefix: '/payment-flows' });
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
+      await api.register(brokerInvoicesRoutes, { prefix: '/payment-flows' });
       await api.register(approvalsRoutes, { prefix: '/approvals' });
       await api.register(reportsRoutes, { prefix: '/reports' });
       await api.register(searchRoutes, { prefix: '/search' });

@@ -448,6 +448,69 @@ export const errorCatalog = {
       'Falta el documento «{document}» de esta reserva: súbalo en Documentos antes de completar la tarea.',
   },
   DOCUMENT_DELETE_ADMIN_ONLY: { status: 403, message: 'Solo un administrador puede eliminar documentos.' },
+
+  // The broker's invoice (issue 33, decision 0039)
+  BROKER_INVOICE_TASK_NOT_FOUND: { status: 404, message: 'Esta tarea no recibe la factura del broker.' },
+  BROKER_INVOICE_NOT_FOUND: { status: 404, message: 'Esta tarea no tiene una factura registrada.' },
+  BROKER_INVOICE_EXISTS: {
+    status: 409,
+    message: 'Esta tarea ya tiene una factura registrada: recargue la página y edítela.',
+  },
+  BROKER_INVOICE_RECORD_FORBIDDEN: {
+    status: 403,
+    message: 'Solo el equipo de pagos y los administradores registran la factura del broker.',
+  },
+  BROKER_INVOICE_TASK_COMPLETED: {
+    status: 403,
+    message: 'La tarea ya está completada: solo un administrador puede cambiar su factura.',
+  },
+  BROKER_INVOICE_ACCEPT_FORBIDDEN: {
+    status: 403,
+    message: 'Solo un administrador puede aceptar una diferencia entre la factura y el pago.',
+  },
+  BROKER_INVOICE_FLOW_CLOSED: {
+    status: 409,
+    message: 'El flujo de pago está cancelado o su reserva resciliada: la factura no se puede modificar.',
+  },
+  BROKER_INVOICE_XML_INVALID: {
+    status: 400,
+    message: 'El archivo no es una factura electrónica del SII: {reason}. No se registró nada.',
+    field: 'content',
+  },
+  BROKER_INVOICE_OTHER_RUT: {
+    status: 400,
+    message:
+      'La factura fue emitida por el RUT {issuer}, no por el broker de esta comisión ({broker}). No se registró nada.',
+    field: 'issuerRut',
+  },
+  BROKER_INVOICE_FOLIO_TAKEN: {
+    status: 409,
+    message: 'El broker ya tiene registrada una {kind} con el folio {folio}.',
+    field: 'folio',
+  },
+  BROKER_INVOICE_FUTURE_DATE: {
+    status: 400,
+    message: 'La fecha de emisión no puede ser posterior a hoy.',
+    field: 'issueDate',
+  },
+  BROKER_INVOICE_RECEIVED_DATE: {
+    status: 400,
+    message: 'La fecha de recepción debe estar entre la fecha de emisión y hoy.',
+    field: 'receivedDate',
+  },
+  BROKER_INVOICE_MISSING: {
+    status: 409,
+    message: 'Registre la factura del broker antes de completar la tarea.',
+  },
+  BROKER_INVOICE_MISMATCH: {
+    status: 409,
+    message:
+      'La factura del broker no cuadra con el pago ({lines}): un administrador debe aceptar la diferencia, con un motivo, antes de completar la tarea.',
+  },
+  BROKER_INVOICE_NO_MISMATCH: {
+    status: 409,
+    message: 'La factura cuadra con el pago: no hay una diferencia que aceptar.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

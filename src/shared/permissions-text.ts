@@ -33,6 +33,8 @@ export const actionDescriptions: Record<Action, string> = {
   'documents.delete': 'Eliminar documentos de una reserva (queda en el historial)',
   'documentTypes.manage':
     'Crear y editar los tipos de documento, quién los ve y qué tareas los requieren (Configuración → Documentos)',
+  'brokerInvoices.accept':
+    'Aceptar, con un motivo, una factura del broker que no cuadra con el pago, para que la tarea se pueda completar',
 };
 
 /**
@@ -44,6 +46,8 @@ export const policyDescriptions: Record<PolicyAction, string> = {
   'tasks.readOf': 'Ver las tareas pendientes de otro usuario (Seguimiento): solo administradores',
   'documents.read':
     'Ver, previsualizar y descargar documentos de un tipo «Administradores y pagos»: administradores y Gestores de Pagos',
+  'brokerInvoices.record':
+    'Registrar o corregir la factura del broker de un pago: Gestores de Pagos mientras la tarea no esté completada, y administradores',
 };
 
 export const taskRuleDescriptions: readonly string[] = [

@@ -29,6 +29,7 @@ export const ADMIN_ACTIONS = [
   'backups.manage',
   'documents.delete',
   'documentTypes.manage',
+  'brokerInvoices.accept',
 ] as const;
 export type Action = (typeof ADMIN_ACTIONS)[number];
 

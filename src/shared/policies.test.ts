@@ -21,4 +21,14 @@ describe('record policies', () => {
     for (const user of [admin, kam, payments, operations])
       expect(allow(user, 'documents.read', { isRestricted: false })).toBe(true);
   });
+
+  it("lets the payments team record a broker's invoice until its task is completed, administrators always", () => {
+    const payments = { id: 'p', userType: 'Gestor de Pagos' };
+    const others = [kam, { id: 'o', userType: 'Operaciones' }, { id: 's', userType: 'Supervisor' }];
+    for (const taskStatus of ['blocked', 'pending', 'in_progress', 'completed']) {
+      expect(allow(admin, 'brokerInvoices.record', { taskStatus })).toBe(true);
+      expect(allow(payments, 'brokerInvoices.record', { taskStatus })).toBe(taskStatus !== 'completed');
+      for (const user of others) expect(allow(user, 'brokerInvoices.record', { taskStatus })).toBe(false);
+    }
+  });
 });

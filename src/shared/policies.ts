@@ -19,6 +19,11 @@ interface Policies {
    * pagos') only administrators and the payments team ('Gestor de Pagos'); the others all staff.
    */
   'documents.read': { isRestricted: boolean };
+  /**
+   * Record or correct the broker's invoice on its task (issue 33): the payments team ('Gestor de
+   * Pagos') while the task is not completed, administrators always (as any change to a completed task).
+   */
+  'brokerInvoices.record': { taskStatus: string };
 }
 
 export type PolicyAction = keyof Policies;
@@ -27,6 +32,9 @@ const rules: { [A in PolicyAction]: (user: PolicyUser, record: Policies[A]) => b
   'tasks.readOf': (user, owner) => owner.userId === user.id || can(user, 'menu.followUp'),
   'documents.read': (user, type) =>
     !type.isRestricted || user.userType === 'Administrador' || user.userType === 'Gestor de Pagos',
+  'brokerInvoices.record': (user, task) =>
+    user.userType === 'Administrador' ||
+    (user.userType === 'Gestor de Pagos' && task.taskStatus !== 'completed'),
 };
 
 export function allow<A extends PolicyAction>(user: PolicyUser, action: A, record: Policies[A]): boolean {

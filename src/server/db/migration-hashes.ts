@@ -35,4 +35,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0029_pesos': '2f8e040f5b904637a1da29e17d8067c9e807eb4ce33b42cdf7caba15735aa7ef',
   '0030_mail_outbox': 'c2a3f72f6ac6ea62c2990f6314ea3a92c3ede6a0e32b8b8c813670ac283d74b4',
   '0031_documents': '1eeac2f5ee8be5f406577508a24c60050e6361ac0184f68ee1995c7cc4c9437f',
+  '0032_broker_invoices': '209245704e897250909fa66be4fa50fa7ece7876fa31fadb73b2a53e883621cb',
 };

@@ -815,6 +815,8 @@ export const workflowTasks = pgTable(
     isApproval: boolean('is_approval').notNull().default(false),
     /** No longer part of the business's flow: kept for the flows that have it, left out of settings and reports. */
     isRetired: boolean('is_retired').notNull().default(false),
+    /** The broker's invoice is recorded here and checked against the payment before it completes (0039). */
+    recordsBrokerInvoice: boolean('records_broker_invoice').notNull().default(false),
   },
   (t) => [
     uniqueIndex('workflow_tasks_order_key').on(t.stageId, t.sortOrder),
@@ -1416,6 +1418,11 @@ export const documentTypes = pgTable(
     name: text('name').notNull(),
     /** Seen only by administrators and the payments team ('Gestor de Pagos'); otherwise by all staff. */
     isRestricted: boolean('is_restricted').notNull().default(false),
+    /**
+     * The broker's invoice: an invoice task whose checklist requires this type needs the invoice
+     * recorded too, not only its paper (decision 0039). At most one type is.
+     */
+    isBrokerInvoice: boolean('is_broker_invoice').notNull().default(false),
     sortOrder: integer('sort_order').notNull().default(0),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -1425,6 +1432,7 @@ export const documentTypes = pgTable(
   },
   (t) => [
     uniqueIndex('document_types_name_key').on(sql`lower(${t.name})`),
+    uniqueIndex('document_types_broker_invoice_key').on(t.isBrokerInvoice).where(sql`${t.isBrokerInvoice}`),
     check('document_types_name_check', sql`length(trim(${t.name})) between 1 and 80`),
   ],
 );
@@ -1510,4 +1518,95 @@ export const documentChunks = pgTable(
     bytes: bytea('bytes').notNull(),
   },
   (t) => [primaryKey({ columns: [t.versionId, t.seq] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The broker's invoice (issue 33, decision 0039)
+
+const BROKER_INVOICE_KINDS_SQL = `'taxed', 'exempt', 'fees'`;
+const pesos = (name: string) => numeric(name, { precision: 14, scale: 0 });
+
+/**
+ * The broker's document for one payment, recorded on the task that receives it: a factura
+ * electrónica afecta ('taxed') or exenta ('exempt') — net, IVA, total — or a boleta de honorarios
+ * ('fees') — gross, withholding, net to pay. Whole pesos. A mismatch with the payment is accepted by
+ * an administrator with a reason; any change of the figures takes the acceptance back.
+ */
+export const brokerInvoices = pgTable(
+  'broker_invoices',
+  {
+    id: id(),
+    flowTaskId: uuid('flow_task_id')
+      .notNull()
+      .unique()
+      .references(() => flowTasks.id, { onDelete: 'cascade' }),
+    /** The task's flow, kept for the 'Historial' of the payment flow (the audit's root). */
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    brokerId: uuid('broker_id')
+      .notNull()
+      .references(() => brokers.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull(),
+    issuerRut: text('issuer_rut').notNull(),
+    folio: text('folio').notNull(),
+    issueDate: day('issue_date').notNull(),
+    /** When the office received it: Ley 19.983's 8 days to claim run from here. */
+    receivedDate: day('received_date').notNull(),
+    netAmount: pesos('net_amount'),
+    vatAmount: pesos('vat_amount'),
+    totalAmount: pesos('total_amount'),
+    grossAmount: pesos('gross_amount'),
+    withholdingAmount: pesos('withholding_amount'),
+    payableAmount: pesos('payable_amount'),
+    /** 'manual' (typed) or 'xml' (read from the SII's DTE). */
+    source: text('source').notNull(),
+    mismatchAcceptedBy: uuid('mismatch_accepted_by').references(() => profiles.id, { onDelete: 'set null' }),
+    mismatchAcceptedAt: instant('mismatch_accepted_at'),
+    mismatchReason: text('mismatch_reason'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    // SII folios are numbered per issuer and document type: the same broker's folio once per kind.
+    uniqueIndex('broker_invoices_folio_key').on(t.brokerId, t.kind, t.folio),
+    index('broker_invoices_flow_idx').on(t.flowId),
+    check('broker_invoices_kind_check', sql.raw(`kind in (${BROKER_INVOICE_KINDS_SQL})`)),
+    check('broker_invoices_source_check', sql`${t.source} in ('manual', 'xml')`),
+    check('broker_invoices_folio_check', sql`${t.folio} ~ '^[1-9][0-9]{0,9}$'`),
+    check('broker_invoices_received_check', sql`${t.receivedDate} >= ${t.issueDate}`),
+    check(
+      'broker_invoices_amounts_check',
+      sql`(${t.kind} in ('taxed', 'exempt')
+            and ${t.netAmount} >= 0 and ${t.vatAmount} >= 0 and ${t.totalAmount} >= 0
+            and ${t.grossAmount} is null and ${t.withholdingAmount} is null and ${t.payableAmount} is null)
+        or (${t.kind} = 'fees'
+            and ${t.grossAmount} >= 0 and ${t.withholdingAmount} >= 0 and ${t.payableAmount} >= 0
+            and ${t.netAmount} is null and ${t.vatAmount} is null and ${t.totalAmount} is null)`,
+    ),
+    check(
+      'broker_invoices_acceptance_check',
+      sql`(${t.mismatchAcceptedAt} is null) = (${t.mismatchReason} is null)`,
+    ),
+  ],
+);
+
+/**
+ * The boleta de honorarios' withholding by year (Ley 21.133's schedule): data, seeded and changed by
+ * migrations, read by the invoice check. A year past the last row uses the last row's rate.
+ */
+export const feeWithholdingRates = pgTable(
+  'fee_withholding_rates',
+  {
+    year: smallint('year').primaryKey(),
+    /** A percentage with two decimals: 15.25 is 15,25 %. */
+    rate: numeric('rate', { precision: 5, scale: 2 }).notNull(),
+  },
+  (t) => [
+    check('fee_withholding_rates_year_check', sql`${t.year} between 2000 and 2100`),
+    check('fee_withholding_rates_rate_check', sql`${t.rate} > 0 and ${t.rate} < 100`),
+  ],
 );

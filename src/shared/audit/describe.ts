@@ -1,3 +1,9 @@
+import {
+  BROKER_INVOICE_KIND_LABELS,
+  BROKER_INVOICE_SOURCE_LABELS,
+  type BrokerInvoiceKind,
+  type BrokerInvoiceSource,
+} from '../domain/broker-invoices';
 import { formatRut } from '../domain/rut';
 import { foldForSearch } from '../domain/search';
 import { type UnitKind, unitKindLabels } from '../domain/stock';
@@ -128,6 +134,10 @@ export function formatAuditValue(
       return dataRequestStatusLabels[text as DataRequestStatus] ?? text;
     case 'unitKind':
       return unitKindLabels[text as UnitKind] ?? text;
+    case 'invoiceKind':
+      return BROKER_INVOICE_KIND_LABELS[text as BrokerInvoiceKind] ?? text;
+    case 'invoiceSource':
+      return BROKER_INVOICE_SOURCE_LABELS[text as BrokerInvoiceSource] ?? text;
     default:
       return text;
   }

@@ -55,6 +55,10 @@ export type AuditFormat =
   | 'dataRequestStatus'
   /** A unit's kind: Departamento, Estacionamiento, Bodega. */
   | 'unitKind'
+  /** The broker's document: Factura electrónica afecta, exenta, Boleta de honorarios. */
+  | 'invoiceKind'
+  /** Where an invoice's figures came from: typed, or read from its XML. */
+  | 'invoiceSource'
   | { ref: AuditReference };
 
 export interface AuditField {
@@ -458,6 +462,7 @@ export const AUDIT_TABLES = {
       assign_to_seller: field('Se asigna al vendedor', 'boolean'),
       is_approval: field('Es aprobación', 'boolean'),
       is_retired: field('Retirada del flujo', 'boolean'),
+      records_broker_invoice: field('Recibe la factura del broker', 'boolean'),
     },
   },
   workflow_task_prerequisites: {
@@ -490,6 +495,7 @@ export const AUDIT_TABLES = {
       id: hidden('Id'),
       name: field('Nombre'),
       is_restricted: field('Solo administradores y pagos', 'boolean'),
+      is_broker_invoice: field('Es la factura del broker', 'boolean'),
       sort_order: field('Orden', 'integer'),
     },
   },
@@ -498,6 +504,30 @@ export const AUDIT_TABLES = {
     fields: {
       document_type_id: hidden('Tipo de documento', { ref: 'documentType' }),
       workflow_task_id: ref('Tarea que lo requiere', 'workflowTask'),
+    },
+  },
+  broker_invoices: {
+    noun: 'la factura del broker',
+    fields: {
+      id: hidden('Id'),
+      flow_task_id: ref('Tarea', 'flowTask'),
+      flow_id: hidden('Flujo', { ref: 'flow' }),
+      broker_id: ref('Broker', 'broker'),
+      kind: field('Documento', 'invoiceKind'),
+      issuer_rut: field('RUT emisor', 'rut'),
+      folio: field('Folio'),
+      issue_date: field('Fecha de emisión', 'date'),
+      received_date: field('Fecha de recepción', 'date'),
+      net_amount: field('Neto', 'clp'),
+      vat_amount: field('IVA', 'clp'),
+      total_amount: field('Total', 'clp'),
+      gross_amount: field('Monto bruto', 'clp'),
+      withholding_amount: field('Retención', 'clp'),
+      payable_amount: field('Líquido a pagar', 'clp'),
+      source: field('Origen', 'invoiceSource'),
+      mismatch_accepted_by: ref('Diferencia aceptada por', 'user'),
+      mismatch_accepted_at: field('Diferencia aceptada el', 'instant'),
+      mismatch_reason: field('Motivo de la aceptación'),
     },
   },
 } as const satisfies Record<string, AuditTable>;

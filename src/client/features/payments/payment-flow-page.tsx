@@ -22,6 +22,7 @@ import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
 import { HistoryButton } from '../audit';
+import { BrokerInvoiceSection } from '../broker-invoices';
 import { commissionStatementHref } from '../documents/api';
 import { PromotionDialog } from '../reservations';
 import { useReservation, useSaveCommission, useSavePromotion } from '../reservations/api';
@@ -212,7 +213,8 @@ function FlowActions({ flow, onDialog }: { flow: PaymentFlowDetail; onDialog: (d
 /**
  * /pagos/flujo/{id}: a commission's payment flow (spec part 2 §2) — the header with its shortcuts,
  * the general information, the process status, the actions ('Proceder con Pago', 'Crear Segundo
- * Pago', at risk, promotion, commission) and the stages with their tasks (the sale flow's own).
+ * Pago', at risk, promotion, commission), the broker's invoice and the stages with their tasks (the
+ * sale flow's own).
  */
 export default function PaymentFlowPage() {
   const { flowId } = useParams<{ flowId: string }>();
@@ -310,6 +312,7 @@ export default function PaymentFlowPage() {
             </Text>
           </Alert>
         ) : null}
+        <BrokerInvoiceSection flowId={data.id} reservationId={reservation.id} />
         <StagesSection key={data.id} kind="payment" flow={data} />
       </Stack>
 

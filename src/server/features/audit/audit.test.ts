@@ -57,6 +57,9 @@ const NOT_AUDITED = new Set([
   // A price list's prices, never edited (a new list is a new version): the list itself is audited,
   // with how many prices it set (decision 0032).
   'price_list_items',
+  // The boleta's withholding by year (decision 0039): the law's schedule, written only by migrations,
+  // which are reviewed and pinned (no screen or service writes it).
+  'fee_withholding_rates',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
@@ -367,6 +370,23 @@ const CASES: TableCase[] = [
     },
     remove: (key) => sql`delete from documents where id = ${key}::uuid`,
     root: (_key, f) => f.sold.id,
+  },
+  {
+    table: 'broker_invoices',
+    insert: (f) =>
+      sql`insert into broker_invoices (flow_task_id, flow_id, broker_id, kind, issuer_rut, folio, issue_date,
+            received_date, net_amount, vat_amount, total_amount, source)
+          values (${f.flow.task('COF PENDIENTE FIRMA')}, ${f.flow.id}, ${f.broker.id}, 'taxed', ${f.broker.rut}, '101',
+            '2027-03-01', '2027-03-02', 1000000, 190000, 1190000, 'manual')
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update broker_invoices set folio = '102' where id = ${key}::uuid`,
+      column: 'folio',
+      before: () => '101',
+      after: () => '102',
+    },
+    remove: (key) => sql`delete from broker_invoices where id = ${key}::uuid`,
+    root: (_key, f) => f.flow.id,
   },
   {
     table: 'document_types',

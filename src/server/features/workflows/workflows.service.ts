@@ -36,6 +36,7 @@ import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import type { EventBus } from '../../events/event-bus';
 import { AppError } from '../../http/app-error';
+import * as brokerInvoices from '../broker-invoices/broker-invoices.service';
 import * as commissions from '../commissions/commissions.service';
 import * as documents from '../documents/documents.service';
 import * as mail from '../mail/mail.service';
@@ -227,7 +228,7 @@ export async function runCommandsIn(
 }
 
 /**
- * The checklist (issue 35): a task completed by these commands — by its status, an approval, or as
+ * The checklist (issue 35) and the broker's invoice (issue 33): a task completed by these commands — by its status, an approval, or as
  * the last task of a payment batch — whose definition requires a document type the reservation has
  * none of is refused, naming the document. Document types and what requires them are data
  * (Configuración → Documentos); reading them here, under the flow's lock, puts the rule in the one
@@ -246,6 +247,9 @@ async function requireDocumentsOf(
   const taskIds = state.tasks.filter((task) => completedRows.has(task.id)).map((task) => task.taskId);
   const missing = await documents.missingDocumentIn(tx, flow.reservationId, taskIds);
   if (missing !== null) throw new AppError('TASK_DOCUMENT_MISSING', { params: { document: missing } });
+  // The broker's invoice (decision 0039): recorded and matching the payment, or its difference
+  // accepted by an administrator, before the task that receives it completes. The paper first.
+  await brokerInvoices.requireInvoicesIn(tx, [...completedRows]);
 }
 
 /** What a flow's events change beyond the flow, in the same transaction. */

@@ -1,0 +1,1 @@
+export { BrokerInvoiceSection } from './broker-invoice-section';

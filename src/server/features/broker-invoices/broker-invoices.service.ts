@@ -1,0 +1,367 @@
+import type { z } from 'zod';
+import {
+  BROKER_INVOICE_KIND_LABELS,
+  checkInvoice,
+  claimCountdown,
+  type InvoiceCheck,
+  type PaymentExpectation,
+  withholdingRateOf,
+} from '../../../shared/domain/broker-invoices';
+import { decodeXmlBytes, readDte } from '../../../shared/domain/dte';
+import { formatRut } from '../../../shared/domain/rut';
+import { paymentUf, ufToClp } from '../../../shared/domain/uf';
+import { santiagoDateOf } from '../../../shared/format';
+import { can, isAdmin } from '../../../shared/permissions';
+import { allow } from '../../../shared/policies';
+import type {
+  brokerInvoiceAcceptanceBody,
+  brokerInvoiceBody,
+  brokerInvoiceXmlBody,
+  FlowInvoices,
+  InvoiceTaskView,
+} from '../../../shared/schemas/broker-invoices';
+import type { ReadContext, ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
+import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as ufValues from '../uf-values/uf-values.service';
+import * as queries from './broker-invoices.queries';
+
+/**
+ * The broker's invoice on the payment task that receives it (issue 33, decision 0039): recorded by
+ * hand or from the SII's XML by the payments team, checked against the payment line by line, a
+ * mismatch accepted by an administrator with a reason. Completing the task asks `requireInvoicesIn`
+ * under the flow's lock (the workflow engine's one path, as the documents' checklist).
+ */
+
+type Viewer = ServiceContext['user'];
+
+const isPaymentsStaff = (user: Viewer) => isAdmin(user) || user.userType === 'Gestor de Pagos';
+
+/** What the payment expects of the invoice: frozen pesos once dated, else at the issue date's UF. */
+async function expectationOf(
+  db: Executor,
+  subject: queries.InvoiceSubject,
+  invoice: Pick<queries.InvoiceRow, 'kind' | 'issueDate'>,
+) {
+  let clp: string | null;
+  let ufValue: string | null;
+  let ufDate: string;
+  let basis: 'frozen' | 'issueDate';
+  if (subject.paymentDate) {
+    basis = 'frozen';
+    clp = subject.paymentClp;
+    ufValue = subject.paymentUfValue;
+    ufDate = subject.paymentDate;
+  } else {
+    basis = 'issueDate';
+    ufDate = invoice.issueDate;
+    ufValue = await ufValues.valueOn(db, invoice.issueDate);
+    clp = ufValue === null ? null : ufToClp(paymentUf(subject, subject.isSecondPayment ? 2 : 1), ufValue);
+  }
+  const rates = invoice.kind === 'fees' ? await queries.listWithholdingRates(db) : [];
+  const payment: PaymentExpectation = {
+    brokerRut: subject.brokerRut,
+    clp,
+    includesVat: subject.commissionIncludesTax,
+    withholdingRate: withholdingRateOf(rates, Number(invoice.issueDate.slice(0, 4))),
+  };
+  return {
+    payment,
+    expected: { clp, basis, ufValue, ufDate, includesVat: subject.commissionIncludesTax },
+  };
+}
+
+/** Why completing the task is refused now: no invoice (when its checklist asks for it), or a mismatch not accepted. */
+async function refusalOf(
+  db: Executor,
+  subject: queries.InvoiceSubject,
+  invoice: queries.InvoiceRow | null,
+  check: InvoiceCheck | null,
+): Promise<AppError | null> {
+  if (invoice === null) {
+    return (await queries.isInvoiceDocumentRequired(db, subject.workflowTaskId))
+      ? new AppError('BROKER_INVOICE_MISSING')
+      : null;
+  }
+  if (check === null || check.matches || invoice.acceptedAt !== null) return null;
+  const lines = check.lines.filter((line) => !line.matches).map((line) => line.label);
+  return new AppError('BROKER_INVOICE_MISMATCH', { params: { lines: lines.join(', ') } });
+}
+
+async function checkOf(db: Executor, subject: queries.InvoiceSubject, invoice: queries.InvoiceRow | null) {
+  if (invoice === null) return { check: null, expected: null };
+  const { payment, expected } = await expectationOf(db, subject, invoice);
+  return { check: checkInvoice(invoice, payment), expected };
+}
+
+/**
+ * Inside a flow command's transaction, under the flow's lock (workflows.runCommandsIn): a task
+ * these commands complete that receives the broker's invoice is refused while its invoice is missing
+ * (when its checklist requires the invoice's document) or does not match the payment and no
+ * administrator accepted the difference.
+ */
+export async function requireInvoicesIn(tx: Executor, completedTaskRowIds: readonly string[]): Promise<void> {
+  const subjects = await queries.listInvoiceSubjectsAmong(tx, completedTaskRowIds);
+  for (const subject of subjects) {
+    const invoice = await queries.findInvoiceOfTask(tx, subject.taskRowId);
+    const { check } = await checkOf(tx, subject, invoice);
+    const refusal = await refusalOf(tx, subject, invoice, check);
+    if (refusal) throw refusal;
+  }
+}
+
+async function taskView(
+  db: Executor,
+  user: Viewer,
+  now: Date,
+  subject: queries.InvoiceSubject,
+): Promise<InvoiceTaskView> {
+  const invoice = await queries.findInvoiceOfTask(db, subject.taskRowId);
+  const { check, expected } = await checkOf(db, subject, invoice);
+  const refusal = await refusalOf(db, subject, invoice, check);
+  const open = !subject.subjectClosed && subject.flowStatus !== 'cancelled';
+  return {
+    taskRowId: subject.taskRowId,
+    taskName: subject.taskName,
+    taskStatus: subject.taskStatus,
+    broker: { name: subject.brokerName, rut: subject.brokerRut },
+    expected,
+    invoice: invoice && {
+      id: invoice.id,
+      kind: invoice.kind,
+      issuerRut: invoice.issuerRut,
+      folio: invoice.folio,
+      issueDate: invoice.issueDate,
+      receivedDate: invoice.receivedDate,
+      netAmount: invoice.netAmount,
+      vatAmount: invoice.vatAmount,
+      totalAmount: invoice.totalAmount,
+      grossAmount: invoice.grossAmount,
+      withholdingAmount: invoice.withholdingAmount,
+      payableAmount: invoice.payableAmount,
+      source: invoice.source,
+      version: invoice.version,
+      acceptance:
+        invoice.acceptedAt === null
+          ? null
+          : {
+              byName: invoice.acceptedByName,
+              at: invoice.acceptedAt,
+              reason: invoice.acceptanceReason ?? '',
+            },
+    },
+    check,
+    claim: invoice && claimCountdown(invoice.receivedDate, santiagoDateOf(now)),
+    // A completed task has nothing left to block (an administrator may still correct its invoice).
+    completionBlock: subject.taskStatus === 'completed' ? null : (refusal?.message ?? null),
+    canRecord: open && allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }),
+    canAccept:
+      open &&
+      can(user, 'brokerInvoices.accept') &&
+      check !== null &&
+      !check.matches &&
+      invoice?.acceptedAt === null,
+  };
+}
+
+/** The payment flow's invoice tasks as their panel shows them (any signed-in staff reads). */
+export async function listOfFlow(
+  ctx: Pick<ReadContext, 'db'> & { user: Viewer; now: Date },
+  flowId: string,
+): Promise<FlowInvoices> {
+  const kind = await queries.findFlowKind(ctx.db, flowId);
+  if (kind !== 'payment') throw new AppError('FLOW_NOT_FOUND');
+  const subjects = await queries.listInvoiceSubjectsOf(ctx.db, flowId);
+  const tasks: InvoiceTaskView[] = [];
+  for (const subject of subjects) tasks.push(await taskView(ctx.db, ctx.user, ctx.now, subject));
+  return { tasks };
+}
+
+// --- Writes -------------------------------------------------------------------------------------------
+
+/** The flow locked and its invoice task read; refuses what is not an invoice task of a payment flow. */
+async function lockSubject(tx: Executor, flowId: string, taskRowId: string) {
+  if (!(await queries.lockFlow(tx, flowId))) throw new AppError('FLOW_NOT_FOUND');
+  const subject = await queries.findInvoiceSubject(tx, flowId, taskRowId);
+  if (subject?.flowKind !== 'payment') throw new AppError('TASK_NOT_FOUND');
+  if (!subject.recordsBrokerInvoice) throw new AppError('BROKER_INVOICE_TASK_NOT_FOUND');
+  return subject;
+}
+
+function requireRecorder(user: Viewer, subject?: queries.InvoiceSubject) {
+  if (!isPaymentsStaff(user)) throw new AppError('BROKER_INVOICE_RECORD_FORBIDDEN');
+  if (subject && !allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }))
+    throw new AppError('BROKER_INVOICE_TASK_COMPLETED');
+  if (subject && (subject.subjectClosed || subject.flowStatus === 'cancelled'))
+    throw new AppError('BROKER_INVOICE_FLOW_CLOSED');
+}
+
+type ManualBody = z.output<typeof brokerInvoiceBody>;
+
+/** The refusals every recorded invoice goes through, by hand or from its XML (nothing written yet). */
+async function checkValues(
+  tx: Executor,
+  subject: queries.InvoiceSubject,
+  values: queries.InvoiceValues,
+  today: string,
+  exceptId: string | null,
+) {
+  if (values.issuerRut !== subject.brokerRut) {
+    throw new AppError('BROKER_INVOICE_OTHER_RUT', {
+      params: { issuer: formatRut(values.issuerRut), broker: formatRut(subject.brokerRut) },
+    });
+  }
+  if (values.issueDate > today) throw new AppError('BROKER_INVOICE_FUTURE_DATE');
+  if (values.receivedDate > today || values.receivedDate < values.issueDate)
+    throw new AppError('BROKER_INVOICE_RECEIVED_DATE');
+  if (await queries.isFolioTaken(tx, subject.brokerId, values.kind, values.folio, exceptId))
+    throw folioTaken(values);
+}
+
+const folioTaken = (values: Pick<queries.InvoiceValues, 'kind' | 'folio'>) =>
+  new AppError('BROKER_INVOICE_FOLIO_TAKEN', {
+    params: { kind: BROKER_INVOICE_KIND_LABELS[values.kind].toLowerCase(), folio: values.folio },
+  });
+
+/**
+ * Creates (no version) or replaces (the version read; stale → 409) the task's invoice, in one
+ * transaction under the flow's lock, then answers the task's panel.
+ */
+async function save(
+  ctx: ServiceContext,
+  flowId: string,
+  taskRowId: string,
+  values: queries.InvoiceValues,
+  version: number | undefined,
+): Promise<{ task: InvoiceTaskView }> {
+  requireRecorder(ctx.user);
+  const today = santiagoDateOf(ctx.now);
+  try {
+    const task = await ctx.db.transaction(async (tx) => {
+      const subject = await lockSubject(tx, flowId, taskRowId);
+      requireRecorder(ctx.user, subject);
+      const existing = await queries.findInvoiceOfTask(tx, taskRowId);
+      if (version === undefined && existing) throw new AppError('BROKER_INVOICE_EXISTS');
+      if (version !== undefined && !existing) throw new AppError('BROKER_INVOICE_NOT_FOUND');
+      if (existing && existing.version !== version) throw new AppError('STALE_VERSION');
+      await checkValues(tx, subject, values, today, existing?.id ?? null);
+      if (existing) {
+        const saved = await queries.updateInvoice(
+          tx,
+          existing.id,
+          existing.version,
+          { ...values, brokerId: subject.brokerId },
+          ctx.user.id,
+          ctx.now,
+        );
+        if (!saved) throw new AppError('STALE_VERSION');
+      } else {
+        await queries.insertInvoice(
+          tx,
+          { flowTaskId: taskRowId, flowId, brokerId: subject.brokerId },
+          values,
+          ctx.user.id,
+        );
+      }
+      return { view: await taskView(tx, ctx.user, ctx.now, subject), reservationId: subject.reservationId };
+    });
+    ctx.events.publish({ type: 'flow-changed', flowId, reservationId: task.reservationId, userIds: [] });
+    return { task: task.view };
+  } catch (error) {
+    // Two recordings at once: the database's unique keys answer what the checks above would have.
+    if (isUniqueViolation(error, 'broker_invoices_folio_key')) throw folioTaken(values);
+    if (isUniqueViolation(error, 'broker_invoices_flow_task_id_unique'))
+      throw new AppError('BROKER_INVOICE_EXISTS');
+    throw error;
+  }
+}
+
+function manualValues(body: ManualBody, today: string): queries.InvoiceValues {
+  return {
+    kind: body.kind,
+    issuerRut: body.issuerRut,
+    folio: body.folio,
+    issueDate: body.issueDate,
+    receivedDate: body.receivedDate ?? today,
+    netAmount: body.netAmount,
+    vatAmount: body.vatAmount,
+    totalAmount: body.totalAmount,
+    grossAmount: body.grossAmount,
+    withholdingAmount: body.withholdingAmount,
+    payableAmount: body.payableAmount,
+    source: 'manual',
+  };
+}
+
+/** The invoice typed by hand: a new one (POST), or the one recorded corrected (PUT, with its version). */
+export function record(
+  ctx: ServiceContext,
+  flowId: string,
+  taskRowId: string,
+  body: ManualBody,
+): Promise<{ task: InvoiceTaskView }> {
+  return save(ctx, flowId, taskRowId, manualValues(body, santiagoDateOf(ctx.now)), body.version);
+}
+
+/**
+ * The invoice read from the SII's XML (a DTE 33 or 34): refused with the reason when it is not one,
+ * or when it was issued by another RUT; recorded as read otherwise.
+ */
+export function recordXml(
+  ctx: ServiceContext,
+  flowId: string,
+  taskRowId: string,
+  body: z.output<typeof brokerInvoiceXmlBody>,
+): Promise<{ task: InvoiceTaskView }> {
+  requireRecorder(ctx.user);
+  const reading = readDte(decodeXmlBytes(Buffer.from(body.content, 'base64')));
+  if (!reading.ok) throw new AppError('BROKER_INVOICE_XML_INVALID', { params: { reason: reading.reason } });
+  const { invoice } = reading;
+  const values: queries.InvoiceValues = {
+    kind: invoice.kind,
+    issuerRut: invoice.issuerRut,
+    folio: invoice.folio,
+    issueDate: invoice.issueDate,
+    receivedDate: body.receivedDate ?? santiagoDateOf(ctx.now),
+    netAmount: invoice.netAmount,
+    vatAmount: invoice.vatAmount,
+    totalAmount: invoice.totalAmount,
+    grossAmount: null,
+    withholdingAmount: null,
+    payableAmount: null,
+    source: 'xml',
+  };
+  return save(ctx, flowId, taskRowId, values, body.version);
+}
+
+/**
+ * An administrator accepts the invoice's mismatch with the payment, with a reason (audited on the
+ * invoice, in the payment flow's 'Historial'): the task may then be completed.
+ */
+export async function acceptMismatch(
+  ctx: ServiceContext,
+  flowId: string,
+  taskRowId: string,
+  body: z.output<typeof brokerInvoiceAcceptanceBody>,
+): Promise<{ task: InvoiceTaskView }> {
+  if (!can(ctx.user, 'brokerInvoices.accept')) throw new AppError('BROKER_INVOICE_ACCEPT_FORBIDDEN');
+  const task = await ctx.db.transaction(async (tx) => {
+    const subject = await lockSubject(tx, flowId, taskRowId);
+    if (subject.subjectClosed || subject.flowStatus === 'cancelled')
+      throw new AppError('BROKER_INVOICE_FLOW_CLOSED');
+    const invoice = await queries.findInvoiceOfTask(tx, taskRowId);
+    if (!invoice) throw new AppError('BROKER_INVOICE_NOT_FOUND');
+    if (invoice.version !== body.version) throw new AppError('STALE_VERSION');
+    const { check } = await checkOf(tx, subject, invoice);
+    if (check === null || check.matches) throw new AppError('BROKER_INVOICE_NO_MISMATCH');
+    const saved = await queries.updateAcceptance(tx, invoice.id, invoice.version, {
+      userId: ctx.user.id,
+      reason: body.reason,
+      at: ctx.now,
+    });
+    if (!saved) throw new AppError('STALE_VERSION');
+    return { view: await taskView(tx, ctx.user, ctx.now, subject), reservationId: subject.reservationId };
+  });
+  ctx.events.publish({ type: 'flow-changed', flowId, reservationId: task.reservationId, userIds: [] });
+  return { task: task.view };
+}
