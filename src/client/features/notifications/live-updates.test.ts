@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LIVE_EVENTS_URL, openLiveEvents } from '../../lib/live-events';
 import { sessionQueryKey } from '../../lib/session';
 import { approvalKeys } from '../approvals/keys';
+import { stockKeys } from '../stock/keys';
 import { liveUpdateHandlers, notificationKeys } from './api';
 
 /** An EventSource the test drives: the server's events are dispatched by hand. */
@@ -87,6 +88,8 @@ describe('live events (one stream per tab)', () => {
     expect(handlers.inboxChanged).toHaveBeenCalledTimes(1);
     source.emit('resync');
     expect(handlers.resync).toHaveBeenCalledTimes(1);
+    source.emit('stock-changed', JSON.stringify({ projectId: 'p1' }));
+    expect(handlers.stockChanged).toHaveBeenCalledTimes(1);
   });
 
   it('closes for good when the server says the session ended, and hands it on', () => {
@@ -141,5 +144,25 @@ describe('live events (one stream per tab)', () => {
     reset();
     handlers.resync();
     expect(stale()).toEqual([true, true, true, true, true, true, true, true, true]);
+  });
+
+  it('refreshes the stock screens, and nothing else, when a project’s units change', () => {
+    const queryClient = new QueryClient();
+    const keys = [
+      stockKeys.grid('p1', {}),
+      stockKeys.picker('p1', 'apartment', ''),
+      stockKeys.priceLists('p1'),
+      notificationKeys.count,
+      approvalKeys.list({ page: 1, pageSize: 25 }),
+    ];
+    for (const key of keys) queryClient.setQueryData(key, 1);
+    liveUpdateHandlers(queryClient).stockChanged();
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
