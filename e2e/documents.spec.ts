@@ -49,7 +49,7 @@ test.describe('documentos', () => {
       commission: { commissionAmount: '119', numberOfPayments: 1, firstPaymentPercentage: 100 },
     });
     await page.goto(`/flujo-reservas/${reservation.saleFlowId}`);
-    await page.getByRole('link', { name: 'Documentos' }).click();
+    await page.getByRole('link', { name: 'Documentos', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/reservas/${reservation.reservationId}/documentos$`));
     await expect(
       page.getByRole('heading', { name: `Documentos · Reserva N°\u00a0${reservation.number}` }),
@@ -74,7 +74,7 @@ test.describe('documentos', () => {
     await expect(page).toHaveURL(new RegExp(`/flujo-reservas/${reservation.saleFlowId}$`));
     await page.getByRole('button', { name: 'Flujo de pago' }).click();
     await expect(page).toHaveURL(/\/pagos\/flujo\/[0-9a-f-]{36}$/);
-    await page.getByRole('link', { name: 'Documentos' }).click();
+    await page.getByRole('link', { name: 'Documentos', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/reservas/${reservation.reservationId}/documentos$`));
     const fromPayments = page.getByRole('row').filter({ hasText: 'Comprobante firmado.pdf' });
     await expect(fromPayments).toBeVisible();
@@ -149,7 +149,7 @@ test.describe('documentos', () => {
       );
       await expect(status(page, task)).not.toHaveValue('Completada');
 
-      await page.getByRole('link', { name: 'Documentos' }).click();
+      await page.getByRole('link', { name: 'Documentos', exact: true }).click();
       await expect(
         page.getByRole('alert').filter({ hasText: 'Documentos requeridos pendientes' }),
       ).toContainText(`Promesa firmada (lo requiere la tarea ${task})`);
