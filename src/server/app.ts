@@ -46,6 +46,7 @@ import { saleFlowsRoutes } from './features/sale-flows/sale-flows.routes';
 import { searchRoutes } from './features/search/search.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { stockRoutes } from './features/stock/stock.routes';
+import { ufFetchSettings } from './features/uf-values/uf-source';
 import { ufValuesRoutes } from './features/uf-values/uf-values.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
@@ -231,7 +232,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
       await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
       await api.register(importsRoutes, { prefix: '/imports' });
-      await api.register(ufValuesRoutes, { prefix: '/uf-values' });
+      await api.register(ufValuesRoutes, { prefix: '/uf-values', fetch: ufFetchSettings(env) });
       await api.register(documentsRoutes, { prefix: '/reservations' });
       await api.register(documentTypesRoutes, { prefix: '/document-types' });
       await api.register(backupsRoutes, { prefix: '/backups', backups: options.backups ?? null });

@@ -50,6 +50,10 @@ export const envSchema = z.object({
   BACKUP_KEEP_DAILY: z.coerce.number().int().min(1).default(7),
   BACKUP_KEEP_WEEKLY: z.coerce.number().int().min(0).default(4),
   BACKUP_KEEP_MONTHLY: z.coerce.number().int().min(0).default(12),
+  /** The daily UF fetch (decision 0034): off unless set — an API key of the CMF (api.cmfchile.cl). */
+  UF_API_KEY: z.string().optional(),
+  /** Where the fetch asks: the CMF's UF resource by default. */
+  UF_API_URL: z.string().url().default('https://api.cmfchile.cl/api-sbifv3/recursos_api/uf'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -15,6 +15,8 @@ import {
 import { backupSettingsOf, EmbeddedBackups } from './features/backups/backups.service';
 import { recoverAbandonedRuns } from './features/imports/imports.service';
 import { startMailJobs } from './features/mail/mail-jobs';
+import { ufFetchSettings } from './features/uf-values/uf-source';
+import { startUfFetchJob } from './features/uf-values/uf-values.service';
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -80,6 +82,8 @@ async function main() {
   if (interrupted.length > 0) app.log.warn({ runs: interrupted }, 'interrupted imports rolled back');
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
   const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
+  // The daily UF fetch, when an API key is set (decision 0034).
+  const stopUfFetch = startUfFetchJob({ db, settings: ufFetchSettings(env), log: app.log });
   // E-mail notices: the sender and the daily digest, never inside a request (decision 0035).
   const stopMail = startMailJobs({ db, sender: app.mail, log: app.log });
 
@@ -92,6 +96,7 @@ async function main() {
     stopNightlyBackups();
     stopBackupRequests();
     try {
+      stopUfFetch();
       await stopMail();
       await app.close();
       await events.close?.();

@@ -399,6 +399,10 @@ export const errorCatalog = {
     status: 409,
     message: 'Revise y confirme antes de guardar: {warnings}',
   },
+  UF_FETCH_DISABLED: {
+    status: 409,
+    message: 'La consulta automática de valores UF no está activada: configure UF_API_KEY en el servidor.',
+  },
   // Backups (issue 30): the screen explains what to do
   BACKUPS_NOT_EMBEDDED: {
     status: 409,

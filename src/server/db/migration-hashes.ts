@@ -36,4 +36,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0030_mail_outbox': 'c2a3f72f6ac6ea62c2990f6314ea3a92c3ede6a0e32b8b8c813670ac283d74b4',
   '0031_documents': '1eeac2f5ee8be5f406577508a24c60050e6361ac0184f68ee1995c7cc4c9437f',
   '0032_broker_invoices': '209245704e897250909fa66be4fa50fa7ece7876fa31fadb73b2a53e883621cb',
+  '0033_uf_fetches': '304563df9a724506134614fdaf2037ac6eed0c6a036bb344afdf1c7b3c0e5d16',
 };

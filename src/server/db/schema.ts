@@ -401,6 +401,29 @@ export const ufValues = pgTable(
   ],
 );
 
+/**
+ * Each attempt of the automatic UF fetch (issue 33, decision 0034; only when an API key is set): when,
+ * how many values came and how many were new, or why nothing was saved. Not audited: the values it
+ * saves are (source 'automatic'), and a failed attempt changes nothing but this row.
+ */
+export const ufFetches = pgTable(
+  'uf_fetches',
+  {
+    id: id(),
+    attemptedAt: instant('attempted_at').notNull().defaultNow(),
+    status: text('status').notNull(),
+    received: integer('received').notNull().default(0),
+    added: integer('added').notNull().default(0),
+    /** Why nothing was saved (a failed attempt), in Spanish. */
+    failure: text('failure'),
+  },
+  (t) => [
+    index('uf_fetches_attempted_idx').on(t.attemptedAt),
+    check('uf_fetches_status', sql`${t.status} in ('saved', 'failed')`),
+    check('uf_fetches_failure', sql`(${t.status} = 'failed') = (${t.failure} is not null)`),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Reservations and what hangs off them
 

@@ -106,3 +106,27 @@ export const clpFigure = z.discriminatedUnion('state', [
   z.object({ state: z.literal('estimated'), clp: z.string(), ufValue: z.string(), date: z.string() }),
   z.object({ state: z.literal('missing'), date: z.string() }),
 ]);
+
+/** One attempt of the automatic fetch: what came and was saved, or why nothing was. */
+export const ufFetchView = z.object({
+  attemptedAt: z.string(),
+  status: z.enum(['saved', 'failed']),
+  /** Values the source answered. */
+  received: z.number().int(),
+  /** Days that had no value before. */
+  added: z.number().int(),
+  failure: z.string().nullable(),
+});
+export type UfFetchView = z.infer<typeof ufFetchView>;
+
+/** GET /api/uf-values/automatic: whether the daily fetch is on (an API key set), and its last attempt. */
+export const ufAutomaticResponse = z.object({
+  enabled: z.boolean(),
+  /** The source's host ('api.cmfchile.cl'), when enabled. */
+  source: z.string().nullable(),
+  last: ufFetchView.nullable(),
+});
+export type UfAutomatic = z.infer<typeof ufAutomaticResponse>;
+
+/** POST /api/uf-values/automatic: the attempt just made. */
+export const ufFetchAnswer = z.object({ fetch: ufFetchView });

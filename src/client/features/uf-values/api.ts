@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  UfAutomatic,
   UfDayBody,
+  UfFetchView,
   UfImportBody,
   UfImportResult,
   UfMonth,
@@ -13,6 +15,7 @@ import { api } from '../../lib/api';
 export const ufValueKeys = {
   all: ['uf-values'] as const,
   month: (month: string) => ['uf-values', 'month', month] as const,
+  automatic: ['uf-values', 'automatic'] as const,
 };
 
 export function useUfMonth(month: string) {
@@ -58,4 +61,25 @@ export async function base64Of(file: File): Promise<string> {
     binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
   }
   return btoa(binary);
+}
+
+/** The daily fetch (administrators): on or off, and its last attempt. */
+export function useUfAutomatic(enabled: boolean) {
+  return useQuery({
+    queryKey: ufValueKeys.automatic,
+    queryFn: ({ signal }) => api<UfAutomatic>('/api/uf-values/automatic', { signal }),
+    enabled,
+  });
+}
+
+/** 'Consultar ahora': an attempt now; what it saved shows everywhere pesos show. */
+export function useFetchUfNow() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: () =>
+      api<{ fetch: UfFetchView }>('/api/uf-values/automatic', { method: 'POST' }).then(
+        (answer) => answer.fetch,
+      ),
+    onSuccess: invalidate,
+  });
 }

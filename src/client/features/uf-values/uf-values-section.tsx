@@ -26,7 +26,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { FormDialog } from '../../components/form-dialog';
 import { ApiError, errorMessage } from '../../lib/api';
 import { notifyError, notifySaved } from '../../lib/notify';
-import { base64Of, useImportUfValues, useSaveUfDay, useUfMonth } from './api';
+import { base64Of, useFetchUfNow, useImportUfValues, useSaveUfDay, useUfAutomatic, useUfMonth } from './api';
 
 const MONTH_PARAM = 'mes';
 
@@ -75,6 +75,7 @@ export function UfValuesSection() {
         </div>
         {values.data?.canManage ? <ImportButton /> : null}
       </Group>
+      {values.data?.canManage ? <AutomaticFetch /> : null}
       <Group gap="xs" wrap="nowrap">
         <ActionIcon
           variant="default"
@@ -334,5 +335,57 @@ function ImportButton() {
         ) : null}
       </FormDialog>
     </>
+  );
+}
+
+/**
+ * The daily fetch from the CMF when the server has an API key (decision 0034): its last attempt —
+ * what it saved, or why it saved nothing — and 'Consultar ahora'. Off, it says how to turn it on.
+ */
+function AutomaticFetch() {
+  const automatic = useUfAutomatic(true);
+  const fetchNow = useFetchUfNow();
+  if (!automatic.data) return null;
+  const { enabled, source, last } = automatic.data;
+  if (!enabled)
+    return (
+      <Text size="sm" c="dimmed">
+        Consulta automática desactivada: el servidor la hace cada día cuando tiene una clave de la API de la
+        CMF (UF_API_KEY).
+      </Text>
+    );
+  return (
+    <Paper withBorder p="sm" radius="md">
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Stack gap={2}>
+          <Text size="sm" fw={600}>
+            Consulta automática ({source})
+          </Text>
+          <Text size="sm" c={last?.status === 'failed' ? 'red.8' : 'dimmed'} data-testid="uf-automatic-last">
+            {last === null
+              ? 'Aún no hay consultas.'
+              : last.status === 'saved'
+                ? `Última consulta: ${formatDateTime(last.attemptedAt)} · ${last.received} valores recibidos, ${last.added} nuevos.`
+                : `Última consulta: ${formatDateTime(last.attemptedAt)} · no se guardó nada: ${last.failure}`}
+          </Text>
+        </Stack>
+        <Button
+          variant="light"
+          size="xs"
+          loading={fetchNow.isPending}
+          onClick={() =>
+            fetchNow.mutate(undefined, {
+              onSuccess: (attempt) =>
+                attempt.status === 'saved'
+                  ? notifySaved(`Valores UF consultados: ${attempt.added} nuevos`)
+                  : notifyError(attempt.failure ?? 'La consulta no guardó nada'),
+              onError: (error) => notifyError(errorMessage(error)),
+            })
+          }
+        >
+          Consultar ahora
+        </Button>
+      </Group>
+    </Paper>
   );
 }

@@ -60,6 +60,9 @@ const NOT_AUDITED = new Set([
   // The boleta's withholding by year (decision 0039): the law's schedule, written only by migrations,
   // which are reviewed and pinned (no screen or service writes it).
   'fee_withholding_rates',
+  // The automatic UF fetch's attempts (decision 0034): the values it saves are audited (source
+  // 'automatic'); an attempt is bookkeeping, and a failed one changes nothing else.
+  'uf_fetches',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);

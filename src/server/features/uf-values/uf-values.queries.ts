@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { UfEntry, UfSource } from '../../../shared/domain/uf';
-import type { UfValueView } from '../../../shared/schemas/uf-values';
+import type { UfFetchView, UfValueView } from '../../../shared/schemas/uf-values';
 import { type Executor, queryRows } from '../../db/client';
 
 /** The UF values (decision 0034): this feature alone writes `uf_values`. */
@@ -106,4 +106,48 @@ export async function upsertValues(
       set value = excluded.value, source = excluded.source, updated_by = excluded.updated_by,
           updated_at = now(), version = uf_values.version + 1
       where uf_values.value is distinct from excluded.value`);
+}
+
+// --- The automatic fetch's attempts ----------------------------------------------------------------
+
+const fetchColumns = sql`to_char(attempted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "attemptedAt",
+       status, received, added, failure`;
+
+export async function insertFetch(
+  db: Executor,
+  attempt: {
+    attemptedAt: Date;
+    status: 'saved' | 'failed';
+    received: number;
+    added: number;
+    failure: string | null;
+  },
+): Promise<UfFetchView> {
+  const [row] = await queryRows<UfFetchView>(
+    db,
+    sql`insert into uf_fetches (attempted_at, status, received, added, failure)
+        values (${attempt.attemptedAt.toISOString()}::timestamptz, ${attempt.status}, ${attempt.received},
+                ${attempt.added}, ${attempt.failure})
+        returning ${fetchColumns}`,
+  );
+  return row!;
+}
+
+export async function findLastFetch(db: Executor): Promise<UfFetchView | null> {
+  const [row] = await queryRows<UfFetchView>(
+    db,
+    sql`select ${fetchColumns} from uf_fetches order by attempted_at desc limit 1`,
+  );
+  return row ?? null;
+}
+
+/** Whether an attempt saved the values on this Santiago calendar day. */
+export async function hasSavedFetchOn(db: Executor, day: string): Promise<boolean> {
+  const rows = await queryRows<{ found: number }>(
+    db,
+    sql`select 1 as found from uf_fetches
+         where status = 'saved' and (attempted_at at time zone 'America/Santiago')::date = ${day}::date
+         limit 1`,
+  );
+  return rows.length > 0;
 }

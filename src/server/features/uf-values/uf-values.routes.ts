@@ -1,18 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ufAutomaticResponse,
   ufDateParams,
   ufDayBody,
   ufDayResponse,
+  ufFetchAnswer,
   ufImportBody,
   ufImportResponse,
   ufMonthQuery,
   ufMonthResponse,
 } from '../../../shared/schemas/uf-values';
 import { serviceContext } from '../../http/context';
+import type { UfFetchSettings } from './uf-source';
 import * as ufValues from './uf-values.service';
 
 /** /api/uf-values: Configuración → 'Valores UF' (reads for everyone signed in, writes for administrators). */
-export const ufValuesRoutes: FastifyPluginAsyncZod = async (app) => {
+export const ufValuesRoutes: FastifyPluginAsyncZod<{ fetch: UfFetchSettings }> = async (app, options) => {
   const tags = ['uf-values'];
   app.get(
     '/',
@@ -31,4 +34,11 @@ export const ufValuesRoutes: FastifyPluginAsyncZod = async (app) => {
     { bodyLimit: 1024 * 1024, schema: { tags, body: ufImportBody, response: { 200: ufImportResponse } } },
     async (request) => ({ import: await ufValues.importFile(serviceContext(request), request.body) }),
   );
+  // The automatic fetch (off unless UF_API_KEY is set): its state, and an attempt now.
+  app.get('/automatic', { schema: { tags, response: { 200: ufAutomaticResponse } } }, async (request) =>
+    ufValues.automaticStatus(serviceContext(request), options.fetch),
+  );
+  app.post('/automatic', { schema: { tags, response: { 200: ufFetchAnswer } } }, async (request) => ({
+    fetch: await ufValues.fetchNow(serviceContext(request), options.fetch),
+  }));
 };

@@ -8,9 +8,11 @@ import {
   ufJumps,
   ufRefusals,
 } from '../../../shared/domain/uf';
-import { formatDate, formatUfValue } from '../../../shared/format';
+import { formatDate, formatUfValue, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type {
+  UfAutomatic,
+  UfFetchView,
   UfImportResult,
   UfMonth,
   UfValueView,
@@ -18,9 +20,11 @@ import type {
   ufImportBody,
 } from '../../../shared/schemas/uf-values';
 import type { ServiceContext } from '../../context';
+import { actingAs, SYSTEM_ACTOR } from '../../db/actor';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as commissions from '../commissions/commissions.service';
+import { fetchPublishedValues, type UfFetchSettings, UfSourceError } from './uf-source';
 import * as queries from './uf-values.queries';
 
 /**
@@ -161,11 +165,17 @@ export async function importFile(
   if (problems.length > 0)
     throw new AppError('UF_IMPORT_INVALID', { params: { problems: summary(problems) } });
   const entries = [...reading.entries].sort((a, b) => a.date.localeCompare(b.date));
-  return applyEntries(ctx, entries, source, body.apply, body.confirmWarnings);
+  return applyEntries(
+    { db: ctx.db, actorId: ctx.user.id },
+    entries,
+    source,
+    body.apply,
+    body.confirmWarnings,
+  );
 }
 
 async function applyEntries(
-  ctx: ServiceContext,
+  writer: { db: Executor & Pick<ServiceContext['db'], 'transaction'>; actorId: string | null },
   entries: UfEntry[],
   source: UfSource,
   apply: boolean,
@@ -203,7 +213,7 @@ async function applyEntries(
     if (warnings.length > 0 && !confirmed) {
       throw new AppError('UF_CONFIRMATION_REQUIRED', { params: { warnings: summary(warnings) } });
     }
-    const actorId = source === 'automatic' ? null : ctx.user.id;
+    const actorId = source === 'automatic' ? null : writer.actorId;
     await queries.upsertValues(tx, entries, source, actorId);
     await commissions.freezeMissingPesosIn(
       tx,
@@ -213,7 +223,7 @@ async function applyEntries(
     return { ...result, applied: true };
   };
   // The preview reads; the save reads and writes in one transaction, so what was checked is what is saved.
-  return apply ? ctx.db.transaction(run) : run(ctx.db);
+  return apply ? writer.db.transaction(run) : run(writer.db);
 }
 
 /** The first problems, and how many more: a message that fits on the screen. */
@@ -221,4 +231,92 @@ function summary(problems: readonly string[]): string {
   const shown = problems.slice(0, 5).join('. ');
   const more = problems.length - 5;
   return more > 0 ? `${shown}. (y ${more} más)` : `${shown}.`;
+}
+
+// --- The automatic fetch (off unless UF_API_KEY is set) ------------------------------------------------
+
+/**
+ * One attempt: the source's values saved as an import of source 'automatic' would be — all or none,
+ * refused whole on a bad value, and never taking what needs a person's eye (a value more than 1 % from
+ * its neighbours, a stored value it would change). Whatever happens, the attempt is recorded with
+ * what came and what was saved, or why nothing was; a failed attempt changes nothing else.
+ */
+export async function fetchAutomatically(
+  db: ServiceContext['db'],
+  settings: UfFetchSettings,
+  now: Date,
+): Promise<UfFetchView> {
+  let received = 0;
+  let outcome: { status: 'saved'; added: number } | { status: 'failed'; failure: string };
+  try {
+    const entries = (await fetchPublishedValues(settings, santiagoDateOf(now))).sort((a, b) =>
+      a.date.localeCompare(b.date),
+    );
+    received = entries.length;
+    const refusals = ufRefusals(entries);
+    if (refusals.length > 0)
+      throw new UfSourceError(`La fuente trae valores inválidos: ${summary(refusals)}`);
+    const result = await applyEntries({ db, actorId: null }, entries, 'automatic', true, false);
+    outcome = { status: 'saved', added: result.added };
+  } catch (error) {
+    if (error instanceof UfSourceError) outcome = { status: 'failed', failure: error.message };
+    else if (error instanceof AppError && error.code === 'UF_CONFIRMATION_REQUIRED')
+      outcome = { status: 'failed', failure: `No se guardó nada. ${error.message}` };
+    else throw error;
+  }
+  return queries.insertFetch(db, {
+    attemptedAt: now,
+    status: outcome.status,
+    received,
+    added: outcome.status === 'saved' ? outcome.added : 0,
+    failure: outcome.status === 'failed' ? outcome.failure : null,
+  });
+}
+
+/** GET /api/uf-values/automatic (administrators): on or off, and the last attempt. */
+export async function automaticStatus(ctx: ServiceContext, settings: UfFetchSettings): Promise<UfAutomatic> {
+  requireManager(ctx);
+  if (!settings.apiKey) return { enabled: false, source: null, last: null };
+  return { enabled: true, source: new URL(settings.baseUrl).host, last: await queries.findLastFetch(ctx.db) };
+}
+
+/** POST /api/uf-values/automatic: an administrator asks for an attempt now ('Consultar ahora'). */
+export async function fetchNow(ctx: ServiceContext, settings: UfFetchSettings): Promise<UfFetchView> {
+  requireManager(ctx);
+  if (!settings.apiKey) throw new AppError('UF_FETCH_DISABLED');
+  return fetchAutomatically(ctx.db, settings, ctx.now);
+}
+
+/**
+ * The daily fetch, in the server (main.ts): an attempt at start and then every hour until one has
+ * saved today's (Santiago) values; several instances may each try, which saves the same values.
+ */
+export function startUfFetchJob(options: {
+  db: ServiceContext['db'];
+  settings: UfFetchSettings;
+  log: { warn(object: object, message: string): void };
+  everyMs?: number;
+}): () => void {
+  if (!options.settings.apiKey) return () => {};
+  // Its writes are the system's in the audit trail ('sistema').
+  const db = actingAs(options.db, SYSTEM_ACTOR);
+  let running = false;
+  const attempt = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const now = new Date();
+      if (await queries.hasSavedFetchOn(db, santiagoDateOf(now))) return;
+      const done = await fetchAutomatically(db, options.settings, now);
+      if (done.status === 'failed') options.log.warn({ failure: done.failure }, 'automatic UF fetch failed');
+    } catch (error) {
+      options.log.warn({ err: error }, 'automatic UF fetch failed');
+    } finally {
+      running = false;
+    }
+  };
+  void attempt();
+  const timer = setInterval(() => void attempt(), options.everyMs ?? 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
