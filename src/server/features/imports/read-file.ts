@@ -56,7 +56,7 @@ export function fileFormatOf(bytes: Buffer): 'xlsx' | 'csv' {
 
 // --- XLSX ------------------------------------------------------------------------------------------
 
-interface ZipEntry {
+export interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;
@@ -137,6 +137,57 @@ function sheetNamesOf(bytes: Buffer, entries: ZipEntry[]): string[] {
       .replaceAll('&apos;', "'")
       .replaceAll('&amp;', '&');
   return [...xml.matchAll(/<(?:\w+:)?sheet\b[^>]*?\bname="([^"]*)"/g)].map((match) => unescapeXml(match[1]!));
+}
+
+/** The parts exceljs's streaming reader needs before a worksheet to read it as it streams. */
+const PARTS_BEFORE_SHEETS = [
+  '_rels/.rels',
+  'xl/_rels/workbook.xml.rels',
+  'xl/workbook.xml',
+  'xl/sharedStrings.xml',
+  'xl/styles.xml',
+];
+
+/**
+ * The workbook's zip with the parts a worksheet depends on moved before the worksheets. exceljs's
+ * streaming reader parks a worksheet that arrives before the shared strings in a temporary file of
+ * the machine's temp directory (and ExcelJS, among other writers, puts the strings after the sheets):
+ * the client data would touch the disk, outside the database, until the process exits. Reordered, the
+ * sheet streams from memory. Each entry is copied as it is (its header, compressed bytes and data
+ * descriptor), and the central directory points at their new places.
+ */
+export function withPartsFirst(bytes: Buffer, entries: readonly ZipEntry[]): Buffer {
+  const rank = (name: string) => {
+    const index = PARTS_BEFORE_SHEETS.indexOf(name);
+    return index < 0 ? PARTS_BEFORE_SHEETS.length : index;
+  };
+  const stored = [...entries].sort((a, b) => a.localOffset - b.localOffset);
+  const ordered = [...stored].sort((a, b) => rank(a.name) - rank(b.name) || a.localOffset - b.localOffset);
+  if (ordered.every((entry, index) => entry === stored[index])) return bytes;
+  const pieces = ordered.map((entry) => {
+    const nameLength = bytes.readUInt16LE(entry.localOffset + 26);
+    const extraLength = bytes.readUInt16LE(entry.localOffset + 28);
+    let end = entry.localOffset + 30 + nameLength + extraLength + entry.compressedSize;
+    // Bit 3: sizes and CRC follow the data (a descriptor, with or without its signature).
+    if (bytes.readUInt16LE(entry.localOffset + 6) & 0x08)
+      end += bytes.readUInt32LE(end) === 0x08074b50 ? 16 : 12;
+    return bytes.subarray(entry.localOffset, end);
+  });
+  // The central directory and its end record follow the entries, which fill the same bytes as before:
+  // copied, each record pointing at its entry's new place (a valid zip for any reader).
+  const last = ordered.reduce((latest, entry) => (entry.localOffset > latest.localOffset ? entry : latest));
+  const tail = Buffer.from(bytes.subarray(last.localOffset + pieces[ordered.indexOf(last)]!.length));
+  const movedTo = new Map<number, number>();
+  let offset = 0;
+  ordered.forEach((entry, index) => {
+    movedTo.set(entry.localOffset, offset);
+    offset += pieces[index]!.length;
+  });
+  for (let at = 0; tail.readUInt32LE(at) === 0x02014b50; ) {
+    tail.writeUInt32LE(movedTo.get(tail.readUInt32LE(at + 42))!, at + 42);
+    at += 46 + tail.readUInt16LE(at + 28) + tail.readUInt16LE(at + 30) + tail.readUInt16LE(at + 32);
+  }
+  return Buffer.concat([...pieces, tail]);
 }
 
 /** An exceljs cell value as the pipeline's cell: formulas by their cached result, rich text as text. */
@@ -285,7 +336,7 @@ export async function openTable(bytes: Buffer, sheet?: string | null): Promise<O
     sheetName = sheet ?? sheets[0]!;
     if (!sheets.includes(sheetName))
       throw new AppError('IMPORT_SHEET_UNKNOWN', { params: { sheet: sheetName } });
-    source = xlsxRows(bytes, sheetName);
+    source = xlsxRows(withPartsFirst(bytes, entries), sheetName);
   } else {
     source = csvRows(decodeCsv(bytes));
   }
