@@ -1,5 +1,5 @@
 // `npx tsx bench/payment-batch.ts` (issue 33): a 500-payment 'Nómina de pago' built and exported, on
-// the embedded database with a generated dataset (BENCH_BATCH_RESERVATIONS, default 3,000). Set-up
+// the embedded database with a generated dataset (BENCH_BATCH_RESERVATIONS, default 5,000). Set-up
 // (not timed): BENCH_BATCH_PAYMENTS payment flows (default 500) driven through the workflow engine to
 // their last task, each with a broker's invoice (accepted) and bank data. Timed, BENCH_BATCH_RUNS times
 // (default 5): the list of payments ready, the batch made of all of them, its CSV and its XLSX
@@ -19,11 +19,12 @@ import { csvPieces } from '../src/server/exports/csv';
 import { writeXlsx } from '../src/server/exports/xlsx';
 import * as paymentBatches from '../src/server/features/payment-batches/payment-batches.service';
 import * as workflows from '../src/server/features/workflows/workflows.service';
+import { FIRST_PAYMENT_WORKFLOW } from '../src/shared/domain/workflow/names';
 import type { FlowCommand } from '../src/shared/domain/workflow/types';
 import type { SessionUser } from '../src/shared/schemas/auth';
 import { BATCH_FILE_COLUMNS } from '../src/shared/schemas/payment-batches';
 
-const RESERVATIONS = Number(process.env.BENCH_BATCH_RESERVATIONS ?? 3_000);
+const RESERVATIONS = Number(process.env.BENCH_BATCH_RESERVATIONS ?? 5_000);
 const PAYMENTS = Number(process.env.BENCH_BATCH_PAYMENTS ?? 500);
 const RUNS = Number(process.env.BENCH_BATCH_RUNS ?? 5);
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -59,6 +60,26 @@ async function main() {
             from profiles where user_type = 'Administrador' and is_active order by created_at limit 1`,
     );
     const db = actingAs(database.db, { userId: admin!.id });
+    // Commissions of live reservations without a payment flow get their first one (the engine makes it).
+    const unpaid = await queryRows<{ id: string; reservationId: string }>(
+      database.db,
+      sql`select c.id, c.reservation_id as "reservationId" from broker_commissions c
+            join reservations r on r.id = c.reservation_id and not r.is_rescinded
+           where not exists (select 1 from flows f where f.broker_commission_id = c.id)
+           order by c.id limit ${PAYMENTS}`,
+    );
+    await db.transaction(async (tx) => {
+      for (const commission of unpaid) {
+        await workflows.createFlow(tx, {
+          workflowName: FIRST_PAYMENT_WORKFLOW,
+          reservationId: commission.reservationId,
+          brokerCommissionId: commission.id,
+          actorId: admin!.id,
+          now: NOW,
+          notices: false,
+        });
+      }
+    });
     // Payment flows not completed nor cancelled, of live reservations: driven to their last task.
     const flows = await queryRows<{ id: string }>(
       database.db,
@@ -72,12 +93,18 @@ async function main() {
       await db.transaction(async (tx) => {
         const { state, definition } = await workflows.readFlow(tx, flow.id);
         if (state.status === 'pending')
-          await workflows.runCommandIn(tx, admin!, NOW, flow.id, { type: 'start' });
+          await workflows.runCommandIn(tx, admin!, NOW, flow.id, { type: 'start' }, { notices: false });
         const last = definition.tasks.at(-1)!.id;
-        await workflows.runCommandsIn(tx, admin!, NOW, flow.id, (_definition, current) =>
-          current.tasks
-            .filter((task) => task.status !== 'completed' && task.taskId !== last)
-            .map((task): FlowCommand => ({ type: 'setStatus', taskRowId: task.id, status: 'completed' })),
+        await workflows.runCommandsIn(
+          tx,
+          admin!,
+          NOW,
+          flow.id,
+          (_definition, current) =>
+            current.tasks
+              .filter((task) => task.status !== 'completed' && task.taskId !== last)
+              .map((task): FlowCommand => ({ type: 'setStatus', taskRowId: task.id, status: 'completed' })),
+          { notices: false },
         );
       });
     }

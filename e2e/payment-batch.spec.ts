@@ -41,6 +41,17 @@ function santiagoDay(shift = 0): string {
   return new Date(Date.UTC(y!, m! - 1, d! + shift)).toISOString().slice(0, 10);
 }
 
+/** The side menu gone off the phone's screen (its slide finished): the content starts at the left edge. */
+async function settled(page: Page) {
+  await expect.poll(async () => (await page.locator('main').boundingBox())?.x).toBe(0);
+  await expect
+    .poll(async () => {
+      const menu = await page.locator('.mantine-AppShell-navbar').boundingBox();
+      return menu === null || menu.x + menu.width <= 0;
+    })
+    .toBe(true);
+}
+
 async function completeTasks(page: Page, flowId: string, names: readonly string[]) {
   const origin = new URL(page.url()).origin;
   for (const name of names) {
@@ -197,6 +208,8 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   await her.setViewportSize({ width: 1440, height: 900 });
   await her.screenshot({ path: `${SCREENS}/payment-batches-1440.png`, fullPage: true });
   await her.setViewportSize({ width: 390, height: 844 });
+  await settled(her);
+  await expect(her.getByRole('list', { name: 'Pagos listos para pagar' })).toBeVisible();
   await her.screenshot({ path: `${SCREENS}/payment-batches-390.png`, fullPage: true });
   await her.setViewportSize({ width: 1280, height: 900 });
 
@@ -211,6 +224,7 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   await her.setViewportSize({ width: 1440, height: 900 });
   await her.screenshot({ path: `${SCREENS}/payment-batch-1440.png`, fullPage: true });
   await her.setViewportSize({ width: 390, height: 844 });
+  await settled(her);
   await her.screenshot({ path: `${SCREENS}/payment-batch-390.png`, fullPage: true });
   await her.setViewportSize({ width: 1280, height: 900 });
 

@@ -1,4 +1,5 @@
 import { Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconListCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -45,6 +46,8 @@ function CandidatesSection() {
   const payable = rows.filter((row) => row.isPayable);
   const selected = payable.filter((row) => chosen.has(row.flowId));
   const allChosen = payable.length > 0 && selected.length === payable.length;
+  // On a phone each payment is a card (a seven-column table would only scroll sideways).
+  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
 
   const toggle = (flowId: string) =>
     setChosen((current) => {
@@ -91,53 +94,72 @@ function CandidatesSection() {
           Se muestran los primeros 1.000 pagos listos: cree una nómina con ellos y vuelva por el resto.
         </Text>
       ) : null}
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={900}>
-          <Table verticalSpacing="xs" aria-label="Pagos listos para pagar" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label="Elegir todos los pagos que se pueden pagar"
-                    checked={allChosen}
-                    indeterminate={selected.length > 0 && !allChosen}
-                    disabled={payable.length === 0}
-                    onChange={() =>
-                      setChosen(allChosen ? new Set() : new Set(payable.map((row) => row.flowId)))
-                    }
-                  />
-                </Table.Th>
-                <Table.Th>Broker</Table.Th>
-                <Table.Th>Reserva</Table.Th>
-                <Table.Th>Banco y cuenta</Table.Th>
-                <Table.Th ta="right">Monto CLP</Table.Th>
-                <Table.Th>Referencia</Table.Th>
-                <Table.Th>Estado</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.length === 0 ? (
+      {narrow ? (
+        <Stack gap="sm" role="list" aria-label="Pagos listos para pagar">
+          {rows.length === 0 ? (
+            <Text size="sm" c="dimmed" ta="center" py="md">
+              {candidates.isPending ? 'Cargando…' : 'No hay pagos esperando su fecha de pago'}
+            </Text>
+          ) : (
+            rows.map((row) => (
+              <CandidateCard
+                key={row.flowId}
+                row={row}
+                checked={chosen.has(row.flowId)}
+                onToggle={() => toggle(row.flowId)}
+              />
+            ))
+          )}
+        </Stack>
+      ) : (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={900}>
+            <Table verticalSpacing="xs" aria-label="Pagos listos para pagar" striped>
+              <Table.Thead>
                 <Table.Tr>
-                  <Table.Td colSpan={7}>
-                    <Text size="sm" c="dimmed" ta="center" py="md">
-                      {candidates.isPending ? 'Cargando…' : 'No hay pagos esperando su fecha de pago'}
-                    </Text>
-                  </Table.Td>
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label="Elegir todos los pagos que se pueden pagar"
+                      checked={allChosen}
+                      indeterminate={selected.length > 0 && !allChosen}
+                      disabled={payable.length === 0}
+                      onChange={() =>
+                        setChosen(allChosen ? new Set() : new Set(payable.map((row) => row.flowId)))
+                      }
+                    />
+                  </Table.Th>
+                  <Table.Th>Broker</Table.Th>
+                  <Table.Th>Reserva</Table.Th>
+                  <Table.Th>Banco y cuenta</Table.Th>
+                  <Table.Th ta="right">Monto CLP</Table.Th>
+                  <Table.Th>Referencia</Table.Th>
+                  <Table.Th>Estado</Table.Th>
                 </Table.Tr>
-              ) : (
-                rows.map((row) => (
-                  <CandidateRow
-                    key={row.flowId}
-                    row={row}
-                    checked={chosen.has(row.flowId)}
-                    onToggle={() => toggle(row.flowId)}
-                  />
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.length === 0 ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={7}>
+                      <Text size="sm" c="dimmed" ta="center" py="md">
+                        {candidates.isPending ? 'Cargando…' : 'No hay pagos esperando su fecha de pago'}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ) : (
+                  rows.map((row) => (
+                    <CandidateRow
+                      key={row.flowId}
+                      row={row}
+                      checked={chosen.has(row.flowId)}
+                      onToggle={() => toggle(row.flowId)}
+                    />
+                  ))
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
     </Stack>
   );
 }
@@ -203,22 +225,78 @@ function CandidateRow({
         <Text size="xs">{row.reference}</Text>
       </Table.Td>
       <Table.Td>
-        {row.isPayable ? (
-          <Badge color="green" variant="light">
-            Se puede pagar
-          </Badge>
-        ) : (
-          <Stack gap={2}>
-            <Badge color="red" variant="light">
-              No se puede pagar
-            </Badge>
-            <Text size="xs" c="red.8">
-              {row.notPayableReason}
-            </Text>
-          </Stack>
-        )}
+        <PayableBadge row={row} />
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** 'Se puede pagar', or 'No se puede pagar' with the server's reason. */
+function PayableBadge({ row }: { row: BatchCandidate }) {
+  return row.isPayable ? (
+    <Badge color="green" variant="light" miw="max-content">
+      Se puede pagar
+    </Badge>
+  ) : (
+    <Stack gap={2} align="flex-start">
+      <Badge color="red" variant="light" miw="max-content">
+        No se puede pagar
+      </Badge>
+      <Text size="xs" c="red.8">
+        {row.notPayableReason}
+      </Text>
+    </Stack>
+  );
+}
+
+/** A payment on a phone: the table's cells one under the other, its checkbox first. */
+function CandidateCard({
+  row,
+  checked,
+  onToggle,
+}: {
+  row: BatchCandidate;
+  checked: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <Paper withBorder radius="md" p="sm" role="listitem" data-flow={row.flowId}>
+      <Group align="flex-start" wrap="nowrap" gap="sm">
+        <Checkbox
+          mt={2}
+          aria-label={`Elegir el pago ${row.paymentNumber} de la reserva ${row.reservationNumber}`}
+          checked={row.isPayable && checked}
+          disabled={!row.isPayable}
+          onChange={onToggle}
+        />
+        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+          <Group justify="space-between" align="flex-start" gap="xs">
+            <div style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500}>
+                {row.brokerName}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {formatRut(row.brokerRut)}
+              </Text>
+            </div>
+            <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+              {row.amountClp === null ? '—' : formatCLP(row.amountClp)}
+            </Text>
+          </Group>
+          <Text size="xs">
+            Reserva N° {row.reservationNumber} · Pago {row.paymentNumber}
+            {row.invoiceFolio ? ` · Factura folio ${row.invoiceFolio}` : ''}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {row.bankName
+              ? `${row.bankName} · ${row.bankAccountType} ${row.bankAccountNumber}`
+              : 'Sin datos bancarios'}
+            {row.email ? ` · ${row.email}` : ''}
+          </Text>
+          <PayableBadge row={row} />
+        </Stack>
+      </Group>
+    </Paper>
   );
 }
 
