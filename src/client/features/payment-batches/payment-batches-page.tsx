@@ -94,22 +94,20 @@ function CandidatesSection() {
           Se muestran los primeros 1.000 pagos listos: cree una nómina con ellos y vuelva por el resto.
         </Text>
       ) : null}
-      {narrow ? (
+      {narrow && rows.length === 0 ? (
+        <Text size="sm" c="dimmed" ta="center" py="md">
+          {candidates.isPending ? 'Cargando…' : 'No hay pagos esperando su fecha de pago'}
+        </Text>
+      ) : narrow ? (
         <Stack gap="sm" role="list" aria-label="Pagos listos para pagar">
-          {rows.length === 0 ? (
-            <Text size="sm" c="dimmed" ta="center" py="md">
-              {candidates.isPending ? 'Cargando…' : 'No hay pagos esperando su fecha de pago'}
-            </Text>
-          ) : (
-            rows.map((row) => (
-              <CandidateCard
-                key={row.flowId}
-                row={row}
-                checked={chosen.has(row.flowId)}
-                onToggle={() => toggle(row.flowId)}
-              />
-            ))
-          )}
+          {rows.map((row) => (
+            <CandidateCard
+              key={row.flowId}
+              row={row}
+              checked={chosen.has(row.flowId)}
+              onToggle={() => toggle(row.flowId)}
+            />
+          ))}
         </Stack>
       ) : (
         <Paper withBorder radius="md">
