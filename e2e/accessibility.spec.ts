@@ -98,6 +98,7 @@ const SCREENS: Screen[] = [
   // Everyone's open tasks (the administrator): cards with assignees, stage groups, 'Ver más'.
   { path: '/seguimiento', heading: 'Mis Tareas Pendientes' },
   { path: '/pagos', heading: 'Pagos' },
+  { path: '/pagos/nomina', heading: 'Pagos' },
   { path: (ids) => `/pagos/${ids.commissionReservation}`, heading: 'Editar Comisión' },
   { path: (ids) => `/pagos/flujo/${ids.paymentFlow}`, heading: /^Flujo de Pago N°/ },
   { path: '/informes/aprobacion-liquidaciones', heading: 'Aprobación de Liquidaciones' },

@@ -37,6 +37,7 @@ import {
   smtpTransport,
 } from './features/mail/mail-sender';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { paymentBatchesRoutes } from './features/payment-batches/payment-batches.routes';
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { reportsRoutes } from './features/reports/reports.routes';
@@ -222,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paymentFlowsRoutes, { prefix: '/payment-flows' });
       await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
       await api.register(brokerInvoicesRoutes, { prefix: '/payment-flows' });
+      await api.register(paymentBatchesRoutes, { prefix: '/payment-batches' });
       await api.register(approvalsRoutes, { prefix: '/approvals' });
       await api.register(reportsRoutes, { prefix: '/reports' });
       await api.register(searchRoutes, { prefix: '/search' });

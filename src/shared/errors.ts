@@ -515,6 +515,45 @@ export const errorCatalog = {
     status: 409,
     message: 'La factura cuadra con el pago: no hay una diferencia que aceptar.',
   },
+
+  // 'Nómina de pago' (issue 33, decision 0040)
+  PAYMENT_BATCH_FORBIDDEN: {
+    status: 403,
+    message: 'Solo los Gestores de Pagos y los administradores preparan y pagan nóminas de pago.',
+  },
+  PAYMENT_BATCH_NOT_FOUND: { status: 404, message: 'La nómina de pago no existe.' },
+  PAYMENT_BATCH_NOT_OPEN: {
+    status: 409,
+    message: 'La nómina de pago ya no está abierta (fue pagada o anulada). Recargue la página.',
+  },
+  PAYMENT_BATCH_PAYMENT_NOT_READY: {
+    status: 409,
+    message: 'El pago {payment} de la reserva {reservation} no está listo para pagar. {reason}.',
+  },
+  PAYMENT_BATCH_PAYMENT_GONE: {
+    status: 409,
+    message:
+      'Un pago elegido ya no espera su fecha de pago (se pagó, se reabrió o su reserva fue resciliada). Recargue la página.',
+  },
+  PAYMENT_BATCH_PAYMENT_TAKEN: {
+    status: 409,
+    message: 'Un pago elegido ya está en otra nómina abierta. Recargue la página y elija de nuevo.',
+  },
+  PAYMENT_BATCH_DUPLICATE_PAYMENT: { status: 400, message: 'Un pago fue elegido dos veces.' },
+  PAYMENT_BATCH_PAID_DATE_FUTURE: {
+    status: 400,
+    message: 'La fecha de pago no puede ser posterior a hoy.',
+    field: 'paidDate',
+  },
+  PAYMENT_BATCH_PAID_DATE_ADMIN_ONLY: {
+    status: 403,
+    message: 'Solo un administrador puede registrar una fecha de pago distinta de hoy.',
+    field: 'paidDate',
+  },
+  PAYMENT_BATCH_PAYMENT_REFUSED: {
+    status: 409,
+    message: 'No se pudo completar el pago {payment} de la reserva {reservation}: {reason} Nada se registró.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

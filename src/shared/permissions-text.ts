@@ -48,6 +48,8 @@ export const policyDescriptions: Record<PolicyAction, string> = {
     'Ver, previsualizar y descargar documentos de un tipo «Administradores y pagos»: administradores y Gestores de Pagos',
   'brokerInvoices.record':
     'Registrar o corregir la factura del broker de un pago: Gestores de Pagos mientras la tarea no esté completada, y administradores',
+  'paymentBatches.markPaid':
+    'Marcar pagada una nómina de pago: Gestores de Pagos con la fecha de hoy, administradores con cualquier fecha pasada',
 };
 
 export const taskRuleDescriptions: readonly string[] = [

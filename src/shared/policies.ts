@@ -24,6 +24,11 @@ interface Policies {
    * Pagos') while the task is not completed, administrators always (as any change to a completed task).
    */
   'brokerInvoices.record': { taskStatus: string };
+  /**
+   * Mark a payment batch paid on a date (issue 33): the payments team ('Gestor de Pagos') on the day
+   * it pays, administrators on any past day (as completing a task with another date, spec part 2 §8).
+   */
+  'paymentBatches.markPaid': { paidDate: string; today: string };
 }
 
 export type PolicyAction = keyof Policies;
@@ -35,7 +40,15 @@ const rules: { [A in PolicyAction]: (user: PolicyUser, record: Policies[A]) => b
   'brokerInvoices.record': (user, task) =>
     user.userType === 'Administrador' ||
     (user.userType === 'Gestor de Pagos' && task.taskStatus !== 'completed'),
+  'paymentBatches.markPaid': (user, batch) =>
+    user.userType === 'Administrador' ||
+    (user.userType === 'Gestor de Pagos' && batch.paidDate === batch.today),
 };
+
+/** The payments team and administrators: who prepares, exports and pays 'Nómina de pago' (issue 33). */
+export function isPaymentsStaff(user: Actor): boolean {
+  return user.userType === 'Administrador' || user.userType === 'Gestor de Pagos';
+}
 
 export function allow<A extends PolicyAction>(user: PolicyUser, action: A, record: Policies[A]): boolean {
   return rules[action](user, record);

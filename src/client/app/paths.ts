@@ -52,6 +52,9 @@ export const paths = {
   newBroker: '/brokers/nuevo',
   editBroker: (id: string) => `/brokers/editar/${id}`,
   payments: '/pagos',
+  /** 'Nómina de pago' (issue 33): the payments ready and the batches; one batch. */
+  paymentBatches: '/pagos/nomina',
+  paymentBatch: (id: string) => `/pagos/nomina/${id}`,
   commission: (reservationId: string) => `/pagos/${reservationId}`,
   /** Without a flow's id: redirects to the payments list. */
   paymentFlows: '/pagos/flujo',

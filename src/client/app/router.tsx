@@ -96,6 +96,14 @@ export const routes: RouteObject[] = [
                   { path: paths.payments, ...page(() => import('../features/payments/payments-page')) },
                   { path: paths.paymentFlows, element: <Navigate to={paths.payments} replace /> },
                   {
+                    path: paths.paymentBatches,
+                    ...page(() => import('../features/payment-batches/payment-batches-page')),
+                  },
+                  {
+                    path: paths.paymentBatch(':id'),
+                    ...page(() => import('../features/payment-batches/payment-batch-page')),
+                  },
+                  {
                     path: paths.paymentFlow(':flowId'),
                     ...page(() => import('../features/payments/payment-flow-page')),
                   },

@@ -37,4 +37,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0031_documents': '1eeac2f5ee8be5f406577508a24c60050e6361ac0184f68ee1995c7cc4c9437f',
   '0032_broker_invoices': '209245704e897250909fa66be4fa50fa7ece7876fa31fadb73b2a53e883621cb',
   '0033_uf_fetches': '304563df9a724506134614fdaf2037ac6eed0c6a036bb344afdf1c7b3c0e5d16',
+  '0034_payment_batches': 'e1d05be6ac6b10d6067cc4053b8b3fb172863a85403558cf58a10dad3ef7c45e',
 };

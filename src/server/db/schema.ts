@@ -204,6 +204,15 @@ export const brokers = pgTable(
     kamPhone: text('kam_phone'),
     kamEmail: text('kam_email'),
     kamReceivesCommission: boolean('kam_receives_commission').notNull().default(false),
+    /** Where the broker is paid (issue 33, decision 0040): the three together or none. */
+    bankName: text('bank_name'),
+    /** One of `BROKER_ACCOUNT_TYPES` (shared/domain/payment-batches.ts); the check constraint below. */
+    bankAccountType: text('bank_account_type').$type<
+      'Cuenta Corriente' | 'Cuenta Vista' | 'Cuenta de Ahorro' | 'Cuenta RUT'
+    >(),
+    bankAccountNumber: text('bank_account_number'),
+    /** The address the bank's payment notice goes to. */
+    paymentEmail: text('payment_email'),
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(
@@ -219,6 +228,15 @@ export const brokers = pgTable(
     // The orders of /brokers (decision 0019), each ending in a unique column: name (the default), razón
     // social, KAM then name (also the KAM filter and the list of KAM names); RUT below.
     index('brokers_name_idx').on(t.name, t.id),
+    check(
+      'brokers_bank_account_check',
+      sql`(${t.bankName} is null) = (${t.bankAccountType} is null) and (${t.bankName} is null) = (${t.bankAccountNumber} is null)`,
+    ),
+    check(
+      'brokers_bank_account_type_check',
+      sql.raw(`bank_account_type in (${ACCOUNT_TYPES_SQL}, 'Cuenta RUT')`),
+    ),
+    check('brokers_bank_account_number_check', sql`${t.bankAccountNumber} ~ '^[0-9]{4,20}$'`),
     index('brokers_business_name_idx').on(t.businessName, t.id),
     index('brokers_kam_idx').on(t.kamName, t.name, t.id),
     // By RUT in number order (the RUT padded to its longest length, as for clients).
@@ -1631,5 +1649,80 @@ export const feeWithholdingRates = pgTable(
   (t) => [
     check('fee_withholding_rates_year_check', sql`${t.year} between 2000 and 2100`),
     check('fee_withholding_rates_rate_check', sql`${t.rate} > 0 and ${t.rate} < 100`),
+  ],
+);
+
+/**
+ * 'Nómina de pago' (issue 33, decision 0040): payments gathered to be paid by one bank file. Open
+ * while it is prepared and sent; 'paid' once marked paid with a date (each payment's last task
+ * completed through the workflow engine in that transaction), or 'cancelled' (its payments free again).
+ */
+export const paymentBatches = pgTable(
+  'payment_batches',
+  {
+    id: id(),
+    /** 'Nómina N° 12': a number people can say. */
+    number: integer('number').notNull().unique().generatedAlwaysAsIdentity(),
+    status: text('status').notNull().default('open'),
+    paymentCount: integer('payment_count').notNull(),
+    totalClp: pesos('total_clp').notNull(),
+    paidDate: day('paid_date'),
+    paidBy: uuid('paid_by').references(() => profiles.id, { onDelete: 'set null' }),
+    paidAt: instant('paid_at'),
+    cancelledBy: uuid('cancelled_by').references(() => profiles.id, { onDelete: 'set null' }),
+    cancelledAt: instant('cancelled_at'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('payment_batches_created_idx').on(t.createdAt, t.id),
+    check('payment_batches_status_check', sql`${t.status} in ('open', 'paid', 'cancelled')`),
+    check('payment_batches_count_check', sql`${t.paymentCount} > 0 and ${t.totalClp} >= 0`),
+    check(
+      'payment_batches_paid_check',
+      sql`(${t.status} = 'paid') = (${t.paidDate} is not null) and (${t.paidDate} is null) = (${t.paidAt} is null)`,
+    ),
+  ],
+);
+
+/**
+ * One payment of a batch, with the bank data and amount as the file carries them (copied when the
+ * batch is made: the file sent is the file kept). `is_open` mirrors the batch's status so the
+ * database holds a payment in at most one open batch.
+ */
+export const paymentBatchItems = pgTable(
+  'payment_batch_items',
+  {
+    id: id(),
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => paymentBatches.id, { onDelete: 'cascade' }),
+    /** The payment flow paid (the first or the second payment of a commission). */
+    flowId: uuid('flow_id')
+      .notNull()
+      .references(() => flows.id, { onDelete: 'restrict' }),
+    sortOrder: integer('sort_order').notNull(),
+    isOpen: boolean('is_open').notNull().default(true),
+    brokerId: uuid('broker_id')
+      .notNull()
+      .references(() => brokers.id, { onDelete: 'restrict' }),
+    brokerRut: text('broker_rut').notNull(),
+    brokerName: text('broker_name').notNull(),
+    bankName: text('bank_name').notNull(),
+    bankAccountType: text('bank_account_type').notNull(),
+    bankAccountNumber: text('bank_account_number').notNull(),
+    email: text('email'),
+    amountClp: pesos('amount_clp').notNull(),
+    reference: text('reference').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_batch_items_open_flow_key').on(t.flowId).where(sql`${t.isOpen}`),
+    uniqueIndex('payment_batch_items_batch_order_key').on(t.batchId, t.sortOrder),
+    index('payment_batch_items_flow_idx').on(t.flowId),
+    check('payment_batch_items_amount_check', sql`${t.amountClp} >= 0`),
   ],
 );

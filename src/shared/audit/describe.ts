@@ -26,6 +26,7 @@ import {
   dataRequestKindLabels,
   dataRequestStatusLabels,
 } from '../schemas/data-requests';
+import { PAYMENT_BATCH_STATUS_LABELS, type PaymentBatchStatus } from '../schemas/payment-batches';
 import { AUDIT_TABLES, type AuditField, type AuditFormat, isAuditedTable } from './fields';
 
 /**
@@ -138,6 +139,8 @@ export function formatAuditValue(
       return BROKER_INVOICE_KIND_LABELS[text as BrokerInvoiceKind] ?? text;
     case 'invoiceSource':
       return BROKER_INVOICE_SOURCE_LABELS[text as BrokerInvoiceSource] ?? text;
+    case 'batchStatus':
+      return PAYMENT_BATCH_STATUS_LABELS[text as PaymentBatchStatus] ?? text;
     default:
       return text;
   }

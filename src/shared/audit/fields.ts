@@ -59,6 +59,8 @@ export type AuditFormat =
   | 'invoiceKind'
   /** Where an invoice's figures came from: typed, or read from its XML. */
   | 'invoiceSource'
+  /** A payment batch's state: Abierta, Pagada, Anulada. */
+  | 'batchStatus'
   | { ref: AuditReference };
 
 export interface AuditField {
@@ -163,6 +165,10 @@ export const AUDIT_TABLES = {
       kam_phone: field('Teléfono KAM'),
       kam_email: field('Correo KAM'),
       kam_receives_commission: field('KAM recibe comisión', 'boolean'),
+      bank_name: field('Banco'),
+      bank_account_type: field('Tipo de cuenta'),
+      bank_account_number: field('Número de cuenta'),
+      payment_email: field('Correo para pagos'),
     },
   },
   reservations: {
@@ -530,6 +536,21 @@ export const AUDIT_TABLES = {
       mismatch_reason: field('Motivo de la aceptación'),
     },
   },
+  payment_batches: {
+    noun: 'la nómina de pago',
+    fields: {
+      id: hidden('Id'),
+      number: field('Número', 'integer'),
+      status: field('Estado', 'batchStatus'),
+      payment_count: field('Cantidad de pagos', 'integer'),
+      total_clp: field('Total', 'clp'),
+      paid_date: field('Fecha de pago', 'date'),
+      paid_by: ref('Pagada por', 'user'),
+      paid_at: field('Marcada pagada el', 'instant'),
+      cancelled_by: ref('Anulada por', 'user'),
+      cancelled_at: field('Anulada el', 'instant'),
+    },
+  },
 } as const satisfies Record<string, AuditTable>;
 
 export type AuditedTable = keyof typeof AUDIT_TABLES;
@@ -560,6 +581,7 @@ export const AUDIT_RECORD_KINDS = {
   holidays: 'Feriados',
   uf_values: 'Valores UF',
   document_types: 'Tipos de documento',
+  payment_batches: 'Nóminas de pago',
   exports: 'Exportaciones',
 } as const;
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
@@ -583,6 +605,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   holidays: 'Feriado',
   uf_values: 'Valor UF',
   document_types: 'Tipo de documento',
+  payment_batches: 'Nómina de pago',
   exports: 'Exportación',
 };
 

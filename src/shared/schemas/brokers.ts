@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BROKER_ACCOUNT_TYPES, isAccountNumber, normaliseAccountNumber } from '../domain/payment-batches';
 import {
   optionalEmail,
   optionalText,
@@ -28,11 +29,15 @@ export const BROKER_MESSAGES = {
   commercialContactName: 'El nombre del contacto comercial es obligatorio',
   kamName: 'El nombre del KAM es obligatorio',
   email: 'Ingrese un correo electrónico válido',
+  accountType: 'Seleccione un tipo de cuenta de la lista',
+  accountNumber: 'El número de cuenta debe tener entre 4 y 20 dígitos',
+  bankIncomplete: 'Complete el banco, el tipo y el número de cuenta, o deje los tres vacíos',
+  accountRut: 'La Cuenta RUT es de BancoEstado: indique ese banco',
 } as const;
 
 const M = BROKER_MESSAGES;
 
-export const brokerBody = z.strictObject({
+const brokerFields = z.strictObject({
   // Company
   rut: requiredRut(M.rutRequired, M.rutInvalid),
   name: requiredText(M.name),
@@ -61,11 +66,43 @@ export const brokerBody = z.strictObject({
   kamPhone: optionalText(30),
   kamEmail: optionalEmail(M.email),
   kamReceivesCommission: z.boolean({ error: 'Indique si el KAM recibe comisión' }).default(false),
+  // Bank data (issue 33, decision 0040): where the payment batch pays the broker.
+  bankName: optionalText(100),
+  bankAccountType: z
+    .enum(BROKER_ACCOUNT_TYPES, { error: M.accountType })
+    .nullish()
+    .transform((value) => value ?? null),
+  bankAccountNumber: optionalText(30)
+    .refine((value) => value === null || isAccountNumber(value), { error: M.accountNumber })
+    .transform((value) => (value === null ? null : normaliseAccountNumber(value))),
+  paymentEmail: optionalEmail(M.email),
 });
+
+/** The bank data of a broker: the three together or none; a Cuenta RUT at BancoEstado. */
+function checkBankData(
+  value: { bankName: string | null; bankAccountType: string | null; bankAccountNumber: string | null },
+  ctx: z.RefinementCtx,
+) {
+  const given = [value.bankName, value.bankAccountType, value.bankAccountNumber].filter((v) => v !== null);
+  if (given.length > 0 && given.length < 3) {
+    for (const path of ['bankName', 'bankAccountType', 'bankAccountNumber'] as const) {
+      if (value[path] === null) ctx.addIssue({ code: 'custom', path: [path], message: M.bankIncomplete });
+    }
+  }
+  if (
+    value.bankAccountType === 'Cuenta RUT' &&
+    value.bankName !== null &&
+    !/banco\s*estado/i.test(value.bankName.normalize('NFD').replace(/[\u0300-\u036f]/g, ''))
+  ) {
+    ctx.addIssue({ code: 'custom', path: ['bankName'], message: M.accountRut });
+  }
+}
+
+export const brokerBody = brokerFields.superRefine(checkBankData);
 export type BrokerBody = z.input<typeof brokerBody>;
 export type BrokerValues = z.output<typeof brokerBody>;
 
-export const brokerUpdateBody = brokerBody.extend(versioned);
+export const brokerUpdateBody = brokerFields.extend(versioned).superRefine(checkBankData);
 export type BrokerUpdateBody = z.input<typeof brokerUpdateBody>;
 
 /** A row of /brokers (also the reservation screen's broker picker). */
@@ -129,6 +166,10 @@ export const brokerResponse = z.object({
   kamPhone: z.string().nullable(),
   kamEmail: z.string().nullable(),
   kamReceivesCommission: z.boolean(),
+  bankName: z.string().nullable(),
+  bankAccountType: z.enum(BROKER_ACCOUNT_TYPES).nullable(),
+  bankAccountNumber: z.string().nullable(),
+  paymentEmail: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   version: z.number().int(),

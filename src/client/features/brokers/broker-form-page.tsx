@@ -1,6 +1,7 @@
-import { Fieldset, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Fieldset, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, type UseFormReturnType, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams } from 'react-router';
+import { BROKER_ACCOUNT_TYPES, type BrokerAccountType } from '../../../shared/domain/payment-batches';
 import { formatRut } from '../../../shared/format';
 import { type Broker, brokerBody } from '../../../shared/schemas/brokers';
 import { paths } from '../../app/paths';
@@ -32,6 +33,9 @@ const TEXT_FIELDS = [
   'kamName',
   'kamPhone',
   'kamEmail',
+  'bankName',
+  'bankAccountNumber',
+  'paymentEmail',
 ] as const;
 
 type BrokerFormValues = Record<(typeof TEXT_FIELDS)[number], string> & {
@@ -39,6 +43,7 @@ type BrokerFormValues = Record<(typeof TEXT_FIELDS)[number], string> & {
   legalRepresentativeRut: string;
   constitutionDate: string | null;
   kamReceivesCommission: boolean;
+  bankAccountType: BrokerAccountType | null;
 };
 
 function valuesOf(broker: Broker | undefined): BrokerFormValues {
@@ -52,6 +57,7 @@ function valuesOf(broker: Broker | undefined): BrokerFormValues {
     legalRepresentativeRut: broker ? formatRut(broker.legalRepresentativeRut) : '',
     constitutionDate: broker?.constitutionDate ?? null,
     kamReceivesCommission: broker?.kamReceivesCommission ?? false,
+    bankAccountType: broker?.bankAccountType ?? null,
   };
 }
 
@@ -225,6 +231,22 @@ function BrokerForm({
                 key={form.key('kamReceivesCommission')}
                 {...form.getInputProps('kamReceivesCommission', { type: 'checkbox' })}
               />
+            </SimpleGrid>
+          </Fieldset>
+
+          <Fieldset legend="Datos Bancarios" radius="md" styles={LEGEND_STYLES}>
+            <SimpleGrid cols={columns}>
+              <Text form={form} field="bankName" label="Banco" />
+              <Select
+                label="Tipo de Cuenta"
+                data={[...BROKER_ACCOUNT_TYPES]}
+                clearable
+                allowDeselect
+                key={form.key('bankAccountType')}
+                {...form.getInputProps('bankAccountType')}
+              />
+              <Text form={form} field="bankAccountNumber" label="Número de Cuenta" />
+              <Text form={form} field="paymentEmail" label="Correo para Pagos" type="email" />
             </SimpleGrid>
           </Fieldset>
 

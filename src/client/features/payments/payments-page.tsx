@@ -12,6 +12,7 @@ import { type DataTableColumn, ServerTable } from '../../components/server-table
 import { useListParams } from '../../lib/list-params';
 import { useOpenPaymentFlow, usePaymentList } from './api';
 import { CommissionCell, PaymentBadge } from './payment-badges';
+import { PaymentsTabs } from './payments-tabs';
 
 /**
  * /pagos 'Pagos' (spec part 2 §2): the reservations sold with a broker, searched by apartment number
@@ -115,35 +116,37 @@ export default function PaymentsPage() {
   return (
     <>
       <PageHeader title="Pagos" />
-      <ErrorAlert error={payments.error ?? open.error} />
-      <Stack gap="md">
-        <SearchInput
-          value={list.search}
-          onSearch={list.setSearch}
-          placeholder="Buscar por número de departamento"
-          aria-label="Buscar por número de departamento"
-          maw={420}
-        />
-        <ServerTable<PaymentListRow>
-          {...list.table}
-          aria-label="Pagos"
-          idAccessor="reservationId"
-          records={payments.data?.rows}
-          total={payments.data?.total}
-          totalIsCapped={payments.data?.totalIsCapped}
-          fetching={payments.isFetching || open.isPending}
-          error={payments.error}
-          noRecordsText={
-            list.search ? 'No hay pagos de departamentos con ese número' : 'Aún no hay reservas con broker'
-          }
-          rowStyle={rescindedRowStyle}
-          onRowClick={({ record }) => {
-            open.reset();
-            openFlow(record, 'first');
-          }}
-          columns={columns}
-        />
-      </Stack>
+      <PaymentsTabs active="payments">
+        <ErrorAlert error={payments.error ?? open.error} />
+        <Stack gap="md">
+          <SearchInput
+            value={list.search}
+            onSearch={list.setSearch}
+            placeholder="Buscar por número de departamento"
+            aria-label="Buscar por número de departamento"
+            maw={420}
+          />
+          <ServerTable<PaymentListRow>
+            {...list.table}
+            aria-label="Pagos"
+            idAccessor="reservationId"
+            records={payments.data?.rows}
+            total={payments.data?.total}
+            totalIsCapped={payments.data?.totalIsCapped}
+            fetching={payments.isFetching || open.isPending}
+            error={payments.error}
+            noRecordsText={
+              list.search ? 'No hay pagos de departamentos con ese número' : 'Aún no hay reservas con broker'
+            }
+            rowStyle={rescindedRowStyle}
+            onRowClick={({ record }) => {
+              open.reset();
+              openFlow(record, 'first');
+            }}
+            columns={columns}
+          />
+        </Stack>
+      </PaymentsTabs>
     </>
   );
 }

@@ -63,6 +63,10 @@ const NOT_AUDITED = new Set([
   // The automatic UF fetch's attempts (decision 0034): the values it saves are audited (source
   // 'automatic'); an attempt is bookkeeping, and a failed one changes nothing else.
   'uf_fetches',
+  // A payment batch's lines (decision 0040): a copy of the broker's bank data and the invoice's amount
+  // made with the batch, never edited; the batch's own row, audited, records each change (count, total,
+  // paid, cancelled) and each payment's completion is audited on its flow and commission.
+  'payment_batch_items',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
@@ -447,6 +451,19 @@ const CASES: TableCase[] = [
     },
     remove: (key) => sql`delete from uf_values where date = ${key}::date`,
     root: () => null,
+  },
+  {
+    table: 'payment_batches',
+    insert: () =>
+      sql`insert into payment_batches (payment_count, total_clp) values (2, '1500000') returning id::text as key`,
+    update: {
+      set: (key) => sql`update payment_batches set total_clp = '1500001' where id = ${key}::uuid`,
+      column: 'total_clp',
+      before: () => '1500000',
+      after: () => '1500001',
+    },
+    remove: (key) => sql`delete from payment_batches where id = ${key}::uuid`,
+    root: (key) => key,
   },
   {
     table: 'flow_task_comment_mentions',

@@ -106,6 +106,21 @@ export function listInvoiceSubjectsAmong(
   );
 }
 
+/** The tasks that receive the broker's invoice of these flows, in flow order. */
+export function listInvoiceSubjectsOfFlows(
+  db: Executor,
+  flowIds: readonly string[],
+): Promise<InvoiceSubject[]> {
+  if (flowIds.length === 0) return Promise.resolve([]);
+  return queryRows(
+    db,
+    sql`select ${subjectColumns} ${subjectFrom}
+         where f.id = any(${`{${flowIds.join(',')}}`}::uuid[]) and wt.records_broker_invoice
+         order by f.id, wt.sort_order`,
+    invoiceSubject,
+  );
+}
+
 const invoiceRow = z.object({
   id: z.string(),
   flowTaskId: z.string(),
@@ -131,9 +146,25 @@ export type InvoiceRow = z.infer<typeof invoiceRow>;
 
 /** The invoice recorded on a task row, with who accepted its mismatch; null when none. */
 export async function findInvoiceOfTask(db: Executor, taskRowId: string): Promise<InvoiceRow | null> {
-  const [row] = await queryRows(
+  const [row] = await queryRows(db, sql`${invoiceSelect} where i.flow_task_id = ${taskRowId}`, invoiceRow);
+  return row ?? null;
+}
+
+/** The invoices recorded on these task rows, by task row. */
+export async function listInvoicesOfTasks(
+  db: Executor,
+  taskRowIds: readonly string[],
+): Promise<Map<string, InvoiceRow>> {
+  if (taskRowIds.length === 0) return new Map();
+  const rows = await queryRows(
     db,
-    sql`select i.id, i.flow_task_id as "flowTaskId", i.broker_id as "brokerId", i.kind,
+    sql`${invoiceSelect} where i.flow_task_id = any(${`{${taskRowIds.join(',')}}`}::uuid[])`,
+    invoiceRow,
+  );
+  return new Map(rows.map((row) => [row.flowTaskId, row]));
+}
+
+const invoiceSelect = sql`select i.id, i.flow_task_id as "flowTaskId", i.broker_id as "brokerId", i.kind,
                i.issuer_rut as "issuerRut", i.folio, i.issue_date::text as "issueDate",
                i.received_date::text as "receivedDate",
                i.net_amount::text as "netAmount", i.vat_amount::text as "vatAmount",
@@ -144,12 +175,7 @@ export async function findInvoiceOfTask(db: Executor, taskRowId: string): Promis
                nullif(trim(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')), '') as "acceptedByName",
                i.mismatch_reason as "acceptanceReason"
           from broker_invoices i
-          left join profiles p on p.id = i.mismatch_accepted_by
-         where i.flow_task_id = ${taskRowId}`,
-    invoiceRow,
-  );
-  return row ?? null;
-}
+          left join profiles p on p.id = i.mismatch_accepted_by`;
 
 /** The boleta's withholding rates by year (the table seeded by migration 0032). */
 export function listWithholdingRates(db: Executor): Promise<{ year: number; rate: string }[]> {

@@ -8,6 +8,7 @@ import {
   withholdingRateOf,
 } from '../../../shared/domain/broker-invoices';
 import { decodeXmlBytes, readDte } from '../../../shared/domain/dte';
+import { amountToPay } from '../../../shared/domain/payment-batches';
 import { formatRut } from '../../../shared/domain/rut';
 import { paymentUf, ufToClp } from '../../../shared/domain/uf';
 import { santiagoDateOf } from '../../../shared/format';
@@ -43,6 +44,18 @@ async function expectationOf(
   subject: queries.InvoiceSubject,
   invoice: Pick<queries.InvoiceRow, 'kind' | 'issueDate'>,
 ) {
+  const ufValue = subject.paymentDate ? null : await ufValues.valueOn(db, invoice.issueDate);
+  const rates = invoice.kind === 'fees' ? await queries.listWithholdingRates(db) : [];
+  return expectationWith(subject, invoice, ufValue, rates);
+}
+
+/** The expectation from what was read: the issue date's UF value (unused once dated) and the withholding rates. */
+function expectationWith(
+  subject: queries.InvoiceSubject,
+  invoice: Pick<queries.InvoiceRow, 'kind' | 'issueDate'>,
+  issueDateUfValue: string | null,
+  rates: readonly { year: number; rate: string }[],
+) {
   let clp: string | null;
   let ufValue: string | null;
   let ufDate: string;
@@ -55,10 +68,9 @@ async function expectationOf(
   } else {
     basis = 'issueDate';
     ufDate = invoice.issueDate;
-    ufValue = await ufValues.valueOn(db, invoice.issueDate);
+    ufValue = issueDateUfValue;
     clp = ufValue === null ? null : ufToClp(paymentUf(subject, subject.isSecondPayment ? 2 : 1), ufValue);
   }
-  const rates = invoice.kind === 'fees' ? await queries.listWithholdingRates(db) : [];
   const payment: PaymentExpectation = {
     brokerRut: subject.brokerRut,
     clp,
@@ -69,6 +81,63 @@ async function expectationOf(
     payment,
     expected: { clp, basis, ufValue, ufDate, includesVat: subject.commissionIncludesTax },
   };
+}
+
+/** A payment flow's invoice as a payment batch reads it (decision 0040). */
+export type FlowInvoiceState =
+  | { state: 'missing' }
+  | { state: 'mismatch'; folio: string }
+  | { state: 'ready'; folio: string; kind: queries.InvoiceRow['kind']; amountToPay: string | null };
+
+/**
+ * Each payment flow's invoice, for a payment batch (decision 0040): missing, not matching the payment
+ * with no administrator's acceptance, or ready (matching or accepted) — the same check as the task's
+ * panel, read in a few statements for many flows. Were a flow to have several invoice tasks, each must
+ * be ready (the first that is not says why).
+ */
+export async function invoiceStatesOf(
+  db: Executor,
+  flowIds: readonly string[],
+): Promise<Map<string, FlowInvoiceState>> {
+  const states = new Map<string, FlowInvoiceState>();
+  if (flowIds.length === 0) return states;
+  const subjects = await queries.listInvoiceSubjectsOfFlows(db, flowIds);
+  const invoices = await queries.listInvoicesOfTasks(
+    db,
+    subjects.map((subject) => subject.taskRowId),
+  );
+  const undated = subjects.filter((subject) => subject.paymentDate === null);
+  const dates = undated.flatMap((subject) => {
+    const invoice = invoices.get(subject.taskRowId);
+    return invoice ? [invoice.issueDate] : [];
+  });
+  const values = await ufValues.valuesOn(db, [...new Set(dates)]);
+  const rates = [...invoices.values()].some((invoice) => invoice.kind === 'fees')
+    ? await queries.listWithholdingRates(db)
+    : [];
+  for (const subject of subjects) {
+    const earlier = states.get(subject.flowId);
+    if (earlier && earlier.state !== 'ready') continue;
+    const invoice = invoices.get(subject.taskRowId) ?? null;
+    if (invoice === null) {
+      states.set(subject.flowId, { state: 'missing' });
+      continue;
+    }
+    const { payment } = expectationWith(subject, invoice, values.get(invoice.issueDate) ?? null, rates);
+    const check = checkInvoice(invoice, payment);
+    states.set(
+      subject.flowId,
+      check.matches || invoice.acceptedAt !== null
+        ? {
+            state: 'ready',
+            folio: invoice.folio,
+            kind: invoice.kind,
+            amountToPay: amountToPay(invoice),
+          }
+        : { state: 'mismatch', folio: invoice.folio },
+    );
+  }
+  return states;
 }
 
 /** Why completing the task is refused now: no invoice (when its checklist asks for it), or a mismatch not accepted. */

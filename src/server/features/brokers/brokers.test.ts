@@ -30,6 +30,10 @@ const valid = {
   kamPhone: '+56 9 3333 4444',
   kamEmail: 'kam@andinas.cl',
   kamReceivesCommission: true,
+  bankName: 'Banco de Chile',
+  bankAccountType: 'Cuenta Corriente',
+  bankAccountNumber: '001234567',
+  paymentEmail: 'pagos@andinas.cl',
 };
 
 async function brokerCount(ctx: TestContext): Promise<number> {
@@ -84,11 +88,19 @@ describe('brokers: create and read', () => {
       'kamPhone',
       'kamEmail',
       'kamReceivesCommission',
+      'bankName',
+      'bankAccountType',
+      'bankAccountNumber',
+      'paymentEmail',
     ];
     const minimal = Object.fromEntries(Object.entries(valid).filter(([key]) => !optional.includes(key)));
     const response = await agent.post('/api/brokers', minimal);
     expect(response.statusCode).toBe(201);
     expect(response.json().broker).toMatchObject({
+      bankName: null,
+      bankAccountType: null,
+      bankAccountNumber: null,
+      paymentEmail: null,
       operationsContactName: null,
       financeContactEmail: null,
       kamEmail: null,

@@ -12,6 +12,8 @@ import { allSame, type ChangedRecord, type KindModule, type PlannedRow, schemaEr
 const FIELDS = IMPORT_FIELDS.brokers;
 const COLUMNS = IMPORT_FIELDS.brokers.map((field) => field.key) as (keyof BrokerValues)[];
 type BrokerColumns = BrokerValues;
+/** What the import does not carry (the bank data, decision 0040): kept as the broker has it. */
+const KEPT = ['bankName', 'bankAccountType', 'bankAccountNumber', 'paymentEmail'] as const;
 
 interface BrokerPlan {
   id: string | null;
@@ -47,6 +49,7 @@ export const brokersKind: KindModule<BrokerPlan> = {
           input[key] = row.values[key] ?? (key === 'kamReceivesCommission' ? false : null);
         else input[key] = current ? current[key] : key === 'kamReceivesCommission' ? false : null;
       }
+      for (const key of KEPT) input[key] = current ? current[key] : null;
       const parsed = brokerBody.safeParse(input);
       if (!parsed.success) {
         return { rowNumber: row.rowNumber, action: 'error', errors: schemaErrors(row, FIELDS, parsed.error) };

@@ -1,0 +1,281 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import readXlsxFile from 'read-excel-file/node';
+import { formatRut } from '../src/shared/domain/rut';
+import { newStaffUser, uniqueRut, uniqueText } from './fixtures';
+
+// Issue 33: 'Nómina de pago' — the broker's bank data typed on the broker form, the payment waiting
+// for its date put into a batch by the payments team, the bank file exported (read back by an
+// independent reader) and the batch marked paid: /pagos shows the payment completed.
+
+const SCREENS = '.tmp/screens';
+
+const UNTIL_PAYMENT_DATE = [
+  'Solicitud Liquidación',
+  'Solicitud a Jefe Inversiones',
+  'VB Jefe Inversiones',
+  'Solicitud Gerente Comercial',
+  'VB Gerente Comercial',
+  'Solicitud Operaciones',
+  'VB Operaciones',
+  'Solicitud Control de Gestión',
+  'VB Control de Gestión',
+  'Generación de OC',
+  'VB OC Gerencia Comercial',
+  'VB OC Gerencia General',
+  'Envío OC Broker',
+];
+const AFTER_INVOICE = [
+  'Recepción Factura Broker',
+  'Generación de Entrada',
+  'Aprobación de Entrada',
+  'Notificación a Finanzas',
+];
+
+const section = (page: Page, legend: string) => page.getByRole('group', { name: legend });
+
+/** 'YYYY-MM-DD' of today in Santiago, shifted by some days. */
+function santiagoDay(shift = 0): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
+  const [y, m, d] = today.split('-').map(Number);
+  return new Date(Date.UTC(y!, m! - 1, d! + shift)).toISOString().slice(0, 10);
+}
+
+/** The side menu gone off the phone's screen (its slide finished): the content starts at the left edge. */
+async function settled(page: Page) {
+  await expect.poll(async () => (await page.locator('main').boundingBox())?.x).toBe(0);
+  await expect
+    .poll(async () => {
+      const menu = await page.locator('.mantine-AppShell-navbar').boundingBox();
+      return menu === null || menu.x + menu.width <= 0;
+    })
+    .toBe(true);
+}
+
+async function completeTasks(page: Page, flowId: string, names: readonly string[]) {
+  const origin = new URL(page.url()).origin;
+  for (const name of names) {
+    const flow = (await (await page.request.get(`/api/payment-flows/${flowId}`)).json()).flow;
+    const task = flow.stages
+      .flatMap((stage: { tasks: { id: string; name: string; version: number }[] }) => stage.tasks)
+      .find((row: { name: string }) => row.name === name);
+    const done = await page.request.put(`/api/payment-flows/${flowId}/tasks/${task.id}/status`, {
+      headers: { origin },
+      data: { status: 'completed', version: task.version },
+    });
+    expect(done.status(), await done.text()).toBe(200);
+  }
+}
+
+test('nómina de pago: los datos bancarios del broker, el pago en una nómina, el archivo del banco y la nómina pagada', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto('/dashboard');
+  const origin = new URL(page.url()).origin;
+  const headers = { origin };
+  const word = uniqueText('').trim();
+
+  // A broker of this journey, without bank data yet.
+  const brokerRut = uniqueRut();
+  const created = await page.request.post('/api/brokers', {
+    headers,
+    data: {
+      rut: brokerRut,
+      name: `Corredora Nómina ${word}`,
+      businessName: `Corredora Nómina ${word} SpA`,
+      constitutionDate: '2012-05-02',
+      constitutionNotary: 'Notaría Uno',
+      legalRepresentative: 'Ana Soto',
+      legalRepresentativeRut: uniqueRut(),
+      commercialAddress: 'Av. Providencia 1000',
+      commercialAddressCommune: 'Providencia',
+      commercialContactName: 'Luis Díaz',
+      kamName: 'Pedro Kam',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const broker = (await created.json()).broker as { id: string; name: string };
+
+  // The administrator types its bank data on the broker form: an incomplete account is refused.
+  await page.goto(`/brokers/editar/${broker.id}`);
+  const bank = section(page, 'Datos Bancarios');
+  await bank.getByRole('textbox', { name: 'Banco' }).fill('Banco Santander');
+  await page.getByRole('button', { name: 'Guardar' }).click();
+  await expect(
+    bank.getByText('Complete el banco, el tipo y el número de cuenta, o deje los tres vacíos').first(),
+  ).toBeVisible();
+  await bank.getByRole('combobox', { name: 'Tipo de Cuenta' }).click();
+  await page.getByRole('option', { name: 'Cuenta Corriente', exact: true }).click();
+  await bank.getByRole('textbox', { name: 'Número de Cuenta' }).fill('0-000-71-23456-8');
+  await bank.getByRole('textbox', { name: 'Correo para Pagos' }).fill(`pagos-${word}@corredora.cl`);
+  await page.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page).toHaveURL(/\/brokers(\?.*)?$/);
+
+  // A reservation sold through it: a commission of UF 100 in one payment, IVA included.
+  const client = await page.request.post('/api/clients', {
+    headers,
+    data: {
+      rut: uniqueRut(),
+      firstName: 'Marta',
+      lastName: `Nómina ${word}`,
+      birthDate: '1985-02-11',
+      phone: null,
+      email: null,
+    },
+  });
+  expect(client.status(), await client.text()).toBe(201);
+  const options = await (await page.request.get('/api/reservations/form-options')).json();
+  const project = options.projects.find(
+    (candidate: { name: string }) => candidate.name === 'Edificio Los Aromos',
+  );
+  const apartment = `NP${word.slice(-6)}`;
+  const reservation = await page.request.post('/api/reservations', {
+    headers,
+    data: {
+      reservationNumber: uniqueText('NP').replace(' ', '-'),
+      clientId: (await client.json()).client.id,
+      projectId: project.id,
+      sellerId: null,
+      reservationDate: '2026-10-05',
+      apartmentNumber: apartment,
+      apartmentPrice: '3000',
+      columnDiscount: '0',
+      additionalDiscount: '0',
+      otherDiscount: '0',
+      creditPayment: '2900',
+      isWithBroker: true,
+      brokerId: broker.id,
+      commission: {
+        commissionIncludesTax: true,
+        commissionForDiscount: true,
+        paysSecondary: false,
+        commissionAmount: '100',
+        numberOfPayments: 1,
+        firstPaymentPercentage: 100,
+      },
+    },
+  });
+  expect(reservation.status(), await reservation.text()).toBe(201);
+  const { id: reservationId, reservationNumber } = (await reservation.json()).reservation;
+
+  // Its payment flow worked up to 'Fecha de Pago', the broker's invoice recorded and matching.
+  const opened = await page.request.post(`/api/payments/${reservationId}/first-flow`, { headers });
+  const flowId = (await opened.json()).flowId as string;
+  expect((await page.request.post(`/api/payment-flows/${flowId}/start`, { headers })).status()).toBe(200);
+  await completeTasks(page, flowId, UNTIL_PAYMENT_DATE);
+  const issueDate = santiagoDay(-12);
+  const uf = await page.request.put(`/api/uf-values/${issueDate}`, { headers, data: { value: '40000,00' } });
+  expect([200, 409]).toContain(uf.status());
+  const invoiceTask = (await (await page.request.get(`/api/payment-flows/${flowId}/invoices`)).json())
+    .tasks[0];
+  const folio = String(100_000 + Math.floor(Math.random() * 899_999));
+  const invoice = await page.request.post(
+    `/api/payment-flows/${flowId}/tasks/${invoiceTask.taskRowId}/invoice`,
+    {
+      headers,
+      data: {
+        kind: 'taxed',
+        issuerRut: brokerRut,
+        folio,
+        issueDate,
+        receivedDate: issueDate,
+        netAmount: '3361345',
+        vatAmount: '638655',
+        totalAmount: '4000000',
+      },
+    },
+  );
+  expect(invoice.status(), await invoice.text()).toBe(201);
+  await completeTasks(page, flowId, AFTER_INVOICE);
+
+  // Paula, of the payments team, opens Pagos → 'Nómina de pago'.
+  const paula = await newStaffUser(page, browser, origin);
+  const her = paula.page;
+  await her.goto('/pagos');
+  await her.getByRole('tab', { name: 'Nómina de pago' }).click();
+  await expect(her).toHaveURL(/\/pagos\/nomina$/);
+  const ready = her.getByRole('table', { name: 'Pagos listos para pagar' });
+  const row = ready.getByRole('row').filter({ hasText: reservationNumber });
+  await expect(row).toContainText(broker.name);
+  await expect(row).toContainText('Banco Santander');
+  await expect(row).toContainText('Cuenta Corriente 000071234568');
+  await expect(row).toContainText('$ 4.000.000');
+  await expect(row).toContainText('Se puede pagar');
+
+  mkdirSync(SCREENS, { recursive: true });
+  await her.setViewportSize({ width: 1440, height: 900 });
+  await her.screenshot({ path: `${SCREENS}/payment-batches-1440.png`, fullPage: true });
+  await her.setViewportSize({ width: 390, height: 844 });
+  await settled(her);
+  await expect(her.getByRole('list', { name: 'Pagos listos para pagar' })).toBeVisible();
+  await her.screenshot({ path: `${SCREENS}/payment-batches-390.png`, fullPage: true });
+  await her.setViewportSize({ width: 1280, height: 900 });
+
+  await row.getByRole('checkbox', { name: `Elegir el pago 1 de la reserva ${reservationNumber}` }).check();
+  await her.getByRole('button', { name: /^Crear nómina \(1 · \$ 4\.000\.000\)$/ }).click();
+  await expect(her).toHaveURL(/\/pagos\/nomina\/[0-9a-f-]{36}$/);
+  await expect(her.getByRole('heading', { name: /^Nómina de pago N° \d+$/ })).toBeVisible();
+  const title = (await her.getByRole('heading', { name: /^Nómina de pago N° \d+$/ }).textContent())!;
+  const lines = her.getByRole('table', { name: /^Pagos de la nómina/ });
+  await expect(lines.getByRole('row').filter({ hasText: formatRut(brokerRut) })).toContainText('$ 4.000.000');
+
+  await her.setViewportSize({ width: 1440, height: 900 });
+  await her.screenshot({ path: `${SCREENS}/payment-batch-1440.png`, fullPage: true });
+  await her.setViewportSize({ width: 390, height: 844 });
+  await settled(her);
+  await her.screenshot({ path: `${SCREENS}/payment-batch-390.png`, fullPage: true });
+  await her.setViewportSize({ width: 1280, height: 900 });
+
+  // The bank's file, as Excel and CSV, read back by a reader other than the writer.
+  const xlsxDownload = her.waitForEvent('download');
+  await her.getByRole('link', { name: 'Exportar Excel' }).click();
+  const xlsx = await xlsxDownload;
+  expect(xlsx.suggestedFilename()).toMatch(/^nomina_pago_\d+_\d{4}-\d{2}-\d{2}\.xlsx$/);
+  const sheets = await readXlsxFile(readFileSync((await xlsx.path())!));
+  expect(sheets[0]!.data[0]).toEqual([
+    'RUT Beneficiario',
+    'Nombre Beneficiario',
+    'Banco',
+    'Tipo de Cuenta',
+    'Número de Cuenta',
+    'Monto',
+    'Referencia',
+    'Correo Electrónico',
+  ]);
+  expect(sheets[0]!.data[1]).toEqual([
+    brokerRut,
+    broker.name,
+    'Banco Santander',
+    'Cuenta Corriente',
+    '000071234568',
+    4000000,
+    `Comision reserva ${reservationNumber} pago 1`,
+    `pagos-${word}@corredora.cl`,
+  ]);
+  const csvDownload = her.waitForEvent('download');
+  await her.getByRole('link', { name: 'Exportar CSV' }).click();
+  const csv = readFileSync((await (await csvDownload).path())!, 'utf8');
+  expect(csv).toContain(
+    `${brokerRut};Corredora Nómina ${word};Banco Santander;Cuenta Corriente;000071234568;4000000;`,
+  );
+
+  // Marked paid today: the payment flow's last task is completed by the engine.
+  await her.getByRole('button', { name: 'Marcar pagada' }).click();
+  const batchNumber = /\d+$/.exec(title)![0];
+  const dialog = her.getByRole('dialog', { name: `Marcar pagada la nómina N° ${batchNumber}` });
+  await expect(dialog.getByRole('textbox', { name: 'Fecha de pago' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Marcar pagada' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(her.getByText('Pagada', { exact: true }).first()).toBeVisible();
+  await expect(her.getByRole('button', { name: 'Marcar pagada' })).toHaveCount(0);
+
+  // /pagos shows the payment completed; its flow too.
+  await her.goto(`/pagos?q=${encodeURIComponent(apartment)}`);
+  const paymentRow = her.getByRole('row').filter({ hasText: apartment });
+  await expect(paymentRow.getByLabel('Pago 1: Completado')).toBeVisible();
+  await her.goto(`/pagos/flujo/${flowId}`);
+  await expect(her.getByTestId('flow-status')).toHaveText('Completado');
+  await paula.close();
+});

@@ -1,0 +1,273 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { BatchLine, PaymentBatchRow } from '../../../shared/schemas/payment-batches';
+import { PAYMENT_BATCH_STATUSES } from '../../../shared/schemas/payment-batches';
+import { type Executor, isoInstant, queryRows } from '../../db/client';
+import { type Page, selectPage } from '../../db/paging';
+
+/** The only SQL that writes `payment_batches` and `payment_batch_items` (decision 0040). */
+
+const readyPayment = z.object({
+  flowId: z.string(),
+  reservationId: z.string(),
+  reservationNumber: z.string(),
+  isSecondPayment: z.boolean(),
+  lastTaskRowId: z.string(),
+  brokerId: z.string(),
+  brokerRut: z.string(),
+  brokerName: z.string(),
+  bankName: z.string().nullable(),
+  bankAccountType: z.string().nullable(),
+  bankAccountNumber: z.string().nullable(),
+  email: z.string().nullable(),
+  openBatchNumber: z.number().int().nullable(),
+});
+export type ReadyPayment = z.infer<typeof readyPayment>;
+
+/**
+ * Payment flows in progress whose every task is completed but one, open (pending or in progress):
+ * the last task ('Fecha de Pago'), reached once 'Notificación a Finanzas' is done. Read from the
+ * definitions as data, never by a task's name. With the broker's bank data and the open batch the
+ * payment is already in. `flowIds` narrows it (a batch being made); `limit` bounds the screen's list.
+ */
+export function listReadyPayments(
+  db: Executor,
+  options: { flowIds?: readonly string[]; limit: number },
+): Promise<ReadyPayment[]> {
+  const among = options.flowIds ? sql`and f.id = any(${`{${options.flowIds.join(',')}}`}::uuid[])` : sql``;
+  return queryRows(
+    db,
+    sql`select f.id as "flowId", f.reservation_id as "reservationId", r.reservation_number as "reservationNumber",
+               f.is_second_payment as "isSecondPayment", last.id as "lastTaskRowId",
+               b.id as "brokerId", b.rut as "brokerRut", b.name as "brokerName",
+               b.bank_name as "bankName", b.bank_account_type as "bankAccountType",
+               b.bank_account_number as "bankAccountNumber",
+               coalesce(b.payment_email, b.finance_contact_email) as "email",
+               (select pb.number from payment_batch_items i join payment_batches pb on pb.id = i.batch_id
+                 where i.flow_id = f.id and i.is_open) as "openBatchNumber"
+          from flows f
+          join flow_tasks last on last.flow_id = f.id and last.status in ('pending', 'in_progress')
+          join reservations r on r.id = f.reservation_id
+          join broker_commissions c on c.id = f.broker_commission_id
+          join brokers b on b.id = c.broker_id
+         where f.kind = 'payment' and f.status = 'in_progress' and not r.is_rescinded ${among}
+           and not exists (select 1 from flow_tasks other
+                            where other.flow_id = f.id and other.id <> last.id and other.status <> 'completed')
+         order by b.name, r.reservation_number, f.is_second_payment, f.id
+         limit ${options.limit}`,
+    readyPayment,
+  );
+}
+
+/** Locks the batch row: marking paid and cancelling run one at a time (the first wins). */
+export async function lockBatch(
+  tx: Executor,
+  id: string,
+): Promise<{ id: string; status: string; version: number } | null> {
+  const [row] = await queryRows(
+    tx,
+    sql`select id, status, version from payment_batches where id = ${id} for update`,
+    z.object({ id: z.string(), status: z.string(), version: z.number().int() }),
+  );
+  return row ?? null;
+}
+
+export async function insertBatch(
+  tx: Executor,
+  batch: { paymentCount: number; totalClp: string; userId: string },
+): Promise<string> {
+  const [row] = await queryRows(
+    tx,
+    sql`insert into payment_batches (payment_count, total_clp, created_by, updated_by)
+        values (${batch.paymentCount}, ${batch.totalClp}, ${batch.userId}, ${batch.userId})
+        returning id`,
+    z.object({ id: z.string() }),
+  );
+  return row!.id;
+}
+
+export interface NewBatchItem {
+  flowId: string;
+  brokerId: string;
+  brokerRut: string;
+  brokerName: string;
+  bankName: string;
+  bankAccountType: string;
+  bankAccountNumber: string;
+  email: string | null;
+  amountClp: string;
+  reference: string;
+}
+
+/** The batch's lines in one statement, in the order given. */
+export async function insertItems(
+  tx: Executor,
+  batchId: string,
+  items: readonly NewBatchItem[],
+): Promise<void> {
+  const rows = items.map(
+    (item, index) =>
+      sql`(${batchId}, ${item.flowId}, ${index + 1}, ${item.brokerId}, ${item.brokerRut}, ${item.brokerName},
+           ${item.bankName}, ${item.bankAccountType}, ${item.bankAccountNumber}, ${item.email},
+           ${item.amountClp}, ${item.reference})`,
+  );
+  await tx.execute(
+    sql`insert into payment_batch_items (batch_id, flow_id, sort_order, broker_id, broker_rut, broker_name,
+          bank_name, bank_account_type, bank_account_number, email, amount_clp, reference)
+        values ${sql.join(rows, sql`, `)}`,
+  );
+}
+
+/** The batch paid on a day, by a user; its payments leave the open batches. */
+export async function updateBatchPaid(
+  tx: Executor,
+  id: string,
+  paid: { paidDate: string; userId: string; at: Date },
+): Promise<void> {
+  await tx.execute(
+    sql`update payment_batches
+           set status = 'paid', paid_date = ${paid.paidDate}, paid_by = ${paid.userId},
+               paid_at = ${paid.at.toISOString()}, updated_by = ${paid.userId}, updated_at = now(),
+               version = version + 1
+         where id = ${id}`,
+  );
+  await tx.execute(sql`update payment_batch_items set is_open = false where batch_id = ${id}`);
+}
+
+/** The batch cancelled: its payments may go into another batch. */
+export async function updateBatchCancelled(
+  tx: Executor,
+  id: string,
+  cancelled: { userId: string; at: Date },
+): Promise<void> {
+  await tx.execute(
+    sql`update payment_batches
+           set status = 'cancelled', cancelled_by = ${cancelled.userId}, cancelled_at = ${cancelled.at.toISOString()},
+               updated_by = ${cancelled.userId}, updated_at = now(), version = version + 1
+         where id = ${id}`,
+  );
+  await tx.execute(sql`update payment_batch_items set is_open = false where batch_id = ${id}`);
+}
+
+const personName = (alias: string) =>
+  sql.raw(`nullif(trim(coalesce(${alias}.first_name, '') || ' ' || coalesce(${alias}.last_name, '')), '')`);
+
+const batchRowColumns = {
+  id: sql`pb.id`,
+  number: sql`pb.number`,
+  status: sql`pb.status`,
+  paymentCount: sql`pb.payment_count`,
+  totalClp: sql`pb.total_clp::text`,
+  createdAt: isoInstant(sql`pb.created_at`),
+  createdByName: personName('creator'),
+  paidDate: sql`pb.paid_date::text`,
+  paidByName: personName('payer'),
+} satisfies Record<keyof PaymentBatchRow, unknown>;
+
+const batchFrom = sql`payment_batches pb
+  left join profiles creator on creator.id = pb.created_by
+  left join profiles payer on payer.id = pb.paid_by`;
+
+/** The batches, newest first (payment_batches_created_idx). */
+export function listBatches(
+  db: Executor,
+  query: { page: number; pageSize: number },
+): Promise<Page<PaymentBatchRow>> {
+  return selectPage<PaymentBatchRow>(db, {
+    columns: batchRowColumns,
+    from: batchFrom,
+    countFrom: sql`payment_batches pb`,
+    orderBy: [sql`pb.created_at desc`, sql`pb.id desc`],
+    page: query.page,
+    pageSize: query.pageSize,
+  });
+}
+
+const batchDetail = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  status: z.enum(PAYMENT_BATCH_STATUSES),
+  paymentCount: z.number().int(),
+  totalClp: z.string(),
+  createdAt: z.string(),
+  createdByName: z.string().nullable(),
+  paidDate: z.string().nullable(),
+  paidByName: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  version: z.number().int(),
+});
+export type BatchDetail = z.infer<typeof batchDetail>;
+
+export async function findBatch(db: Executor, id: string): Promise<BatchDetail | null> {
+  const columns = Object.entries(batchRowColumns).map(
+    ([alias, expression]) => sql`${expression} as ${sql.identifier(alias)}`,
+  );
+  const [row] = await queryRows(
+    db,
+    sql`select ${sql.join(columns, sql`, `)}, ${isoInstant(sql`pb.paid_at`)} as "paidAt",
+               ${isoInstant(sql`pb.cancelled_at`)} as "cancelledAt", pb.version
+          from ${batchFrom} where pb.id = ${id}`,
+    batchDetail,
+  );
+  return row ?? null;
+}
+
+const batchLineRow = z.object({
+  sortOrder: z.number().int(),
+  flowId: z.string(),
+  reservationId: z.string(),
+  reservationNumber: z.string(),
+  paymentNumber: z.number().int(),
+  brokerRut: z.string(),
+  brokerName: z.string(),
+  bankName: z.string(),
+  bankAccountType: z.string(),
+  bankAccountNumber: z.string(),
+  amountClp: z.string(),
+  reference: z.string(),
+  email: z.string().nullable(),
+});
+
+/** A batch's lines in order, after `after` (keyset: the export reads them in chunks). */
+export async function listLines(
+  db: Executor,
+  batchId: string,
+  after: number | null,
+  limit: number,
+): Promise<(BatchLine & { sortOrder: number })[]> {
+  return queryRows(
+    db,
+    sql`select i.sort_order as "sortOrder", i.flow_id as "flowId", f.reservation_id as "reservationId",
+               r.reservation_number as "reservationNumber",
+               (case when f.is_second_payment then 2 else 1 end)::int as "paymentNumber",
+               i.broker_rut as "brokerRut", i.broker_name as "brokerName", i.bank_name as "bankName",
+               i.bank_account_type as "bankAccountType", i.bank_account_number as "bankAccountNumber",
+               i.amount_clp::text as "amountClp", i.reference, i.email
+          from payment_batch_items i
+          join flows f on f.id = i.flow_id
+          join reservations r on r.id = f.reservation_id
+         where i.batch_id = ${batchId} and i.sort_order > ${after ?? 0}
+         order by i.sort_order
+         limit ${limit}`,
+    batchLineRow,
+  );
+}
+
+/** The flows of a batch with their last open task, in the batch's order (marking it paid). */
+export async function listBatchFlows(
+  tx: Executor,
+  batchId: string,
+): Promise<{ flowId: string; reservationNumber: string; paymentNumber: number }[]> {
+  return queryRows(
+    tx,
+    sql`select i.flow_id as "flowId", r.reservation_number as "reservationNumber",
+               (case when f.is_second_payment then 2 else 1 end)::int as "paymentNumber"
+          from payment_batch_items i
+          join flows f on f.id = i.flow_id
+          join reservations r on r.id = f.reservation_id
+         where i.batch_id = ${batchId}
+         order by i.sort_order`,
+    z.object({ flowId: z.string(), reservationNumber: z.string(), paymentNumber: z.number().int() }),
+  );
+}

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  amountToPay,
+  bankDataProblem,
+  batchTotal,
+  isAccountNumber,
+  normaliseAccountNumber,
+  notPayableReason,
+  paymentReference,
+} from './payment-batches';
+
+const BANK = {
+  bankName: 'Banco de Chile',
+  bankAccountType: 'Cuenta Corriente',
+  bankAccountNumber: '00123456',
+};
+
+describe('payment batches', () => {
+  it('reads an account number as its digits, 4 to 20 of them', () => {
+    expect(normaliseAccountNumber('0-000-71-23456-8')).toBe('000071234568');
+    expect(normaliseAccountNumber(' 12.345 678 ')).toBe('12345678');
+    expect(isAccountNumber('123')).toBe(false);
+    expect(isAccountNumber('1234')).toBe(true);
+    expect(isAccountNumber('1'.repeat(21))).toBe(false);
+    expect(isAccountNumber('12a45')).toBe(false);
+  });
+
+  it('says which bank data is missing', () => {
+    expect(bankDataProblem(BANK)).toBeNull();
+    expect(bankDataProblem({ bankName: null, bankAccountType: null, bankAccountNumber: null })).toBe(
+      'El broker no tiene datos bancarios',
+    );
+    expect(bankDataProblem({ ...BANK, bankAccountNumber: null })).toBe(
+      'Faltan datos bancarios del broker: número de cuenta',
+    );
+  });
+
+  it("pays a factura's total and a boleta's net to pay", () => {
+    expect(amountToPay({ kind: 'taxed', totalAmount: '4000000', payableAmount: null })).toBe('4000000');
+    expect(amountToPay({ kind: 'exempt', totalAmount: '3000000', payableAmount: null })).toBe('3000000');
+    expect(amountToPay({ kind: 'fees', totalAmount: null, payableAmount: '3390000' })).toBe('3390000');
+  });
+
+  it('adds whole pesos exactly, whatever the count', () => {
+    expect(batchTotal([])).toBe('0');
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 999_999_999 }), { maxLength: 1000 }), (amounts) => {
+        const total = batchTotal(amounts.map(String));
+        expect(BigInt(total)).toBe(amounts.reduce((sum, amount) => sum + BigInt(amount), 0n));
+      }),
+    );
+  });
+
+  it('names the transfer by reservation and payment, within 60 characters and without accents', () => {
+    expect(paymentReference('R-1042', false)).toBe('Comision reserva R-1042 pago 1');
+    expect(paymentReference('R-1042', true)).toBe('Comision reserva R-1042 pago 2');
+    expect(paymentReference('X'.repeat(80), false)).toHaveLength(60);
+  });
+
+  it('gives the first reason a payment cannot go into a batch: open batch, bank data, invoice', () => {
+    const ready = { state: 'ready' as const, folio: '77', amountToPay: '4000000' };
+    expect(notPayableReason({ ...BANK, openBatchNumber: null }, ready)).toBeNull();
+    expect(notPayableReason({ ...BANK, openBatchNumber: 3 }, ready)).toBe(
+      'Ya está en la nómina abierta N° 3',
+    );
+    expect(
+      notPayableReason(
+        { bankName: null, bankAccountType: null, bankAccountNumber: null, openBatchNumber: null },
+        ready,
+      ),
+    ).toBe('El broker no tiene datos bancarios');
+    expect(notPayableReason({ ...BANK, openBatchNumber: null }, { state: 'missing' })).toBe(
+      'Falta registrar la factura del broker',
+    );
+    expect(notPayableReason({ ...BANK, openBatchNumber: null }, { state: 'mismatch', folio: '77' })).toBe(
+      'La factura folio 77 no cuadra con el pago y un administrador no ha aceptado la diferencia',
+    );
+  });
+});
