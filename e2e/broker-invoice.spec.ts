@@ -1,7 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { apiReservation, newStaffUser, uniqueText } from './fixtures';
+import {
+  apiReservation,
+  completePaymentTasks,
+  FIRST_PAYMENT_BEFORE_INVOICE,
+  newStaffUser,
+  uniqueText,
+} from './fixtures';
 
 // Issue 33: the broker's invoice on 'Recepción Factura Broker' — read from the SII's XML by the
 // payments team, checked against the payment line by line; a mismatch stops the task until an
@@ -9,22 +15,6 @@ import { apiReservation, newStaffUser, uniqueText } from './fixtures';
 
 const FIXTURE = 'src/server/features/broker-invoices/fixtures/dte-33-76543210.xml';
 const SCREENS = '.tmp/screens';
-
-const BEFORE_INVOICE = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-];
 
 const status = (page: Page, task: string) => page.getByRole('combobox', { name: `Estado de ${task}` });
 const taskCard = (page: Page, name: string) =>
@@ -44,22 +34,6 @@ function santiagoDay(shift = 0): string {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
   const [y, m, d] = today.split('-').map(Number);
   return new Date(Date.UTC(y!, m! - 1, d! + shift)).toISOString().slice(0, 10);
-}
-
-/** Completes the named tasks of a payment flow through the API, in order, as the administrator. */
-async function completeTasks(page: Page, flowId: string, names: readonly string[]) {
-  const origin = new URL(page.url()).origin;
-  for (const name of names) {
-    const flow = (await (await page.request.get(`/api/payment-flows/${flowId}`)).json()).flow;
-    const task = flow.stages
-      .flatMap((stage: { tasks: { id: string; name: string; version: number }[] }) => stage.tasks)
-      .find((row: { name: string }) => row.name === name);
-    const done = await page.request.put(`/api/payment-flows/${flowId}/tasks/${task.id}/status`, {
-      headers: { origin },
-      data: { status: 'completed', version: task.version },
-    });
-    expect(done.status(), await done.text()).toBe(200);
-  }
 }
 
 test('la factura del broker desde su XML: la diferencia se ve línea a línea, bloquea la tarea hasta que un administrador la acepta', async ({
@@ -84,7 +58,7 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   expect(
     (await page.request.post(`/api/payment-flows/${flowId}/start`, { headers: { origin } })).status(),
   ).toBe(200);
-  await completeTasks(page, flowId, BEFORE_INVOICE);
+  await completePaymentTasks(page, flowId, FIRST_PAYMENT_BEFORE_INVOICE);
 
   // The UF of the invoice's issue date (twelve days ago: out of the other journeys' days).
   const issueDate = santiagoDay(-12);

@@ -2,35 +2,20 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
 import { formatRut } from '../src/shared/domain/rut';
-import { newStaffUser, uniqueRut, uniqueText } from './fixtures';
+import {
+  completePaymentTasks,
+  FIRST_PAYMENT_BEFORE_INVOICE,
+  FIRST_PAYMENT_INVOICE_TO_FINANCE,
+  newStaffUser,
+  uniqueRut,
+  uniqueText,
+} from './fixtures';
 
 // Issue 33: 'Nómina de pago' — the broker's bank data typed on the broker form, the payment waiting
 // for its date put into a batch by the payments team, the bank file exported (read back by an
 // independent reader) and the batch marked paid: /pagos shows the payment completed.
 
 const SCREENS = '.tmp/screens';
-
-const UNTIL_PAYMENT_DATE = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-];
-const AFTER_INVOICE = [
-  'Recepción Factura Broker',
-  'Generación de Entrada',
-  'Aprobación de Entrada',
-  'Notificación a Finanzas',
-];
 
 const section = (page: Page, legend: string) => page.getByRole('group', { name: legend });
 
@@ -50,21 +35,6 @@ async function settled(page: Page) {
       return menu === null || menu.x + menu.width <= 0;
     })
     .toBe(true);
-}
-
-async function completeTasks(page: Page, flowId: string, names: readonly string[]) {
-  const origin = new URL(page.url()).origin;
-  for (const name of names) {
-    const flow = (await (await page.request.get(`/api/payment-flows/${flowId}`)).json()).flow;
-    const task = flow.stages
-      .flatMap((stage: { tasks: { id: string; name: string; version: number }[] }) => stage.tasks)
-      .find((row: { name: string }) => row.name === name);
-    const done = await page.request.put(`/api/payment-flows/${flowId}/tasks/${task.id}/status`, {
-      headers: { origin },
-      data: { status: 'completed', version: task.version },
-    });
-    expect(done.status(), await done.text()).toBe(200);
-  }
 }
 
 test('nómina de pago: los datos bancarios del broker, el pago en una nómina, el archivo del banco y la nómina pagada', async ({
@@ -164,7 +134,7 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   const opened = await page.request.post(`/api/payments/${reservationId}/first-flow`, { headers });
   const flowId = (await opened.json()).flowId as string;
   expect((await page.request.post(`/api/payment-flows/${flowId}/start`, { headers })).status()).toBe(200);
-  await completeTasks(page, flowId, UNTIL_PAYMENT_DATE);
+  await completePaymentTasks(page, flowId, FIRST_PAYMENT_BEFORE_INVOICE);
   const issueDate = santiagoDay(-12);
   const uf = await page.request.put(`/api/uf-values/${issueDate}`, { headers, data: { value: '40000,00' } });
   expect([200, 409]).toContain(uf.status());
@@ -188,7 +158,7 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
     },
   );
   expect(invoice.status(), await invoice.text()).toBe(201);
-  await completeTasks(page, flowId, AFTER_INVOICE);
+  await completePaymentTasks(page, flowId, FIRST_PAYMENT_INVOICE_TO_FINANCE);
 
   // Paula, of the payments team, opens Pagos → 'Nómina de pago'.
   const paula = await newStaffUser(page, browser, origin);

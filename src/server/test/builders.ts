@@ -207,3 +207,14 @@ export async function loadInBulk(db: Database, statements: readonly SQL[]): Prom
     for (const statement of statements) await tx.execute(statement);
   });
 }
+
+/** UF values of some days, stored as an imported table stores them (source 'file'). */
+export async function seedUfValues(db: Database, values: Record<string, string>): Promise<void> {
+  await asSystem(db, async (tx) => {
+    for (const [date, value] of Object.entries(values)) {
+      await tx.execute(
+        sql`insert into uf_values (date, value, source) values (${date}::date, ${value}, 'file')`,
+      );
+    }
+  });
+}

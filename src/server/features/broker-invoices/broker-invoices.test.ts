@@ -7,9 +7,14 @@ import type { InvoiceTaskView } from '../../../shared/schemas/broker-invoices';
 import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { isUniqueViolation } from '../../http/app-error';
-import { Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createReservation } from '../../test/builders';
-import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
+import { Agent, errorOf, loginAs, useTestApp } from '../../test/app';
+import { createBroker, createReservation, seedUfValues } from '../../test/builders';
+import {
+  createCommission,
+  createSaleFlow,
+  FIRST_PAYMENT_BEFORE_INVOICE,
+  FlowDriver,
+} from '../../test/flow-builders';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -23,32 +28,6 @@ const xmlBody = (bytes: Buffer | string = FIXTURE, extra: Record<string, unknown
 /** The fixture as text (it is ISO-8859-1), changed, and back to its bytes. */
 const fixtureWith = (change: (text: string) => string) =>
   Buffer.from(change(FIXTURE.toString('latin1')), 'latin1');
-
-const BEFORE_INVOICE = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-];
-
-async function seedUf(ctx: TestContext, values: Record<string, string>) {
-  await asSystem(ctx.appDb, async (tx) => {
-    for (const [date, value] of Object.entries(values)) {
-      await tx.execute(
-        sql`insert into uf_values (date, value, source) values (${date}::date, ${value}, 'file')`,
-      );
-    }
-  });
-}
 
 /** A manual factura afecta of UF 100 at 40.000 (4.000.000 with IVA), or what `overrides` change. */
 const manual = (overrides: Record<string, unknown> = {}) => ({
@@ -76,11 +55,11 @@ describe("the broker's invoice on its payment task", () => {
     const reservation = await createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });
     await createSaleFlow(ctx.db, { reservationId: reservation.id, at: NOW });
     await createCommission(ctx.db, reservation, { commissionAmount: '100.00', ...options.commission });
-    await seedUf(ctx, { '2026-11-16': '40000.00' });
+    await seedUfValues(ctx.appDb, { '2026-11-16': '40000.00' });
     const { flowId } = (await admin.post(`/api/payments/${reservation.id}/first-flow`)).json();
     const driver = await FlowDriver.open(ctx.db, flowId);
     await driver.start({ at: NOW });
-    await driver.completeAll(BEFORE_INVOICE, { at: NOW });
+    await driver.completeAll(FIRST_PAYMENT_BEFORE_INVOICE, { at: NOW });
     const task = driver.task('Recepción Factura Broker');
     const base = `/api/payment-flows/${flowId}/tasks/${task}`;
     return { admin, payments, broker, reservation, flowId, task, driver, base };

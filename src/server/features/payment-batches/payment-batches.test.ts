@@ -6,9 +6,15 @@ import type { BatchCandidate, PaymentBatchView } from '../../../shared/schemas/p
 import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { isUniqueViolation } from '../../http/app-error';
-import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createReservation } from '../../test/builders';
-import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
+import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
+import { createBroker, createReservation, seedUfValues } from '../../test/builders';
+import {
+  createCommission,
+  createSaleFlow,
+  FIRST_PAYMENT_BEFORE_INVOICE,
+  FIRST_PAYMENT_INVOICE_TO_FINANCE,
+  FlowDriver,
+} from '../../test/flow-builders';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -22,38 +28,6 @@ const BANK = {
   paymentEmail: 'pagos@corredora.cl',
 };
 
-const BEFORE_INVOICE = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-];
-const INVOICE_TO_PAYMENT = [
-  'Recepción Factura Broker',
-  'Generación de Entrada',
-  'Aprobación de Entrada',
-  'Notificación a Finanzas',
-];
-
-async function seedUf(ctx: TestContext, values: Record<string, string>) {
-  await asSystem(ctx.appDb, async (tx) => {
-    for (const [date, value] of Object.entries(values)) {
-      await tx.execute(
-        sql`insert into uf_values (date, value, source) values (${date}::date, ${value}, 'file')`,
-      );
-    }
-  });
-}
-
 describe("'Nómina de pago': the bank's payment batch", () => {
   const ctx = useTestApp({ now: () => NOW });
   let folio = 100;
@@ -62,7 +36,7 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     const admin = await loginAs(ctx, { firstName: 'Camila', lastName: 'Fuentes' });
     const payments = await loginAs(ctx, { userType: 'Gestor de Pagos', firstName: 'Pía', lastName: 'Rojas' });
     // The UF of the invoices' issue date (4.000.000 pesos for UF 100), of today and of the past days paid.
-    await seedUf(ctx, {
+    await seedUfValues(ctx.appDb, {
       '2026-11-16': '40000.00',
       '2026-11-18': '40010.00',
       '2026-11-19': '40020.00',
@@ -94,7 +68,7 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     const { flowId } = (await who.admin.post(`/api/payments/${reservation.id}/first-flow`)).json();
     const driver = await FlowDriver.open(ctx.db, flowId);
     await driver.start({ at });
-    await driver.completeAll(BEFORE_INVOICE, { at });
+    await driver.completeAll(FIRST_PAYMENT_BEFORE_INVOICE, { at });
     folio += 1;
     const recorded = await who.payments.post(
       `/api/payment-flows/${flowId}/tasks/${driver.task('Recepción Factura Broker')}/invoice`,
@@ -118,7 +92,7 @@ describe("'Nómina de pago': the bank's payment batch", () => {
       );
       expect(accepted.statusCode, accepted.body).toBe(200);
     }
-    await driver.completeAll(INVOICE_TO_PAYMENT, { at });
+    await driver.completeAll(FIRST_PAYMENT_INVOICE_TO_FINANCE, { at });
     return { broker, reservation, flowId, driver, folio: String(folio) };
   }
 

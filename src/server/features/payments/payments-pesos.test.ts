@@ -1,45 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { PaymentFlowDetail, PaymentListRow } from '../../../shared/schemas/payments';
-import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { brokerCommissions } from '../../db/schema';
-import { type Agent, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createReservation } from '../../test/builders';
-import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
+import { type Agent, loginAs, useTestApp } from '../../test/app';
+import { createBroker, createReservation, seedUfValues } from '../../test/builders';
+import {
+  createCommission,
+  createSaleFlow,
+  FIRST_PAYMENT_BEFORE_INVOICE,
+  FIRST_PAYMENT_INVOICE_TO_FINANCE,
+  FlowDriver,
+} from '../../test/flow-builders';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');
-
-const FIRST_FLOW_TASKS_BUT_LAST = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-  'Recepción Factura Broker',
-  'Generación de Entrada',
-  'Aprobación de Entrada',
-  'Notificación a Finanzas',
-];
-
-async function seedUf(ctx: TestContext, values: Record<string, string>) {
-  await asSystem(ctx.appDb, async (tx) => {
-    for (const [date, value] of Object.entries(values)) {
-      await tx.execute(
-        sql`insert into uf_values (date, value, source) values (${date}::date, ${value}, 'file')`,
-      );
-    }
-  });
-}
 
 async function detail(agent: Agent, flowId: string): Promise<PaymentFlowDetail> {
   const response = await agent.get(`/api/payment-flows/${flowId}`);
@@ -73,7 +48,9 @@ describe('payments in pesos', () => {
     const { flowId } = (await admin.post(`/api/payments/${reservation.id}/first-flow`)).json();
     const driver = await FlowDriver.open(ctx.db, flowId);
     await driver.start({ at: NOW });
-    await driver.completeAll(FIRST_FLOW_TASKS_BUT_LAST, { at: NOW });
+    await driver.completeAll([...FIRST_PAYMENT_BEFORE_INVOICE, ...FIRST_PAYMENT_INVOICE_TO_FINANCE], {
+      at: NOW,
+    });
     return { admin, reservation, commission: commission!, flowId };
   }
 
@@ -83,7 +60,7 @@ describe('payments in pesos', () => {
   }
 
   it('estimates at today’s value while unpaid, freezes CLP and the UF value at the payment date, and keeps them', async () => {
-    await seedUf(ctx, { '2026-11-19': '39898.21', '2026-11-20': '39902.60' });
+    await seedUfValues(ctx.appDb, { '2026-11-19': '39898.21', '2026-11-20': '39902.60' });
     const { admin, reservation, commission, flowId } = await readyToPay();
 
     // 60,18 UF × 39.902,60 = 2.401.338,468 → $ 2.401.338 (estimated: today's value).
@@ -157,7 +134,7 @@ describe('payments in pesos', () => {
   });
 
   it('freezes a payment date typed in the commission form (no flow yet) the same way', async () => {
-    await seedUf(ctx, { '2026-11-02': '39832.13' });
+    await seedUfValues(ctx.appDb, { '2026-11-02': '39832.13' });
     const admin = await loginAs(ctx);
     const broker = await createBroker(ctx.db);
     const reservation = await createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +8,8 @@ import type {
   BrokerPaymentsPage,
   CommissionReportPage,
 } from '../../../shared/schemas/reports';
-import { asSystem } from '../../db/actor';
 import { type Agent, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createReservation } from '../../test/builders';
+import { createBroker, createReservation, seedUfValues } from '../../test/builders';
 import { createCommission, createPaymentFlow } from '../../test/flow-builders';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
@@ -22,16 +20,6 @@ async function ok<T>(agent: Agent, url: string): Promise<T> {
   const response = await agent.get(url);
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as T;
-}
-
-async function seedUf(ctx: TestContext, values: Record<string, string>) {
-  await asSystem(ctx.appDb, async (tx) => {
-    for (const [date, value] of Object.entries(values)) {
-      await tx.execute(
-        sql`insert into uf_values (date, value, source) values (${date}::date, ${value}, 'file')`,
-      );
-    }
-  });
 }
 
 async function sale(
@@ -73,7 +61,7 @@ describe('reports in pesos', () => {
   const ctx = useTestApp({ now: () => NOW });
 
   it("Informe de Comisiones: paid parts frozen, unpaid at today's value ('Estimado'), on screen and in both exports", async () => {
-    await seedUf(ctx, { '2026-11-02': '39832.13', '2026-11-20': TODAY_UF });
+    await seedUfValues(ctx.appDb, { '2026-11-02': '39832.13', '2026-11-20': TODAY_UF });
     const admin = await loginAs(ctx, { userType: 'Gestor de Pagos' });
     const manager = await loginAs(ctx);
     const partial = await sale(ctx, {
@@ -127,7 +115,7 @@ describe('reports in pesos', () => {
   });
 
   it('Informe de Pagos Brokers: each open payment with its UF, the UF value and the estimated pesos; exported too', async () => {
-    await seedUf(ctx, { '2026-11-20': TODAY_UF });
+    await seedUfValues(ctx.appDb, { '2026-11-20': TODAY_UF });
     const agent = await loginAs(ctx, { userType: 'Operaciones' });
     const open = await sale(ctx, { commissionAmount: '100.00' });
     const driver = await createPaymentFlow(ctx.db, { brokerCommissionId: open.commission.id, at: NOW });
@@ -153,7 +141,7 @@ describe('reports in pesos', () => {
   });
 
   it('Consolidado: the pesos paid, frozen with each payment', async () => {
-    await seedUf(ctx, { '2026-11-02': '39832.13' });
+    await seedUfValues(ctx.appDb, { '2026-11-02': '39832.13' });
     const admin = await loginAs(ctx);
     const partial = await sale(ctx, {
       commissionAmount: '120.35',
@@ -169,7 +157,7 @@ describe('reports in pesos', () => {
   });
 
   it('computes in SQL exactly what shared/domain computes (half pesos, splits, one or two payments)', async () => {
-    await seedUf(ctx, { '2026-11-20': TODAY_UF });
+    await seedUfValues(ctx.appDb, { '2026-11-20': TODAY_UF });
     const agent = await loginAs(ctx);
     const broker = await createBroker(ctx.db);
     const cases = [
