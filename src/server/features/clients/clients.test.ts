@@ -487,8 +487,11 @@ describe('clients: search on 100,000 clients', () => {
   const ctx = useTestApp();
 
   it('runs the list search on the trigram index, not a sequential scan', async () => {
-    await loadInBulk(ctx.db, [
-      sql`
+    await loadInBulk(
+      ctx.db,
+      ['clients'],
+      [
+        sql`
       insert into clients (rut, first_name, last_name, birth_date, created_at)
       select (10000000 + n)::text || '-' || (n % 10)::text,
              (array['Juan', 'María', 'Pedro', 'Ana', 'José', 'Camila'])[1 + n % 6] || ' ' || n::text,
@@ -496,7 +499,8 @@ describe('clients: search on 100,000 clients', () => {
              date '1950-01-01' + (n % 20000),
              now() - make_interval(secs => n)
       from generate_series(1, 100000) as n`,
-    ]);
+      ],
+    );
     await ctx.db.execute(sql`analyze clients`);
 
     // What staff type to find someone: a full name, a partial RUT, a surname and part of a number.

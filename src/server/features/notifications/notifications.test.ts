@@ -833,15 +833,19 @@ describe('mentions: the page and the bell’s count on 60,000 mentions', () => {
     const flow = await createSaleFlow(ctx.db, { reservationId: (await createReservation(ctx.db)).id });
     const task = flow.task('COF PENDIENTE FIRMA');
     // 20,000 comments, each mentioning the three users; Catalina has read nine in ten.
-    await loadInBulk(ctx.db, [
-      sql`insert into flow_task_comments (flow_task_id, content, created_at)
+    await loadInBulk(
+      ctx.db,
+      ['flow_task_comments', 'flow_task_comment_mentions'],
+      [
+        sql`insert into flow_task_comments (flow_task_id, content, created_at)
           select ${task}, 'Aviso ' || n, now() - make_interval(secs => n) from generate_series(1, 20000) as n`,
-      sql`insert into flow_task_comment_mentions (comment_id, user_id, created_at, read_at)
+        sql`insert into flow_task_comment_mentions (comment_id, user_id, created_at, read_at)
           select c.id, u.id, c.created_at,
                  case when u.id = ${catalina.id} and hashtext(c.id::text) % 10 = 0 then null else c.created_at end
             from flow_task_comments c
            cross join (values (${catalina.id}::uuid), (${others[0]!.id}::uuid), (${others[1]!.id}::uuid)) as u(id)`,
-    ]);
+      ],
+    );
     await ctx.db.execute(sql`analyze flow_task_comment_mentions`);
     await ctx.db.execute(sql`analyze flow_task_comments`);
 

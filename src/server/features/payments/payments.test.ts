@@ -148,16 +148,20 @@ describe('the payments list', () => {
   it('reads one page in one statement off the indexes, even with many reservations', async () => {
     const project = await createProject(ctx.db);
     const broker = await createBroker(ctx.db);
-    await loadInBulk(ctx.db, [
-      sql`insert into clients (rut, first_name, last_name, birth_date)
+    await loadInBulk(
+      ctx.db,
+      ['clients', 'reservations'],
+      [
+        sql`insert into clients (rut, first_name, last_name, birth_date)
         select g || '-' || (g % 10), 'Cliente ' || g, 'Apellido ' || g, date '1980-01-01'
           from generate_series(2000000, 2020000) g`,
-      sql`insert into reservations (reservation_number, client_id, client_search_text, project_id, reservation_date,
+        sql`insert into reservations (reservation_number, client_id, client_search_text, project_id, reservation_date,
                                     apartment_number, is_with_broker, broker_id)
         select 'P-' || n, id, search_text, ${project.id}, date '2025-01-01' + (n % 600)::int, n::text, n % 3 > 0,
                case when n % 3 > 0 then ${broker.id}::uuid end
           from (select c.id, c.search_text, row_number() over (order by c.id) as n from clients c) numbered`,
-    ]);
+      ],
+    );
     await ctx.db.execute(sql`analyze`);
     const planOf = async (search?: string) =>
       (

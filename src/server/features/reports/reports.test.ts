@@ -17,7 +17,13 @@ import { queryRows } from '../../db/client';
 import { pageSql } from '../../db/paging';
 import { brokerCommissions } from '../../db/schema';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createBroker, createClient, createProject, createReservation } from '../../test/builders';
+import {
+  createBroker,
+  createClient,
+  createProject,
+  createReservation,
+  loadInBulk,
+} from '../../test/builders';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 import * as queries from './reports.queries';
 
@@ -686,24 +692,26 @@ describe('reports', () => {
       // (without the audit and inbox triggers). Every sale flow has 25 task rows, a third of them
       // open; every sale has a first payment flow of 18 task rows, one in ten in progress with one
       // open task, the others completed.
-      await ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`set local session_replication_role = replica`);
-        await tx.execute(sql`insert into clients (rut, first_name, last_name, birth_date)
+      await loadInBulk(
+        ctx.db,
+        ['clients', 'reservations', 'broker_commissions', 'flows', 'flow_tasks'],
+        [
+          sql`insert into clients (rut, first_name, last_name, birth_date)
           select g || '-' || (g % 10), 'Cliente ' || g, 'Apellido ' || g, date '1980-01-01'
-            from generate_series(3000000, 3005999) g`);
-        await tx.execute(sql`insert into reservations (reservation_number, client_id, project_id, reservation_date,
+            from generate_series(3000000, 3005999) g`,
+          sql`insert into reservations (reservation_number, client_id, project_id, reservation_date,
                                                         apartment_number, is_with_broker, broker_id)
           select 'P-' || n, id, ${project.id}, date '2025-01-01' + (n % 600)::int, n::text, true, ${broker.id}
-            from (select c.id, row_number() over (order by c.id) as n from clients c) numbered`);
-        await tx.execute(sql`insert into broker_commissions (reservation_id, broker_id, commission_amount)
-          select r.id, r.broker_id, 100 from reservations r`);
-        await tx.execute(sql`insert into flows (workflow_id, kind, reservation_id, status)
-          select w.id, 'sale', r.id, 'in_progress' from reservations r, workflows w where w.name = ${SALE_WORKFLOW}`);
-        await tx.execute(sql`insert into flows (workflow_id, kind, reservation_id, broker_commission_id, status, started_at)
+            from (select c.id, row_number() over (order by c.id) as n from clients c) numbered`,
+          sql`insert into broker_commissions (reservation_id, broker_id, commission_amount)
+          select r.id, r.broker_id, 100 from reservations r`,
+          sql`insert into flows (workflow_id, kind, reservation_id, status)
+          select w.id, 'sale', r.id, 'in_progress' from reservations r, workflows w where w.name = ${SALE_WORKFLOW}`,
+          sql`insert into flows (workflow_id, kind, reservation_id, broker_commission_id, status, started_at)
           select w.id, 'payment', bc.reservation_id, bc.id,
                  case when row_number() over (order by bc.id) % 10 = 0 then 'in_progress' else 'completed' end, now()
-            from broker_commissions bc, workflows w where w.name = ${FIRST_PAYMENT_WORKFLOW}`);
-        await tx.execute(sql`insert into flow_tasks (flow_id, task_id, status, completed_at)
+            from broker_commissions bc, workflows w where w.name = ${FIRST_PAYMENT_WORKFLOW}`,
+          sql`insert into flow_tasks (flow_id, task_id, status, completed_at)
           select f.id, t.id, task.status, case when task.status = 'completed' then now() end
             from flows f
             join workflow_stages s on s.workflow_id = f.workflow_id
@@ -714,8 +722,9 @@ describe('reports', () => {
                 when f.status = 'completed' then 'completed'
                 when s.sort_order = 1 and t.sort_order = 1 then 'pending'
                 else 'blocked' end as status
-            ) as task`);
-      });
+            ) as task`,
+        ],
+      );
       await ctx.db.execute(sql`analyze`);
 
       const payments = await planOf(

@@ -1002,11 +1002,15 @@ describe('the reservation list', () => {
   it('answers a page in one indexed statement, even with many reservations', async () => {
     const project = await createProject(ctx.db);
     const client = await createClient(ctx.db);
-    await loadInBulk(ctx.db, [
-      sql`insert into reservations (reservation_number, client_id, project_id, reservation_date, apartment_number)
+    await loadInBulk(
+      ctx.db,
+      ['reservations'],
+      [
+        sql`insert into reservations (reservation_number, client_id, project_id, reservation_date, apartment_number)
         select 'N-' || g, ${client.id}, ${project.id}, date '2025-01-01' + (g % 600), g::text
         from generate_series(1, 100000) g`,
-    ]);
+      ],
+    );
     await ctx.db.execute(sql`analyze reservations`);
     const plan = await queryRows<Record<string, string>>(
       ctx.db,

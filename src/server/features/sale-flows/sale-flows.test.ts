@@ -205,20 +205,24 @@ describe('the sale flow list', () => {
     const project = await createProject(ctx.db);
     // One client in twenty a Valenzuela, scattered (a regular pattern would line up with the sampled
     // statistics' histogram and mislead the estimate).
-    await loadInBulk(ctx.db, [
-      sql`insert into clients (rut, first_name, last_name, birth_date)
+    await loadInBulk(
+      ctx.db,
+      ['clients', 'reservations', 'flows'],
+      [
+        sql`insert into clients (rut, first_name, last_name, birth_date)
         select g || '-' || (g % 10), 'Cliente ' || g,
                case when abs(hashtext(g::text)) % 20 = 0 then 'Valenzuela' else 'Apellido' end || ' ' || g, date '1980-01-01'
           from generate_series(1000000, 1030000) g`,
-      // The copy of the client's search text, as its trigger would have written it (decision 0025).
-      sql`insert into reservations (reservation_number, client_id, client_search_text, project_id, reservation_date,
+        // The copy of the client's search text, as its trigger would have written it (decision 0025).
+        sql`insert into reservations (reservation_number, client_id, client_search_text, project_id, reservation_date,
                                     apartment_number)
         select 'N-' || n, id, search_text, ${project.id}, date '2025-01-01' + (n % 600)::int, n::text
           from (select c.id, c.search_text, row_number() over (order by c.id) as n from clients c) numbered`,
-      // Plan shape only: the flow rows (one sale flow per reservation) as the engine would have made them.
-      sql`insert into flows (workflow_id, kind, reservation_id, status)
+        // Plan shape only: the flow rows (one sale flow per reservation) as the engine would have made them.
+        sql`insert into flows (workflow_id, kind, reservation_id, status)
         select w.id, 'sale', r.id, 'in_progress' from reservations r, workflows w where w.name = ${SALE_WORKFLOW}`,
-    ]);
+      ],
+    );
     await ctx.db.execute(sql`analyze`);
     const planOf = async (query: Partial<SaleFlowListParams>) =>
       (
