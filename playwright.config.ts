@@ -40,6 +40,7 @@ export default defineConfig({
     storageState: '.tmp/e2e-admin-state.json',
     locale: 'es-CL',
     timezoneId: 'America/Santiago',
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: chromium,

@@ -200,3 +200,23 @@ export async function completePaymentTasks(page: Page, flowId: string, names: re
     expect(done.status(), await done.text()).toBe(200);
   }
 }
+
+/**
+ * Picks an option of a combobox that searches on the server: types the text, waits for the server's
+ * answer to that search (until then the dropdown lists what the previous search found, and a click
+ * can land while the list is replaced and the dropdown moves), then clicks the option named.
+ */
+export async function pickSearchedOption(
+  page: Page,
+  combobox: string,
+  searchText: string,
+  option: string | RegExp,
+) {
+  const answered = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname.startsWith('/api/') && url.searchParams.get('search') === searchText;
+  });
+  await page.getByRole('combobox', { name: combobox }).fill(searchText);
+  await answered;
+  await page.getByRole('option', { name: option }).click();
+}

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, type Download, expect, type Page, test } from '@playwright/test';
+import { pickSearchedOption } from './fixtures';
 
 // Issue 16: the reports ('Informes') on the e2e dataset — filters, a sort, the total row, the empty
 // texts, the CSV and XLSX downloads — and the consolidated view's at-risk popup.
@@ -112,8 +113,7 @@ test.describe('Informes', () => {
       await page.request.get('/api/reports/brokers?fromDate=1900-01-01&toDate=2100-12-31')
     ).json();
     const newest = all.rows[0];
-    await page.getByRole('combobox', { name: 'Broker' }).fill(newest.brokerName);
-    await page.getByRole('option', { name: new RegExp(`^${newest.brokerName} - `) }).click();
+    await pickSearchedOption(page, 'Broker', newest.brokerName, new RegExp(`^${newest.brokerName} - `));
     await expect(page).toHaveURL(/broker=[0-9a-f-]{36}/);
     const report = table(page, 'Informe de Brokers');
     // Newest reservation first.
@@ -219,8 +219,7 @@ test('Consolidado Brokers: cards, the at-risk popup, the disabled button on a re
   const { broker, rescinded, live } = await brokerForRisk(page.request);
   await page.goto('/informes/consolidado-brokers');
   await expect(page.getByText('Seleccione un broker para ver su consolidado')).toBeVisible();
-  await page.getByRole('combobox', { name: 'Broker' }).fill(broker.name);
-  await page.getByRole('option', { name: `${broker.name} - ${broker.businessName}` }).click();
+  await pickSearchedOption(page, 'Broker', broker.name, `${broker.name} - ${broker.businessName}`);
   for (const card of ['Total Comisiones', 'Total Pagado', 'Total En Riesgo', 'Total Pendiente']) {
     await expect(page.getByText(card, { exact: true })).toBeVisible();
   }

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { uniqueRut, uniqueText } from './fixtures';
+import { pickSearchedOption, uniqueRut, uniqueText } from './fixtures';
 
 /** Creates a client through the API (the journeys here are about reservations, not the client form). */
 async function apiClient(page: Page, firstName: string, lastName: string) {
@@ -97,8 +97,7 @@ test.describe('reservas', () => {
     await startReservation(page, 'Tomás Valdés Araya');
     await fillReservation(page, number);
     await page.getByLabel('Venta con broker').check();
-    await page.getByRole('combobox', { name: 'Broker' }).fill(brokerName);
-    await page.getByRole('option', { name: new RegExp(brokerName) }).click();
+    await pickSearchedOption(page, 'Broker', brokerName, brokerName);
     await page.getByRole('button', { name: 'Crear Reserva' }).click();
 
     const popup = page.getByRole('dialog', { name: /Comisión del Broker/ });
@@ -149,8 +148,7 @@ test.describe('reservas', () => {
     await startReservation(page, 'Inés Carrasco Leiva');
     await fillReservation(page, number);
     await page.getByLabel('Venta con broker').check();
-    await page.getByRole('combobox', { name: 'Broker' }).fill(brokerName);
-    await page.getByRole('option', { name: new RegExp(brokerName) }).click();
+    await pickSearchedOption(page, 'Broker', brokerName, brokerName);
     await page.getByRole('button', { name: 'Crear Reserva' }).click();
     const popup = page.getByRole('dialog', { name: /Comisión del Broker/ });
     await popup.getByRole('button', { name: 'Cancelar' }).click();

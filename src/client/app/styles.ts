@@ -66,3 +66,4 @@ import '@mantine/core/styles/Tabs.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Title.css';
 import '@mantine/notifications/styles.css';
+import './reduced-motion.css';

@@ -61,6 +61,7 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '700' },
+  respectReducedMotion: true,
 });
 
 const { colors, white } = DEFAULT_THEME;
