@@ -473,9 +473,13 @@ function planRow(row: ReadRow, found: Lookups, today: string): PlannedRow<Reserv
     if (!number || !projectId) continue;
     const claimed = unitKey(projectId, kind, number);
     claims.push({ key: claimed, column: fieldLabel(key), value: row.texts[key] ?? number });
+    // A live reservation whose text names the number (typed before the inventory, or without one).
     const holder = found.unitHolders.get(claimed);
-    if (holder && holder !== input.reservationNumber) say(key, `Ya está vendido en la reserva ${holder}`);
-    if (!withUnits) continue;
+    const textHeld = holder !== undefined && holder !== input.reservationNumber;
+    if (!withUnits) {
+      if (textHeld) say(key, `Ya está vendido en la reserva ${holder}`);
+      continue;
+    }
     const unit = found.inventory.get(claimed);
     const name = unitName({ kind, number });
     if (!unit) {
@@ -487,6 +491,7 @@ function planRow(row: ReadRow, found: Lookups, today: string): PlannedRow<Reserv
     }
     if (unit.holderNumber && unit.holderNumber !== input.reservationNumber)
       say(key, errorMessage('UNIT_HELD', { unit: unitName(unit), reservation: unit.holderNumber }));
+    else if (textHeld) say(key, `Ya está vendido en la reserva ${holder}`);
     else if (unit.blockedReason && !unit.holderNumber)
       say(key, errorMessage('UNIT_BLOCKED', { unit: name, reason: unit.blockedReason }));
     units.push({
