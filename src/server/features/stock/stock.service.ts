@@ -588,12 +588,16 @@ export async function policyBreachesIn(
 
 // --- The Excel import (issue 32, decision 0041): its kinds call these inside their transactions ----
 
-export type ImportedUnit = queries.ImportedUnitRow;
-
-/** Every unit of the projects with its price in force on `day` (a units import compares with them). */
-export function unitsWithPricesOn(db: Executor, projectIds: readonly string[], day: string) {
-  return queries.listUnitsWithPricesOn(db, projectIds, day);
-}
+/** The reads the import's kinds make, as the stock's queries answer them. */
+export {
+  type ImportedUnitRow,
+  listHeldUnits,
+  listPricesOn,
+  listUnitsWithHolders,
+  listUnitsWithPricesOn,
+  priceListDateTaken,
+  type UnitWithHolder,
+} from './stock.queries';
 
 /** Inside an import's transaction: a unit's fields, with the version read (false: changed since). */
 export function updateUnitIn(
@@ -606,21 +610,6 @@ export function updateUnitIn(
   return queries.updateUnit(tx, id, version, values, actorId);
 }
 
-/** Whether the project already has a price list from that day (one list per project and day). */
-export function priceListDateTaken(db: Executor, projectId: string, day: string): Promise<boolean> {
-  return queries.priceListDateTaken(db, projectId, day);
-}
-
-/** Every unit of the projects with the live reservation holding it (a reservations import). */
-export function unitsWithHolders(db: Executor, projectIds: readonly string[]) {
-  return queries.listUnitsWithHolders(db, projectIds);
-}
-
-/** The units each reservation holds, with the price it copied. */
-export function heldUnitsOf(db: Executor, reservationIds: readonly string[]) {
-  return queries.listHeldUnits(db, reservationIds);
-}
-
 /** The commercial policies of the projects, by project (a project without one is absent). */
 export async function policiesOf(
   db: Executor,
@@ -629,10 +618,3 @@ export async function policiesOf(
   const rows = await queries.listPolicies(db, projectIds);
   return new Map(rows.map((row) => [row.projectId, row]));
 }
-
-/** The price of each unit on `day` and the list it comes from. */
-export function pricesOn(db: Executor, unitIds: string[], day: string) {
-  return queries.listPricesOn(db, unitIds, day);
-}
-
-export type UnitWithHolder = queries.UnitWithHolder;

@@ -215,7 +215,7 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
               from flows f left join workflow_stages s on s.id = f.current_stage_id
               where f.reservation_id in (${uuidListSql(existingIds)})`,
         ),
-    stock.heldUnitsOf(db, existingIds),
+    stock.listHeldUnits(db, existingIds),
   ]);
   const existing = new Map<string, ExistingReservation>();
   for (const row of existingRows) {
@@ -263,7 +263,7 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
                   and lower(storage_number) = any(${sqlTextArray(others)})`,
         );
   const [inventoryRows, policies] = await Promise.all([
-    stock.unitsWithHolders(db, batchProjects),
+    stock.listUnitsWithHolders(db, batchProjects),
     stock.policiesOf(db, batchProjects),
   ]);
   return {
@@ -661,7 +661,8 @@ async function holdUnits(tx: Executor, plans: readonly ReservationPlan[], ctx: A
   }
   const listed = new Map<string, { price: string | null; priceListId: string | null }>();
   for (const [day, unitIds] of byDay) {
-    for (const price of await stock.pricesOn(tx, unitIds, day)) listed.set(`${day}|${price.unitId}`, price);
+    for (const price of await stock.listPricesOn(tx, unitIds, day))
+      listed.set(`${day}|${price.unitId}`, price);
   }
   for (const plan of holding) {
     const day = plan.reservation.reservationDate as string;

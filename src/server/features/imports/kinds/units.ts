@@ -149,9 +149,9 @@ export const unitsKind: KindModule<UnitPlan> = {
     const projectIds = [...new Set(projectOf.values())];
     const dateOf = (row: ReadRow) => (row.values.priceDate as string | undefined) ?? today;
     const dates = [...new Set(rows.filter((row) => projectOf.has(row.rowNumber)).map(dateOf))];
-    const unitsOn = new Map<string, Map<string, stock.ImportedUnit>>();
+    const unitsOn = new Map<string, Map<string, stock.ImportedUnitRow>>();
     for (const day of dates) {
-      const found = await stock.unitsWithPricesOn(db, projectIds, day);
+      const found = await stock.listUnitsWithPricesOn(db, projectIds, day);
       unitsOn.set(day, new Map(found.map((unit) => [unitKey(unit.projectId, unit.kind, unit.number), unit])));
     }
     const takenDates = new Map<string, boolean>();
