@@ -450,9 +450,27 @@ export interface ImportedUnitRow {
   price: string | null;
 }
 
-/** Every unit of the projects with its price on `day`: what a units import compares its rows with. */
-export function listUnitsWithPricesOn(db: Executor, projectIds: readonly string[], day: string) {
-  if (projectIds.length === 0) return Promise.resolve([] as ImportedUnitRow[]);
+/** The `numbers` (without case) as a SQL text array. */
+function lowerNumbersSql(numbers: readonly string[]) {
+  return numbers.length === 0
+    ? sql`array[]::text[]`
+    : sql`array[${sql.join(
+        numbers.map((number) => sql`${number.trim().toLowerCase()}`),
+        sql`, `,
+      )}]::text[]`;
+}
+
+/**
+ * The units of the projects numbered `numbers` (any kind, without case) with their price on `day`:
+ * what a units import compares its rows with.
+ */
+export function listUnitsWithPricesOn(
+  db: Executor,
+  projectIds: readonly string[],
+  numbers: readonly string[],
+  day: string,
+) {
+  if (projectIds.length === 0 || numbers.length === 0) return Promise.resolve([] as ImportedUnitRow[]);
   return queryJsonRows<ImportedUnitRow>(
     db,
     sql`select u.id, u.project_id as "projectId", u.kind, u.number, u.floor, u.building, u.typology,
@@ -462,7 +480,7 @@ export function listUnitsWithPricesOn(db: Executor, projectIds: readonly string[
          where u.project_id in (${sql.join(
            projectIds.map((id) => sql`${id}::uuid`),
            sql`, `,
-         )})`,
+         )}) and lower(u.number) = any(${lowerNumbersSql(numbers)})`,
     sql`q.id`,
   );
 }
@@ -477,9 +495,16 @@ export interface UnitWithHolder {
   holderNumber: string | null;
 }
 
-/** Every unit of the projects with its live holder: what a reservations import resolves numbers to. */
-export function listUnitsWithHolders(db: Executor, projectIds: readonly string[]) {
-  if (projectIds.length === 0) return Promise.resolve([] as UnitWithHolder[]);
+/**
+ * The units of the projects numbered `numbers` (any kind, without case) with their live holder: what
+ * a reservations import resolves its numbers to.
+ */
+export function listUnitsWithHolders(
+  db: Executor,
+  projectIds: readonly string[],
+  numbers: readonly string[],
+) {
+  if (projectIds.length === 0 || numbers.length === 0) return Promise.resolve([] as UnitWithHolder[]);
   return queryJsonRows<UnitWithHolder>(
     db,
     sql`select u.id, u.project_id as "projectId", u.kind, u.number, u.blocked_reason as "blockedReason",
@@ -490,9 +515,22 @@ export function listUnitsWithHolders(db: Executor, projectIds: readonly string[]
          where u.project_id in (${sql.join(
            projectIds.map((id) => sql`${id}::uuid`),
            sql`, `,
-         )})`,
+         )}) and lower(u.number) = any(${lowerNumbersSql(numbers)})`,
     sql`q.id`,
   );
+}
+
+/** Which of the projects have an inventory (at least one unit). */
+export async function listProjectsWithInventory(db: Executor, projectIds: readonly string[]) {
+  if (projectIds.length === 0) return [];
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select p.id from unnest(array[${sql.join(
+      projectIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}]) as p(id) where exists (select 1 from units u where u.project_id = p.id)`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** The units each reservation holds (live or not), with the price it copied. */

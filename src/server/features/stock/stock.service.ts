@@ -593,6 +593,7 @@ export {
   type ImportedUnitRow,
   listHeldUnits,
   listPricesOn,
+  listProjectsWithInventory,
   listUnitsWithHolders,
   listUnitsWithPricesOn,
   priceListDateTaken,

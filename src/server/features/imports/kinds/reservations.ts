@@ -262,13 +262,14 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
                 where not is_rescinded and storage_number is not null and ${inBatchProjects}
                   and lower(storage_number) = any(${sqlTextArray(others)})`,
         );
-  const [inventoryRows, policies] = await Promise.all([
-    stock.listUnitsWithHolders(db, batchProjects),
+  const [inventoryRows, withInventory, policies] = await Promise.all([
+    stock.listUnitsWithHolders(db, batchProjects, [...apartments, ...others]),
+    stock.listProjectsWithInventory(db, batchProjects),
     stock.policiesOf(db, batchProjects),
   ]);
   return {
     inventory: new Map(inventoryRows.map((unit) => [unitKey(unit.projectId, unit.kind, unit.number), unit])),
-    projectsWithInventory: new Set(inventoryRows.map((unit) => unit.projectId)),
+    projectsWithInventory: new Set(withInventory),
     policies,
     clientIds: new Map(clientRows.map((row) => [row.rut, row.id])),
     brokerIds: new Map(brokerRows.map((row) => [row.rut, row.id])),

@@ -151,7 +151,10 @@ export const unitsKind: KindModule<UnitPlan> = {
     const dates = [...new Set(rows.filter((row) => projectOf.has(row.rowNumber)).map(dateOf))];
     const unitsOn = new Map<string, Map<string, stock.ImportedUnitRow>>();
     for (const day of dates) {
-      const found = await stock.listUnitsWithPricesOn(db, projectIds, day);
+      const numbers = rows
+        .filter((row) => projectOf.has(row.rowNumber) && dateOf(row) === day)
+        .map((row) => row.values.number as string);
+      const found = await stock.listUnitsWithPricesOn(db, projectIds, numbers, day);
       unitsOn.set(day, new Map(found.map((unit) => [unitKey(unit.projectId, unit.kind, unit.number), unit])));
     }
     const takenDates = new Map<string, boolean>();
