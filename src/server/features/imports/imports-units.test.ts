@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UnitGrid, UnitView } from '../../../shared/schemas/stock';
+import type { ServiceContext } from '../../context';
+import { actingAs } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import { createClient, createProject, createUser } from '../../test/builders';
@@ -16,6 +18,7 @@ import {
   uploadAndCheck,
   workbook,
 } from '../../test/imports';
+import * as imports from './imports.service';
 
 /** The app's clock: noon on 20 March 2027 in Santiago (the day an imported price list takes). */
 const NOW = new Date('2027-03-20T15:00:00Z');
@@ -371,6 +374,39 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
       { kind: 'apartment', number: '1201' },
       { kind: 'parking', number: '103' },
     ]);
+  });
+
+  it('an apply failing before its price lists are written leaves no unit and no list', async () => {
+    clock = NOW;
+    const admin = await loginAs(ctx);
+    const project = await createProject(ctx.db, { name: 'Parque Ñuñoa' });
+    const before = await snapshot(ctx);
+    const lines = ['Proyecto;Tipo de unidad;Número;Precio lista UF'];
+    for (let n = 0; n < 250; n++) lines.push(`Parque Ñuñoa;Departamento;${1000 + n};3000`);
+    const { file, dry } = await uploadAndCheck(admin, 'units', 'u.csv', Buffer.from(lines.join('\n')));
+    expect(dry.summary).toBe('250 nuevos, 0 actualizados, 0 sin cambios, 0 con errores');
+    const told: unknown[] = [];
+    await imports.startApply(
+      {
+        db: actingAs(ctx.appDb, { userId: admin.user!.id }),
+        user: admin.user! as unknown as ServiceContext['user'],
+        now: NOW,
+        events: ctx.app.dependencies.events,
+      },
+      file.runId,
+      { mapping: file.mapping, onlyValidRows: false },
+      {
+        // Chunks 0 and 1 are the 250 units; 2 is the last step, the project's new price list.
+        beforeChunk: (index) => {
+          if (index === 2) throw new Error('fallo inyectado');
+        },
+        onFailure: (error) => told.push(error),
+      },
+    );
+    expect((await imports.settled(file.runId))?.status).toBe('failed');
+    expect(told.map((error) => (error as Error).message)).toEqual(['fallo inyectado']);
+    expect(await snapshot(ctx)).toEqual(before);
+    expect((await grid(admin, project.id)).units).toEqual([]);
   });
 });
 
