@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../context';
 import { actingAs } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createClient, createProject, createUser } from '../../test/builders';
+import { createClient, createProject, createReservation, createUser } from '../../test/builders';
 import { openEventStream } from '../../test/event-stream';
 import {
   applyAndWait,
@@ -461,6 +461,14 @@ describe('imports: reservations hold their units and follow the commercial polic
       }),
     );
     expect(held.statusCode, held.body).toBe(201);
+    // A reservation typed before the project had an inventory: its free text names no unit.
+    await createReservation(ctx.db, {
+      reservationNumber: 'R-TXT',
+      clientId: client.id,
+      projectId: project.id,
+      reservationDate: '2027-03-01',
+      apartmentNumber: '9000',
+    });
     const before = await snapshot(ctx);
     clock = NOW;
 
@@ -577,12 +585,15 @@ describe('imports: reservations hold their units and follow the commercial polic
         [
           'N° Reserva;RUT Cliente;Proyecto;Fecha reserva;Departamento;Estacionamiento;Precio departamento;Precio estacionamiento;Descuento columna;Pago reserva',
           `IMP-1;${rut};Parque Ñuñoa;10/03/2027;1501;E-12;3200;180;5%;20`,
+          `R-TXT;${rut};Parque Ñuñoa;01/03/2027;9000;;3100;;5%;20`,
         ].join('\n'),
       ),
     );
     expect(reasonsOf(moved.dry.errors)).toEqual([
       '2 Departamento [1501]: Las unidades de una reserva existente se cambian en su ficha',
     ]);
+    // …and the one typed before the inventory keeps its free text, as on its form.
+    expect(moved.dry.summary).toBe('0 nuevos, 1 actualizados, 0 sin cambios, 1 con errores');
 
     expect((await admin.post(`/api/imports/runs/${file.runId}/undo`)).statusCode).toBe(200);
     expect(await snapshot(ctx)).toEqual(before);
