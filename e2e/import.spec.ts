@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { uniqueRut, uniqueText } from './fixtures';
 
@@ -37,15 +37,32 @@ async function workbookFile(rows: unknown[][], path: string) {
   await book.xlsx.writeFile(path);
 }
 
-/** Chooses the kind and the file; the mapping table appears. */
-async function chooseFile(page: Page, path: string) {
+/** Chooses the kind and the file; the mapping table appears, the first column matched. */
+async function chooseFile(page: Page, path: string, kind = 'Reservas', firstField = 'N° Reserva') {
   await page.goto('/configuracion/importar');
-  await page.getByLabel('Tipo de datos').selectOption({ label: 'Reservas' });
+  await page.getByLabel('Tipo de datos').selectOption({ label: kind });
   const chooser = page.waitForEvent('filechooser');
   await page.getByLabel('Archivo (.xlsx o .csv)').click();
   await (await chooser).setFiles(path);
   await expect(page.getByRole('table', { name: 'Asignación de columnas' })).toBeVisible();
-  await expect(page.getByLabel('Columna para N° Reserva')).toHaveValue('0');
+  await expect(page.getByLabel(`Columna para ${firstField}`)).toHaveValue('0');
+}
+
+async function newProject(request: APIRequestContext, origin: string) {
+  const agencies = await (await request.get('/api/settings/agencies?pageSize=10')).json();
+  const created = await request.post('/api/settings/projects', {
+    headers: { origin },
+    data: {
+      name: uniqueText('Torre Importada'),
+      stage: 'Etapa 1',
+      commune: 'Ñuñoa',
+      deadline: '2029-12-31',
+      realEstateAgencyId: agencies.rows[0].id,
+      totalUnits: null,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return (await created.json()).project as { id: string; name: string; stage: string };
 }
 
 test.describe('importar', () => {
@@ -166,5 +183,63 @@ test.describe('importar', () => {
     await expect(run).toContainText('Deshecha');
     await page.goto(`/flujo-reservas?q=${encodeURIComponent(names[0]!)}`);
     await expect(page.getByRole('row').filter({ hasText: names[0]! })).toHaveCount(0);
+  });
+
+  test('el administrador importa unidades y precios: revisa el archivo, importa las filas válidas y las ve en Disponibilidad', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto('/configuracion/importar');
+    const project = await newProject(page.request, new URL(page.url()).origin);
+    // Issue 32 with issue 31: a project's units with their list prices, one row with a negative area.
+    const path = test.info().outputPath('unidades.csv');
+    writeFileSync(
+      path,
+      [
+        'Proyecto;Tipo de unidad;Número;Piso;Tipología;m² útiles;Precio lista UF',
+        `${project.name};Departamento;101;1;2D2B;54,30;3.250,00`,
+        `${project.name};Departamento;102;1;1D1B;-5;2.900,00`,
+        `${project.name};Estacionamiento;E-1;-1;;;180`,
+      ].join('\n'),
+    );
+    await chooseFile(page, path, 'Unidades y precios', 'Proyecto');
+    await page.getByRole('button', { name: 'Revisar archivo' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 1 con errores',
+    );
+    const errors = page.getByRole('table', { name: 'Errores del archivo' });
+    await expect(errors).toContainText(
+      'Ingrese los m² útiles válidos (mayor o igual a 0, con hasta 2 decimales)',
+    );
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({
+        path: test.info().outputPath(`unidades-revision-${width}.png`),
+        fullPage: true,
+      });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByLabel('Importar solo filas válidas').check();
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importación terminada' })).toContainText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 1 con errores',
+      { timeout: 60_000 },
+    );
+    // The units and their prices, in Disponibilidad.
+    const grid = await (await page.request.get(`/api/stock/projects/${project.id}/units`)).json();
+    expect(
+      grid.units.map((unit: { number: string; price: string | null; status: string }) => [
+        unit.number,
+        unit.price,
+        unit.status,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['101', '3250.00', 'Disponible'],
+        ['E-1', '180.00', 'Disponible'],
+      ]),
+    );
+    await page.goto(`/disponibilidad?proyecto=${project.id}`);
+    await expect(page.getByText('101', { exact: true }).first()).toBeVisible();
   });
 });

@@ -1,5 +1,5 @@
 // Imports a file on the configured database, through the same pipeline as Configuración → Importar:
-//   npm run import -- <clientes|brokers|reservas> <archivo.xlsx|.csv> [--dry-run] [--sheet NOMBRE]
+//   npm run import -- <clientes|brokers|unidades|reservas> <archivo.xlsx|.csv> [--dry-run] [--sheet NOMBRE]
 //     [--only-valid] [--as correo@administrador]
 // Columns are matched by their headers (and the mapping last used on screen). Uses DATABASE_URL /
 // DATA_DIR like the server (stop the server first when on the embedded database). The last line is
@@ -25,6 +25,8 @@ const KIND_NAMES: Record<string, ImportKind> = {
   clientes: 'clients',
   clients: 'clients',
   brokers: 'brokers',
+  unidades: 'units',
+  units: 'units',
   reservas: 'reservations',
   reservations: 'reservations',
 };
@@ -42,7 +44,9 @@ const { values, positionals } = parseArgs({
 const [kindName, path] = positionals;
 const kind = kindName ? KIND_NAMES[kindName.toLowerCase()] : undefined;
 if (!kind || !path) {
-  console.error('Uso: npm run import -- <clientes|brokers|reservas> <archivo> [--dry-run] [--sheet NOMBRE]');
+  console.error(
+    'Uso: npm run import -- <clientes|brokers|unidades|reservas> <archivo> [--dry-run] [--sheet NOMBRE]',
+  );
   process.exit(2);
 }
 

@@ -8,12 +8,13 @@ import { foldText } from '../domain/import-cells';
  * header matching and the server's reading of the rows.
  */
 
-export const IMPORT_KINDS = ['clients', 'brokers', 'reservations'] as const;
+export const IMPORT_KINDS = ['clients', 'brokers', 'units', 'reservations'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export const IMPORT_KIND_LABELS: Record<ImportKind, string> = {
   clients: 'Clientes',
   brokers: 'Brokers',
+  units: 'Unidades y precios',
   reservations: 'Reservas',
 };
 
@@ -47,6 +48,9 @@ export const IMPORT_STAGES = ['Reserva', 'Promesa', 'Escrituración', 'Reparos',
 export type ImportStage = (typeof IMPORT_STAGES)[number];
 
 const YES_NO = ['Sí', 'No'] as const;
+
+/** The kinds of unit as a file names them (the template's Excel list), in the order of UNIT_KINDS. */
+export const IMPORT_UNIT_KINDS = ['Departamento', 'Estacionamiento', 'Bodega'] as const;
 
 const CLIENT_FIELDS: readonly ImportField[] = [
   {
@@ -208,6 +212,84 @@ const BROKER_FIELDS: readonly ImportField[] = [
   },
 ];
 
+/**
+ * One row, one unit of a project (decision 0041): its key is project + kind + number; its list price,
+ * when given, enters the price history as a new price list from 'Precio vigente desde' (blank: the
+ * import's day) for the units whose price changes.
+ */
+const UNIT_FIELDS: readonly ImportField[] = [
+  {
+    key: 'projectName',
+    label: 'Proyecto',
+    aliases: ['Nombre proyecto'],
+    type: 'text',
+    required: true,
+    example: 'Edificio Los Aromos',
+  },
+  {
+    key: 'kind',
+    label: 'Tipo de unidad',
+    aliases: ['Tipo', 'Tipo unidad'],
+    type: 'list',
+    values: IMPORT_UNIT_KINDS,
+    required: true,
+    example: 'Departamento',
+  },
+  {
+    key: 'number',
+    label: 'Número',
+    aliases: ['N° Unidad', 'Número unidad', 'Unidad', 'Nro unidad'],
+    type: 'text',
+    required: true,
+    example: '501',
+  },
+  { key: 'floor', label: 'Piso', type: 'text', example: '5' },
+  {
+    key: 'building',
+    label: 'Edificio / Torre',
+    aliases: ['Torre', 'Edificio', 'Edificio o torre'],
+    type: 'text',
+    example: 'Torre A',
+  },
+  { key: 'typology', label: 'Tipología', aliases: ['Tipologia', 'Programa'], type: 'text', example: '2D2B' },
+  { key: 'orientation', label: 'Orientación', aliases: ['Orientacion'], type: 'text', example: 'Norte' },
+  {
+    key: 'usableArea',
+    label: 'm² útiles',
+    aliases: ['m2 útiles', 'Superficie útil', 'Sup. útil'],
+    type: 'amount',
+    example: '54,30',
+  },
+  {
+    key: 'terraceArea',
+    label: 'm² terraza',
+    aliases: ['m2 terraza', 'Superficie terraza', 'Sup. terraza'],
+    type: 'amount',
+    example: '8,10',
+  },
+  {
+    key: 'totalArea',
+    label: 'm² totales',
+    aliases: ['m2 totales', 'Superficie total', 'Sup. total'],
+    type: 'amount',
+    example: '62,40',
+  },
+  {
+    key: 'price',
+    label: 'Precio lista UF',
+    aliases: ['Precio lista', 'Precio UF', 'Precio'],
+    type: 'amount',
+    example: '3.250,00',
+  },
+  {
+    key: 'priceDate',
+    label: 'Precio vigente desde',
+    aliases: ['Vigencia precio', 'Fecha lista de precios'],
+    type: 'date',
+    example: '',
+  },
+];
+
 const RESERVATION_FIELDS: readonly ImportField[] = [
   {
     key: 'reservationNumber',
@@ -362,11 +444,19 @@ const RESERVATION_FIELDS: readonly ImportField[] = [
     values: IMPORT_STAGES,
     example: 'Escrituración',
   },
+  {
+    key: 'policyOverrideReason',
+    label: 'Motivo excepción política',
+    aliases: ['Motivo excepción', 'Excepción política comercial'],
+    type: 'text',
+    example: '',
+  },
 ];
 
 export const IMPORT_FIELDS: Record<ImportKind, readonly ImportField[]> = {
   clients: CLIENT_FIELDS,
   brokers: BROKER_FIELDS,
+  units: UNIT_FIELDS,
   reservations: RESERVATION_FIELDS,
 };
 

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ImportRun } from '../../../shared/schemas/imports';
 import { renderWithProviders } from '../../test/render';
@@ -85,5 +85,24 @@ describe('Importaciones realizadas', () => {
         'La importación no se completó. Se deshizo todo salvo estos registros, que cambiaron después: Cliente 12.345.678-5.',
       ),
     ).toBeTruthy();
+  });
+
+  it("offers 'Unidades y precios' among the kinds, with its template", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => ({ ok: true, status: 200, json: async () => ({ rows: [] }) })),
+    );
+    renderWithProviders(<ImportsSection />, { route: '/configuracion/importar' });
+    const select = (await screen.findByLabelText('Tipo de datos')) as HTMLSelectElement;
+    expect([...select.options].map((option) => option.text)).toEqual([
+      'Clientes',
+      'Brokers',
+      'Unidades y precios',
+      'Reservas',
+    ]);
+    fireEvent.change(select, { target: { value: 'units' } });
+    expect(screen.getByRole('link', { name: 'Descargar plantilla' }).getAttribute('href')).toBe(
+      '/api/imports/templates/units',
+    );
   });
 });

@@ -302,6 +302,15 @@ export async function listLaterChanges(
             and a.occurred_at >= ${since.toISOString()}::timestamptz
             and a.request_id is distinct from ${runId}
             and a.action in ('insert', 'update', 'delete')
+          union
+          -- Units and price lists are audited under their project: found by their own id.
+          select distinct a.table_name, a.record_id::uuid from audit_log a
+          where a.table_name in ('units', 'price_lists')
+            and a.record_id in (select record_id::text from import_run_records
+                                 where run_id = ${runId}::uuid and table_name in ('units', 'price_lists'))
+            and a.occurred_at >= ${since.toISOString()}::timestamptz
+            and a.request_id is distinct from ${runId}
+            and a.action in ('insert', 'update', 'delete')
         ),
         referenced as (
           select 'clients' as root_table, c.id as root_id from clients c
@@ -313,12 +322,26 @@ export async function listLaterChanges(
             join import_run_records r on r.record_id = b.id and r.run_id = ${runId}::uuid and r.action = 'insert'
             where exists (select 1 from reservations x where x.broker_id = b.id
               and not exists (select 1 from import_run_records y where y.run_id = ${runId}::uuid and y.record_id = x.id))
+          union
+          -- A unit or a price list the run created, now held by (or priced) a reservation it did not import.
+          select 'units', u.id from units u
+            join import_run_records r on r.record_id = u.id and r.run_id = ${runId}::uuid and r.action = 'insert'
+            where exists (select 1 from reservation_units x where x.unit_id = u.id
+              and not exists (select 1 from import_run_records y where y.run_id = ${runId}::uuid and y.record_id = x.reservation_id))
+          union
+          select 'price_lists', l.id from price_lists l
+            join import_run_records r on r.record_id = l.id and r.run_id = ${runId}::uuid and r.action = 'insert'
+            where exists (select 1 from reservation_units x where x.price_list_id = l.id
+              and not exists (select 1 from import_run_records y where y.run_id = ${runId}::uuid and y.record_id = x.reservation_id))
         )
         select coalesce(
           (select 'Cliente ' || rut from clients where id = c.root_id),
           (select 'Broker ' || rut from brokers where id = c.root_id),
           (select 'Reserva ' || reservation_number from reservations where id = c.root_id),
           (select 'Reserva ' || r.reservation_number from flows f join reservations r on r.id = f.reservation_id where f.id = c.root_id),
+          (select case kind when 'apartment' then 'Departamento ' when 'parking' then 'Estacionamiento ' else 'Bodega ' end || number
+             from units where id = c.root_id),
+          (select 'Lista de precios del ' || to_char(effective_date, 'DD/MM/YYYY') from price_lists where id = c.root_id),
           c.root_table
         ) as label
         from (select * from changed union select * from referenced) c
@@ -342,4 +365,21 @@ export function textListSql(values: readonly string[]) {
     values.map((value) => sql`${value}`),
     sql`, `,
   );
+}
+
+/** The projects whose stock a run touched: its units, its price lists, its reservations holding units. */
+export async function listStockProjectsOfRun(db: Executor, runId: string): Promise<string[]> {
+  const rows = await queryRows<{ project_id: string }>(
+    db,
+    sql`select u.project_id from units u
+          join import_run_records r on r.record_id = u.id and r.run_id = ${runId}::uuid and r.table_name = 'units'
+        union
+        select l.project_id from price_lists l
+          join import_run_records r on r.record_id = l.id and r.run_id = ${runId}::uuid and r.table_name = 'price_lists'
+        union
+        select x.project_id from reservations x
+          join import_run_records r on r.record_id = x.id and r.run_id = ${runId}::uuid and r.table_name = 'reservations'
+         where exists (select 1 from reservation_units ru where ru.reservation_id = x.id)`,
+  );
+  return rows.map((row) => row.project_id);
 }

@@ -41,6 +41,11 @@ function requireAdmin(ctx: Pick<ServiceContext, 'user'>) {
   if (!can(ctx.user, 'imports.manage')) throw new AppError('FORBIDDEN');
 }
 
+/** A `stock-changed` event per project whose units, prices or held units a run changed (decision 0041). */
+function publishStockChanged(ctx: Pick<ServiceContext, 'events'>, projectIds: readonly string[]) {
+  for (const projectId of projectIds) ctx.events.publish({ type: 'stock-changed', projectId });
+}
+
 function hashOf(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -216,7 +221,12 @@ export async function startApply(
     await lease.release();
     throw error;
   }
-  const tracked = work.finally(async () => {
+  // After the commit of the run's last transaction: every open Disponibilidad of its projects refreshes.
+  const published = work.then((outcome) => {
+    publishStockChanged(ctx, outcome.stockChanged);
+    return outcome;
+  });
+  const tracked = published.finally(async () => {
     running.delete(runId);
     await lease.release();
   });
@@ -265,10 +275,12 @@ export async function undo(ctx: ServiceContext, runId: string): Promise<ImportRu
   const run = await queries.findRunState(ctx.db, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
   if (run.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
+  const stockProjects = await queries.listStockProjectsOfRun(ctx.db, runId);
   await undoRecords(ctx.db, runId, ctx.user.id);
   await ctx.db.transaction((tx) =>
     queries.updateRun(tx, runId, { status: 'undone', undoneAt: ctx.now, undoneBy: ctx.user.id }),
   );
+  publishStockChanged(ctx, stockProjects);
   return getRun(ctx, runId);
 }
 

@@ -16,8 +16,17 @@ import {
   createUser,
   uniqueRut,
 } from '../../test/builders';
+import {
+  applyAndWait,
+  dotted,
+  rowFor,
+  tableSnapshot,
+  templateHeaders,
+  upload,
+  uploadAndCheck,
+  workbook,
+} from '../../test/imports';
 import * as workflows from '../workflows/workflows.service';
-import { IMPORT_BODY_TYPE } from './imports.routes';
 import * as imports from './imports.service';
 
 /** The app's clock: noon on 20 March 2027 in Santiago. */
@@ -37,82 +46,11 @@ const TABLES = [
 ] as const;
 
 async function snapshot(ctx: TestContext): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  for (const table of TABLES) {
-    const rows = await queryRows<{ doc: unknown }>(
-      ctx.db,
-      sql.raw(`select to_jsonb(t) as doc from ${table} t`),
-    );
-    result[table] = JSON.stringify(rows.map((row) => JSON.stringify(row.doc)).sort());
-  }
-  return result;
+  return tableSnapshot(ctx, TABLES);
 }
 
 function rutOf(body: number): string {
   return `${body}-${rutCheckDigit(String(body))}`;
-}
-
-function dotted(rut: string): string {
-  const [body, digit] = rut.split('-');
-  return `${body!.replace(/\B(?=(\d{3})+(?!\d))/g, '.')}-${digit}`;
-}
-
-async function upload(agent: Agent, kind: string, name: string, bytes: Buffer) {
-  return agent.app.inject({
-    method: 'POST',
-    url: `/api/imports/files?kind=${kind}&name=${encodeURIComponent(name)}`,
-    payload: bytes,
-    headers: { origin: 'http://localhost', cookie: agent.cookie!, 'content-type': IMPORT_BODY_TYPE },
-  });
-}
-
-/** Uploads, dry-runs with the matched mapping; answers the run id, mapping and dry run. */
-async function uploadAndCheck(agent: Agent, kind: string, name: string, bytes: Buffer) {
-  const uploaded = await upload(agent, kind, name, bytes);
-  expect(uploaded.statusCode, uploaded.body).toBe(201);
-  const file = uploaded.json();
-  const dry = await agent.post(`/api/imports/runs/${file.runId}/dry-run`, {
-    mapping: file.mapping,
-    sheetName: file.sheetName,
-  });
-  expect(dry.statusCode, dry.body).toBe(200);
-  return { file, dry: dry.json() };
-}
-
-async function applyAndWait(
-  agent: Agent,
-  runId: string,
-  mapping: unknown,
-  options: { onlyValidRows?: boolean; sheetName?: string | null } = {},
-) {
-  const response = await agent.post(`/api/imports/runs/${runId}/apply`, { mapping, ...options });
-  expect(response.statusCode, response.body).toBe(202);
-  await imports.settled(runId);
-  const run = await agent.get(`/api/imports/runs/${runId}`);
-  return run.json().run;
-}
-
-async function workbook(rows: unknown[][], sheetName = 'Hoja1', extraSheet?: string): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  if (extraSheet) book.addWorksheet(extraSheet).addRow(['otra cosa']);
-  const sheet = book.addWorksheet(sheetName);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
-
-/** The template's headers, as a user downloads it. */
-async function templateHeaders(agent: Agent, kind: string): Promise<string[]> {
-  const response = await agent.get(`/api/imports/templates/${kind}`);
-  expect(response.statusCode).toBe(200);
-  expect(response.headers['content-type']).toContain('spreadsheetml');
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(response.rawPayload as never);
-  const sheet = book.worksheets[0]!;
-  return (sheet.getRow(1).values as unknown[]).slice(1).map(String);
-}
-
-function rowFor(headers: string[], values: Record<string, unknown>): unknown[] {
-  return headers.map((header) => (header in values ? values[header] : null));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -732,6 +670,7 @@ describe('imports: reservations with their commission and in-flight sales', { ti
       '3 Proyecto: No hay un proyecto con este nombre',
       '4 Fecha promesa: Con la etapa Escrituración, indique la fecha de promesa',
       '5 Fecha pago 1: Una reserva sin broker no tiene comisión: indique el RUT Broker',
+      '5 Departamento: Ya está en la fila 6 de este archivo',
       '6 Departamento: Ya está en la fila 5 de este archivo',
       '7 Departamento: Ya está vendido en la reserva V-9',
       '7 Estacionamiento: Ya está vendido en la reserva V-9',

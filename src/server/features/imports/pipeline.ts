@@ -15,6 +15,7 @@ import { brokersKind } from './kinds/brokers';
 import { clientsKind } from './kinds/clients';
 import { type ChangedRecord, type KindModule, type PlannedRow, type ReadRow, readRow } from './kinds/kind';
 import { reservationsKind } from './kinds/reservations';
+import { unitsKind } from './kinds/units';
 import { openTable, type SheetRow } from './read-file';
 
 /**
@@ -28,6 +29,7 @@ import { openTable, type SheetRow } from './read-file';
 export const KINDS: Record<ImportKind, KindModule> = {
   clients: clientsKind as KindModule,
   brokers: brokersKind as KindModule,
+  units: unitsKind as KindModule,
   reservations: reservationsKind as KindModule,
 };
 
@@ -65,10 +67,16 @@ async function* readRows(input: PipelineInput, kind: KindModule): AsyncGenerator
   }
 }
 
-function keyText(kind: KindModule, value: unknown): string {
-  return kind.fields.find((field) => field.key === kind.keyField)?.type === 'rut'
-    ? formatRut(String(value))
-    : String(value);
+/** A row's natural key (compared without case) and how an error shows it. */
+function keyOf(kind: KindModule, row: ReadRow): { key: string; text: string } | undefined {
+  if (kind.keyOf) return kind.keyOf(row);
+  const value = row.values[kind.keyField];
+  if (value === undefined) return undefined;
+  const text =
+    kind.fields.find((field) => field.key === kind.keyField)?.type === 'rut'
+      ? formatRut(String(value))
+      : String(value);
+  return { key: String(value).toLowerCase(), text };
 }
 
 /**
@@ -79,7 +87,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   const kind = KINDS[input.kind];
   requireMapping(kind, input.mapping);
   const outcomes: PlannedRow[] = [];
-  const keys = new Map<string, number[]>();
+  const keys = new Map<string, { rows: number[]; text: string }>();
   const memo: Record<string, unknown> = {};
   let batch: ReadRow[] = [];
   const flush = async () => {
@@ -89,12 +97,11 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     await yieldToOthers();
   };
   for await (const row of readRows(input, kind)) {
-    const key = row.values[kind.keyField];
+    const key = keyOf(kind, row);
     if (key !== undefined) {
-      const text = String(key).toLowerCase();
-      const rows = keys.get(text);
-      if (rows) rows.push(row.rowNumber);
-      else keys.set(text, [row.rowNumber]);
+      const seen = keys.get(key.key);
+      if (seen) seen.rows.push(row.rowNumber);
+      else keys.set(key.key, { rows: [row.rowNumber], text: key.text });
     }
     batch.push(row);
     if (batch.length >= PLAN_BATCH) await flush();
@@ -103,7 +110,8 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
 
   const byRow = new Map(outcomes.map((outcome) => [outcome.rowNumber, outcome]));
   const keyField = kind.fields.find((field) => field.key === kind.keyField)!;
-  for (const [key, rows] of keys) {
+  const rowsWord = (rows: number[]) => `${rows.length === 1 ? 'la fila' : 'las filas'} ${rows.join(', ')}`;
+  for (const { rows, text } of keys.values()) {
     if (rows.length < 2) continue;
     for (const rowNumber of rows) {
       const outcome = byRow.get(rowNumber)!;
@@ -114,8 +122,33 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
         {
           rowNumber,
           column: keyField.label,
-          value: keyText(kind, key),
-          reason: `${keyField.label} repetido en ${others.length === 1 ? 'la fila' : 'las filas'} ${others.join(', ')} de este archivo`,
+          value: text,
+          reason: `${keyField.label} repetido en ${rowsWord(others)} de este archivo`,
+        },
+      ];
+    }
+  }
+  // What two rows claim (a unit of two reservations): an error on each, naming the other rows.
+  const claims = new Map<string, number[]>();
+  for (const outcome of outcomes) {
+    for (const claim of outcome.claims ?? []) {
+      const rows = claims.get(claim.key);
+      if (rows) rows.push(outcome.rowNumber);
+      else claims.set(claim.key, [outcome.rowNumber]);
+    }
+  }
+  for (const outcome of outcomes) {
+    for (const claim of outcome.claims ?? []) {
+      const others = claims.get(claim.key)!.filter((other) => other !== outcome.rowNumber);
+      if (others.length === 0) continue;
+      outcome.action = 'error';
+      outcome.errors = [
+        ...outcome.errors,
+        {
+          rowNumber: outcome.rowNumber,
+          column: claim.column,
+          value: claim.value,
+          reason: `Ya está en ${rowsWord(others)} de este archivo`,
         },
       ];
     }
@@ -151,6 +184,8 @@ export interface ApplyOutcome {
   counts: ImportCounts;
   status: 'applied' | 'failed' | 'cancelled';
   failure: string | null;
+  /** The projects whose units, prices or held units the applied run changed (none when it failed). */
+  stockChanged: string[];
 }
 
 /**
@@ -175,6 +210,12 @@ export async function apply(
   let processed = dry.counts.errors;
   let chunkIndex = 0;
   const memo: Record<string, unknown> = {};
+  const applyContext = {
+    actorId: options.actorId,
+    now: options.now,
+    memo: {} as Record<string, unknown>,
+    stockChanged: new Set<string>(),
+  };
   const writeChunk = async (chunk: ReadRow[]) => {
     await options.beforeChunk?.(chunkIndex);
     chunkIndex += 1;
@@ -183,7 +224,7 @@ export async function apply(
       const records: ChangedRecord[] = await kind.applyBatch(
         tx,
         rows.filter((row) => row.action === 'create' || row.action === 'update'),
-        { actorId: options.actorId, now: options.now },
+        applyContext,
       );
       await queries.insertRecords(tx, runId, records);
       for (const row of rows) {
@@ -226,6 +267,12 @@ export async function apply(
       }
     }
     if (chunk.length > 0) await writeChunk(chunk);
+    if (kind.finish) {
+      await options.beforeChunk?.(chunkIndex);
+      await acting.transaction(async (tx) => {
+        await queries.insertRecords(tx, runId, await kind.finish!(tx, applyContext));
+      });
+    }
   } catch (error) {
     if (!(error instanceof AppError)) options.onFailure?.(error);
     const cancelled = error instanceof AppError && error.code === 'IMPORT_CANCELLED';
@@ -239,12 +286,13 @@ export async function apply(
       counts: { created: 0, updated: 0, unchanged: 0, errors: counts.errors },
       status: cancelled ? 'cancelled' : 'failed',
       failure,
+      stockChanged: [],
     };
   }
   await acting.transaction((tx) =>
     queries.updateRun(tx, runId, { status: 'applied', finishedAt: new Date(), processedRows: dry.totalRows }),
   );
-  return { counts, status: 'applied', failure: null };
+  return { counts, status: 'applied', failure: null, stockChanged: [...applyContext.stockChanged] };
 }
 
 /**

@@ -430,3 +430,128 @@ export async function updatePolicy(
     .returning({ projectId: projectPolicies.projectId });
   return rows.length === 1;
 }
+
+// --- The Excel import (issue 32, decision 0041) ----------------------------------------------------
+
+export interface ImportedUnitRow {
+  id: string;
+  projectId: string;
+  kind: UnitKind;
+  number: string;
+  floor: number | null;
+  building: string | null;
+  typology: string | null;
+  orientation: string | null;
+  usableArea: string | null;
+  terraceArea: string | null;
+  totalArea: string | null;
+  version: number;
+  /** The price in force on the day asked (null: no list names it). */
+  price: string | null;
+}
+
+/** The `numbers` (without case) as a SQL text array. */
+function lowerNumbersSql(numbers: readonly string[]) {
+  return numbers.length === 0
+    ? sql`array[]::text[]`
+    : sql`array[${sql.join(
+        numbers.map((number) => sql`${number.trim().toLowerCase()}`),
+        sql`, `,
+      )}]::text[]`;
+}
+
+/**
+ * The units of the projects numbered `numbers` (any kind, without case) with their price on `day`:
+ * what a units import compares its rows with.
+ */
+export function listUnitsWithPricesOn(
+  db: Executor,
+  projectIds: readonly string[],
+  numbers: readonly string[],
+  day: string,
+) {
+  if (projectIds.length === 0 || numbers.length === 0) return Promise.resolve([] as ImportedUnitRow[]);
+  return queryJsonRows<ImportedUnitRow>(
+    db,
+    sql`select u.id, u.project_id as "projectId", u.kind, u.number, u.floor, u.building, u.typology,
+               u.orientation, u.usable_area::text as "usableArea", u.terrace_area::text as "terraceArea",
+               u.total_area::text as "totalArea", u.version, cp.price::text as price
+          from units u ${currentPrice(day)}
+         where u.project_id in (${sql.join(
+           projectIds.map((id) => sql`${id}::uuid`),
+           sql`, `,
+         )}) and lower(u.number) = any(${lowerNumbersSql(numbers)})`,
+    sql`q.id`,
+  );
+}
+
+export interface UnitWithHolder {
+  id: string;
+  projectId: string;
+  kind: UnitKind;
+  number: string;
+  blockedReason: string | null;
+  /** The live reservation holding it, if any. */
+  holderNumber: string | null;
+}
+
+/**
+ * The units of the projects numbered `numbers` (any kind, without case) with their live holder: what
+ * a reservations import resolves its numbers to.
+ */
+export function listUnitsWithHolders(
+  db: Executor,
+  projectIds: readonly string[],
+  numbers: readonly string[],
+) {
+  if (projectIds.length === 0 || numbers.length === 0) return Promise.resolve([] as UnitWithHolder[]);
+  return queryJsonRows<UnitWithHolder>(
+    db,
+    sql`select u.id, u.project_id as "projectId", u.kind, u.number, u.blocked_reason as "blockedReason",
+               r.reservation_number as "holderNumber"
+          from units u
+          left join reservation_units ru on ru.unit_id = u.id and ru.is_live
+          left join reservations r on r.id = ru.reservation_id
+         where u.project_id in (${sql.join(
+           projectIds.map((id) => sql`${id}::uuid`),
+           sql`, `,
+         )}) and lower(u.number) = any(${lowerNumbersSql(numbers)})`,
+    sql`q.id`,
+  );
+}
+
+/** Which of the projects have an inventory (at least one unit). */
+export async function listProjectsWithInventory(db: Executor, projectIds: readonly string[]) {
+  if (projectIds.length === 0) return [];
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select p.id from unnest(array[${sql.join(
+      projectIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}]) as p(id) where exists (select 1 from units u where u.project_id = p.id)`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** The units each reservation holds (live or not), with the price it copied. */
+export function listHeldUnits(db: Executor, reservationIds: readonly string[]) {
+  if (reservationIds.length === 0)
+    return Promise.resolve([] as { reservationId: string; unitId: string; kind: UnitKind; price: string }[]);
+  return queryRows<{ reservationId: string; unitId: string; kind: UnitKind; price: string }>(
+    db,
+    sql`select ru.reservation_id as "reservationId", ru.unit_id as "unitId", u.kind, ru.price::text as price
+          from reservation_units ru join units u on u.id = ru.unit_id
+         where ru.reservation_id in (${sql.join(
+           reservationIds.map((id) => sql`${id}::uuid`),
+           sql`, `,
+         )})`,
+  );
+}
+
+export async function listPolicies(db: Executor, projectIds: readonly string[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select()
+    .from(projectPolicies)
+    .where(inArray(projectPolicies.projectId, [...projectIds]));
+}

@@ -585,3 +585,37 @@ export async function policyBreachesIn(
   const stored = await queries.findPolicy(tx, projectId);
   return stored ? policyBreaches(stored, input) : [];
 }
+
+// --- The Excel import (issue 32, decision 0041): its kinds call these inside their transactions ----
+
+/** The reads the import's kinds make, as the stock's queries answer them. */
+export {
+  type ImportedUnitRow,
+  listHeldUnits,
+  listPricesOn,
+  listProjectsWithInventory,
+  listUnitsWithHolders,
+  listUnitsWithPricesOn,
+  priceListDateTaken,
+  type UnitWithHolder,
+} from './stock.queries';
+
+/** Inside an import's transaction: a unit's fields, with the version read (false: changed since). */
+export function updateUnitIn(
+  tx: Executor,
+  id: string,
+  version: number,
+  values: UnitValues,
+  actorId: string,
+): Promise<boolean> {
+  return queries.updateUnit(tx, id, version, values, actorId);
+}
+
+/** The commercial policies of the projects, by project (a project without one is absent). */
+export async function policiesOf(
+  db: Executor,
+  projectIds: readonly string[],
+): Promise<Map<string, CommercialPolicy>> {
+  const rows = await queries.listPolicies(db, projectIds);
+  return new Map(rows.map((row) => [row.projectId, row]));
+}

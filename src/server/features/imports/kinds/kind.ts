@@ -40,6 +40,11 @@ export interface PlannedRow<Plan = unknown> {
   errors: RowError[];
   /** What apply writes (create/update). */
   plan?: Plan;
+  /**
+   * What the row takes that no other row of the file may take (a reservation's units): two rows with
+   * the same claim are both errors, each naming the other's row, on the claim's column and value.
+   */
+  claims?: { key: string; column: string; value: string }[];
 }
 
 /** A record an apply created or updated: what undo needs. */
@@ -53,12 +58,23 @@ export interface ChangedRecord {
 }
 
 /** The tables an import writes (and undo restores), in the order undo deletes what was created. */
-export const IMPORT_TABLES = ['broker_commissions', 'reservations', 'brokers', 'clients'] as const;
+export const IMPORT_TABLES = [
+  'price_lists',
+  'broker_commissions',
+  'reservations',
+  'units',
+  'brokers',
+  'clients',
+] as const;
 export type ImportTable = (typeof IMPORT_TABLES)[number];
 
 export interface ApplyContext {
   actorId: string;
   now: Date;
+  /** Kept across the chunks of one apply (what `finish` writes at the end). */
+  memo: Record<string, unknown>;
+  /** The projects whose stock the apply changed: each gets a `stock-changed` event after the run. */
+  stockChanged: Set<string>;
 }
 
 export interface KindModule<Plan = unknown> {
@@ -66,6 +82,11 @@ export interface KindModule<Plan = unknown> {
   fields: readonly ImportField[];
   /** The field holding the natural key (duplicate keys in one file are refused). */
   keyField: string;
+  /**
+   * A key made of several fields (units: project + kind + number), and how an error names it; without
+   * it, the key is the `keyField`'s value.
+   */
+  keyOf?(row: ReadRow): { key: string; text: string } | undefined;
   /** One query per batch: references resolved, compared with the stored records. */
   planBatch(
     db: Executor,
@@ -78,6 +99,11 @@ export interface KindModule<Plan = unknown> {
   chunkSize: number;
   /** Writes the batch's creations and updates inside the caller's transaction. */
   applyBatch(tx: Executor, rows: readonly PlannedRow<Plan>[], ctx: ApplyContext): Promise<ChangedRecord[]>;
+  /**
+   * After the last chunk, in one more transaction of the apply: what belongs to the whole file rather
+   * than to a chunk (the units' new price lists, one per project and date).
+   */
+  finish?(tx: Executor, ctx: ApplyContext): Promise<ChangedRecord[]>;
 }
 
 function parseByType(field: ImportField, cell: CellValue): Parsed<unknown> {

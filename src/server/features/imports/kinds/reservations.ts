@@ -1,27 +1,39 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { dec, money } from '../../../../shared/domain/decimal';
 import { foldText } from '../../../../shared/domain/import-cells';
 import { commissionFigures, reservationFigures } from '../../../../shared/domain/pricing';
+import {
+  type CommercialPolicy,
+  policyBreaches,
+  type UnitKind,
+  unitKindNouns,
+  unitName,
+} from '../../../../shared/domain/stock';
 import {
   FIRST_PAYMENT_WORKFLOW,
   SALE_WORKFLOW,
   SECOND_PAYMENT_WORKFLOW,
 } from '../../../../shared/domain/workflow/names';
-import { santiagoDateOf, santiagoInstant } from '../../../../shared/format';
+import { errorMessage } from '../../../../shared/errors';
+import { formatUF, santiagoDateOf, santiagoInstant } from '../../../../shared/format';
 import { IMPORT_FIELDS, IMPORT_STAGES, type ImportStage } from '../../../../shared/schemas/imports';
 import { createReservationBody } from '../../../../shared/schemas/reservations';
 import type { Executor } from '../../../db/client';
 import { queryRows } from '../../../db/client';
 import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
+import * as stock from '../../stock/stock.service';
 import * as workflows from '../../workflows/workflows.service';
 import { lockRowSnapshots, uuidListSql } from '../imports.queries';
 import {
+  type ApplyContext,
   allSame,
   type ChangedRecord,
   fieldError,
   type KindModule,
   type PlannedRow,
   type ReadRow,
+  sameValue,
   schemaErrors,
 } from './kind';
 
@@ -63,7 +75,11 @@ const RESERVATION_COLUMNS = [
   'recoveryPayment',
   'promiseDate',
   'deedDate',
+  'policyOverrideReason',
 ] as const;
+
+/** The terms compared for 'sin cambios' before the policy is judged (the reason follows them). */
+const TERM_COLUMNS = RESERVATION_COLUMNS.filter((column) => column !== 'policyOverrideReason');
 
 const COMMISSION_COLUMNS = [
   'commissionAmount',
@@ -95,6 +111,8 @@ interface ReservationPlan {
   commission: CommissionColumns | null;
   /** New reservations: where the sale is. */
   stage: ImportStage;
+  /** New reservations of a project with an inventory: the units they hold, at the file's prices. */
+  units: { unitId: string; price: string }[];
 }
 
 /** Schema paths to the columns a user sees (the form's ids are the file's RUTs and names). */
@@ -127,6 +145,10 @@ interface Lookups {
   sellers: { id: string; email: string; name: string }[];
   existing: Map<string, ExistingReservation>;
   unitHolders: Map<string, string>;
+  /** The units of the batch's projects that have an inventory, by project + kind + number. */
+  inventory: Map<string, stock.UnitWithHolder>;
+  projectsWithInventory: Set<string>;
+  policies: Map<string, CommercialPolicy>;
 }
 
 interface ExistingReservation {
@@ -134,6 +156,8 @@ interface ExistingReservation {
   commission: (Record<string, unknown> & { id: string; version: number; brokerId: string }) | null;
   hasPaymentFlow: [boolean, boolean];
   saleStage: string | null;
+  /** The units it holds (none: typed before its project had an inventory, or without one). */
+  held: { unitId: string; kind: UnitKind; price: string }[];
 }
 
 const unitKey = (projectId: string, kind: string, number: string) =>
@@ -173,7 +197,7 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
       : db.select().from(reservations).where(inArray(reservations.reservationNumber, numbers)),
   ]);
   const existingIds = existingRows.map((row) => row.id);
-  const [commissionRows, flowRows] = await Promise.all([
+  const [commissionRows, flowRows, heldRows] = await Promise.all([
     existingIds.length === 0
       ? []
       : db.select().from(brokerCommissions).where(inArray(brokerCommissions.reservationId, existingIds)),
@@ -191,6 +215,7 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
               from flows f left join workflow_stages s on s.id = f.current_stage_id
               where f.reservation_id in (${uuidListSql(existingIds)})`,
         ),
+    stock.listHeldUnits(db, existingIds),
   ]);
   const existing = new Map<string, ExistingReservation>();
   for (const row of existingRows) {
@@ -205,6 +230,7 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
         flows.some((flow) => flow.kind === 'payment' && flow.is_second_payment),
       ],
       saleStage: sale ? (sale.status === 'completed' ? 'Completada' : sale.stage) : null,
+      held: heldRows.filter((held) => held.reservationId === row.id),
     });
   }
   const projectIds = new Map<string, string[]>();
@@ -236,7 +262,15 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
                 where not is_rescinded and storage_number is not null and ${inBatchProjects}
                   and lower(storage_number) = any(${sqlTextArray(others)})`,
         );
+  const [inventoryRows, withInventory, policies] = await Promise.all([
+    stock.listUnitsWithHolders(db, batchProjects, [...apartments, ...others]),
+    stock.listProjectsWithInventory(db, batchProjects),
+    stock.policiesOf(db, batchProjects),
+  ]);
   return {
+    inventory: new Map(inventoryRows.map((unit) => [unitKey(unit.projectId, unit.kind, unit.number), unit])),
+    projectsWithInventory: new Set(withInventory),
+    policies,
     clientIds: new Map(clientRows.map((row) => [row.rut, row.id])),
     brokerIds: new Map(brokerRows.map((row) => [row.rut, row.id])),
     projectIds,
@@ -262,12 +296,7 @@ function sqlTextArray(values: readonly string[]) {
 }
 
 /** One row planned: references, the form's schema, the in-flight dates, the comparison. */
-function planRow(
-  row: ReadRow,
-  found: Lookups,
-  today: string,
-  taken: Map<string, number>,
-): PlannedRow<ReservationPlan> {
+function planRow(row: ReadRow, found: Lookups, today: string): PlannedRow<ReservationPlan> {
   const error = (errors: PlannedRow['errors']): PlannedRow<ReservationPlan> => ({
     rowNumber: row.rowNumber,
     action: 'error',
@@ -332,6 +361,7 @@ function planRow(
     subsidyPayment: v.subsidyPayment,
     isWithBroker,
     brokerId: brokerId ?? null,
+    policyOverrideReason: v.policyOverrideReason ?? null,
     commission: isWithBroker
       ? {
           commissionAmount: v.commissionAmount,
@@ -409,6 +439,7 @@ function planRow(
     ...figures,
     promiseDate,
     deedDate,
+    policyOverrideReason: null,
   } as ReservationColumns;
   let commission: CommissionColumns | null = null;
   if (input.commission && brokerId) {
@@ -424,21 +455,72 @@ function planRow(
   }
 
   const current = found.existing.get(input.reservationNumber);
-  // No unit sold twice: by another live reservation, or by an earlier row of this file.
-  for (const [kind, key] of [
-    ['apartment', 'apartmentNumber'],
-    ['parking', 'parkingNumber'],
-    ['storage', 'storageNumber'],
+  // No unit sold twice: by another live reservation (its text or, with an inventory, its units), or by
+  // another row of this file (the pipeline refuses both rows of a claim).
+  const claims: NonNullable<PlannedRow['claims']> = [];
+  // A project with an inventory: the numbers name its units, held as the form holds them. An existing
+  // reservation typed before the inventory (holding none) keeps its free text, as on its form.
+  const withUnits =
+    projectId !== undefined &&
+    found.projectsWithInventory.has(projectId) &&
+    !(current && current.held.length === 0);
+  const units: ReservationPlan['units'] = [];
+  for (const [kind, key, priceKey] of [
+    ['apartment', 'apartmentNumber', 'apartmentPrice'],
+    ['parking', 'parkingNumber', 'parkingPrice'],
+    ['storage', 'storageNumber', 'storagePrice'],
   ] as const) {
     const number = input[key];
     if (!number || !projectId) continue;
-    const unit = unitKey(projectId, kind, number);
-    const holder = found.unitHolders.get(unit);
-    if (holder && holder !== input.reservationNumber) say(key, `Ya está vendido en la reserva ${holder}`);
-    const earlier = taken.get(unit);
-    if (earlier !== undefined && earlier !== row.rowNumber)
-      say(key, `Ya está en la fila ${earlier} de este archivo`);
-    else taken.set(unit, row.rowNumber);
+    const claimed = unitKey(projectId, kind, number);
+    claims.push({ key: claimed, column: fieldLabel(key), value: row.texts[key] ?? number });
+    // A live reservation whose text names the number (typed before the inventory, or without one).
+    const holder = found.unitHolders.get(claimed);
+    const textHeld = holder !== undefined && holder !== input.reservationNumber;
+    if (!withUnits) {
+      if (textHeld) say(key, `Ya está vendido en la reserva ${holder}`);
+      continue;
+    }
+    const unit = found.inventory.get(claimed);
+    const name = unitName({ kind, number });
+    if (!unit) {
+      say(
+        key,
+        `El proyecto no tiene ${unitKindNouns[kind]} ${number}: impórtelo primero en Unidades y precios`,
+      );
+      continue;
+    }
+    if (unit.holderNumber && unit.holderNumber !== input.reservationNumber)
+      say(key, errorMessage('UNIT_HELD', { unit: unitName(unit), reservation: unit.holderNumber }));
+    else if (textHeld) say(key, `Ya está vendido en la reserva ${holder}`);
+    else if (unit.blockedReason && !unit.holderNumber)
+      say(key, errorMessage('UNIT_BLOCKED', { unit: name, reason: unit.blockedReason }));
+    units.push({
+      unitId: unit.id,
+      price: money(dec(String((input as Record<string, unknown>)[priceKey] ?? '0'))),
+    });
+  }
+  if (current && withUnits) {
+    // Its units and their prices are changed on its form (the form keeps the price each was reserved at).
+    const held = new Set(current.held.map((unit) => unit.unitId));
+    const sameUnits = units.length === held.size && units.every((unit) => held.has(unit.unitId));
+    if (!sameUnits) say('apartmentNumber', 'Las unidades de una reserva existente se cambian en su ficha');
+    else {
+      for (const [kind, priceKey] of [
+        ['apartment', 'apartmentPrice'],
+        ['parking', 'parkingPrice'],
+        ['storage', 'storagePrice'],
+      ] as const) {
+        const reserved = current.held
+          .filter((unit) => unit.kind === kind)
+          .reduce((total, unit) => total.plus(dec(unit.price)), dec(0));
+        if (!reserved.eq(dec(String((input as Record<string, unknown>)[priceKey] ?? '0'))))
+          say(
+            priceKey,
+            `La reserva tiene sus unidades a ${formatUF(money(reserved))}: los precios de sus unidades se cambian en su ficha`,
+          );
+      }
+    }
   }
 
   if (current) {
@@ -468,17 +550,44 @@ function planRow(
       }
     }
   }
-  if (errors.length > 0) return error(errors);
+  if (errors.length > 0) return { ...error(errors), claims };
+
+  // The project's commercial policy, as the form's: beyond it, refused unless the row gives the
+  // administrator's reason (imports are administrators'), which the reservation keeps (audited).
+  const policy = projectId ? found.policies.get(projectId) : undefined;
+  const breaches = policy ? policyBreaches(policy, { ...input, totalPrice: figures.totalPrice }) : [];
+  const givenReason = input.policyOverrideReason ?? null;
+  const currentReason = (current?.row.policyOverrideReason as string | null | undefined) ?? null;
+  const sameTerms =
+    current !== undefined &&
+    allSame(reservation, current.row, TERM_COLUMNS) &&
+    (commission === null || allSame(commission, current.commission ?? {}, COMMISSION_COLUMNS));
+  if (breaches.length > 0) {
+    // An overridden reservation whose terms stay keeps its reason (as an edit on its form does).
+    const reason = givenReason ?? (sameTerms && current?.row.projectId === projectId ? currentReason : null);
+    if (!reason)
+      return {
+        ...error([
+          fieldError(
+            row,
+            FIELDS,
+            'policyOverrideReason',
+            errorMessage('POLICY_EXCEEDED', { breaches: breaches.join('; ') }),
+          ),
+        ]),
+        claims,
+      };
+    reservation.policyOverrideReason = reason;
+  }
 
   if (current) {
-    const same =
-      allSame(reservation, current.row, RESERVATION_COLUMNS) &&
-      (commission === null || allSame(commission, current.commission ?? {}, COMMISSION_COLUMNS));
-    if (same) return { rowNumber: row.rowNumber, action: 'unchanged', errors: [] };
+    if (sameTerms && sameValue(reservation.policyOverrideReason, currentReason))
+      return { rowNumber: row.rowNumber, action: 'unchanged', errors: [], claims };
     return {
       rowNumber: row.rowNumber,
       action: 'update',
       errors: [],
+      claims,
       plan: {
         id: current.row.id,
         version: current.row.version,
@@ -487,6 +596,7 @@ function planRow(
         reservation,
         commission,
         stage,
+        units: [],
       },
     };
   }
@@ -494,6 +604,7 @@ function planRow(
     rowNumber: row.rowNumber,
     action: 'create',
     errors: [],
+    claims,
     plan: {
       id: null,
       version: null,
@@ -502,6 +613,7 @@ function planRow(
       reservation,
       commission,
       stage,
+      units,
     },
   };
 }
@@ -534,18 +646,52 @@ function saleCompletions(
   return completions;
 }
 
+const fieldLabel = (key: string) => FIELDS.find((field) => field.key === key)?.label ?? key;
+
+/**
+ * The new reservations hold their units through the stock service, as the form's path does (one live
+ * reservation per unit, by the database): each at the file's price, the list in force on the
+ * reservation's day named when its price is that list's.
+ */
+async function holdUnits(tx: Executor, plans: readonly ReservationPlan[], ctx: ApplyContext) {
+  const holding = plans.filter((plan) => plan.units.length > 0);
+  const byDay = new Map<string, string[]>();
+  for (const plan of holding) {
+    const day = plan.reservation.reservationDate as string;
+    byDay.set(day, [...(byDay.get(day) ?? []), ...plan.units.map((unit) => unit.unitId)]);
+  }
+  const listed = new Map<string, { price: string | null; priceListId: string | null }>();
+  for (const [day, unitIds] of byDay) {
+    for (const price of await stock.listPricesOn(tx, unitIds, day))
+      listed.set(`${day}|${price.unitId}`, price);
+  }
+  for (const plan of holding) {
+    const day = plan.reservation.reservationDate as string;
+    const unitIds = plan.units.map((unit) => unit.unitId);
+    await stock.refuseHeldIn(tx, unitIds, plan.id!);
+    await stock.holdUnitsIn(
+      tx,
+      plan.id!,
+      plan.units.map((unit) => {
+        const list = listed.get(`${day}|${unit.unitId}`);
+        const fromList = list?.price != null && dec(list.price).eq(dec(unit.price));
+        return { unitId: unit.unitId, price: unit.price, priceListId: fromList ? list!.priceListId : null };
+      }),
+    );
+    ctx.stockChanged.add(plan.reservation.projectId as string);
+  }
+}
+
 export const reservationsKind: KindModule<ReservationPlan> = {
   kind: 'reservations',
   fields: FIELDS,
   keyField: 'reservationNumber',
   chunkSize: 20,
 
-  async planBatch(db, rows, now, memo) {
+  async planBatch(db, rows, now) {
     const found = await lookups(db, rows);
-    if (!memo.units) memo.units = new Map<string, number>();
-    const taken = memo.units as Map<string, number>;
     const today = santiagoDateOf(now);
-    return rows.map((row) => planRow(row, found, today, taken));
+    return rows.map((row) => planRow(row, found, today));
   },
 
   async applyBatch(tx, rows, ctx) {
@@ -600,6 +746,11 @@ export const reservationsKind: KindModule<ReservationPlan> = {
           planned.plan!.commissionId = commission.id;
         });
       }
+      await holdUnits(
+        tx,
+        creates.map((row) => row.plan!),
+        ctx,
+      );
       // Their flows, by the workflow engine: the sale flow at its stage, the payments made.
       const sale = await workflows.definitionNamed(tx, SALE_WORKFLOW);
       const specs: workflows.ImportedFlowSpec[] = [];
