@@ -204,7 +204,9 @@ export async function completePaymentTasks(page: Page, flowId: string, names: re
 /**
  * Picks an option of a combobox that searches on the server: types the text, waits for the server's
  * answer to that search (until then the dropdown lists what the previous search found, and a click
- * can land while the list is replaced and the dropdown moves), then clicks the option named.
+ * can land while the list is replaced and the dropdown moves), then clicks the option named. The box
+ * is first brought to the middle of the window: at its bottom edge the dropdown opens out of view,
+ * and scrolling the page to the option takes the box out of view, which hides the dropdown.
  */
 export async function pickSearchedOption(
   page: Page,
@@ -216,7 +218,9 @@ export async function pickSearchedOption(
     const url = new URL(response.url());
     return url.pathname.startsWith('/api/') && url.searchParams.get('search') === searchText;
   });
-  await page.getByRole('combobox', { name: combobox }).fill(searchText);
+  const box = page.getByRole('combobox', { name: combobox });
+  await box.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await box.fill(searchText);
   await answered;
   await page.getByRole('option', { name: option }).click();
 }
