@@ -483,6 +483,16 @@ async function measure(
     duration: config.duration,
   });
   const load = await autocannon({ ...options, connections: config.connections, duration: config.duration });
+  // Not one answer within the run (each slower than it): autocannon then reports a p99 of 0, which
+  // must not read as a target met.
+  if (latency.requests.total === 0)
+    return {
+      ...base,
+      status: 'error',
+      httpStatus: probe.status,
+      error: `no answer within ${config.duration} s at ${config.latencyConnections} connection(s); at ${config.connections}: p99 ${load.latency.p99} ms, ${load.requests.total} answers`,
+      ...(endpoint.target === undefined ? {} : { met: false }),
+    };
   return {
     ...base,
     status: 'ok',
