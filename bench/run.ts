@@ -9,6 +9,11 @@
 // 3. Runs autocannon on each endpoint in turn (warm-up, then the measured run) and prints p50, p99,
 //    requests per second and their ratio to the /api/health baseline, against the targets of
 //    DESIGN.md §6; endpoints that answer 404 (not built yet) are reported as not available.
+//    Issue 33's state the generator does not make is added to the dataset, once (bench/pesos.ts,
+//    bench/payment-batch.ts): a year of UF values with the paid payments' pesos frozen, and 500
+//    payments ready for a 'Nómina de pago'; the batch is built and exported through the API, and
+//    once the server has stopped each pesos report's export chunk is timed with and without its CLP
+//    columns, in-process.
 // 4. Adds the initial JavaScript of the built client (gzip) and writes everything to
 //    bench/results/<timestamp>.json.
 //
@@ -39,6 +44,7 @@ import {
 } from '../scripts/demo-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
+import { santiagoDateOf } from '../src/shared/format';
 import { type ApprovalTargets, approvalEndpoints, approvalTargets } from './approvals';
 import { type AuditTargets, auditEndpoints, auditTargets } from './audit';
 import { measureBackup } from './backups';
@@ -52,7 +58,24 @@ import { type DocumentMeasurement, measureDocuments } from './documents';
 import { benchImports, type ImportBenchResult } from './imports';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { notificationEndpoints } from './notifications';
+import {
+  BATCH_PAYMENTS,
+  BATCH_TARGET_MS,
+  type BatchMeasurement,
+  measurePaymentBatch,
+  type PaymentBatchTargets,
+  paymentBatchEndpoints,
+  paymentBatchTargets,
+  preparePaymentBatch,
+} from './payment-batch';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
+import {
+  measurePesos,
+  PESOS_RATIO_TARGET,
+  type PesosComparison,
+  pesosEndpoints,
+  preparePesosData,
+} from './pesos';
 import {
   type ExportMeasurement,
   measureExports,
@@ -193,6 +216,14 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
         writeFileSync(markerPath, `${JSON.stringify({ ...marker, counts: summary.counts }, null, 2)}\n`);
       }
     }
+    // Issue 33's state the generator does not make: a year of UF values with the paid payments'
+    // pesos frozen, and payments ready for a 'Nómina de pago' (each only what is missing).
+    const now = new Date();
+    await preparePesosData(database.db, santiagoDateOf(now));
+    const batch = await preparePaymentBatch(database.db, now);
+    console.log(
+      `Pesos: UF values around today; payment batch: ${batch.payable} payments payable (${batch.driven} driven to 'Fecha de Pago', ${batch.invoiced} invoiced now).`,
+    );
     const [rows] = await queryRows<Record<string, number>>(
       database.db,
       sql`select (select count(*) from reservations)::int as reservations,
@@ -201,7 +232,10 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
                  (select count(*) from broker_commissions)::int as commissions,
                  (select count(*) from flows)::int as flows,
                  (select count(*) from flow_tasks)::int as flow_tasks,
-                 (select count(*) from flow_task_assignees)::int as flow_task_assignees`,
+                 (select count(*) from flow_task_assignees)::int as flow_task_assignees,
+                 (select count(*) from units where kind = 'apartment')::int as apartments,
+                 (select count(*) from units where kind <> 'apartment')::int as parking_and_storage,
+                 (select count(*) from uf_values)::int as uf_values`,
     );
     const pending = await pendingTaskCounts(database.db);
     const dataRequests = await prepareDataRequestTargets(database.db);
@@ -298,6 +332,11 @@ interface Measurement {
   met?: boolean;
   p99Ratio?: number;
   throughputRatio?: number;
+  /** A comparison (issue 33's pesos): p50 is the measured statement's median, this the other's. */
+  comparedMs?: number;
+  /** p50 / comparedMs, judged against `ratioTarget`. */
+  ratio?: number;
+  ratioTarget?: number;
 }
 
 function endpoints(
@@ -310,6 +349,7 @@ function endpoints(
   audit: AuditTargets,
   dataRequests: DataRequestTargets | null,
   stock: StockTargets | null = null,
+  batch: PaymentBatchTargets | null = null,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -403,6 +443,9 @@ function endpoints(
     ...notificationEndpoints(),
     // Stock (issue 31): the grid, the picker, units in the global search, a reservation with a unit.
     ...stockEndpoints(stock),
+    // Pesos (issue 33): Valores UF's month, a payment flow's invoices.
+    ...pesosEndpoints(),
+    ...paymentBatchEndpoints(batch),
   ];
 }
 
@@ -440,6 +483,16 @@ async function measure(
     duration: config.duration,
   });
   const load = await autocannon({ ...options, connections: config.connections, duration: config.duration });
+  // Not one answer within the run (each slower than it): autocannon then reports a p99 of 0, which
+  // must not read as a target met.
+  if (latency.requests.total === 0)
+    return {
+      ...base,
+      status: 'error',
+      httpStatus: probe.status,
+      error: `no answer within ${config.duration} s at ${config.latencyConnections} connection(s); at ${config.connections}: p99 ${load.latency.p99} ms, ${load.requests.total} answers`,
+      ...(endpoint.target === undefined ? {} : { met: false }),
+    };
   return {
     ...base,
     status: 'ok',
@@ -523,7 +576,11 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
             : `error: ${r.error}`
           : 'not available',
       ];
-    const verdict = r.met === undefined ? '' : r.met ? 'met' : 'MISSED';
+    const verdict =
+      (r.ratio === undefined
+        ? ''
+        : `×${r.ratio.toFixed(3)} of ${r.comparedMs} ms (≤ ×${r.ratioTarget?.toFixed(2)}) `) +
+      (r.met === undefined ? '' : r.met ? 'met' : 'MISSED');
     const flags = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
     return [
       r.label,
@@ -665,6 +722,50 @@ function backupResults(backup: Awaited<ReturnType<typeof measureBackup>> & objec
   ];
 }
 
+/** The batch's line (target: built and exported ≤ 1 s, judged on the slowest run) and its parts. */
+function batchResults(batch: BatchMeasurement): Measurement[] {
+  const base = { path: '/api/payment-batches', status: 'ok' as const, httpStatus: batch.httpStatus };
+  const part = (key: string, label: string, ms: number): Measurement => ({
+    ...base,
+    key,
+    label: `payment batch: ${label}`,
+    p50: ms,
+    p99: ms,
+  });
+  return [
+    {
+      ...base,
+      key: 'paymentBatch',
+      label: `payment batch of ${batch.payments} (of ${BATCH_PAYMENTS}) built and exported (median, slowest of ${batch.runs})`,
+      p50: batch.totalMs,
+      p99: batch.slowestMs,
+      target: BATCH_TARGET_MS,
+      met: batch.payments >= BATCH_PAYMENTS && batch.slowestMs <= BATCH_TARGET_MS,
+    },
+    part('paymentBatchList', 'payments ready (list)', batch.listMs),
+    part('paymentBatchCreate', 'batch made (checks + save)', batch.createMs),
+    part('paymentBatchCsv', 'CSV download', batch.csvMs),
+    part('paymentBatchXlsx', 'XLSX download', batch.xlsxMs),
+  ];
+}
+
+/** A report's export chunk with its CLP columns, against the same without (≤ 10 % slower). */
+function pesosResult(compared: PesosComparison): Measurement {
+  return {
+    key: compared.key,
+    label: `pesos: ${compared.label}, chunk of ${compared.rows} with CLP vs without (medians of ${compared.runs})`,
+    path: '(in-process, reports.queries)',
+    status: 'ok',
+    httpStatus: 200,
+    p50: compared.withMs,
+    p99: compared.withMs,
+    comparedMs: compared.withoutMs,
+    ratio: compared.ratio,
+    ratioTarget: PESOS_RATIO_TARGET,
+    met: compared.ratio <= PESOS_RATIO_TARGET,
+  };
+}
+
 /** One engine: its dataset, the production server on it, every endpoint measured. */
 async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; results: Measurement[] }> {
   console.log(`\n━━ ${target.engine === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'}`);
@@ -710,6 +811,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     const report = await reportTargets(origin, cookies.admin);
     const audit = await auditTargets(origin, cookies.admin, saleFlow?.flowId ?? null);
     const stock = await stockTargets(origin, cookies.admin);
+    const batch = await paymentBatchTargets(origin, cookies.admin);
     for (const endpoint of endpoints(
       dataset.badgeUser.email,
       saleFlow,
@@ -720,6 +822,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       audit,
       dataset.dataRequests,
       stock,
+      batch,
     )) {
       if (!isSelected(endpoint)) continue;
       const result = await measureOrReport(endpoint, async () => {
@@ -757,6 +860,16 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
         });
       }
     }
+    // Nómina de pago (issue 33): a 500-payment batch built and exported through the API.
+    if (isSelected({ key: 'paymentBatch', label: 'payment batch' })) {
+      const measured = await measurePaymentBatch(origin, cookies.admin);
+      if (measured) {
+        console.log(
+          `  payment batch of ${measured.payments} (${measured.runs} runs, medians): list ${measured.listMs} ms, made ${measured.createMs} ms, CSV ${measured.csvMs} ms, XLSX ${measured.xlsxMs} ms; built and exported ${measured.totalMs} ms (slowest ${measured.slowestMs} ms)`,
+        );
+        results.push(...batchResults(measured));
+      }
+    }
     // Informes (issue 16): the CSV and the XLSX of every reservation, /api/health polled meanwhile.
     if (isSelected({ key: 'exports', label: 'exports' })) {
       for (const exported of (await measureExports(origin, cookies.admin)) ?? []) {
@@ -790,6 +903,21 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     process.removeListener('SIGINT', stop);
     process.removeListener('exit', killServer);
     await stopServer(server);
+  }
+  // Pesos (issue 33): each report's export chunk with and without its CLP columns, in-process once
+  // the server has stopped (the embedded database has one owner).
+  if (isSelected({ key: 'pesos', label: 'pesos' })) {
+    const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: config.dataDir });
+    try {
+      for (const compared of await measurePesos(database.db, santiagoDateOf(new Date()))) {
+        console.log(
+          `  pesos, ${compared.label}: ${compared.rows} rows, with ${compared.withMs} ms, without ${compared.withoutMs} ms, ×${compared.ratio.toFixed(3)} (medians of ${compared.runs})`,
+        );
+        results.push(pesosResult(compared));
+      }
+    } finally {
+      await database.close();
+    }
   }
   const baseline = results.find((r) => r.key === 'health');
   for (const r of results) {

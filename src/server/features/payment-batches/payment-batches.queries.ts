@@ -29,6 +29,14 @@ export type ReadyPayment = z.infer<typeof readyPayment>;
  * the last task ('Fecha de Pago'), reached once 'Notificación a Finanzas' is done. Read from the
  * definitions as data, never by a task's name. With the broker's bank data and the open batch the
  * payment is already in. `flowIds` narrows it (a batch being made); `limit` bounds the screen's list.
+ *
+ * The ready set is found first (a materialized CTE): the payment flows in progress
+ * (flows_payment_in_progress_idx, ~5,800 at bench scale), each with its tasks not completed read off
+ * its own index range and stopped at the second (ready: exactly one, and it open); only then joined
+ * to the reservation, commission and broker and sorted. Left to the planner with the limit, it
+ * walked the brokers in name order through every commission to find the flows in progress (60,000
+ * probes: 1.0–1.6 s at bench scale on PostgreSQL, twice per batch made; 190–320 ms so, load ~13).
+ * Starting from the open task rows instead, the planner scanned all of flow_tasks (3 s).
  */
 export function listReadyPayments(
   db: Executor,
@@ -37,22 +45,28 @@ export function listReadyPayments(
   const among = options.flowIds ? sql`and f.id = any(${`{${options.flowIds.join(',')}}`}::uuid[])` : sql``;
   return queryRows(
     db,
-    sql`select f.id as "flowId", f.reservation_id as "reservationId", r.reservation_number as "reservationNumber",
-               f.is_second_payment as "isSecondPayment", last.id as "lastTaskRowId",
+    sql`with ready as materialized (
+          select f.id, f.reservation_id, f.broker_commission_id, f.is_second_payment, t.ids[1] as last_id
+            from flows f
+            cross join lateral (
+              select array_agg(o.id) as ids, bool_and(o.status in ('pending', 'in_progress')) as is_open
+                from (select ft.id, ft.status from flow_tasks ft
+                       where ft.flow_id = f.id and ft.status <> 'completed' limit 2) o) t
+           where f.kind = 'payment' and f.status = 'in_progress' ${among}
+             and cardinality(t.ids) = 1 and t.is_open)
+        select f.id as "flowId", f.reservation_id as "reservationId", r.reservation_number as "reservationNumber",
+               f.is_second_payment as "isSecondPayment", f.last_id as "lastTaskRowId",
                b.id as "brokerId", b.rut as "brokerRut", b.name as "brokerName",
                b.bank_name as "bankName", b.bank_account_type as "bankAccountType",
                b.bank_account_number as "bankAccountNumber",
                coalesce(b.payment_email, b.finance_contact_email) as "email",
                (select pb.number from payment_batch_items i join payment_batches pb on pb.id = i.batch_id
                  where i.flow_id = f.id and i.is_open) as "openBatchNumber"
-          from flows f
-          join flow_tasks last on last.flow_id = f.id and last.status in ('pending', 'in_progress')
+          from ready f
           join reservations r on r.id = f.reservation_id
           join broker_commissions c on c.id = f.broker_commission_id
           join brokers b on b.id = c.broker_id
-         where f.kind = 'payment' and f.status = 'in_progress' and not r.is_rescinded ${among}
-           and not exists (select 1 from flow_tasks other
-                            where other.flow_id = f.id and other.id <> last.id and other.status <> 'completed')
+         where not r.is_rescinded
          order by b.name, r.reservation_number, f.is_second_payment, f.id
          limit ${options.limit}`,
     readyPayment,

@@ -189,5 +189,12 @@ describe('reports in pesos', () => {
       const row = page.rows.find((candidate) => candidate.reservationId === reservation.id);
       expect(row?.clpAmount, commission.commissionAmount).toBe(expected);
     }
+    // The export reads the same pesos another way (its commission joined, columns of their own).
+    const csv = await agent.get('/api/reports/commissions/export?kind=payment&month=2026-11&format=csv');
+    const lines = Papa.parse<string[]>(csv.body.slice(1), { delimiter: ';', skipEmptyLines: true }).data;
+    for (const row of page.rows) {
+      const line = lines.find((candidate) => candidate[0] === row.reservationNumber);
+      expect(line?.slice(-2), row.reservationNumber).toEqual([row.clpAmount, row.clpState]);
+    }
   });
 });

@@ -245,8 +245,6 @@ export async function listMonths(db: Executor, kind: CommissionReportKind): Prom
   return rows.map((row) => row.month);
 }
 
-const netAmount = sql`(r.total_payment - r.subsidy_payment - coalesce(${commissionAmount}, 0))`;
-
 // --- Pesos (issue 33, decision 0034) ----------------------------------------------------------
 
 /**
@@ -269,14 +267,21 @@ export const CLP_STATE_LABELS = {
 } as const;
 
 /**
- * A commission's pesos as one JSON value over `bc` and today's value `tu.value`: the amount, the UF
- * value used (today's while any part is unpaid) and how it stands; each figure computed once (a
- * lateral row).
+ * A commission's pesos over `bc` and today's value `tu.value`: the amount, the UF value used (today's
+ * while any part is unpaid) and how it stands; each figure computed once (a lateral row, `c`). A page
+ * reads them as one JSON value looked up per row, an export as three columns (null without a
+ * commission) of its joined commission (`commissionReportSql`).
  */
 const commissionPesosJson = sql`json_build_object(
     'clpAmount', c.clp::text, 'ufValue', c.value::text,
     'clpState', case when c.clp is null then ${CLP_STATE_LABELS.missing}
                      when c.estimated then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end)`;
+const commissionPesosColumns = {
+  clpAmount: sql`c.clp::text`,
+  ufValue: sql`c.value::text`,
+  clpState: sql`case when bc.id is null then null when c.clp is null then ${CLP_STATE_LABELS.missing}
+                     when c.estimated then ${CLP_STATE_LABELS.estimated} else ${CLP_STATE_LABELS.paid} end`,
+};
 const commissionPesosRow = sql`lateral (
     select ${paymentPesos(1, sql`tu.value`)} + ${paymentPesos(2, sql`tu.value`)} as clp,
            (bc.payment_1_date is null or (bc.number_of_payments = 2 and bc.payment_2_date is null)) as estimated,
@@ -302,15 +307,31 @@ const paymentPesosRow = sql`lateral (
                    case when ft.is_second_payment then bc.payment_2_clp else bc.payment_1_clp end as frozen_clp,
                    case when ft.is_second_payment then bc.payment_2_uf_value else bc.payment_1_uf_value end as frozen_value) u) p`;
 
-/** The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx). */
+/**
+ * The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx), read
+ * two ways (the same rows and values; a test holds them equal):
+ * - `page` (25–100 rows): the names, the commission and its pesos (one JSON value) looked up per row
+ *   by key, postponed by the planner past the sort and the limit.
+ * - `export` (2,000-row chunks of the month's thousands): the commission joined once per row (a
+ *   lateral probe of its unique key) with today's UF value, the amount, the net and the pesos
+ *   (plain columns) read off that one row. Looked up as on a page, the pesos cost a third probe of
+ *   the commission, one of the UF values and a JSON value per row: ×1.34–1.51 the chunk without
+ *   them (issue 33's target ≤ ×1.10, bench/pesos.ts); joined, ×1.06. A page joined so probed every
+ *   row of the month before its limit (×1.4 slower).
+ */
 export function commissionReportSql(
   query: Pick<CommissionReportQuery, 'kind' | 'month' | 'sort' | 'direction'>,
   today: string,
+  read: 'page' | 'export' = 'page',
 ): ReportSql {
+  const joined = read === 'export';
+  const amount = joined ? sql`bc.commission_amount` : commissionAmount;
+  const netAmount = sql`(r.total_payment - r.subsidy_payment - coalesce(${amount}, 0))`;
   const sorts: Record<CommissionReportSort, SortKey> = {
     ...reservationSorts,
     netAmount: { key: netAmount, type: 'numeric' },
   };
+  if (joined) sorts.commissionAmount = { key: sql`coalesce(bc.commission_amount, 0)`, type: 'numeric' };
   return {
     columns: {
       reservationId: sql`r.id`,
@@ -321,20 +342,29 @@ export function commissionReportSql(
       projectName,
       apartmentNumber: sql`r.apartment_number`,
       brokerName,
-      commissionAmount: sql`${commissionAmount}::text`,
+      commissionAmount: sql`${amount}::text`,
       netAmount: sql`${netAmount}::numeric(20, 2)::text`,
-      pesos: sql`(select ${commissionPesosJson}
-        from broker_commissions bc left join uf_values tu on tu.date = ${today}::date, ${commissionPesosRow}
-        where bc.reservation_id = r.id)`,
+      ...(joined
+        ? commissionPesosColumns
+        : {
+            pesos: sql`(select ${commissionPesosJson}
+              from broker_commissions bc left join uf_values tu on tu.date = ${today}::date, ${commissionPesosRow}
+              where bc.reservation_id = r.id)`,
+          }),
     },
     pageColumns: { saleFlowId: saleFlowOfPage },
-    from: RESERVATION_FROM,
+    from: joined
+      ? sql`reservations r
+          left join lateral (select * from broker_commissions bc where bc.reservation_id = r.id limit 1) bc on true
+          left join uf_values tu on tu.date = ${today}::date
+          left join ${commissionPesosRow} on true`
+      : RESERVATION_FROM,
     where: sql`r.${sql.identifier(MONTH_COLUMNS[query.kind])} = ${`${query.month}-01`}::date`,
     sort: sorts[query.sort],
     id: sql`r.id`,
     direction: query.direction,
     sums: {
-      commissionAmount: liveSum(sql`coalesce(${commissionAmount}, 0)`),
+      commissionAmount: liveSum(sql`coalesce(${amount}, 0)`),
       netAmount: liveSum(netAmount),
     },
   };
@@ -468,7 +498,9 @@ export function brokerPaymentsSql(
       daysLate,
       assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
         join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
-      // The reservation's commission (one per reservation: its unique key), as the flow's is.
+      // The reservation's commission (one per reservation: its unique key), as the flow's is. Joined
+      // instead (as Informe de Comisiones' export), every open task (~6,300 at bench scale) was
+      // probed before the sort and the limit: slower than these 2,000 lookups (2026-11-27).
       pesos: sql`(select ${paymentPesosJson} from broker_commissions bc, ${paymentPesosRow}
         where bc.reservation_id = ft.reservation_id)`,
     },

@@ -70,7 +70,8 @@ function today(ctx: ReadContext): string {
 
 /**
  * The pesos the statement read as one JSON value (one lookup of the commission per row), spread
- * into the row's columns: 'Monto CLP', 'Valor UF' and how they stand (decision 0034).
+ * into the row's columns: 'Monto CLP', 'Valor UF' and how they stand (decision 0034). Informe de
+ * Comisiones' export reads them as columns of their own (`commissionReportSql`, 'export').
  */
 type WithPesos<Row, Keys extends keyof Row> = Omit<Row, Keys> & { pesos?: Pick<Row, Keys> | null };
 
@@ -119,12 +120,12 @@ export function exportCommissionReport(
   ctx: ReadContext,
   query: Sorted<CommissionReportQuery>,
 ): ReportExport<CommissionReportRow> {
-  const report = queries.commissionReportSql(query, today(ctx));
+  const report = queries.commissionReportSql(query, today(ctx), 'export');
   const texts = COMMISSION_REPORT_TEXTS[query.kind];
   return {
     fileName: `${texts.filePrefix}_${query.month}`,
     sheetName: texts.sheet,
-    chunks: chunksOf(ctx.db, report, withPesos),
+    chunks: chunksOf<CommissionReportRow>(ctx.db, report),
     totals: () => liveTotals(ctx.db, report),
   };
 }
