@@ -13,7 +13,7 @@ export function lazySection(load: () => Promise<{ default: ComponentType }>): Co
       <Suspense
         fallback={
           <Center py="xl">
-            <Loader aria-label="Cargando" />
+            <Loader role="status" aria-label="Cargando" />
           </Center>
         }
       >

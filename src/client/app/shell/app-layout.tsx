@@ -15,7 +15,7 @@ import { TopBar } from './top-bar';
 export function PageLoader() {
   return (
     <Center py="xl">
-      <Loader aria-label="Cargando" />
+      <Loader role="status" aria-label="Cargando" />
     </Center>
   );
 }

@@ -106,7 +106,7 @@ function HistoryEntries({ kind, id }: { kind: HistoryKind; id: string }) {
       <ErrorAlert error={history.error} title="No se pudo cargar el historial" />
     ) : (
       <Center py="xl">
-        <Loader aria-label="Cargando historial" />
+        <Loader role="status" aria-label="Cargando historial" />
       </Center>
     );
   }

@@ -110,7 +110,7 @@ export function RetentionSection() {
               onReload={() => void settings.refetch()}
             />
           ) : settings.isPending ? (
-            <Loader size="sm" aria-label="Cargando" />
+            <Loader size="sm" role="status" aria-label="Cargando" />
           ) : null}
           <Text size="sm" c="dimmed" maw={720}>
             {retentionText(years)} Cada uno puede abrirse para decidir si sus datos deben conservarse.

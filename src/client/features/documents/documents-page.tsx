@@ -303,7 +303,7 @@ function VersionsDialog({
           </Table>
         </Table.ScrollContainer>
       ) : (
-        <Loader aria-label="Cargando" />
+        <Loader role="status" aria-label="Cargando" />
       )}
     </Modal>
   );
@@ -449,7 +449,7 @@ export default function DocumentsPage() {
   if (documents.isLoading) {
     return (
       <Group justify="center" py="xl">
-        <Loader aria-label="Cargando" />
+        <Loader role="status" aria-label="Cargando" />
       </Group>
     );
   }

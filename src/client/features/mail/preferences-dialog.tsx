@@ -67,7 +67,7 @@ export default function MailPreferencesDialog({ opened, onClose }: { opened: boo
           ))}
         </Stack>
       ) : (
-        <Loader size="sm" aria-label="Cargando" />
+        <Loader size="sm" role="status" aria-label="Cargando" />
       )}
     </FormDialog>
   );

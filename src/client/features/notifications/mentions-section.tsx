@@ -210,7 +210,7 @@ export function MentionsSection({ pageSize = MENTIONS_SHOWN }: { pageSize?: numb
       {!data ? (
         mentions.isPending ? (
           <Center py="md">
-            <Loader size="sm" aria-label="Cargando menciones" />
+            <Loader size="sm" role="status" aria-label="Cargando menciones" />
           </Center>
         ) : null
       ) : data.rows.length === 0 ? (

@@ -77,7 +77,7 @@ export function TaskInbox({
   if (isPending || !data) {
     return (
       <Center py="xl">
-        <Loader aria-label="Cargando tareas" />
+        <Loader role="status" aria-label="Cargando tareas" />
       </Center>
     );
   }
