@@ -1,11 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { HeavyFirstSequencer } from './src/server/test/heavy-first-sequencer';
 
 const apiProject = process.env.TEST_DATABASE_URL ? 'api-postgres' : 'api-pglite';
 const GENERATOR_TEST = 'scripts/demo-data.test.ts';
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: HeavyFirstSequencer },
     projects: [
       {
         test: {
