@@ -3,6 +3,7 @@
 // form's picker searched by floor, and a reservation created with a unit (each request a free
 // apartment of its own and a number of its own).
 import type { RequestSpec } from 'autocannon';
+import { PLAIN_RESERVATION_TERMS } from '../src/server/test/builders';
 import { getJson, probeJson } from './api';
 
 interface GridProject {
@@ -48,22 +49,7 @@ function reservationBody(targets: StockTargets, unitId: string, number: string) 
     projectId: targets.projectId,
     sellerId: null,
     reservationDate: '2026-11-20',
-    apartmentNumber: 'x',
-    parkingNumber: null,
-    storageNumber: null,
-    apartmentPrice: '0',
-    parkingPrice: '0',
-    storagePrice: '0',
-    columnDiscount: '0',
-    additionalDiscount: '0',
-    otherDiscount: '0',
-    reservationPayment: '20',
-    promisePayment: '0',
-    downPayment: '0',
-    creditPayment: '0',
-    subsidyPayment: '0',
-    isWithBroker: false,
-    brokerId: null,
+    ...PLAIN_RESERVATION_TERMS,
     apartmentUnitId: unitId,
   });
 }

@@ -1,13 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import {
-  apiReservation,
-  completePaymentTasks,
-  FIRST_PAYMENT_BEFORE_INVOICE,
-  newStaffUser,
-  uniqueText,
-} from './fixtures';
+import { FIRST_PAYMENT_BEFORE_INVOICE } from '../src/server/test/payment-flow-tasks';
+import { apiReservation, completePaymentTasks, newStaffUser, uniqueText } from './fixtures';
 
 // Issue 33: the broker's invoice on 'Recepción Factura Broker' — read from the SII's XML by the
 // payments team, checked against the payment line by line; a mismatch stops the task until an

@@ -161,30 +161,6 @@ export async function newStaffUser(
   };
 }
 
-/** The first payment flow's tasks before 'Recepción Factura Broker', in the flow's order. */
-export const FIRST_PAYMENT_BEFORE_INVOICE = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-];
-/** From the broker's invoice to 'Notificación a Finanzas': done, they leave only 'Fecha de Pago' open. */
-export const FIRST_PAYMENT_INVOICE_TO_FINANCE = [
-  'Recepción Factura Broker',
-  'Generación de Entrada',
-  'Aprobación de Entrada',
-  'Notificación a Finanzas',
-];
-
 /** Completes the named tasks of a payment flow through the API, in order, as the administrator. */
 export async function completePaymentTasks(page: Page, flowId: string, names: readonly string[]) {
   const origin = new URL(page.url()).origin;

@@ -1,15 +1,12 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
-import { formatRut } from '../src/shared/domain/rut';
 import {
-  completePaymentTasks,
   FIRST_PAYMENT_BEFORE_INVOICE,
   FIRST_PAYMENT_INVOICE_TO_FINANCE,
-  newStaffUser,
-  uniqueRut,
-  uniqueText,
-} from './fixtures';
+} from '../src/server/test/payment-flow-tasks';
+import { formatRut } from '../src/shared/domain/rut';
+import { completePaymentTasks, newStaffUser, uniqueRut, uniqueText } from './fixtures';
 
 // Issue 33: 'Nómina de pago' — the broker's bank data typed on the broker form, the payment waiting
 // for its date put into a batch by the payments team, the bank file exported (read back by an

@@ -197,6 +197,30 @@ export async function createReservation(db: Database, overrides: Partial<Reserva
 }
 
 /**
+ * A reservation body's terms when its figures are not what a test is about: every price, discount
+ * and payment zero but a 20 UF reservation payment, no broker, the apartment a placeholder that the
+ * chosen unit (`apartmentUnitId`) replaces in a project with an inventory.
+ */
+export const PLAIN_RESERVATION_TERMS = {
+  apartmentNumber: 'x',
+  parkingNumber: null,
+  storageNumber: null,
+  apartmentPrice: '0',
+  parkingPrice: '0',
+  storagePrice: '0',
+  columnDiscount: '0',
+  additionalDiscount: '0',
+  otherDiscount: '0',
+  reservationPayment: '20',
+  promisePayment: '0',
+  downPayment: '0',
+  creditPayment: '0',
+  subsidyPayment: '0',
+  isWithBroker: false,
+  brokerId: null,
+};
+
+/**
  * Many rows for a query-plan test, loaded as the benchmark's generator loads them: one transaction
  * with the triggers off (no audit rows, rollups or inbox — what the plan is asked about is the query,
  * not them). Whatever a trigger would have filled the statements fill themselves (a reservation's

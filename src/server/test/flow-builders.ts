@@ -18,30 +18,6 @@ import { brokerCommissions } from '../db/schema';
 import * as workflows from '../features/workflows/workflows.service';
 import { createUser, type TestUser } from './builders';
 
-/** The first payment flow's tasks before 'Recepción Factura Broker', in the flow's order. */
-export const FIRST_PAYMENT_BEFORE_INVOICE = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-];
-/** From the broker's invoice to 'Notificación a Finanzas': done, they leave only 'Fecha de Pago' open. */
-export const FIRST_PAYMENT_INVOICE_TO_FINANCE = [
-  'Recepción Factura Broker',
-  'Generación de Entrada',
-  'Aprobación de Entrada',
-  'Notificación a Finanzas',
-];
-
 const builderAdmins = new WeakMap<Database, Promise<TestUser>>();
 
 /** The administrator the builders act as (one per test database). */

@@ -6,7 +6,13 @@ import type { ServiceContext } from '../../context';
 import { actingAs } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
-import { createClient, createProject, createReservation, createUser } from '../../test/builders';
+import {
+  createClient,
+  createProject,
+  createReservation,
+  createUser,
+  PLAIN_RESERVATION_TERMS,
+} from '../../test/builders';
 import { openEventStream } from '../../test/event-stream';
 import {
   applyAndWait,
@@ -62,25 +68,7 @@ async function grid(agent: Agent, projectId: string): Promise<UnitGrid> {
 
 /** A reservation as the form sends it for a project with an inventory (its unit chosen). */
 function formReservation(values: Record<string, unknown>) {
-  return {
-    apartmentNumber: 'x',
-    parkingNumber: null,
-    storageNumber: null,
-    apartmentPrice: '0',
-    parkingPrice: '0',
-    storagePrice: '0',
-    columnDiscount: '0',
-    additionalDiscount: '0',
-    otherDiscount: '0',
-    reservationPayment: '20',
-    promisePayment: '0',
-    downPayment: '0',
-    creditPayment: '0',
-    subsidyPayment: '0',
-    isWithBroker: false,
-    brokerId: null,
-    ...values,
-  };
+  return { ...PLAIN_RESERVATION_TERMS, ...values };
 }
 
 const reasonsOf = (errors: { rowNumber: number; column: string; value: string; reason: string }[]) =>

@@ -8,13 +8,11 @@ import { queryRows } from '../../db/client';
 import { isUniqueViolation } from '../../http/app-error';
 import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import { createBroker, createReservation, seedUfValues } from '../../test/builders';
+import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
 import {
-  createCommission,
-  createSaleFlow,
   FIRST_PAYMENT_BEFORE_INVOICE,
   FIRST_PAYMENT_INVOICE_TO_FINANCE,
-  FlowDriver,
-} from '../../test/flow-builders';
+} from '../../test/payment-flow-tasks';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');

@@ -7,32 +7,12 @@ import { brokerCommissions, flows, workflowTaskDefaultAssignees, workflowTasks }
 import { type Agent, errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import { createBroker, createProject, createReservation, createUser, loadInBulk } from '../../test/builders';
 import { createCommission, createSaleFlow, FlowDriver } from '../../test/flow-builders';
+import { FIRST_PAYMENT_TASKS } from '../../test/payment-flow-tasks';
 import { paymentListSql } from './payments.queries';
 
 /** The app's clock: 12:00 on 20 November 2026 in Santiago. */
 const NOW = new Date('2026-11-20T15:00:00Z');
 
-/** 'Flujo de Pago Principal' in flow order (workflows.md §1.2). */
-const FIRST_FLOW_TASKS = [
-  'Solicitud Liquidación',
-  'Solicitud a Jefe Inversiones',
-  'VB Jefe Inversiones',
-  'Solicitud Gerente Comercial',
-  'VB Gerente Comercial',
-  'Solicitud Operaciones',
-  'VB Operaciones',
-  'Solicitud Control de Gestión',
-  'VB Control de Gestión',
-  'Generación de OC',
-  'VB OC Gerencia Comercial',
-  'VB OC Gerencia General',
-  'Envío OC Broker',
-  'Recepción Factura Broker',
-  'Generación de Entrada',
-  'Aprobación de Entrada',
-  'Notificación a Finanzas',
-  'Fecha de Pago',
-];
 const SECOND_FLOW_TASKS = [
   'Generación de Entrada 2',
   'Aprobación de Entrada 2',
@@ -207,7 +187,7 @@ describe('opening the first payment flow', () => {
     expect(flow.isSecondPayment).toBe(false);
     expect(flow.currentStageName).toBe('Solicitud Liquidación');
     const tasks = flow.stages.flatMap((stage) => stage.tasks);
-    expect(tasks.map((task) => task.name)).toEqual(FIRST_FLOW_TASKS);
+    expect(tasks.map((task) => task.name)).toEqual(FIRST_PAYMENT_TASKS);
     expect(new Set(tasks.map((task) => task.status))).toEqual(new Set(['blocked']));
     expect(taskOf(flow, 'Generación de OC').waitsFor.sort()).toEqual([
       'VB Control de Gestión',
@@ -374,7 +354,7 @@ describe('a payment flow', () => {
     const { admin, flowId, reservation, commission } = await pendingFlow();
     const driver = await FlowDriver.open(ctx.db, flowId);
     await driver.start({ at: NOW });
-    await driver.completeAll(FIRST_FLOW_TASKS.slice(0, -1), { at: NOW });
+    await driver.completeAll(FIRST_PAYMENT_TASKS.slice(0, -1), { at: NOW });
 
     const early = await admin.post(`/api/payments/${reservation.id}/second-flow`);
     expect(early.statusCode).toBe(409);
@@ -439,7 +419,7 @@ describe('a payment flow', () => {
     const { admin, flowId, commission } = await pendingFlow({ commission: { numberOfPayments: 1 } });
     const driver = await FlowDriver.open(ctx.db, flowId);
     await driver.start({ at: NOW });
-    await driver.completeAll(FIRST_FLOW_TASKS.slice(0, -1), { at: NOW });
+    await driver.completeAll(FIRST_PAYMENT_TASKS.slice(0, -1), { at: NOW });
     const [before] = await ctx.db
       .select()
       .from(brokerCommissions)
@@ -540,7 +520,7 @@ describe('rescission', () => {
     const { flowId } = await openFirst(admin, sale.reservation.id);
     const first = await FlowDriver.open(ctx.db, flowId);
     await first.start({ at: NOW });
-    await first.completeAll(FIRST_FLOW_TASKS, { at: NOW });
+    await first.completeAll(FIRST_PAYMENT_TASKS, { at: NOW });
     const second = await admin.post(`/api/payments/${sale.reservation.id}/second-flow`);
     const secondDriver = await FlowDriver.open(ctx.db, second.json().flowId);
     await secondDriver.start({ at: NOW });

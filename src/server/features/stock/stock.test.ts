@@ -6,7 +6,7 @@ import type { PriceListDiff, UnitGrid, UnitView } from '../../../shared/schemas/
 import { type Database, queryRows } from '../../db/client';
 import { auditLog, priceLists, reservations, reservationUnits, units } from '../../db/schema';
 import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
-import { createClient, createProject } from '../../test/builders';
+import { createClient, createProject, PLAIN_RESERVATION_TERMS } from '../../test/builders';
 import { FlowDriver } from '../../test/flow-builders';
 
 describe('stock (decision 0032)', () => {
@@ -80,22 +80,7 @@ describe('stock (decision 0032)', () => {
       projectId: s.project.id,
       sellerId: s.seller.user!.id,
       reservationDate: '2026-11-10',
-      apartmentNumber: 'x',
-      parkingNumber: null,
-      storageNumber: null,
-      apartmentPrice: '0',
-      parkingPrice: '0',
-      storagePrice: '0',
-      columnDiscount: '0',
-      additionalDiscount: '0',
-      otherDiscount: '0',
-      reservationPayment: '20',
-      promisePayment: '0',
-      downPayment: '0',
-      creditPayment: '0',
-      subsidyPayment: '0',
-      isWithBroker: false,
-      brokerId: null,
+      ...PLAIN_RESERVATION_TERMS,
       ...overrides,
     };
   }
