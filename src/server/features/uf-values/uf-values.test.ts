@@ -3,12 +3,19 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { csvRows } from '../../../shared/domain/uf';
+import { csvRows, ufToClp } from '../../../shared/domain/uf';
 import { queryRows } from '../../db/client';
 import { errorOf, loginAs, useTestApp } from '../../test/app';
 
 /** A year's table in the SII's layout (days down, months across): October 10 to December 9, 2026. */
 const SII_TABLE = readFileSync(join(import.meta.dirname, 'fixtures', 'uf-2026-sii.csv'));
+/**
+ * A real published period, in the same layout: the UF of 10 January to 9 February 2021 (published on
+ * 9 January from December 2020's CPI, +0.3 %), with 1-9 January from the period before (November's
+ * CPI, -0.1 %: the UF went down). Values as published by the SII and the Banco Central (here as
+ * mindicador.cl republishes them).
+ */
+const REAL_2021_TABLE = readFileSync(join(import.meta.dirname, 'fixtures', 'uf-2021-sii.csv'));
 const base64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 
 async function storedValues(ctx: ReturnType<typeof useTestApp>) {
@@ -83,6 +90,34 @@ describe('UF values', () => {
     });
     expect(again.json().import).toMatchObject({ added: 0, unchanged: 61, changed: 0 });
     expect((await auditRows(ctx)).length).toBe(before);
+  });
+
+  it('imports a real published month (10 January to 9 February 2021) with no warning, and converts with it', async () => {
+    const admin = await loginAs(ctx);
+    const file = { fileName: 'uf-2021.csv', content: base64(REAL_2021_TABLE) };
+    const preview = (await admin.post('/api/uf-values/import', file)).json().import;
+    // A real month moves by well under 1 % a day, up or down: nothing to confirm.
+    expect(preview).toMatchObject({
+      applied: false,
+      total: 40,
+      added: 40,
+      firstDate: '2021-01-01',
+      lastDate: '2021-02-09',
+      warnings: [],
+    });
+    await admin.post('/api/uf-values/import', { ...file, apply: true });
+    const stored = new Map((await storedValues(ctx)).map((row) => [row.date, row.value]));
+    expect(stored.size).toBe(40);
+    expect(stored.get('2021-01-09')).toBe('29061.89');
+    expect(stored.get('2021-01-10')).toBe('29064.70');
+    expect(stored.get('2021-02-09')).toBe('29149.08');
+    // The month as the screen reads it: February's 10th onwards was not yet published.
+    const february = (await admin.get('/api/uf-values?month=2021-02')).json();
+    expect(february.days).toHaveLength(28);
+    expect(february.days[8]).toMatchObject({ date: '2021-02-09', value: '29149.08', source: 'file' });
+    expect(february.days[9]).toMatchObject({ date: '2021-02-10', value: null });
+    // A commission of 55.5 UF paid on 9 February 2021: 1,617,773.94 pesos, half-up to 1,617,774.
+    expect(ufToClp('55.5', stored.get('2021-02-09')!)).toBe('1617774');
   });
 
   it('imports the same table as XLSX, and a simple list of date and value', async () => {
