@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { useTestApp } from './app';
+import { catalogMark, catalogsTouchedSince, type ResetConnection } from './baseline';
 import { createClient, createProject } from './builders';
 
 // The reset between tests (baseline.ts), on the engine the suite runs on: what one test leaves —
@@ -40,5 +41,39 @@ describe('the database between tests', () => {
     expect(await stateOf()).toEqual(seeded);
     // The injected trigger is gone: a client can be created again.
     await createClient(ctx.db);
+  });
+
+  // The reset skips its schema checks while the catalogs show no DDL since the last check: every kind
+  // of change a test could leave must show.
+  it('sees any DDL in the catalogs since a mark, and none for rows, sequences or a vacuum', async () => {
+    const connection: ResetConnection = {
+      rows: (text) => queryRows(ctx.db, sql.raw(text)),
+      inTransaction: () => Promise.reject(new Error('not used')),
+      exec: () => Promise.reject(new Error('not used')),
+    };
+    // Through the plain database (outside a transaction, for VACUUM); the audited insert as 'sistema'.
+    const touchedBy = async (statement: string, executor = ctx.appDb) => {
+      const mark = await catalogMark(connection);
+      await executor.execute(sql.raw(statement));
+      return catalogsTouchedSince(connection, mark);
+    };
+    expect(
+      await touchedBy(`insert into holidays (day, name) values ('2031-01-01', 'Año Nuevo')`, ctx.db),
+    ).toBe(false);
+    expect(await touchedBy(`select setval('audit_log_id_seq', 5000)`)).toBe(false);
+    expect(await touchedBy('vacuum holidays')).toBe(false);
+    expect(await touchedBy('create index zz_holidays_name on holidays (name)')).toBe(true);
+    expect(await touchedBy('alter index zz_holidays_name rename to zz_holidays_name_2')).toBe(true);
+    expect(await touchedBy('drop index zz_holidays_name_2')).toBe(true);
+    expect(await touchedBy('alter table holidays add column zz_note text')).toBe(true);
+    expect(await touchedBy('alter table holidays alter column zz_note type varchar(20)')).toBe(true);
+    expect(await touchedBy('alter table holidays drop column zz_note')).toBe(true);
+    expect(await touchedBy('create view zz_days as select day from holidays')).toBe(true);
+    expect(await touchedBy('drop view zz_days')).toBe(true);
+    expect(await touchedBy(`create function zz_f() returns int language sql as 'select 1'`)).toBe(true);
+    expect(await touchedBy(`create or replace function zz_f() returns int language sql as 'select 2'`)).toBe(
+      true,
+    );
+    expect(await touchedBy('drop function zz_f()')).toBe(true);
   });
 });

@@ -22,7 +22,10 @@ import {
 import { migrationsFolder, projectRoot } from '../paths';
 import {
   type Baseline,
+  type CatalogMark,
   captureBaseline,
+  catalogMark,
+  catalogsTouchedSince,
   pgliteConnection,
   postgresConnection,
   type ResetConnection,
@@ -150,15 +153,22 @@ export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
 
 /** Nothing before the first test; before each later one, the database put back (or a clear failure). */
 function resettable(connection: ResetConnection, baseline: Baseline): () => Promise<void> {
-  let used = false;
+  // The catalogs as last checked: while no DDL ran since, the shape is the baseline's (baseline.ts).
+  let mark: CatalogMark | null = null;
   return async () => {
-    if (used) {
-      const changed = await shapeChange(connection, baseline);
-      if (changed)
-        throw new Error(`a test changed the schema, which the reset between tests cannot undo:\n${changed}`);
-      await restoreBaseline(connection, baseline);
+    if (mark) {
+      const untouched = !(await catalogsTouchedSince(connection, mark));
+      if (!untouched) {
+        const changed = await shapeChange(connection, baseline);
+        if (changed)
+          throw new Error(
+            `a test changed the schema, which the reset between tests cannot undo:\n${changed}`,
+          );
+      }
+      await restoreBaseline(connection, baseline, untouched);
+      if (untouched) return;
     }
-    used = true;
+    mark = await catalogMark(connection);
   };
 }
 
