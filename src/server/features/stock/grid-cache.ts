@@ -7,7 +7,8 @@
  */
 interface Entry {
   stamp: string;
-  json: string;
+  /** The answer as UTF-8 bytes: sent as they are, not encoded again on every request. */
+  json: Buffer;
 }
 
 /** At most this many answers (~0.9 MB each for a 1,728-unit project): the least recently used go. */
@@ -18,7 +19,7 @@ export class GridCache {
   private readonly entries = new Map<string, Entry>();
 
   /** The kept answer for `key` if it was built under `stamp`. */
-  kept(key: string, stamp: string): string | null {
+  kept(key: string, stamp: string): Buffer | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     this.entries.delete(key);
@@ -28,7 +29,7 @@ export class GridCache {
     return entry.json;
   }
 
-  keep(key: string, stamp: string, json: string): void {
+  keep(key: string, stamp: string, json: Buffer): void {
     this.entries.delete(key);
     this.entries.set(key, { stamp, json });
     while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);

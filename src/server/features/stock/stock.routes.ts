@@ -53,7 +53,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         request.query,
       );
       // The schema documents the answer; the service checked it and wrote it (kept per project), and
-      // Fastify sends a string with a JSON content type as it is, without serializing it again.
+      // Fastify sends bytes as they are, without serializing them again.
       return reply.type('application/json; charset=utf-8').send(json as unknown as UnitGrid);
     },
   );

@@ -79,18 +79,18 @@ export async function grid(ctx: ClockContext, projectId: string, filters: UnitGr
 }
 
 /**
- * `grid` as the JSON text the route sends. A whole project's grid is ~0.9 MB at 1,728 units and
- * took ~100–200 ms to read and ~15 ms to check and write: this instance keeps the text per project
+ * `grid` as the JSON bytes the route sends. A whole project's grid is ~0.9 MB at 1,728 units and
+ * took ~100–200 ms to read and ~15 ms to check and write: this instance keeps the bytes per project
  * and filters and answers it again while the project's stock version (bumped by triggers, migration
  * 0035), name, stage and day are the ones it was built under (grid-cache.ts). The version is read
- * before the grid: a change committed in between only makes the kept text newer than its stamp.
+ * before the grid: a change committed in between only makes the kept answer newer than its stamp.
  */
 export async function gridJson(
   ctx: ClockContext,
   grids: GridCache,
   projectId: string,
   filters: UnitGridQuery,
-): Promise<string> {
+): Promise<Buffer> {
   const head = await queries.findProjectStock(ctx.db, projectId);
   if (!head) throw new AppError('PROJECT_NOT_FOUND');
   const day = today(ctx);
@@ -105,7 +105,7 @@ export async function gridJson(
   if (kept !== null) return kept;
   const built = await buildGrid(ctx.db, { id: head.id, name: head.name, stage: head.stage }, day, filters);
   // Checked against the answer's schema as every answer is (parsed: zod's encode is ~7× slower here).
-  const json = JSON.stringify(unitGrid.parse(built));
+  const json = Buffer.from(JSON.stringify(unitGrid.parse(built)));
   grids.keep(key, stamp, json);
   return json;
 }
