@@ -710,6 +710,19 @@ export const reservationUnits = pgTable(
   ],
 );
 
+/**
+ * A project's stock version (decision 0032, update of 2026-11-27): a new random value in the
+ * transaction of every change to what Disponibilidad shows — its units, their live reservations,
+ * prices, the sale flows' stage and status, the holders' reservation number, client and seller names
+ * — by triggers (migration 0035), whoever writes. An instance answers a grid it built while the
+ * version is still the one it read before building it. Random, not a counter: a database restored
+ * from a copy never gives back a value an instance kept for other data. No row: ''.
+ */
+export const projectStockVersions = pgTable('project_stock_versions', {
+  projectId: uuid('project_id').primaryKey(),
+  version: uuid('version').notNull().defaultRandom(),
+});
+
 export const promotions = pgTable(
   'promotions',
   {

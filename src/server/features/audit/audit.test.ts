@@ -67,6 +67,9 @@ const NOT_AUDITED = new Set([
   // made with the batch, never edited; the batch's own row, audited, records each change (count, total,
   // paid, cancelled) and each payment's completion is audited on its flow and commission.
   'payment_batch_items',
+  // A project's stock version (decision 0032, migration 0035): a number the triggers bump with every
+  // audited change to what Disponibilidad shows; it says nothing the audited rows do not.
+  'project_stock_versions',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);

@@ -10,6 +10,7 @@ import {
   createReservation,
   createUser,
 } from '../../test/builders';
+import { testDatabaseUrl } from '../../test/database';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
 
 // The clock of the app under test: each test sets it before asking.
@@ -420,5 +421,53 @@ describe('dashboard rollups (kept by the database, whoever writes)', () => {
     const data = (await admin.get('/api/dashboard')).json();
     expect(data.totals).toMatchObject({ reservations: 1, brokers: 3 });
     expect(data.monthlyStats).toMatchObject({ month: '2026-03', reservations: 1, commissions: '0.00' });
+  });
+
+  it('stays exact when transactions write reservations of one project and month at once', async () => {
+    const project = await createProject(ctx.db);
+    const [one, two, three] = [
+      await createClient(ctx.db),
+      await createClient(ctx.db),
+      await createClient(ctx.db),
+    ];
+    const inMarch = { projectId: project.id, reservationDate: '2026-03-05' };
+    const earlier = await createReservation(ctx.db, { ...inMarch, clientId: one.id });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    // One transaction adds a reservation and keeps its project's and month's rows until released…
+    const first = ctx.db.transaction(async (tx) => {
+      await createReservation(tx as unknown as typeof ctx.db, { ...inMarch, clientId: two.id });
+      inserted();
+      await released;
+    });
+    await reached;
+    // …while others add one and rescind one of the same project and month: on PostgreSQL they wait
+    // for those rows, and a count taken before the wait would miss the first one's reservation.
+    const second = createReservation(ctx.db, { ...inMarch, clientId: three.id });
+    const third = Promise.resolve(
+      ctx.db.update(reservations).set({ isRescinded: true }).where(eq(reservations.id, earlier.id)),
+    );
+    if (testDatabaseUrl()) {
+      // PostgreSQL: release once both wait for a lock (the embedded database runs them in turn).
+      for (let tries = 0; tries < 100; tries += 1) {
+        const [row] = await queryRows<{ n: number }>(
+          ctx.db,
+          sql`select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (row!.n >= 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    release();
+    await Promise.all([first, second, third]);
+    const [kept, rebuilt] = await rollupsAndRebuilt();
+    expect(kept).toBe(rebuilt);
   });
 });

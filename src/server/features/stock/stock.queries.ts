@@ -124,6 +124,20 @@ export async function findProject(db: Executor, projectId: string) {
   return row ?? null;
 }
 
+/**
+ * The project with its stock version ('' when nothing has changed it yet): what a kept grid is
+ * checked against, one primary-key probe each.
+ */
+export async function findProjectStock(db: Executor, projectId: string) {
+  const [row] = await queryRows<{ id: string; name: string; stage: string; stockVersion: string }>(
+    db,
+    sql`select p.id, p.name, p.stage, coalesce(v.version::text, '') as "stockVersion"
+          from projects p left join project_stock_versions v on v.project_id = p.id
+         where p.id = ${projectId}`,
+  );
+  return row ?? null;
+}
+
 /** The projects with their number of units (the Disponibilidad selector). */
 export function listProjectsWithUnits(db: Executor) {
   return queryRows<{ id: string; name: string; stage: string; units: number }>(

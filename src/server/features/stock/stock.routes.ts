@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unitKindLabels } from '../../../shared/domain/stock';
 import { santiagoDateOf } from '../../../shared/format';
+import type { UnitGrid } from '../../../shared/schemas/stock';
 import {
   blockUnitBody,
   policyBody,
@@ -27,25 +28,34 @@ import {
 } from '../../../shared/schemas/stock';
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
-import { parsingSerializer } from '../../http/parsing-serializer';
+import { GridCache } from './grid-cache';
 import * as stock from './stock.service';
 
 const tags = ['stock'];
 
 /** Stock (decision 0032): Disponibilidad for every user; units, prices and policy for administrators. */
 export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
+  // This instance's Disponibilidad answers, checked against the database on every request.
+  const grids = new GridCache();
+
   app.get('/projects', { schema: { tags, response: { 200: stockProjects } } }, async (request) =>
     stock.projects(serviceContext(request)),
   );
 
   app.get(
     '/projects/:projectId/units',
-    {
-      schema: { tags, params: projectParams, querystring: unitGridQuery, response: { 200: unitGrid } },
-      // A whole project's units (~900 KB at 1,728): parsed, not encoded (see parsing-serializer.ts).
-      serializerCompiler: parsingSerializer,
+    { schema: { tags, params: projectParams, querystring: unitGridQuery, response: { 200: unitGrid } } },
+    async (request, reply) => {
+      const json = await stock.gridJson(
+        serviceContext(request),
+        grids,
+        request.params.projectId,
+        request.query,
+      );
+      // The schema documents the answer; the service checked it and wrote it (kept per project), and
+      // Fastify sends bytes as they are, without serializing them again.
+      return reply.type('application/json; charset=utf-8').send(json as unknown as UnitGrid);
     },
-    async (request) => stock.grid(serviceContext(request), request.params.projectId, request.query),
   );
 
   app.get(
