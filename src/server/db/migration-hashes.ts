@@ -38,4 +38,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0032_broker_invoices': '209245704e897250909fa66be4fa50fa7ece7876fa31fadb73b2a53e883621cb',
   '0033_uf_fetches': '304563df9a724506134614fdaf2037ac6eed0c6a036bb344afdf1c7b3c0e5d16',
   '0034_payment_batches': 'e1d05be6ac6b10d6067cc4053b8b3fb172863a85403558cf58a10dad3ef7c45e',
+  '0036_set_based_triggers': 'd7f4d584e8ffac7ae86b296e20f2de542805f8a87493b44fb65e796d4412e864',
 };
