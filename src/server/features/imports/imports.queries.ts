@@ -52,6 +52,20 @@ export async function updateRun(db: Executor, id: string, values: Partial<typeof
   await db.update(importRuns).set(values).where(eq(importRuns.id, id));
 }
 
+/** A chunk's progress saved; answers whether a cancellation was asked meanwhile (one statement). */
+export async function saveProgress(
+  db: Executor,
+  id: string,
+  values: Partial<typeof importRuns.$inferInsert>,
+): Promise<boolean> {
+  const [row] = await db
+    .update(importRuns)
+    .set(values)
+    .where(eq(importRuns.id, id))
+    .returning({ cancel: importRuns.cancelRequested });
+  return row?.cancel ?? false;
+}
+
 /** Another run applying now (one import at a time). */
 export async function findRunningRun(db: Executor): Promise<string | null> {
   const [row] = await db
@@ -69,15 +83,6 @@ export async function listApplyingRuns(db: Executor): Promise<string[]> {
     .from(importRuns)
     .where(eq(importRuns.status, 'applying'));
   return rows.map((row) => row.id);
-}
-
-export async function isCancelRequested(db: Executor, id: string): Promise<boolean> {
-  const [row] = await db
-    .select({ cancel: importRuns.cancelRequested })
-    .from(importRuns)
-    .where(eq(importRuns.id, id))
-    .limit(1);
-  return row?.cancel ?? false;
 }
 
 const runColumns = {
