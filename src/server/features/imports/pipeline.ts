@@ -9,7 +9,7 @@ import {
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
 import type { Database } from '../../db/client';
-import { analyzeEmbedded } from '../../db/maintenance';
+import { analyzedRowsEmbedded, analyzeEmbedded } from '../../db/maintenance';
 import { AppError } from '../../http/app-error';
 import * as queries from './imports.queries';
 import { brokersKind } from './kinds/brokers';
@@ -35,8 +35,9 @@ export const KINDS: Record<ImportKind, KindModule> = {
 };
 
 /**
- * The tables an apply of each kind grows, analyzed on the embedded database after its chunks 1, 4,
- * 16, 64… (`analyzeEmbedded`): a new installation's tables grow from empty.
+ * The tables an apply of each kind grows, the first its main one: analyzed on the embedded database
+ * whenever the main one has doubled since its statistics were taken (`analyzeEmbedded`) — a new
+ * installation's tables grow from empty; a large one's are left alone.
  */
 const GROWN_TABLES: Record<ImportKind, readonly string[]> = {
   clients: ['clients', 'import_run_records'],
@@ -52,8 +53,6 @@ const GROWN_TABLES: Record<ImportKind, readonly string[]> = {
     'import_run_records',
   ],
 };
-
-const isPowerOfFour = (n: number) => n > 0 && (n & (n - 1)) === 0 && (n & 0x55555555) !== 0;
 
 /**
  * Rows planned per database round trip of a dry run. On the embedded database a batch's queries and
@@ -235,6 +234,9 @@ export async function apply(
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: dry.counts.errors };
   let processed = dry.counts.errors;
   let chunkIndex = 0;
+  // The main table's rows by its statistics, and when they were last taken (embedded database only).
+  const startRows = await analyzedRowsEmbedded(db, GROWN_TABLES[input.kind][0]!).catch(() => null);
+  let analyzedRows = startRows ?? 0;
   const memo: Record<string, unknown> = {};
   const applyContext = {
     actorId: options.actorId,
@@ -270,8 +272,10 @@ export async function apply(
     });
     await yieldToOthers();
     if (cancelRequested) throw new AppError('IMPORT_CANCELLED');
-    if (isPowerOfFour(chunkIndex)) {
+    const rowsNow = startRows === null ? null : startRows + counts.created;
+    if (rowsNow !== null && rowsNow >= Math.max(2 * analyzedRows, 100)) {
       await analyzeEmbedded(db, GROWN_TABLES[input.kind]);
+      analyzedRows = rowsNow;
       await yieldToOthers();
     }
   };
