@@ -72,7 +72,7 @@ export async function updateRun(db: Executor, id: string, values: Partial<typeof
 }
 
 /** A chunk's progress saved; answers whether a cancellation was asked meanwhile (one statement). */
-export async function saveProgress(
+export async function updateRunProgress(
   db: Executor,
   id: string,
   values: Partial<typeof importRuns.$inferInsert>,

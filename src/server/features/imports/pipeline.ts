@@ -117,7 +117,9 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   let batch: ReadRow[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    outcomes.push(...(await kind.planBatch(db, batch, now, memo)));
+    // What a row would write is not kept: a dry run of 100,000 rows held every client's values.
+    for (const { plan: _plan, ...outcome } of await kind.planBatch(db, batch, now, memo))
+      outcomes.push(outcome);
     batch = [];
     await yieldToOthers();
   };
@@ -262,7 +264,7 @@ export async function apply(
         else counts.errors += 1;
       }
       processed += chunk.length;
-      return queries.saveProgress(tx, runId, {
+      return queries.updateRunProgress(tx, runId, {
         processedRows: processed,
         createdCount: counts.created,
         updatedCount: counts.updated,
