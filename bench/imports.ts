@@ -35,15 +35,25 @@ function rssMb(child: ChildProcess): number {
   return kb / 1024;
 }
 
-/** Asks /api/health every 20 ms; answers the longest wait seen between start() and stop(). */
+/** What the bench is doing, for the health probe's report of where the longest waits were. */
+let phase = 'start';
+
+/**
+ * Asks /api/health every 20 ms; answers the longest wait seen between start() and stop(), and the
+ * longest per phase (upload, dry run, apply of each file).
+ */
 function healthProbe(origin: string) {
   let running = true;
   let longest = 0;
+  const byPhase: Record<string, number> = {};
   const loop = (async () => {
     while (running) {
       const started = performance.now();
+      const during = phase;
       await fetch(`${origin}/api/health`).then((response) => response.arrayBuffer());
-      longest = Math.max(longest, performance.now() - started);
+      const wait = performance.now() - started;
+      longest = Math.max(longest, wait);
+      byPhase[during] = Math.max(byPhase[during] ?? 0, Math.round(wait));
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -51,7 +61,7 @@ function healthProbe(origin: string) {
     async stop() {
       running = false;
       await loop;
-      return longest;
+      return { longest, byPhase };
     },
   };
 }
@@ -79,6 +89,7 @@ async function importFile(
     peakRssMb = Math.max(peakRssMb, rssMb(child));
   }, 100);
   try {
+    phase = `${kind} upload`;
     const uploaded = await fetch(`${origin}/api/imports/files?kind=${kind}&name=${name}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/x-inmoflujo-import' },
@@ -87,6 +98,7 @@ async function importFile(
     if (!uploaded.ok) throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
     const file = (await uploaded.json()) as { runId: string; mapping: Record<string, number | null> };
     const json = { ...headers, 'content-type': 'application/json' };
+    phase = `${kind} dry run`;
     let started = performance.now();
     const dry = await fetch(`${origin}/api/imports/runs/${file.runId}/dry-run`, {
       method: 'POST',
@@ -95,6 +107,7 @@ async function importFile(
     });
     if (!dry.ok) throw new Error(`dry run: ${dry.status} ${await dry.text()}`);
     const dryRunSeconds = (performance.now() - started) / 1000;
+    phase = `${kind} apply`;
     started = performance.now();
     const applied = await fetch(`${origin}/api/imports/runs/${file.runId}/apply`, {
       method: 'POST',
@@ -176,6 +189,8 @@ export interface ImportBenchResult {
   clients: Step & { rows: number; memoryGrowthMb: number; totalSeconds: number };
   reservations: Step & { rows: number };
   longestHealthWaitMs: number;
+  /** The longest wait in each phase (upload, dry run, apply of each file). */
+  healthWaitMsByPhase: Record<string, number>;
 }
 
 export async function benchImports(options: { databaseUrl?: string } = {}): Promise<ImportBenchResult> {
@@ -229,7 +244,7 @@ export async function benchImports(options: { databaseUrl?: string } = {}): Prom
     const probe = healthProbe(origin);
     const clients = await importFile(origin, cookie, child, 'clients', 'clientes.csv', csv);
     const reservations = await importFile(origin, cookie, child, 'reservations', 'reservas.xlsx', workbook);
-    const longestHealthWaitMs = await probe.stop();
+    const { longest: longestHealthWaitMs, byPhase: healthWaitMsByPhase } = await probe.stop();
     return {
       engine: options.databaseUrl ? 'postgres' : 'pglite',
       clients: {
@@ -240,6 +255,7 @@ export async function benchImports(options: { databaseUrl?: string } = {}): Prom
       },
       reservations: { ...reservations, rows: RESERVATIONS },
       longestHealthWaitMs,
+      healthWaitMsByPhase,
     };
   } finally {
     await stopServer(child);
@@ -258,7 +274,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `  ${result.reservations.rows} reservations workbook: dry run ${result.reservations.dryRunSeconds.toFixed(1)} s (≤ ${t.reservationsDryRunSeconds} ${mark(result.reservations.dryRunSeconds <= t.reservationsDryRunSeconds)}), apply ${result.reservations.applySeconds.toFixed(1)} s (≤ ${t.reservationsApplySeconds} ${mark(result.reservations.applySeconds <= t.reservationsApplySeconds)}); ${result.reservations.summary}`,
   );
   console.log(
-    `  longest /api/health wait: ${result.longestHealthWaitMs.toFixed(0)} ms (≤ ${t.healthWaitMs} ${mark(result.longestHealthWaitMs <= t.healthWaitMs)})`,
+    `  longest /api/health wait: ${result.longestHealthWaitMs.toFixed(0)} ms (≤ ${t.healthWaitMs} ${mark(result.longestHealthWaitMs <= t.healthWaitMs)}); by phase: ${Object.entries(
+      result.healthWaitMsByPhase,
+    )
+      .map(([name, ms]) => `${name} ${ms} ms`)
+      .join(', ')}`,
   );
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(

@@ -66,9 +66,19 @@ export interface FlowSubject {
   isSecondPayment?: boolean;
 }
 
-export async function definitionNamed(db: Executor, name: string): Promise<WorkflowDefinition> {
+/** Definitions already read, by name: an import reads each once for all its chunks. */
+export type DefinitionCache = Map<string, WorkflowDefinition>;
+
+export async function definitionNamed(
+  db: Executor,
+  name: string,
+  cache?: DefinitionCache,
+): Promise<WorkflowDefinition> {
+  const cached = cache?.get(name);
+  if (cached) return cached;
   const definition = await queries.findDefinition(db, { name });
   if (!definition) throw new Error(`The workflow definition '${name}' is missing`);
+  cache?.set(name, definition);
   return definition;
 }
 
@@ -850,17 +860,19 @@ export interface ImportedFlowSpec {
  * Inside an import's transaction: flows created by the engine and moved with the imported dates — the
  * same `instantiate` and `apply` as every command, by the importing administrator, each flow checked
  * against the engine's invariants (strictly) before it is written, set-based. The caller records the
- * payment dates itself (its rows carry them). Answers the flow ids, in the order given.
+ * payment dates itself (its rows carry them). `cache`: the definitions the import already read (one
+ * apply reads each once). Answers the flow ids, in the order given.
  */
 export async function importFlowsIn(
   tx: Executor,
   actor: { id: string },
   specs: readonly ImportedFlowSpec[],
+  cache?: DefinitionCache,
 ): Promise<string[]> {
   if (specs.length === 0) return [];
   const definitions = new Map<string, WorkflowDefinition>();
   for (const name of new Set(specs.map((spec) => spec.workflowName))) {
-    definitions.set(name, await definitionNamed(tx, name));
+    definitions.set(name, await definitionNamed(tx, name, cache));
   }
   const engineActor = { id: actor.id, isAdmin: true };
   const generated: GeneratedFlow[] = specs.map((spec) => {

@@ -50,7 +50,7 @@ export const clientsKind: KindModule<ClientPlan> = {
   kind: 'clients',
   fields: FIELDS,
   keyField: 'rut',
-  chunkSize: 200,
+  chunkSize: 100,
 
   async planBatch(db, rows) {
     const ruts = rows.map((row) => row.values.rut).filter((rut): rut is string => typeof rut === 'string');

@@ -163,25 +163,15 @@ interface ExistingReservation {
 const unitKey = (projectId: string, kind: string, number: string) =>
   `${projectId}|${kind}|${number.toLowerCase()}`;
 
-async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups> {
-  const strings = (key: string) => [
-    ...new Set(
-      rows.map((row) => row.values[key]).filter((value): value is string => typeof value === 'string'),
-    ),
-  ];
-  const clientRuts = strings('clientRut');
-  const brokerRuts = strings('brokerRut');
-  const numbers = strings('reservationNumber');
-  const [clientRows, brokerRows, projectRows, sellerRows, existingRows] = await Promise.all([
-    clientRuts.length === 0
-      ? []
-      : db
-          .select({ id: clients.id, rut: clients.rut })
-          .from(clients)
-          .where(and(inArray(clients.rut, clientRuts), isNull(clients.deletedAt))),
-    brokerRuts.length === 0
-      ? []
-      : db.select({ id: brokers.id, rut: brokers.rut }).from(brokers).where(inArray(brokers.rut, brokerRuts)),
+/** The projects and active sellers: read once per dry run or apply (`memo`), not per batch. */
+interface ReferenceRows {
+  projectRows: { id: string; name: string }[];
+  sellerRows: { id: string; email: string; firstName: string; lastName: string }[];
+}
+
+async function referenceRows(db: Executor, memo: Record<string, unknown>): Promise<ReferenceRows> {
+  if (memo.references) return memo.references as ReferenceRows;
+  const [projectRows, sellerRows] = await Promise.all([
     db.select({ id: projects.id, name: projects.name }).from(projects),
     db
       .select({
@@ -192,6 +182,66 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
       })
       .from(profiles)
       .where(and(eq(profiles.isSeller, true), eq(profiles.isActive, true))),
+  ]);
+  memo.references = { projectRows, sellerRows };
+  return memo.references as ReferenceRows;
+}
+
+interface ProjectStock {
+  withInventory: Set<string>;
+  policies: Map<string, CommercialPolicy>;
+  read: Set<string>;
+}
+
+/**
+ * Which of the projects have an inventory, and their commercial policies: read once per project per
+ * dry run or apply (`memo`), like the projects and sellers — an import is an administrator's, who
+ * would not change a project's policy or add its first units while importing its reservations.
+ */
+async function projectStock(
+  db: Executor,
+  projectIds: readonly string[],
+  memo: Record<string, unknown>,
+): Promise<ProjectStock> {
+  memo.projectStock ??= { withInventory: new Set(), policies: new Map(), read: new Set() };
+  const known = memo.projectStock as ProjectStock;
+  const unread = projectIds.filter((id) => !known.read.has(id));
+  if (unread.length > 0) {
+    const [withInventory, policies] = await Promise.all([
+      stock.listProjectsWithInventory(db, unread),
+      stock.policiesOf(db, unread),
+    ]);
+    for (const id of withInventory) known.withInventory.add(id);
+    for (const [id, policy] of policies) known.policies.set(id, policy);
+    for (const id of unread) known.read.add(id);
+  }
+  return known;
+}
+
+async function lookups(
+  db: Executor,
+  rows: readonly ReadRow[],
+  memo: Record<string, unknown>,
+): Promise<Lookups> {
+  const strings = (key: string) => [
+    ...new Set(
+      rows.map((row) => row.values[key]).filter((value): value is string => typeof value === 'string'),
+    ),
+  ];
+  const clientRuts = strings('clientRut');
+  const brokerRuts = strings('brokerRut');
+  const numbers = strings('reservationNumber');
+  const { projectRows, sellerRows } = await referenceRows(db, memo);
+  const [clientRows, brokerRows, existingRows] = await Promise.all([
+    clientRuts.length === 0
+      ? []
+      : db
+          .select({ id: clients.id, rut: clients.rut })
+          .from(clients)
+          .where(and(inArray(clients.rut, clientRuts), isNull(clients.deletedAt))),
+    brokerRuts.length === 0
+      ? []
+      : db.select({ id: brokers.id, rut: brokers.rut }).from(brokers).where(inArray(brokers.rut, brokerRuts)),
     numbers.length === 0
       ? []
       : db.select().from(reservations).where(inArray(reservations.reservationNumber, numbers)),
@@ -262,14 +312,15 @@ async function lookups(db: Executor, rows: readonly ReadRow[]): Promise<Lookups>
                 where not is_rescinded and storage_number is not null and ${inBatchProjects}
                   and lower(storage_number) = any(${sqlTextArray(others)})`,
         );
-  const [inventoryRows, withInventory, policies] = await Promise.all([
-    stock.listUnitsWithHolders(db, batchProjects, [...apartments, ...others]),
-    stock.listProjectsWithInventory(db, batchProjects),
-    stock.policiesOf(db, batchProjects),
-  ]);
+  const { withInventory, policies } = await projectStock(db, batchProjects, memo);
+  const inventoried = batchProjects.filter((id) => withInventory.has(id));
+  const inventoryRows =
+    inventoried.length === 0
+      ? []
+      : await stock.listUnitsWithHolders(db, inventoried, [...apartments, ...others]);
   return {
     inventory: new Map(inventoryRows.map((unit) => [unitKey(unit.projectId, unit.kind, unit.number), unit])),
-    projectsWithInventory: new Set(withInventory),
+    projectsWithInventory: withInventory,
     policies,
     clientIds: new Map(clientRows.map((row) => [row.rut, row.id])),
     brokerIds: new Map(brokerRows.map((row) => [row.rut, row.id])),
@@ -688,8 +739,8 @@ export const reservationsKind: KindModule<ReservationPlan> = {
   keyField: 'reservationNumber',
   chunkSize: 20,
 
-  async planBatch(db, rows, now) {
-    const found = await lookups(db, rows);
+  async planBatch(db, rows, now, memo) {
+    const found = await lookups(db, rows, memo);
     const today = santiagoDateOf(now);
     return rows.map((row) => planRow(row, found, today));
   },
@@ -752,7 +803,10 @@ export const reservationsKind: KindModule<ReservationPlan> = {
         ctx,
       );
       // Their flows, by the workflow engine: the sale flow at its stage, the payments made.
-      const sale = await workflows.definitionNamed(tx, SALE_WORKFLOW);
+      // The definitions are read once per apply (the flows of every chunk follow the same ones).
+      ctx.memo.definitions ??= new Map();
+      const definitions = ctx.memo.definitions as workflows.DefinitionCache;
+      const sale = await workflows.definitionNamed(tx, SALE_WORKFLOW, definitions);
       const specs: workflows.ImportedFlowSpec[] = [];
       for (const row of creates) {
         const plan = row.plan!;
@@ -774,6 +828,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
             const definition = await workflows.definitionNamed(
               tx,
               second ? SECOND_PAYMENT_WORKFLOW : FIRST_PAYMENT_WORKFLOW,
+              definitions,
             );
             const at = noonOf(day as string);
             specs.push({
@@ -788,7 +843,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
           }
         }
       }
-      await workflows.importFlowsIn(tx, { id: ctx.actorId }, specs);
+      await workflows.importFlowsIn(tx, { id: ctx.actorId }, specs, definitions);
     }
 
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
