@@ -14,11 +14,20 @@ interface GridProject {
 export interface StockTargets {
   project: GridProject;
   clientId: string;
-  /** Free apartments, each reserved by one request of the creation's run. */
-  freeApartments: string[];
-  /** Of the project being reserved in. */
-  projectId: string;
+  /** Free apartments with their project, each reserved by one request of the creation's run. */
+  freeApartments: FreeApartment[];
 }
+
+interface FreeApartment {
+  projectId: string;
+  unitId: string;
+}
+
+/**
+ * Enough free apartments for a run at 10 connections (~150 creations a second for ~25 s with the
+ * warm-ups): a run that wrapped around to units it had taken measured refusals (409), not creations.
+ */
+const FREE_APARTMENTS_WANTED = 6_000;
 
 /** The project closest to 900 units, and free apartments (with a client) for the creations. */
 export async function stockTargets(origin: string, cookie: string): Promise<StockTargets | null> {
@@ -27,30 +36,30 @@ export async function stockTargets(origin: string, cookie: string): Promise<Stoc
   if (stocked.length === 0) return null;
   const project = [...stocked].sort((a, b) => Math.abs(a.units - 900) - Math.abs(b.units - 900))[0]!;
   const clients = await getJson<{ rows: { id: string }[] }>(origin, cookie, '/api/clients?pageSize=1');
-  // The project with the most free apartments (creations take them one by one).
-  let best: { projectId: string; free: string[] } = { projectId: '', free: [] };
-  for (const candidate of stocked.slice(0, 12)) {
+  // Free apartments across projects (creations take them one by one, each run its own).
+  const free: FreeApartment[] = [];
+  for (const candidate of stocked) {
+    if (free.length >= FREE_APARTMENTS_WANTED) break;
     const grid = await getJson<{ units: { id: string }[] }>(
       origin,
       cookie,
       `/api/stock/projects/${candidate.id}/units?kind=apartment&status=Disponible`,
     );
-    if (grid.units.length > best.free.length)
-      best = { projectId: candidate.id, free: grid.units.map((u) => u.id) };
+    for (const unit of grid.units) free.push({ projectId: candidate.id, unitId: unit.id });
   }
-  if (!clients.rows[0] || best.free.length === 0) return null;
-  return { project, clientId: clients.rows[0].id, freeApartments: best.free, projectId: best.projectId };
+  if (!clients.rows[0] || free.length === 0) return null;
+  return { project, clientId: clients.rows[0].id, freeApartments: free };
 }
 
-function reservationBody(targets: StockTargets, unitId: string, number: string) {
+function reservationBody(targets: StockTargets, apartment: FreeApartment, number: string) {
   return JSON.stringify({
     reservationNumber: number,
     clientId: targets.clientId,
-    projectId: targets.projectId,
+    projectId: apartment.projectId,
     sellerId: null,
     reservationDate: '2026-11-20',
     ...PLAIN_RESERVATION_TERMS,
-    apartmentUnitId: unitId,
+    apartmentUnitId: apartment.unitId,
   });
 }
 
@@ -64,9 +73,9 @@ export function stockEndpoints(targets: StockTargets | null) {
     method: 'POST',
     path: '/api/reservations',
     setupRequest: (request) => {
-      const unitId = targets.freeApartments[next % targets.freeApartments.length]!;
+      const apartment = targets.freeApartments[next % targets.freeApartments.length]!;
       next += 1;
-      return { ...request, body: reservationBody(targets, unitId, `BENCH-${run}-${next}`) };
+      return { ...request, body: reservationBody(targets, apartment, `BENCH-${run}-${next}`) };
     },
   };
   return [
