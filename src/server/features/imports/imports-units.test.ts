@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UnitGrid, UnitView } from '../../../shared/schemas/stock';
+import type { UnitView } from '../../../shared/schemas/stock';
 import type { ServiceContext } from '../../context';
 import { actingAs } from '../../db/actor';
 import { queryRows } from '../../db/client';
@@ -24,6 +24,7 @@ import {
   uploadAndCheck,
   workbook,
 } from '../../test/imports';
+import { addUnit, gridOf } from '../../test/stock-builders';
 import * as imports from './imports.service';
 
 /** The app's clock: noon on 20 March 2027 in Santiago (the day an imported price list takes). */
@@ -49,21 +50,9 @@ const TABLES = [
 
 const snapshot = (ctx: TestContext) => tableSnapshot(ctx, TABLES);
 
-async function addUnit(admin: Agent, projectId: string, body: Record<string, unknown>): Promise<UnitView> {
-  const response = await admin.post(`/api/stock/projects/${projectId}/units`, body);
-  expect(response.statusCode, response.body).toBe(201);
-  return (response.json() as { unit: UnitView }).unit;
-}
-
 async function priceList(admin: Agent, projectId: string, effectiveDate: string, rows: unknown[]) {
   const response = await admin.post(`/api/stock/projects/${projectId}/price-lists`, { effectiveDate, rows });
   expect(response.statusCode, response.body).toBe(201);
-}
-
-async function grid(agent: Agent, projectId: string): Promise<UnitGrid> {
-  const response = await agent.get(`/api/stock/projects/${projectId}/units`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as UnitGrid;
 }
 
 /** A reservation as the form sends it for a project with an inventory (its unit chosen). */
@@ -278,7 +267,7 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
       },
     ]);
     const prices = Object.fromEntries(
-      (await grid(admin, project.id)).units.map((unit) => [unit.number, unit.price]),
+      (await gridOf(admin, project.id)).units.map((unit) => [unit.number, unit.price]),
     );
     expect(prices).toEqual({
       '1201': '3300.00',
@@ -394,7 +383,7 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
     expect((await imports.settled(file.runId))?.status).toBe('failed');
     expect(told.map((error) => (error as Error).message)).toEqual(['fallo inyectado']);
     expect(await snapshot(ctx)).toEqual(before);
-    expect((await grid(admin, project.id)).units).toEqual([]);
+    expect((await gridOf(admin, project.id)).units).toEqual([]);
   });
 });
 
@@ -507,7 +496,7 @@ describe('imports: reservations hold their units and follow the commercial polic
       { reservation: 'R-OLD', number: '1202', price: '3200.00', from_list: true, is_live: true },
     ]);
     const statuses = Object.fromEntries(
-      (await grid(admin, project.id)).units.map((unit) => [unit.number, unit.status]),
+      (await gridOf(admin, project.id)).units.map((unit) => [unit.number, unit.status]),
     );
     expect(statuses).toMatchObject({
       '1201': 'Reservada',
@@ -598,7 +587,7 @@ describe('imports: reservations hold their units and follow the commercial polic
     );
     const { file } = await uploadAndCheck(admin, 'units', 'u.csv', Buffer.from(csv));
     expect((await applyAndWait(admin, file.runId, file.mapping)).status).toBe('applied');
-    const unit = (await grid(admin, project.id)).units[0]!;
+    const unit = (await gridOf(admin, project.id)).units[0]!;
     const reserved = await admin.post(
       '/api/reservations',
       formReservation({

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { type UnitGrid, type UnitView, unitGrid } from '../../../shared/schemas/stock';
+import { type UnitGrid, unitGrid } from '../../../shared/schemas/stock';
 import { buildApp } from '../../app';
 import { queryRows } from '../../db/client';
-import { type Agent, loginAs, useTestApp } from '../../test/app';
-import { createClient, createProject, PLAIN_RESERVATION_TERMS } from '../../test/builders';
+import { Agent, loginAs, useTestApp } from '../../test/app';
+import { createProject, PLAIN_RESERVATION_TERMS } from '../../test/builders';
 import { FlowDriver } from '../../test/flow-builders';
+import { addUnit, stockScene } from '../../test/stock-builders';
 import * as stock from './stock.service';
 
 const NOW = new Date('2026-11-10T15:00:00Z');
@@ -16,22 +17,8 @@ const NOW = new Date('2026-11-10T15:00:00Z');
 describe('Disponibilidad kept per project (decision 0032)', () => {
   const ctx = useTestApp({ now: () => NOW });
 
-  async function addUnit(admin: Agent, projectId: string, body: Record<string, unknown>): Promise<UnitView> {
-    const response = await admin.post(`/api/stock/projects/${projectId}/units`, body);
-    expect(response.statusCode, response.body).toBe(201);
-    return (response.json() as { unit: UnitView }).unit;
-  }
-
   it('answers what a grid built afresh says after every kind of change, on both instances', async () => {
-    const admin = await loginAs(ctx);
-    const seller = await loginAs(ctx, {
-      userType: 'KAM',
-      isSeller: true,
-      firstName: 'Sara',
-      lastName: 'Vende',
-    });
-    const project = await createProject(ctx.db, { name: 'Parque Ñuñoa', stage: 'Etapa 1' });
-    const client = await createClient(ctx.db, { firstName: 'Juan', lastName: 'Pérez' });
+    const { admin, seller, project, client } = await stockScene(ctx);
     const a1201 = await addUnit(admin, project.id, {
       kind: 'apartment',
       number: '1201',
@@ -62,7 +49,7 @@ describe('Disponibilidad kept per project (decision 0032)', () => {
       env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
     });
     try {
-      const elsewhere = new (admin.constructor as new (app: typeof other) => Agent)(other);
+      const elsewhere = new Agent(other);
       elsewhere.cookie = admin.cookie;
       const instances = [admin, elsewhere];
       const filters = ['', '?kind=apartment', '?status=Disponible', '?typology=2d2b'];

@@ -5,33 +5,16 @@ import { UNIT_STATUSES } from '../../../shared/domain/stock';
 import type { PriceListDiff, UnitGrid, UnitView } from '../../../shared/schemas/stock';
 import { type Database, queryRows } from '../../db/client';
 import { auditLog, priceLists, reservations, reservationUnits, units } from '../../db/schema';
-import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
-import { createClient, createProject, PLAIN_RESERVATION_TERMS } from '../../test/builders';
+import { errorOf, useTestApp } from '../../test/app';
+import { createProject, PLAIN_RESERVATION_TERMS } from '../../test/builders';
 import { FlowDriver } from '../../test/flow-builders';
+import { addUnit, gridOf, type StockScene, stockScene } from '../../test/stock-builders';
 
 describe('stock (decision 0032)', () => {
   const ctx = useTestApp({ now: () => new Date('2026-11-10T15:00:00Z') });
 
-  async function setup() {
-    const admin = await loginAs(ctx);
-    const seller = await loginAs(ctx, {
-      userType: 'KAM',
-      isSeller: true,
-      firstName: 'Sara',
-      lastName: 'Vende',
-    });
-    const project = await createProject(ctx.db, { name: 'Parque Ñuñoa', stage: 'Etapa 1' });
-    const client = await createClient(ctx.db, { firstName: 'Juan', lastName: 'Pérez' });
-    return { admin, seller, project, client };
-  }
-
-  type Setup = Awaited<ReturnType<typeof setup>>;
-
-  async function addUnit(admin: Agent, projectId: string, body: Record<string, unknown>): Promise<UnitView> {
-    const response = await admin.post(`/api/stock/projects/${projectId}/units`, body);
-    expect(response.statusCode, response.body).toBe(201);
-    return (response.json() as { unit: UnitView }).unit;
-  }
+  const setup = () => stockScene(ctx);
+  type Setup = StockScene;
 
   /** Three apartments on two floors, a parking and a storage, priced from 2026-11-01. */
   async function inventory(s: Setup) {
@@ -83,12 +66,6 @@ describe('stock (decision 0032)', () => {
       ...PLAIN_RESERVATION_TERMS,
       ...overrides,
     };
-  }
-
-  async function gridOf(agent: Agent, projectId: string, query = ''): Promise<UnitGrid> {
-    const response = await agent.get(`/api/stock/projects/${projectId}/units${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as UnitGrid;
   }
 
   const statusOf = (grid: UnitGrid, number: string) =>
