@@ -136,10 +136,14 @@ test.describe('Informes', () => {
     await page.getByLabel('Fecha de término').fill('31/12/2099');
     await page.keyboard.press('Escape');
     await expect(page).toHaveURL(/tipoFecha=promise.*desde=2000-01-01.*hasta=2099-12-31/);
-    const promised = await (
-      await page.request.get('/api/reports/brokers?dateType=promise&fromDate=2000-01-01&toDate=2099-12-31')
-    ).json();
-    await expect(page.getByText(new RegExp(`de ${promised.total}$`))).toBeVisible();
+    // The list is live and journeys beside this one promise sales: the count shown is the server's
+    // count read at the same moment, again until nothing changed in between.
+    await expect(async () => {
+      const promised = await (
+        await page.request.get('/api/reports/brokers?dateType=promise&fromDate=2000-01-01&toDate=2099-12-31')
+      ).json();
+      await expect(page.getByText(new RegExp(`de ${promised.total}$`))).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 60_000 });
     await report.getByRole('button', { name: /^Broker/ }).click();
     await expect(page).toHaveURL(/orden=brokerName&dir=asc/);
   });
@@ -177,9 +181,14 @@ test.describe('Informes', () => {
       await page.goto('/informes/pagos-brokers?orden=daysLate&dir=desc');
       await expect(report.getByText(/^Tarea atrasada/).first()).toBeVisible();
     }
-    const csv = await download(page, 'Exportar CSV');
-    expect(csv.suggestedFilename()).toBe(`informe_pagos_brokers_${todayInSantiago()}.csv`);
-    expect(await csvLines(csv)).toHaveLength(1 + answer.total);
+    // Journeys beside this one open and complete payment tasks: the export is compared with the
+    // report read right after it, again until nothing changed in between.
+    await expect(async () => {
+      const csv = await download(page, 'Exportar CSV');
+      expect(csv.suggestedFilename()).toBe(`informe_pagos_brokers_${todayInSantiago()}.csv`);
+      const { total } = await (await page.request.get('/api/reports/broker-payments?pageSize=1')).json();
+      expect(await csvLines(csv)).toHaveLength(1 + total);
+    }).toPass({ timeout: 60_000 });
 
     await page.getByRole('searchbox', { name: /Buscar por reserva/ }).fill('zzz-ninguna-tarea');
     await expect(page.getByText('No hay tareas pendientes de pago a brokers')).toBeVisible();
