@@ -278,35 +278,47 @@ test("one meaning of rescinded: every figure says what it leaves out, and the ex
   await expect(page.getByRole('region', { name: 'Total Reservas' })).toContainText('excluye resciliadas');
   await expect(page.getByTestId('top-brokers')).toContainText('excluye resciliadas');
 
-  const report = (await (
-    await page.request.get(`/api/reports/brokers?brokerId=${broker.id}&pageSize=100`)
-  ).json()) as {
-    rows: { isRescinded: boolean; commissionAmount: string | null }[];
-    totals: { commissionAmount: string };
+  // The broker's report as the server reads it now: its total must be the sum of its live rows.
+  const readReport = async () => {
+    const report = (await (
+      await page.request.get(`/api/reports/brokers?brokerId=${broker.id}&pageSize=100`)
+    ).json()) as {
+      rows: { isRescinded: boolean; commissionAmount: string | null }[];
+      totals: { commissionAmount: string };
+    };
+    const live = report.rows.filter((row) => !row.isRescinded);
+    const liveCents = live.reduce((sum, row) => sum + Math.round(Number(row.commissionAmount ?? 0) * 100), 0);
+    expect(Math.round(Number(report.totals.commissionAmount) * 100)).toBe(liveCents);
+    expect(report.rows.some((row) => row.isRescinded)).toBe(true);
+    return { liveCents, liveRows: live.length };
   };
-  const liveCents = report.rows
-    .filter((row) => !row.isRescinded)
-    .reduce((sum, row) => sum + Math.round(Number(row.commissionAmount ?? 0) * 100), 0);
-  expect(Math.round(Number(report.totals.commissionAmount) * 100)).toBe(liveCents);
-  expect(report.rows.some((row) => row.isRescinded)).toBe(true);
+  await readReport();
 
   await page.goto(`/informes/brokers?broker=${broker.id}&porPagina=100`);
   const brokersTable = table(page, 'Informe de Brokers');
   const footer = brokersTable.locator('tfoot');
   await expect(footer).toContainText('Totales (excluye resciliadas)');
-  const total = new Intl.NumberFormat('es-CL', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
-    liveCents / 100,
-  );
-  await expect(footer).toContainText(total);
   await expect(brokersTable.getByRole('row').filter({ hasText: rescinded.reservationNumber })).toContainText(
     'Resciliada',
   );
-  const lines = await csvLines(await download(page, 'Exportar CSV'));
+  // Journeys beside this one may reserve with this broker: the footer and the export are compared
+  // with the report read at the same moment, again until nothing changed in between.
+  await expect(async () => {
+    const { liveCents } = await readReport();
+    const total = new Intl.NumberFormat('es-CL', {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }).format(liveCents / 100);
+    await expect(footer).toContainText(total, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  let lines: string[] = [];
+  await expect(async () => {
+    lines = await csvLines(await download(page, 'Exportar CSV'));
+    const { liveRows } = await readReport();
+    expect(lines.filter((line) => line.split(';')[1] === 'Vigente').length).toBe(liveRows);
+  }).toPass({ timeout: 60_000 });
   const rescindedLine = lines.find((line) => line.startsWith(`${rescinded.reservationNumber};`));
   expect(rescindedLine?.split(';')[1]).toBe('Resciliada');
-  expect(lines.filter((line) => line.split(';')[1] === 'Vigente').length).toBe(
-    report.rows.filter((row) => !row.isRescinded).length,
-  );
   expect(lines.at(-1)?.startsWith('Totales (excluye resciliadas);')).toBe(true);
 
   await page.goto(`/informes/consolidado-brokers?broker=${broker.id}`);
