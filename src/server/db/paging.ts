@@ -16,7 +16,8 @@ export interface PageWithSums<Row, Sums extends string> extends Page<Row> {
 
 export interface PageSpec {
   /**
-   * The output columns: alias -> expression. Aliases become the keys of each row. Timestamps must
+   * The output columns: alias -> expression. Aliases become the keys of each row, except those
+   * starting with '__' (keys a statement carries for its own joins, as the paging's). Timestamps must
    * go through `isoInstant()` (raw SQL: the two drivers return them differently); DATE and NUMERIC
    * columns come back as strings on both engines.
    */
@@ -27,6 +28,8 @@ export interface PageSpec {
    * `page."alias"` (`pageColumn('alias')`).
    */
   pageColumns?: Record<string, SQLWrapper>;
+  /** Joins after the limit, on the page's columns (`pageColumn`), that `pageColumns` read. */
+  pageJoins?: SQL;
   /** The FROM clause: a table, or a table with its joins as SQL. */
   from: Table | SQL;
   /** The filter shared by the page and the count (undefined: every row). */
@@ -106,7 +109,12 @@ left join lateral (
   from ${spec.from}${where}
   order by ${orderBy}
   limit ${spec.pageSize} offset ${offset}
-) as page on true
+) as page on true${
+    spec.pageJoins
+      ? sql`
+${spec.pageJoins}`
+      : sql``
+  }
 order by page.${sql.identifier(NUMBER_ALIAS)}`;
 }
 
@@ -135,7 +143,8 @@ export async function selectPageWithSums<Row, Sums extends string>(
     if (row[NUMBER_ALIAS] === null || row[NUMBER_ALIAS] === undefined) continue;
     const columns: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(row)) {
-      if (key !== TOTAL_ALIAS && key !== NUMBER_ALIAS && !key.startsWith(SUM_PREFIX)) columns[key] = value;
+      // The count, the sums, the row number and the statement's keys ('__…') are not the row's.
+      if (!key.startsWith('__')) columns[key] = value;
     }
     rows.push(columns as Row);
   }

@@ -47,6 +47,14 @@ export interface ReportSql {
    */
   columns: Record<string, SQL>;
   pageColumns?: Record<string, SQL>;
+  /**
+   * Looked up once per row after the sort and the limit — a page's or a chunk's rows only, never
+   * every row the sort read: each a join on the row's columns (`pageColumn('alias')`) and the
+   * columns it gives. Several values of one row (a reservation's number, project and broker) come
+   * from one join instead of one sub-select each. A looked-up column is neither a sort key nor a
+   * filter. Columns whose alias starts with '__' carry the keys and stay out of the rows.
+   */
+  lookups?: ReportLookup[];
   from: SQL;
   countFrom?: SQL;
   where: SQL | undefined;
@@ -57,6 +65,19 @@ export interface ReportSql {
   sums?: Record<string, SQL>;
 }
 
+export interface ReportLookup {
+  join: SQL;
+  columns: Record<string, SQL>;
+}
+
+const lookupColumns = (report: ReportSql) =>
+  Object.assign({}, ...(report.lookups ?? []).map((lookup) => lookup.columns)) as Record<string, SQL>;
+const lookupJoins = (report: ReportSql) =>
+  sql.join(
+    (report.lookups ?? []).map((lookup) => lookup.join),
+    sql` `,
+  );
+
 /** Descending keys as the `desc` indexes are declared (nulls last), ascending as their backward scan. */
 function orderBy(report: ReportSql): SQL[] {
   const dir = report.direction === 'asc' ? sql`asc nulls first` : sql`desc nulls last`;
@@ -66,7 +87,10 @@ function orderBy(report: ReportSql): SQL[] {
 export function reportPageSql(report: ReportSql, page: number, pageSize: number): PageSpec {
   return {
     columns: report.columns,
-    ...(report.pageColumns ? { pageColumns: report.pageColumns } : {}),
+    ...(report.pageColumns || report.lookups
+      ? { pageColumns: { ...report.pageColumns, ...lookupColumns(report) } }
+      : {}),
+    ...(report.lookups ? { pageJoins: lookupJoins(report) } : {}),
     from: report.from,
     ...(report.countFrom ? { countFrom: report.countFrom } : {}),
     where: report.where,
@@ -116,11 +140,27 @@ export function reportChunkSql(report: ReportSql, after: ReportCursor | null, li
     : undefined;
   const where = and(report.where, keyset);
   const order = sql.join(orderBy(report), sql`, `);
-  return sql`select ${columns}, (${report.sort.key})::text as ${sql.identifier(SORT_ALIAS)}, ${report.id} as ${sql.identifier(ID_ALIAS)},
+  const chunk = sql`select ${columns}, (${report.sort.key})::text as ${sql.identifier(SORT_ALIAS)}, ${report.id} as ${sql.identifier(ID_ALIAS)},
        row_number() over (order by ${order}) as ${sql.identifier(NUMBER_ALIAS)}
 from ${report.from}${where ? sql` where ${where}` : sql``}
 order by ${order}
 limit ${limit}`;
+  if (!report.lookups) return chunk;
+  // The lookups over the chunk's rows, named `page` as on a page (`pageColumn`).
+  const looked = sql.join(
+    Object.entries(lookupColumns(report)).map(
+      ([alias, expression]) => sql`, ${expression} as ${sql.identifier(alias)}`,
+    ),
+  );
+  return sql`select page.*${looked} from (${chunk}) as page ${lookupJoins(report)}
+order by page.${sql.identifier(NUMBER_ALIAS)}`;
+}
+
+/** A row without the keys and cursor columns ('__…') the statement carried. */
+function withoutKeys(row: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) if (!key.startsWith('__')) kept[key] = value;
+  return kept;
 }
 
 export async function selectReportChunk<Row>(
@@ -135,9 +175,7 @@ export async function selectReportChunk<Row>(
     sql`q.${sql.identifier(NUMBER_ALIAS)}`,
   );
   const last = chunk.at(-1);
-  const rows = chunk.map(
-    ({ [SORT_ALIAS]: _sort, [ID_ALIAS]: _id, [NUMBER_ALIAS]: _n, ...row }) => row as Row,
-  );
+  const rows = chunk.map((row) => withoutKeys(row) as Row);
   return { rows, cursor: last ? [last[SORT_ALIAS] as string, last[ID_ALIAS] as string] : null };
 }
 
@@ -289,23 +327,27 @@ const commissionPesosRow = sql`lateral (
                 then tu.value else coalesce(bc.payment_2_uf_value, bc.payment_1_uf_value) end as value) c`;
 
 /**
- * One payment's pesos as JSON over `bc` and the open task `ft`: its UF, the UF value used (today's
- * `tu.value` while unpaid, the frozen one once paid), the pesos and how they stand. Each figure is
- * computed once (a lateral row), and today's value is a one-row join of the statement: as a
- * sub-select inside this per-row lookup it was read again for every row and every use (×1.45).
+ * One payment's pesos over `bc` and its row's `page."__secondPayment"`: its UF, the UF value used
+ * (today's `tu.value` while unpaid, the frozen one once paid), the pesos and how they stand. Each
+ * figure is computed once (a lateral row), and today's value is a one-row join of the statement: as
+ * a sub-select inside a per-row lookup it was read again for every row and every use (×1.45).
  */
-const paymentPesosJson = sql`json_build_object(
-    'paymentUf', p.uf::text, 'clpAmount', p.clp::text, 'ufValue', p.value::text,
-    'clpState', case when p.clp is null then ${CLP_STATE_LABELS.missing}
-                     when p.dated then ${CLP_STATE_LABELS.paid} else ${CLP_STATE_LABELS.estimated} end)`;
-const paymentPesosRow = sql`lateral (
+const paymentPesosColumns = {
+  paymentUf: sql`pp.uf::text`,
+  clpAmount: sql`pp.clp::text`,
+  ufValue: sql`pp.value::text`,
+  clpState: sql`case when bc.id is null then null when pp.clp is null then ${CLP_STATE_LABELS.missing}
+                     when pp.dated then ${CLP_STATE_LABELS.paid} else ${CLP_STATE_LABELS.estimated} end`,
+};
+const paymentPesosRow = (isSecond: SQL) => sql`lateral (
     select u.uf, u.dated,
            case when u.dated then u.frozen_clp else round(u.uf * tu.value, 0) end as clp,
            case when u.dated then u.frozen_value else tu.value end as value
-      from (select case when ft.is_second_payment then bc.commission_amount - ${firstPaymentUf} else ${firstPaymentUf} end as uf,
-                   (case when ft.is_second_payment then bc.payment_2_date else bc.payment_1_date end) is not null as dated,
-                   case when ft.is_second_payment then bc.payment_2_clp else bc.payment_1_clp end as frozen_clp,
-                   case when ft.is_second_payment then bc.payment_2_uf_value else bc.payment_1_uf_value end as frozen_value) u) p`;
+      from (select case when ${isSecond} then bc.commission_amount - ${firstPaymentUf} else ${firstPaymentUf} end as uf,
+                   (case when ${isSecond} then bc.payment_2_date else bc.payment_1_date end) is not null as dated,
+                   case when ${isSecond} then bc.payment_2_clp else bc.payment_1_clp end as frozen_clp,
+                   case when ${isSecond} then bc.payment_2_uf_value else bc.payment_1_uf_value end as frozen_value) u
+     where bc.id is not null) pp`;
 
 /**
  * The month's reservations (reservations_payment_month_idx, reservations_projection_month_idx), read
@@ -481,14 +523,13 @@ export function brokerPaymentsSql(
       || coalesce((select b.name from brokers b where b.id = r.broker_id), '')`,
   )} || ' ' || wt.name, 'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))`;
   const words = searchWords(query.search);
+  const reservationId = pageColumn('__reservationId');
   return {
     columns: {
       flowTaskId: sql`ft.id`,
       flowId: sql`ft.flow_id`,
-      reservationNumber,
-      projectName,
-      apartmentNumber: ofReservation(sql`r.apartment_number`),
-      brokerName,
+      __reservationId: sql`ft.reservation_id`,
+      __secondPayment: sql`ft.is_second_payment`,
       paymentLabel: sql`case when ft.is_second_payment then 'Pago 2' else 'Pago 1' end`,
       stageName: sql`ws.name`,
       taskName: sql`wt.name`,
@@ -498,12 +539,30 @@ export function brokerPaymentsSql(
       daysLate,
       assigneeName: sql`(select pr.first_name || ' ' || pr.last_name from flow_task_assignees a
         join profiles pr on pr.id = a.user_id where a.flow_task_id = ft.id order by a.assigned_at limit 1)`,
-      // The reservation's commission (one per reservation: its unique key), as the flow's is. Joined
-      // instead (as Informe de Comisiones' export), every open task (~6,300 at bench scale) was
-      // probed before the sort and the limit: slower than these 2,000 lookups (2026-11-27).
-      pesos: sql`(select ${paymentPesosJson} from broker_commissions bc, ${paymentPesosRow}
-        where bc.reservation_id = ft.reservation_id)`,
     },
+    // The row's reservation (with its project and broker) and its commission, read once per row of
+    // the page or chunk: as four sub-selects of the reservation and one of the commission per row, a
+    // 2,000-row chunk took 112 ms with the pesos and 77 without; so, 74 and 60 (PostgreSQL, bench
+    // scale, 2026-11-27). The commission is the reservation's (one per reservation: its unique key).
+    lookups: [
+      {
+        join: sql`left join reservations r on r.id = ${reservationId}
+          left join projects p on p.id = r.project_id
+          left join brokers b on b.id = r.broker_id`,
+        columns: {
+          reservationNumber: sql`r.reservation_number`,
+          projectName: sql`p.name`,
+          apartmentNumber: sql`r.apartment_number`,
+          brokerName: sql`b.name`,
+        },
+      },
+      {
+        join: sql`left join broker_commissions bc on bc.reservation_id = ${reservationId}
+          left join uf_values tu on tu.date = ${today}::date
+          left join ${paymentPesosRow(pageColumn('__secondPayment'))} on true`,
+        columns: paymentPesosColumns,
+      },
+    ],
     // The open task rows of each task of the payment workflows (flow_tasks_open_idx: a range per
     // task, a few thousand rows at 100,000 reservations), kept when their flow is in progress. Read
     // from the flows' side instead, each in-progress flow's ~20 task rows were probed to find ~1
@@ -511,8 +570,7 @@ export function brokerPaymentsSql(
     from: sql`workflows w
       join workflow_stages ws on ws.workflow_id = w.id
       join workflow_tasks wt on wt.stage_id = ws.id
-      join open_flow_tasks ft on ft.task_id = wt.id
-      left join uf_values tu on tu.date = ${today}::date`,
+      join open_flow_tasks ft on ft.task_id = wt.id`,
     where: and(
       sql`w.kind = 'payment' and ft.kind = 'payment'`,
       sql`not wt.is_retired`,

@@ -82,14 +82,6 @@ function withPesos(row: CommissionReportRow): CommissionReportRow {
   return { ...rest, ...(pesos ?? NO_PESOS) };
 }
 
-function withPaymentPesos(row: BrokerPaymentRow): BrokerPaymentRow {
-  const { pesos, ...rest } = row as WithPesos<
-    BrokerPaymentRow,
-    'paymentUf' | 'clpAmount' | 'ufValue' | 'clpState'
-  >;
-  return { ...rest, ...(pesos ?? { ...NO_PESOS, paymentUf: null }) };
-}
-
 // --- Informe de Comisiones / Proyección Comisiones ------------------------------------------
 
 export async function commissionMonths(
@@ -195,7 +187,7 @@ export async function brokerPayments(
     query.page,
     query.pageSize,
   );
-  return { ...page, rows: page.rows.map(withPaymentPesos) };
+  return page;
 }
 
 export function exportBrokerPayments(
@@ -205,7 +197,7 @@ export function exportBrokerPayments(
   return {
     fileName: `${REPORT_FILE_PREFIXES.brokerPayments}_${today(ctx)}`,
     sheetName: 'Informe de Pagos Brokers',
-    chunks: chunksOf(ctx.db, queries.brokerPaymentsSql(query, today(ctx)), withPaymentPesos),
+    chunks: chunksOf(ctx.db, queries.brokerPaymentsSql(query, today(ctx))),
   };
 }
 

@@ -6,12 +6,13 @@ import { consolidatedTotals } from '../../../shared/domain/broker-consolidated';
 import { dec, money } from '../../../shared/domain/decimal';
 import { countsInFigures } from '../../../shared/domain/figures';
 import { FIRST_PAYMENT_WORKFLOW, SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
-import type {
-  BrokerConsolidatedPage,
-  BrokerPaymentsPage,
-  BrokersReportPage,
-  CommissionReportPage,
-  SalesReportPage,
+import {
+  type BrokerConsolidatedPage,
+  type BrokerPaymentsPage,
+  type BrokersReportPage,
+  brokerPaymentRow,
+  type CommissionReportPage,
+  type SalesReportPage,
 } from '../../../shared/schemas/reports';
 import { queryRows } from '../../db/client';
 import { pageSql } from '../../db/paging';
@@ -455,6 +456,10 @@ describe('reports', () => {
         paymentLabel: 'Pago 1',
         taskName: 'Solicitud Liquidación',
       });
+      // The reservation's and commission's values, looked up after the limit, and nothing else: the
+      // keys the statement joined them by stay out of the row.
+      expect(first).toMatchObject({ projectName: expect.any(String), apartmentNumber: expect.any(String) });
+      expect(Object.keys(first).sort()).toEqual(Object.keys(brokerPaymentRow.shape).sort());
       expect(first.daysPending).toBe(19);
       expect(first.daysLate).toBe(Math.max(0, 19 - (first.daysToComplete ?? 0)));
       expect(first.daysLate).toBeGreaterThan(0);
