@@ -775,7 +775,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
   );
   // The server the endpoints are measured on; started again (on a new port) if it dies during one,
   // which is then reported as an error while the rest are measured (issue 29 §9).
-  let server!: ChildProcess;
+  let server: ChildProcess | undefined;
   let origin = '';
   let cookies: Record<'admin' | 'badge', string> = { admin: '', badge: '' };
   const start = async () => {
@@ -783,20 +783,26 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
     origin = `http://127.0.0.1:${port}`;
     console.log(`Starting the production server on ${origin}...`);
     const serverStart = Date.now();
-    server = await startServer(port, { dataDir: config.dataDir, databaseUrl: target.databaseUrl });
+    // A dataset the build must migrate first (a backup of its gigabytes, then the migrations and
+    // the start's statistics) takes minutes before it answers.
+    server = await startServer(port, {
+      dataDir: config.dataDir,
+      databaseUrl: target.databaseUrl,
+      readyWithinMs: 20 * 60_000,
+    });
     console.log(`Server ready in ${((Date.now() - serverStart) / 1000).toFixed(1)} s.`);
     cookies = {
       admin: await login(origin, ADMIN_EMAIL, DEMO_PASSWORD),
       badge: await login(origin, dataset.badgeUser.email, DEMO_PASSWORD),
     };
   };
-  const isDead = () => server.exitCode !== null || server.signalCode !== null;
+  const isDead = () => !server || server.exitCode !== null || server.signalCode !== null;
   // Whatever ends this process, no server is left holding its port.
   const killServer = () => {
-    if (!isDead()) server.kill('SIGKILL');
+    if (!isDead()) server?.kill('SIGKILL');
   };
   process.once('exit', killServer);
-  const stop = () => void stopServer(server).then(() => process.exit(130));
+  const stop = () => void (server ? stopServer(server) : Promise.resolve()).then(() => process.exit(130));
   process.once('SIGINT', stop);
   const results: Measurement[] = [];
   await start();
@@ -890,8 +896,9 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       }
     }
     // Documentos (issue 35): a 20 MB upload with the server's memory sampled, and the receipt PDF.
-    if (isSelected({ key: 'documents', label: 'documents' }) && server.pid !== undefined) {
-      const documents = await measureDocuments(origin, cookies.admin, server.pid);
+    const serverPid = server?.pid;
+    if (isSelected({ key: 'documents', label: 'documents' }) && serverPid !== undefined) {
+      const documents = await measureDocuments(origin, cookies.admin, serverPid);
       if (documents) {
         console.log(
           `  documents: 20 MB upload ${documents.uploadMs} ms (HTTP ${documents.uploadStatus}), download ${documents.downloadMs} ms (identical: ${documents.identical}); server RSS ${documents.rssBeforeMb} MB, +${documents.rssGrowthMb} MB during the upload, +${documents.rssGrowthWithDownloadMb} MB with the download (peak ${documents.rssPeakMb} MB); receipt PDF (${documents.receiptBytes} B) p50 ${documents.receiptP50} ms, p99 ${documents.receiptP99} ms over ${documents.receiptRequests}`,
@@ -902,7 +909,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
   } finally {
     process.removeListener('SIGINT', stop);
     process.removeListener('exit', killServer);
-    await stopServer(server);
+    if (server) await stopServer(server);
   }
   // Pesos (issue 33): each report's export chunk with and without its CLP columns, in-process once
   // the server has stopped (the embedded database has one owner).

@@ -4,17 +4,17 @@
 // Columns are matched by their headers (and the mapping last used on screen). Uses DATABASE_URL /
 // DATA_DIR like the server (stop the server first when on the embedded database). The last line is
 // 'N nuevos, N actualizados, N sin cambios, N con errores'.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
-import { asSystem } from '../src/server/db/actor';
+import { actingAs, SYSTEM_ACTOR } from '../src/server/db/actor';
 import { openDatabase } from '../src/server/db/client';
 import { profiles } from '../src/server/db/schema';
 import { loadEnv } from '../src/server/env';
 import { leaseRun } from '../src/server/features/imports/apply-lease';
 import * as queries from '../src/server/features/imports/imports.queries';
+import { keepRun } from '../src/server/features/imports/imports.service';
 import { apply, plan } from '../src/server/features/imports/pipeline';
 import { openTable } from '../src/server/features/imports/read-file';
 import { cellText } from '../src/shared/domain/import-cells';
@@ -87,15 +87,12 @@ try {
       .orderBy(asc(profiles.createdAt))
       .limit(1);
     if (!admin) throw new Error('No hay un administrador que firme la importación (use --as correo).');
-    const run = await asSystem(db, (tx) =>
-      queries.insertRun(tx, {
-        kind,
-        fileName: basename(path),
-        fileHash: createHash('sha256').update(bytes).digest('hex'),
-        fileBytes: bytes,
-        createdBy: admin.id,
-      }),
-    );
+    const run = await keepRun(actingAs(db, SYSTEM_ACTOR), {
+      kind,
+      fileName: basename(path),
+      bytes,
+      createdBy: admin.id,
+    });
     // Held while applying, as the server does: a server's recovery leaves a live run alone.
     const lease = await leaseRun(db, run.id);
     if (!lease) throw new Error(`La importación ${run.id} ya se está aplicando.`);

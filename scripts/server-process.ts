@@ -22,7 +22,7 @@ export function freePort(): Promise<number> {
  */
 export async function startServer(
   port: number,
-  options: { dataDir: string; databaseUrl?: string; entry?: string },
+  options: { dataDir: string; databaseUrl?: string; entry?: string; readyWithinMs?: number },
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [options.entry ?? 'dist/server/main.js'], {
     env: {
@@ -41,7 +41,8 @@ export async function startServer(
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`The server exited early (code ${code})`))),
   );
-  const deadline = Date.now() + 180_000;
+  const readyWithinMs = options.readyWithinMs ?? 180_000;
+  const deadline = Date.now() + readyWithinMs;
   const ready = (async () => {
     while (Date.now() < deadline) {
       try {
@@ -52,10 +53,16 @@ export async function startServer(
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    throw new Error('The server did not answer /api/health within 180 s');
+    throw new Error(`The server did not answer /api/health within ${readyWithinMs / 1000} s`);
   })();
-  await Promise.race([ready, exited]);
   exited.catch(() => {});
+  try {
+    await Promise.race([ready, exited]);
+  } catch (error) {
+    // A server that never became ready is not left behind holding its port and data.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw error;
+  }
   return child;
 }
 

@@ -184,6 +184,28 @@ describe('migration 0004/0005: wave 1 flows move into the workflow tables withou
   }, 120_000);
 });
 
+describe("migration 0037: an import run's file moves into its parts", () => {
+  it('keeps the file of a run uploaded before, whole and byte for byte, as its one part', async () => {
+    const client = await createPglite();
+    const folder = migrationsUpTo('0036_set_based_triggers');
+    try {
+      // As `migratePglite` does: the migrations' writes are by 'sistema' in the audit trail.
+      await client.exec("select set_config('inmoflujo.actor', 'sistema', false)");
+      await migrate(drizzle(client), { migrationsFolder: folder });
+      await client.exec(`insert into import_runs (id, kind, file_name, file_hash, file_bytes)
+        values ('00000000-0000-4000-8000-000000000001', 'clients', 'clientes.csv', 'x', '\\x00ff0a3b'::bytea)`);
+      await migratePglite(client);
+      expect(
+        await rows(client, `select run_id, part, encode(bytes, 'hex') as bytes from import_run_file_parts`),
+      ).toEqual([{ run_id: '00000000-0000-4000-8000-000000000001', part: 0, bytes: '00ff0a3b' }]);
+      expect(await rows(client, 'select file_parts from import_runs')).toEqual([{ file_parts: 1 }]);
+    } finally {
+      await client.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('migrations are forward-only (issue 29)', () => {
   it('pins every committed migration: an edit to one fails here, a new one must be pinned', () => {
     const files = readdirSync(migrationsFolder).filter((name) => name.endsWith('.sql'));

@@ -46,8 +46,9 @@ const NOT_AUDITED = new Set([
   'mail_preferences',
   'scheduled_runs',
   // Imports (decision 0033): a run is the record of the audited changes it made (their request id is
-  // the run's), with the uploaded file's bytes; its records are what undoing it restores.
+  // the run's), with the uploaded file's bytes in parts; its records are what undoing it restores.
   'import_runs',
+  'import_run_file_parts',
   'import_run_records',
   'import_mappings',
   // Documents (decision 0037): the bytes, and each version's file facts; the document's own row,

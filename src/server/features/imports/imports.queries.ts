@@ -1,7 +1,7 @@
-import { and, desc, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { isoInstant, queryRows } from '../../db/client';
-import { importMappings, importRunRecords, importRuns, profiles } from '../../db/schema';
+import { importMappings, importRunFileParts, importRunRecords, importRuns, profiles } from '../../db/schema';
 import { type ChangedRecord, IMPORT_TABLES, type ImportTable } from './kinds/kind';
 
 /**
@@ -9,38 +9,65 @@ import { type ChangedRecord, IMPORT_TABLES, type ImportTable } from './kinds/kin
  * undo: whole-row snapshots before an update, restored column by column; creations deleted.
  */
 
-export type RunRow = typeof importRuns.$inferSelect;
+export type RunRow = typeof importRuns.$inferSelect & { fileBytes: Buffer };
 
 /*
  * A run's file travels as base64 text, encoded and decoded natively on both sides. The embedded
  * database's driver writes a bytea parameter as hex one byte at a time in JavaScript, and reads it
  * back the same way: a 100,000-row CSV (8.7 MB) took 2.7 s to store and 0.8 s to read each time,
  * with the event loop held all along and hundreds of MB of short strings (decision 0033, 2026-11-27).
+ * It is stored and read in parts of 1 MiB, a statement each, so that other requests run between them.
  */
 const fileBytesIn = (bytes: Buffer) => sql`decode(${bytes.toString('base64')}, 'base64')`;
 
+/** The largest part of a run's file (`import_run_file_parts`). */
+export const FILE_PART_BYTES = 1024 * 1024;
+
+/** The file's parts, in order: FILE_PART_BYTES each, the last shorter (an empty file has one, empty). */
+export function filePartsOf(bytes: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let start = 0; start < bytes.length || parts.length === 0; start += FILE_PART_BYTES) {
+    parts.push(bytes.subarray(start, start + FILE_PART_BYTES));
+  }
+  return parts;
+}
+
 export async function insertRun(
   db: Executor,
-  values: { kind: string; fileName: string; fileHash: string; fileBytes: Buffer; createdBy: string | null },
+  values: { kind: string; fileName: string; fileHash: string; fileParts: number; createdBy: string | null },
 ): Promise<{ id: string }> {
-  const [row] = await db
-    .insert(importRuns)
-    .values({ ...values, fileBytes: fileBytesIn(values.fileBytes) })
-    .returning({ id: importRuns.id });
+  const [row] = await db.insert(importRuns).values(values).returning({ id: importRuns.id });
   return row!;
 }
 
+export async function insertFilePart(
+  db: Executor,
+  runId: string,
+  part: number,
+  bytes: Buffer,
+): Promise<void> {
+  await db.insert(importRunFileParts).values({ runId, part, bytes: fileBytesIn(bytes) });
+}
+
+export async function deleteRun(db: Executor, id: string): Promise<void> {
+  await db.delete(importRuns).where(eq(importRuns.id, id));
+}
+
+/** The run with its file, read part by part; null when the run, or any part of its file, is missing. */
 export async function findRun(db: Executor, id: string): Promise<RunRow | null> {
-  const [row] = await db
-    .select({
-      ...getTableColumns(importRuns),
-      fileBytes: sql<string>`encode(${importRuns.fileBytes}, 'base64')`,
-    })
-    .from(importRuns)
-    .where(eq(importRuns.id, id))
-    .limit(1);
-  // Node's base64 decoder skips the line breaks PostgreSQL puts every 76 characters.
-  return row ? { ...row, fileBytes: Buffer.from(row.fileBytes, 'base64') } : null;
+  const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id)).limit(1);
+  if (!row) return null;
+  const parts: Buffer[] = [];
+  for (let part = 0; part < row.fileParts; part++) {
+    const [found] = await db
+      .select({ bytes: sql<string>`encode(${importRunFileParts.bytes}, 'base64')` })
+      .from(importRunFileParts)
+      .where(and(eq(importRunFileParts.runId, id), eq(importRunFileParts.part, part)));
+    if (!found) return null;
+    // Node's base64 decoder skips the line breaks PostgreSQL puts every 76 characters.
+    parts.push(Buffer.from(found.bytes, 'base64'));
+  }
+  return { ...row, fileBytes: Buffer.concat(parts) };
 }
 
 /** The run's status, its row locked (not its file's bytes). */

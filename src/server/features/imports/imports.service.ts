@@ -70,6 +70,36 @@ async function describeFile(
   };
 }
 
+/**
+ * A new run with its file (the screen's upload and `npm run import`). The file is stored a part per
+ * transaction: on the embedded database other requests run between them. A run whose file could
+ * not be kept whole is no run (and a run missing a part is never read: `findRun`).
+ */
+export async function keepRun(
+  db: Database,
+  values: { kind: ImportKind; fileName: string; bytes: Buffer; createdBy: string },
+): Promise<{ id: string }> {
+  const parts = queries.filePartsOf(values.bytes);
+  const run = await db.transaction((tx) =>
+    queries.insertRun(tx, {
+      kind: values.kind,
+      fileName: values.fileName,
+      fileHash: hashOf(values.bytes),
+      fileParts: parts.length,
+      createdBy: values.createdBy,
+    }),
+  );
+  try {
+    for (const [index, part] of parts.entries()) {
+      await db.transaction((tx) => queries.insertFilePart(tx, run.id, index, part));
+    }
+  } catch (error) {
+    await db.transaction((tx) => queries.deleteRun(tx, run.id));
+    throw error;
+  }
+  return run;
+}
+
 /** POST /api/imports/files: the file judged by its bytes and kept with its run; its header matched. */
 export async function upload(
   ctx: ServiceContext,
@@ -79,15 +109,7 @@ export async function upload(
 ): Promise<UploadedFile> {
   requireAdmin(ctx);
   const described = await describeFile(ctx.db, kind, bytes, null);
-  const run = await ctx.db.transaction((tx) =>
-    queries.insertRun(tx, {
-      kind,
-      fileName,
-      fileHash: hashOf(bytes),
-      fileBytes: bytes,
-      createdBy: ctx.user.id,
-    }),
-  );
+  const run = await keepRun(ctx.db, { kind, fileName, bytes, createdBy: ctx.user.id });
   return { runId: run.id, kind, fileName, ...described };
 }
 

@@ -27,6 +27,7 @@ import {
   workbook,
 } from '../../test/imports';
 import * as workflows from '../workflows/workflows.service';
+import * as queries from './imports.queries';
 import * as imports from './imports.service';
 
 /** The app's clock: noon on 20 March 2027 in Santiago. */
@@ -166,6 +167,42 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
       sql`select first_name, birth_date from clients where rut = ${xlsxRut}`,
     );
     expect(row).toEqual({ first_name: 'ANA', birth_date: '1979-07-14' });
+  });
+
+  it('keeps a file of several MiB in parts, reads it back byte for byte, and keeps no run whose file is not whole', async () => {
+    const admin = await loginAs(ctx);
+    const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
+    for (let n = 1, size = 0; size < 2.5 * queries.FILE_PART_BYTES; n++) {
+      const line = `${rutOf(16_000_000 + n)};Nombre ${n} con un texto largo;Apellido ${n};01/01/1980`;
+      lines.push(line);
+      size += line.length + 2;
+    }
+    const bytes = Buffer.from(lines.join('\r\n'), 'utf8');
+    const uploaded = await upload(admin, 'clients', 'grande.csv', bytes);
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const { runId } = uploaded.json() as { runId: string };
+    const parts = await queryRows<{ part: number; size: number }>(
+      ctx.db,
+      sql`select part, length(bytes) as size from import_run_file_parts where run_id = ${runId} order by part`,
+    );
+    expect(parts.map((part) => part.part)).toEqual([0, 1, 2]);
+    expect(parts[0]!.size).toBe(queries.FILE_PART_BYTES);
+    expect((await queries.findRun(ctx.db, runId))!.fileBytes.equals(bytes)).toBe(true);
+
+    // A run missing a part of its file is never read as if it were whole.
+    await ctx.db.execute(sql`delete from import_run_file_parts where run_id = ${runId} and part = 1`);
+    expect(await queries.findRun(ctx.db, runId)).toBeNull();
+
+    // A part that cannot be written: the upload fails and leaves no run behind.
+    await ctx.db.execute(sql`create function fail_second_part() returns trigger language plpgsql as $$
+      begin if new.part = 1 then raise exception 'falla inyectada'; end if; return new; end $$`);
+    await ctx.db.execute(sql`create trigger fail_second_part before insert on import_run_file_parts
+      for each row execute function fail_second_part()`);
+    const runs = async () =>
+      (await queryRows<{ n: number }>(ctx.db, sql`select count(*)::int as n from import_runs`))[0]!.n;
+    const before = await runs();
+    expect((await upload(admin, 'clients', 'grande.csv', bytes)).statusCode).toBe(500);
+    expect(await runs()).toBe(before);
   });
 
   it('refuses what cannot be imported, in Spanish, writing nothing', async () => {
