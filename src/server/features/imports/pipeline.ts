@@ -276,9 +276,12 @@ export async function apply(
     if (cancelRequested) throw new AppError('IMPORT_CANCELLED');
     const rowsNow = startRows === null ? null : startRows + counts.created;
     if (rowsNow !== null && rowsNow >= Math.max(2 * analyzedRows, 100)) {
-      await analyzeEmbedded(db, GROWN_TABLES[input.kind]);
+      // A table at a time, others' requests between them: together they held the process ~0.2 s.
+      for (const table of GROWN_TABLES[input.kind]) {
+        await analyzeEmbedded(db, [table]);
+        await yieldToOthers();
+      }
       analyzedRows = rowsNow;
-      await yieldToOthers();
     }
   };
   try {
