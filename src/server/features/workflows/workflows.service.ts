@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { needlePattern, redactText } from '../../../shared/domain/privacy';
 import {
   allowedCommands,
@@ -34,6 +33,7 @@ import type {
 } from '../../../shared/schemas/workflows';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
+import { newRowId } from '../../db/ids';
 import type { EventBus } from '../../events/event-bus';
 import { AppError } from '../../http/app-error';
 import * as brokerInvoices from '../broker-invoices/broker-invoices.service';
@@ -99,11 +99,11 @@ export async function createFlow(
 ): Promise<CreatedFlow> {
   const definition = await definitionNamed(tx, input.workflowName);
   const { state, events } = instantiate(definition, {
-    flowId: randomUUID(),
+    flowId: newRowId(),
     now: input.now,
     actorId: input.actorId,
     sellerId: input.sellerId ?? null,
-    newId: randomUUID,
+    newId: newRowId,
   });
   await queries.insertFlow(tx, {
     state,
@@ -878,11 +878,11 @@ export async function importFlowsIn(
   const generated: GeneratedFlow[] = specs.map((spec) => {
     const definition = definitions.get(spec.workflowName)!;
     let state = instantiate(definition, {
-      flowId: randomUUID(),
+      flowId: newRowId(),
       now: spec.createdAt,
       actorId: actor.id,
       sellerId: spec.sellerId ?? null,
-      newId: randomUUID,
+      newId: newRowId,
     }).state;
     const run = (command: FlowCommand, now: Date) => {
       const result = apply(definition, state, command, { actor: engineActor, now });
