@@ -1430,7 +1430,7 @@ export const importRuns = pgTable(
 );
 
 /**
- * A run's file in parts of at most 1 MiB, each written and read by a statement of its own: on the
+ * A run's file in parts of at most 256 KiB, each written and read by a statement of its own: on the
  * embedded database a statement holds the process, and an 8.7 MB file in one held it ~0.3 s.
  */
 export const importRunFileParts = pgTable(
