@@ -502,7 +502,8 @@ export function brokerPaymentsSql(
   const daysPending = sql`(${today}::date - ${santiagoDay(sql`coalesce(ft.started_at, ft.flow_started_at, ft.flow_created_at)`)})`;
   const daysLate = sql`(case when ft.started_at is null or ft.days_to_complete is null then 0
     else greatest(0, ${today}::date - ${santiagoDay(sql`ft.started_at`)} - ft.days_to_complete) end)`;
-  // The reservation's fields, looked up per open task by key (a few thousand at 100,000 reservations).
+  // The reservation's fields for the sorts and the search, which need them before the limit (a few
+  // thousand open tasks at 100,000 reservations); the row's columns come from `lookups` below.
   const ofReservation = (expression: SQL) =>
     sql`(select ${expression} from reservations r where r.id = ft.reservation_id)`;
   const reservationNumber = ofReservation(sql`r.reservation_number`);
