@@ -66,8 +66,9 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // The built production server on a fresh embedded database (scripts/e2e-server.mjs).
-    command: `node scripts/e2e-server.mjs`,
+    // The built production server on a fresh embedded database (scripts/e2e-server.mjs), with the
+    // Node options `npm start` gives it (SERVER_NODE_OPTIONS, scripts/server-process.ts).
+    command: `node --max-old-space-size=1536 scripts/e2e-server.mjs`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

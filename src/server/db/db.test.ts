@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestApp } from '../test/app';
+import { textArrayParam, uuidArrayParam } from './arrays';
 import { isoInstant, queryRows, RowShapeError } from './client';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock';
 import { projects, realEstateAgencies } from './schema';
@@ -164,6 +166,20 @@ describe('seeded workflow definitions (workflows.md §1)', () => {
 
 describe('types over the wire', () => {
   const ctx = useTestApp();
+
+  it('sends an array as one parameter that carries any text unchanged', async () => {
+    const values = ['20.123.456-K', 'con "comillas"', 'barra \\ invertida', 'coma, y {llaves}', '', 'ñandú'];
+    const query = sql`select unnest(${textArrayParam(values)}) as value`;
+    expect(new PgDialect().sqlToQuery(query).params).toHaveLength(1);
+    const rows = await queryRows<{ value: string }>(ctx.db, query);
+    expect(rows.map((row) => row.value)).toEqual(values);
+    const ids = ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c'];
+    const [match] = await queryRows<{ hit: boolean }>(
+      ctx.db,
+      sql`select ${ids[1]}::uuid = any(${uuidArrayParam(ids)}) as hit`,
+    );
+    expect(match!.hit).toBe(true);
+  });
 
   it('returns DATE as YYYY-MM-DD, numeric as an exact string, counts as numbers, instants as ISO', async () => {
     const [row] = await queryRows<{ day: unknown; amount: unknown; total: unknown; at: unknown }>(

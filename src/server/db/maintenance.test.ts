@@ -2,7 +2,12 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPglite, type Database, drizzleFor, queryRows } from './client';
-import { millisUntilSantiagoHour, startEmbeddedMaintenance } from './maintenance';
+import {
+  analyzeEmbedded,
+  analyzeSizeEmbedded,
+  millisUntilSantiagoHour,
+  startEmbeddedMaintenance,
+} from './maintenance';
 
 const HOUR = 3600 * 1000;
 
@@ -40,6 +45,30 @@ describe('the embedded database housekeeping', () => {
     stop();
     expect(logged).toEqual([{ when: 'start', millis: expect.any(Number) }]);
     expect(await statistics(db)).toEqual([{ n: 1 }]);
+  });
+
+  it('takes a grown table’s size alone, quickly, and its whole statistics when asked', async () => {
+    client = await createPglite();
+    const db = drizzleFor(client);
+    await db.execute(sql`create table grown_probe (id integer primary key, name text, born date)`);
+    await db.execute(sql`insert into grown_probe select g, 'nombre ' || g, date '1980-01-01' + g % 9000
+                         from generate_series(1, 5000) g`);
+    const state = async () => {
+      const [size] = await queryRows<{ rows: number }>(
+        db,
+        sql`select reltuples::int as rows from pg_class where relname = 'grown_probe'`,
+      );
+      const columns = await queryRows<{ name: string }>(
+        db,
+        sql`select attname as name from pg_stats where tablename = 'grown_probe' order by attname`,
+      );
+      return { rows: size!.rows, columns: columns.map((column) => column.name) };
+    };
+    expect(await state()).toEqual({ rows: -1, columns: [] });
+    await analyzeSizeEmbedded(db, 'grown_probe');
+    expect(await state()).toEqual({ rows: 5000, columns: ['id'] });
+    await analyzeEmbedded(db, ['grown_probe']);
+    expect(await state()).toEqual({ rows: 5000, columns: ['born', 'id', 'name'] });
   });
 
   it('leaves PostgreSQL to its autovacuum', async () => {

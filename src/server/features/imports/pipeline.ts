@@ -9,7 +9,7 @@ import {
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
 import type { Database } from '../../db/client';
-import { analyzedRowsEmbedded, analyzeEmbedded } from '../../db/maintenance';
+import { analyzedRowsEmbedded, analyzeEmbedded, analyzeSizeEmbedded } from '../../db/maintenance';
 import { AppError } from '../../http/app-error';
 import * as queries from './imports.queries';
 import { brokersKind } from './kinds/brokers';
@@ -35,8 +35,9 @@ export const KINDS: Record<ImportKind, KindModule> = {
 };
 
 /**
- * The tables an apply of each kind grows, the first its main one: analyzed on the embedded database
- * whenever the main one has doubled since its statistics were taken (`analyzeEmbedded`) — a new
+ * The tables an apply of each kind grows, the first its main one. On the embedded database their
+ * sizes are taken again whenever the main one has doubled since its statistics were taken
+ * (`analyzeSizeEmbedded`), and their whole statistics once the apply ends (`analyzeEmbedded`) — a new
  * installation's tables grow from empty; a large one's are left alone.
  */
 const GROWN_TABLES: Record<ImportKind, readonly string[]> = {
@@ -60,6 +61,9 @@ const GROWN_TABLES: Record<ImportKind, readonly string[]> = {
  * a second on a loaded machine; 100 keep each stretch short (decision 0033, 2026-11-27).
  */
 const PLAN_BATCH = 100;
+
+/** Rows handled per stretch of a dry run's closing passes (duplicates, claims, counts). */
+const PASS_STEPS = 5_000;
 
 export interface PipelineInput {
   kind: ImportKind;
@@ -135,10 +139,19 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   }
   await flush();
 
-  const byRow = new Map(outcomes.map((outcome) => [outcome.rowNumber, outcome]));
+  // The passes over every row below, a few thousand rows at a time with others' requests between:
+  // in one stretch they held the event loop 200–300 ms at 100,000 rows (decision 0033, 2026-11-27).
+  let steps = 0;
+  const stretchEnds = () => ++steps % PASS_STEPS === 0;
+  const byRow = new Map<number, PlannedRow>();
+  for (const outcome of outcomes) {
+    byRow.set(outcome.rowNumber, outcome);
+    if (stretchEnds()) await yieldToOthers();
+  }
   const keyField = kind.fields.find((field) => field.key === kind.keyField)!;
   const rowsWord = (rows: number[]) => `${rows.length === 1 ? 'la fila' : 'las filas'} ${rows.join(', ')}`;
   for (const { rows, text } of keys.values()) {
+    if (stretchEnds()) await yieldToOthers();
     if (rows.length < 2) continue;
     for (const rowNumber of rows) {
       const outcome = byRow.get(rowNumber)!;
@@ -158,6 +171,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   // What two rows claim (a unit of two reservations): an error on each, naming the other rows.
   const claims = new Map<string, number[]>();
   for (const outcome of outcomes) {
+    if (stretchEnds()) await yieldToOthers();
     for (const claim of outcome.claims ?? []) {
       const rows = claims.get(claim.key);
       if (rows) rows.push(outcome.rowNumber);
@@ -165,6 +179,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     }
   }
   for (const outcome of outcomes) {
+    if (stretchEnds()) await yieldToOthers();
     for (const claim of outcome.claims ?? []) {
       const others = claims.get(claim.key)!.filter((other) => other !== outcome.rowNumber);
       if (others.length === 0) continue;
@@ -184,6 +199,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   const errors: RowError[] = [];
   const errorRows = new Set<number>();
   for (const outcome of outcomes) {
+    if (stretchEnds()) await yieldToOthers();
     if (outcome.action === 'create') counts.created += 1;
     else if (outcome.action === 'update') counts.updated += 1;
     else if (outcome.action === 'unchanged') counts.unchanged += 1;
@@ -239,6 +255,7 @@ export async function apply(
   // The main table's rows by its statistics, and when they were last taken (embedded database only).
   const startRows = await analyzedRowsEmbedded(db, GROWN_TABLES[input.kind][0]!).catch(() => null);
   let analyzedRows = startRows ?? 0;
+  let grown = false;
   const memo: Record<string, unknown> = {};
   const applyContext = {
     actorId: options.actorId,
@@ -276,12 +293,14 @@ export async function apply(
     if (cancelRequested) throw new AppError('IMPORT_CANCELLED');
     const rowsNow = startRows === null ? null : startRows + counts.created;
     if (rowsNow !== null && rowsNow >= Math.max(2 * analyzedRows, 100)) {
-      // A table at a time, others' requests between them: together they held the process ~0.2 s.
+      // Their sizes only, a table at a time with others' requests between; the whole statistics
+      // once the apply ends (below).
       for (const table of GROWN_TABLES[input.kind]) {
-        await analyzeEmbedded(db, [table]);
+        await analyzeSizeEmbedded(db, table);
         await yieldToOthers();
       }
       analyzedRows = rowsNow;
+      grown = true;
     }
   };
   try {
@@ -311,6 +330,13 @@ export async function apply(
       await acting.transaction(async (tx) => {
         await queries.insertRecords(tx, runId, await kind.finish!(tx, applyContext));
       });
+    }
+    // The grown tables' whole statistics (the planner's view of their columns), a table at a time.
+    if (grown) {
+      for (const table of GROWN_TABLES[input.kind]) {
+        await analyzeEmbedded(db, [table]);
+        await yieldToOthers();
+      }
     }
   } catch (error) {
     if (!(error instanceof AppError)) options.onFailure?.(error);

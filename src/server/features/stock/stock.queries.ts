@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { UnitKind, UnitStatus } from '../../../shared/domain/stock';
 import type { PolicyValues, UnitValues } from '../../../shared/schemas/stock';
+import { textArrayParam } from '../../db/arrays';
 import { type Executor, isoInstant, queryJsonRows, queryRows } from '../../db/client';
 import { priceListItems, priceLists, projectPolicies, reservationUnits, units } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/search';
@@ -466,12 +467,7 @@ export interface ImportedUnitRow {
 
 /** The `numbers` (without case) as a SQL text array. */
 function lowerNumbersSql(numbers: readonly string[]) {
-  return numbers.length === 0
-    ? sql`array[]::text[]`
-    : sql`array[${sql.join(
-        numbers.map((number) => sql`${number.trim().toLowerCase()}`),
-        sql`, `,
-      )}]::text[]`;
+  return textArrayParam(numbers.map((number) => number.trim().toLowerCase()));
 }
 
 /**

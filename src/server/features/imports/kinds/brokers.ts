@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type BrokerValues, brokerBody } from '../../../../shared/schemas/brokers';
 import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
+import { textArrayParam } from '../../../db/arrays';
 import type { Executor } from '../../../db/client';
 import { brokers } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
@@ -26,7 +27,7 @@ async function brokersByRut(db: Executor, ruts: readonly string[]) {
   const rows = await db
     .select()
     .from(brokers)
-    .where(inArray(brokers.rut, [...ruts]));
+    .where(sql`${brokers.rut} = any(${textArrayParam(ruts)})`);
   return new Map(rows.map((row) => [row.rut, row]));
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { dec, money } from '../../../../shared/domain/decimal';
 import { foldText } from '../../../../shared/domain/import-cells';
 import { commissionFigures, reservationFigures } from '../../../../shared/domain/pricing';
@@ -18,13 +18,14 @@ import { errorMessage } from '../../../../shared/errors';
 import { formatUF, santiagoDateOf, santiagoInstant } from '../../../../shared/format';
 import { IMPORT_FIELDS, IMPORT_STAGES, type ImportStage } from '../../../../shared/schemas/imports';
 import { createReservationBody } from '../../../../shared/schemas/reservations';
+import { textArrayParam, uuidArrayParam } from '../../../db/arrays';
 import type { Executor } from '../../../db/client';
 import { queryRows } from '../../../db/client';
 import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
 import * as stock from '../../stock/stock.service';
 import * as workflows from '../../workflows/workflows.service';
-import { lockRowSnapshots, uuidListSql } from '../imports.queries';
+import { lockRowSnapshots } from '../imports.queries';
 import {
   type ApplyContext,
   allSame,
@@ -238,19 +239,28 @@ async function lookups(
       : db
           .select({ id: clients.id, rut: clients.rut })
           .from(clients)
-          .where(and(inArray(clients.rut, clientRuts), isNull(clients.deletedAt))),
+          .where(and(sql`${clients.rut} = any(${textArrayParam(clientRuts)})`, isNull(clients.deletedAt))),
     brokerRuts.length === 0
       ? []
-      : db.select({ id: brokers.id, rut: brokers.rut }).from(brokers).where(inArray(brokers.rut, brokerRuts)),
+      : db
+          .select({ id: brokers.id, rut: brokers.rut })
+          .from(brokers)
+          .where(sql`${brokers.rut} = any(${textArrayParam(brokerRuts)})`),
     numbers.length === 0
       ? []
-      : db.select().from(reservations).where(inArray(reservations.reservationNumber, numbers)),
+      : db
+          .select()
+          .from(reservations)
+          .where(sql`${reservations.reservationNumber} = any(${textArrayParam(numbers)})`),
   ]);
   const existingIds = existingRows.map((row) => row.id);
   const [commissionRows, flowRows, heldRows] = await Promise.all([
     existingIds.length === 0
       ? []
-      : db.select().from(brokerCommissions).where(inArray(brokerCommissions.reservationId, existingIds)),
+      : db
+          .select()
+          .from(brokerCommissions)
+          .where(sql`${brokerCommissions.reservationId} = any(${uuidArrayParam(existingIds)})`),
     existingIds.length === 0
       ? []
       : queryRows<{
@@ -263,7 +273,7 @@ async function lookups(
           db,
           sql`select f.reservation_id, f.kind, f.is_second_payment, s.name as stage, f.status
               from flows f left join workflow_stages s on s.id = f.current_stage_id
-              where f.reservation_id in (${uuidListSql(existingIds)})`,
+              where f.reservation_id = any(${uuidArrayParam(existingIds)})`,
         ),
     stock.listHeldUnits(db, existingIds),
   ]);
@@ -295,22 +305,22 @@ async function lookups(
   const batchProjects = [
     ...new Set(strings('projectName').flatMap((name) => projectIds.get(foldText(name)) ?? [])),
   ];
-  const inBatchProjects = sql`project_id in (${uuidListSql(batchProjects)})`;
+  const inBatchProjects = sql`project_id = any(${uuidArrayParam(batchProjects)})`;
   const held =
     apartments.length + others.length === 0 || batchProjects.length === 0
       ? []
       : await queryRows<{ project_id: string; kind: string; number: string; reservation_number: string }>(
           db,
           sql`select project_id, 'apartment' as kind, lower(apartment_number) as number, reservation_number from reservations
-                where not is_rescinded and ${inBatchProjects} and lower(apartment_number) = any(${sqlTextArray(apartments)})
+                where not is_rescinded and ${inBatchProjects} and lower(apartment_number) = any(${textArrayParam(apartments)})
               union all
               select project_id, 'parking', lower(parking_number), reservation_number from reservations
                 where not is_rescinded and parking_number is not null and ${inBatchProjects}
-                  and lower(parking_number) = any(${sqlTextArray(others)})
+                  and lower(parking_number) = any(${textArrayParam(others)})
               union all
               select project_id, 'storage', lower(storage_number), reservation_number from reservations
                 where not is_rescinded and storage_number is not null and ${inBatchProjects}
-                  and lower(storage_number) = any(${sqlTextArray(others)})`,
+                  and lower(storage_number) = any(${textArrayParam(others)})`,
         );
   const { withInventory, policies } = await projectStock(db, batchProjects, memo);
   const inventoried = batchProjects.filter((id) => withInventory.has(id));
@@ -335,15 +345,6 @@ async function lookups(
       held.map((row) => [unitKey(row.project_id, row.kind, row.number), row.reservation_number]),
     ),
   };
-}
-
-function sqlTextArray(values: readonly string[]) {
-  return values.length === 0
-    ? sql`array[]::text[]`
-    : sql`array[${sql.join(
-        values.map((value) => sql`${value}`),
-        sql`, `,
-      )}]::text[]`;
 }
 
 /** One row planned: references, the form's schema, the in-flight dates, the comparison. */
