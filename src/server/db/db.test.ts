@@ -3,11 +3,22 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  jsonb,
+  numeric,
+  PgDialect,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestApp } from '../test/app';
 import { textArrayParam, uuidArrayParam } from './arrays';
+import { insertRowsAsJson } from './bulk';
 import { isoInstant, queryRows, RowShapeError } from './client';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock';
 import { projects, realEstateAgencies } from './schema';
@@ -166,6 +177,55 @@ describe('seeded workflow definitions (workflows.md §1)', () => {
 
 describe('types over the wire', () => {
   const ctx = useTestApp();
+
+  it('inserts rows set-based with each column’s own type, defaults for the columns left out', async () => {
+    const probe = pgTable('bulk_probe', {
+      id: uuid('id').primaryKey(),
+      amount: numeric('amount', { precision: 14, scale: 2 }),
+      day: date('day'),
+      at: timestamp('at', { withTimezone: true }),
+      doc: jsonb('doc'),
+      label: text('label').notNull().default('sin nombre'),
+      done: boolean('done'),
+    });
+    const ids = ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c'];
+    // A table of the transaction's own (one connection on both engines), gone at its end.
+    const rows = await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`create temporary table bulk_probe (id uuid primary key, amount numeric(14, 2),
+        day date, at timestamptz, doc jsonb, label text not null default 'sin nombre', done boolean)
+        on commit drop`);
+      await insertRowsAsJson(tx, probe, [
+        {
+          id: ids[0]!,
+          amount: '1234.56',
+          day: '2026-03-01',
+          at: new Date('2026-03-01T12:34:56.789Z'),
+          doc: { a: 'x "y"', n: [1, 2] },
+          done: true,
+        },
+        { id: ids[1]!, amount: null, day: null, at: null, doc: null, done: false },
+      ]);
+      await expect(
+        insertRowsAsJson(tx, probe, [{ id: ids[0]!, done: true }, { id: ids[1]! }]),
+      ).rejects.toThrow('every row must have the same columns');
+      return queryRows<Record<string, unknown>>(
+        tx,
+        sql`select id, amount, day, ${isoInstant(sql`at`)} as at, doc, label, done from bulk_probe order by id`,
+      );
+    });
+    expect(rows).toEqual([
+      {
+        id: ids[0],
+        amount: '1234.56',
+        day: '2026-03-01',
+        at: '2026-03-01T12:34:56.789Z',
+        doc: { a: 'x "y"', n: [1, 2] },
+        label: 'sin nombre',
+        done: true,
+      },
+      { id: ids[1], amount: null, day: null, at: null, doc: null, label: 'sin nombre', done: false },
+    ]);
+  });
 
   it('sends an array as one parameter that carries any text unchanged', async () => {
     const values = ['20.123.456-K', 'con "comillas"', 'barra \\ invertida', 'coma, y {llaves}', '', 'ñandú'];

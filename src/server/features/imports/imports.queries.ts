@@ -1,6 +1,7 @@
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { uuidArrayParam } from '../../db/arrays';
+import { insertRowsAsJson } from '../../db/bulk';
 import type { Executor } from '../../db/client';
 import { isoInstant, queryRows } from '../../db/client';
 import { importMappings, importRunFileParts, importRunRecords, importRuns, profiles } from '../../db/schema';
@@ -215,25 +216,20 @@ export async function upsertMapping(
 
 // --- Records and undo --------------------------------------------------------------------------------
 
-/**
- * A chunk's records (undo's memory of what it changed), set-based: the rows travel as one JSON
- * parameter. Built with the query builder, 100 records were 600 parameters, and building them was
- * most of the JavaScript of an import of 100,000 clients (decision 0033, 2026-11-27).
- */
+/** A chunk's records (undo's memory of what it changed), set-based (`insertRowsAsJson`). */
 export async function insertRecords(db: Executor, runId: string, records: readonly ChangedRecord[]) {
-  if (records.length === 0) return;
-  const rows = records.map((record) => ({
-    table_name: record.tableName,
-    record_id: record.recordId,
-    action: record.action,
-    before: record.before,
-    row_number: record.rowNumber,
-  }));
-  await db.execute(sql`
-    insert into import_run_records (run_id, table_name, record_id, action, before, row_number)
-    select ${runId}::uuid, table_name, record_id, action, before, row_number
-      from json_to_recordset(${JSON.stringify(rows)}::json)
-             as x(table_name text, record_id uuid, action text, before jsonb, row_number int)`);
+  await insertRowsAsJson(
+    db,
+    importRunRecords,
+    records.map((record) => ({
+      runId,
+      tableName: record.tableName,
+      recordId: record.recordId,
+      action: record.action,
+      before: record.before,
+      rowNumber: record.rowNumber,
+    })),
+  );
 }
 
 export interface StoredRecord {

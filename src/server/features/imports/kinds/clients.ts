@@ -3,7 +3,9 @@ import { errorMessage } from '../../../../shared/errors';
 import { clientBody } from '../../../../shared/schemas/clients';
 import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
 import { textArrayParam } from '../../../db/arrays';
-import { type Executor, queryRows } from '../../../db/client';
+import { insertRowsAsJson } from '../../../db/bulk';
+import type { Executor } from '../../../db/client';
+import { newRowId } from '../../../db/ids';
 import { clients } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
 import { lockRowSnapshots } from '../imports.queries';
@@ -26,35 +28,6 @@ interface ClientPlan {
   id: string | null;
   version: number | null;
   values: ClientColumns;
-}
-
-/**
- * New clients, set-based (one JSON parameter for the chunk; the query builder's 700 parameters were
- * most of the JavaScript of a 100,000-client import); answers each one's id by RUT.
- */
-async function insertClients(
-  tx: Executor,
-  values: readonly ClientColumns[],
-  actorId: string,
-): Promise<Map<string, string>> {
-  if (values.length === 0) return new Map();
-  const rows = await queryRows<{ id: string; rut: string }>(
-    tx,
-    sql`insert into clients (rut, first_name, last_name, birth_date, phone, email, created_by, updated_by)
-        select rut, first_name, last_name, birth_date, phone, email, ${actorId}::uuid, ${actorId}::uuid
-          from json_to_recordset(${JSON.stringify(
-            values.map((client) => ({
-              rut: client.rut,
-              first_name: client.firstName,
-              last_name: client.lastName,
-              birth_date: client.birthDate,
-              phone: client.phone,
-              email: client.email,
-            })),
-          )}::json) as x(rut text, first_name text, last_name text, birth_date date, phone text, email text)
-        returning id, rut`,
-  );
-  return new Map(rows.map((row) => [row.rut, row.id]));
 }
 
 async function liveClientsByRut(db: Executor, ruts: readonly string[]) {
@@ -126,16 +99,26 @@ export const clientsKind: KindModule<ClientPlan> = {
 
   async applyBatch(tx, rows, ctx) {
     const records: ChangedRecord[] = [];
-    const creates = rows.filter((row) => row.action === 'create' && row.plan);
-    const createdIds = await insertClients(
+    const creates = rows
+      .filter((row) => row.action === 'create' && row.plan)
+      .map((row) => ({ row, id: newRowId() }));
+    await insertRowsAsJson(
       tx,
-      creates.map((row) => row.plan!.values),
-      ctx.actorId,
+      clients,
+      creates.map(({ row, id }) => ({
+        ...row.plan!.values,
+        id,
+        rut: row.plan!.values.rut!,
+        firstName: row.plan!.values.firstName!,
+        lastName: row.plan!.values.lastName!,
+        createdBy: ctx.actorId,
+        updatedBy: ctx.actorId,
+      })),
     );
-    for (const row of creates) {
+    for (const { row, id } of creates) {
       records.push({
         tableName: 'clients',
-        recordId: createdIds.get(row.plan!.values.rut!)!,
+        recordId: id,
         action: 'insert',
         before: null,
         rowNumber: row.rowNumber,

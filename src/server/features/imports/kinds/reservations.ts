@@ -19,8 +19,10 @@ import { formatUF, santiagoDateOf, santiagoInstant } from '../../../../shared/fo
 import { IMPORT_FIELDS, IMPORT_STAGES, type ImportStage } from '../../../../shared/schemas/imports';
 import { createReservationBody } from '../../../../shared/schemas/reservations';
 import { textArrayParam, uuidArrayParam } from '../../../db/arrays';
+import { insertRowsAsJson } from '../../../db/bulk';
 import type { Executor } from '../../../db/client';
 import { queryRows } from '../../../db/client';
+import { newRowId } from '../../../db/ids';
 import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
 import * as stock from '../../stock/stock.service';
@@ -750,52 +752,47 @@ export const reservationsKind: KindModule<ReservationPlan> = {
     const records: ChangedRecord[] = [];
     const creates = rows.filter((row) => row.action === 'create' && row.plan);
     if (creates.length > 0) {
-      const inserted = await tx
-        .insert(reservations)
-        .values(
-          creates.map((row) => ({
-            ...(row.plan!.reservation as typeof reservations.$inferInsert),
-            createdBy: ctx.actorId,
-            updatedBy: ctx.actorId,
-          })),
-        )
-        .returning({ id: reservations.id });
-      const commissionRows: (typeof brokerCommissions.$inferInsert & { rowNumber: number })[] = [];
-      inserted.forEach((row, index) => {
-        const planned = creates[index]!;
+      // Ids made here: the rows are written set-based (`insertRowsAsJson`), which answers nothing.
+      for (const row of creates) row.plan!.id = newRowId();
+      await insertRowsAsJson(
+        tx,
+        reservations,
+        creates.map((row) => ({
+          ...(row.plan!.reservation as typeof reservations.$inferInsert),
+          id: row.plan!.id!,
+          createdBy: ctx.actorId,
+          updatedBy: ctx.actorId,
+        })),
+      );
+      const withCommission = creates.filter((row) => row.plan!.commission);
+      for (const row of creates) {
         records.push({
           tableName: 'reservations',
-          recordId: row.id,
+          recordId: row.plan!.id!,
           action: 'insert',
           before: null,
-          rowNumber: planned.rowNumber,
+          rowNumber: row.rowNumber,
         });
-        planned.plan!.id = row.id;
-        if (planned.plan!.commission) {
-          commissionRows.push({
-            ...(planned.plan!.commission as unknown as typeof brokerCommissions.$inferInsert),
-            reservationId: row.id,
-            createdBy: ctx.actorId,
-            updatedBy: ctx.actorId,
-            rowNumber: planned.rowNumber,
-          });
-        }
-      });
-      if (commissionRows.length > 0) {
-        const insertedCommissions = await tx
-          .insert(brokerCommissions)
-          .values(commissionRows.map(({ rowNumber: _rowNumber, ...values }) => values))
-          .returning({ id: brokerCommissions.id, reservationId: brokerCommissions.reservationId });
-        insertedCommissions.forEach((commission, index) => {
-          records.push({
-            tableName: 'broker_commissions',
-            recordId: commission.id,
-            action: 'insert',
-            before: null,
-            rowNumber: commissionRows[index]!.rowNumber,
-          });
-          const planned = creates.find((row) => row.plan!.id === commission.reservationId)!;
-          planned.plan!.commissionId = commission.id;
+      }
+      for (const row of withCommission) row.plan!.commissionId = newRowId();
+      await insertRowsAsJson(
+        tx,
+        brokerCommissions,
+        withCommission.map((row) => ({
+          ...(row.plan!.commission as unknown as typeof brokerCommissions.$inferInsert),
+          id: row.plan!.commissionId!,
+          reservationId: row.plan!.id!,
+          createdBy: ctx.actorId,
+          updatedBy: ctx.actorId,
+        })),
+      );
+      for (const row of withCommission) {
+        records.push({
+          tableName: 'broker_commissions',
+          recordId: row.plan!.commissionId!,
+          action: 'insert',
+          before: null,
+          rowNumber: row.rowNumber,
         });
       }
       await holdUnits(
