@@ -62,3 +62,39 @@ describe('reading an XLSX as it streams', () => {
     expect(rows[49]).toEqual(['150.345.678-5', 'Ana 50', 75, new Date(Date.UTC(2026, 1, 19))]);
   });
 });
+
+describe('reading a CSV as it streams', () => {
+  /** 3,000 rows (~150 KB, several of the reader's 64 KiB slices) with accents and quoted line breaks. */
+  const lines = ['RUT;Nombres;Observaciones'];
+  for (let n = 1; n <= 3_000; n++) lines.push(`${n};Ñandú José ${n};"línea uno\nlínea dos ""${n}"""`);
+  const text = lines.join('\r\n');
+  const expected = Array.from({ length: 3_000 }, (_, i) => [
+    String(i + 1),
+    `Ñandú José ${i + 1}`,
+    `línea uno\nlínea dos "${i + 1}"`,
+  ]);
+
+  async function readAll(bytes: Buffer) {
+    const table = await openTable(bytes);
+    const rows = [];
+    for await (const row of table.rows) rows.push(row.cells);
+    return { header: table.header.cells, rows };
+  }
+
+  it('keeps every cell whole where a slice ends inside a quoted cell or a character', async () => {
+    const utf8 = Buffer.from(text, 'utf8');
+    // The file is such that both slices end inside a quoted cell (an odd count of quotes before the
+    // end), and the second one inside a two-byte letter: what the reader must stitch back.
+    for (const end of [65_536, 131_072]) {
+      expect(utf8.subarray(0, end).filter((byte) => byte === 0x22).length % 2).toBe(1);
+    }
+    expect(utf8[131_072]! & 0xc0).toBe(0x80);
+    expect(await readAll(utf8)).toEqual({ header: ['RUT', 'Nombres', 'Observaciones'], rows: expected });
+  });
+
+  it('reads the same rows from Windows-1252 and from UTF-8 with a BOM', async () => {
+    expect((await readAll(Buffer.from(text, 'latin1'))).rows).toEqual(expected);
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    expect(await readAll(withBom)).toEqual({ header: ['RUT', 'Nombres', 'Observaciones'], rows: expected });
+  });
+});

@@ -295,7 +295,7 @@ async function* csvRows(bytes: Buffer): AsyncGenerator<SheetRow> {
       wake = resolve;
     });
   let arrived = arrival();
-  Papa.parse<string[]>(input as unknown as File, {
+  Papa.parse<string[]>(input, {
     delimiter: csvDelimiterOf(head),
     skipEmptyLines: false,
     chunk: (results: Papa.ParseResult<string[]>, chunkParser: Papa.Parser) => {
