@@ -6,7 +6,14 @@ import type { Executor } from '../../../db/client';
 import { brokers } from '../../../db/schema';
 import { AppError } from '../../../http/app-error';
 import { lockRowSnapshots } from '../imports.queries';
-import { allSame, type ChangedRecord, type KindModule, type PlannedRow, schemaErrors } from './kind';
+import {
+  allSame,
+  type ChangedRecord,
+  insertedRecord,
+  type KindModule,
+  type PlannedRow,
+  schemaErrors,
+} from './kind';
 
 /** Brokers by RUT (the broker with that RUT is updated; none: created). */
 
@@ -89,13 +96,7 @@ export const brokersKind: KindModule<BrokerPlan> = {
         )
         .returning({ id: brokers.id });
       inserted.forEach((row, index) => {
-        records.push({
-          tableName: 'brokers',
-          recordId: row.id,
-          action: 'insert',
-          before: null,
-          rowNumber: creates[index]!.rowNumber,
-        });
+        records.push(insertedRecord('brokers', row.id, creates[index]!.rowNumber));
       });
     }
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);

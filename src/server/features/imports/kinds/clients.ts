@@ -13,6 +13,7 @@ import {
   allSame,
   type ChangedRecord,
   fieldError,
+  insertedRecord,
   type KindModule,
   type PlannedRow,
   schemaErrors,
@@ -115,15 +116,7 @@ export const clientsKind: KindModule<ClientPlan> = {
         updatedBy: ctx.actorId,
       })),
     );
-    for (const { row, id } of creates) {
-      records.push({
-        tableName: 'clients',
-        recordId: id,
-        action: 'insert',
-        before: null,
-        rowNumber: row.rowNumber,
-      });
-    }
+    records.push(...creates.map(({ row, id }) => insertedRecord('clients', id, row.rowNumber)));
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
     const before = await lockRowSnapshots(
       tx,

@@ -57,6 +57,11 @@ export interface ChangedRecord {
   rowNumber: number;
 }
 
+/** What undo needs of a row the chunk created: its table, its id and the file's row. */
+export function insertedRecord(tableName: ImportTable, recordId: string, rowNumber: number): ChangedRecord {
+  return { tableName, recordId, action: 'insert', before: null, rowNumber };
+}
+
 /** The tables an import writes (and undo restores), in the order undo deletes what was created. */
 export const IMPORT_TABLES = [
   'price_lists',

@@ -33,6 +33,7 @@ import {
   allSame,
   type ChangedRecord,
   fieldError,
+  insertedRecord,
   type KindModule,
   type PlannedRow,
   type ReadRow,
@@ -754,6 +755,8 @@ export const reservationsKind: KindModule<ReservationPlan> = {
     if (creates.length > 0) {
       // Ids made here: the rows are written set-based (`insertRowsAsJson`), which answers nothing.
       for (const row of creates) row.plan!.id = newRowId();
+      const withCommission = creates.filter((row) => row.plan!.commission);
+      for (const row of withCommission) row.plan!.commissionId = newRowId();
       await insertRowsAsJson(
         tx,
         reservations,
@@ -764,17 +767,6 @@ export const reservationsKind: KindModule<ReservationPlan> = {
           updatedBy: ctx.actorId,
         })),
       );
-      const withCommission = creates.filter((row) => row.plan!.commission);
-      for (const row of creates) {
-        records.push({
-          tableName: 'reservations',
-          recordId: row.plan!.id!,
-          action: 'insert',
-          before: null,
-          rowNumber: row.rowNumber,
-        });
-      }
-      for (const row of withCommission) row.plan!.commissionId = newRowId();
       await insertRowsAsJson(
         tx,
         brokerCommissions,
@@ -786,15 +778,12 @@ export const reservationsKind: KindModule<ReservationPlan> = {
           updatedBy: ctx.actorId,
         })),
       );
-      for (const row of withCommission) {
-        records.push({
-          tableName: 'broker_commissions',
-          recordId: row.plan!.commissionId!,
-          action: 'insert',
-          before: null,
-          rowNumber: row.rowNumber,
-        });
-      }
+      records.push(
+        ...creates.map((row) => insertedRecord('reservations', row.plan!.id!, row.rowNumber)),
+        ...withCommission.map((row) =>
+          insertedRecord('broker_commissions', row.plan!.commissionId!, row.rowNumber),
+        ),
+      );
       await holdUnits(
         tx,
         creates.map((row) => row.plan!),

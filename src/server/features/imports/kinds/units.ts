@@ -15,6 +15,7 @@ import {
   allSame,
   type ChangedRecord,
   fieldError,
+  insertedRecord,
   type KindModule,
   type PlannedRow,
   type ReadRow,
@@ -255,13 +256,7 @@ export const unitsKind: KindModule<UnitPlan> = {
         ctx.actorId,
       );
       inserted.forEach((unit, index) => {
-        records.push({
-          tableName: 'units',
-          recordId: unit.id,
-          action: 'insert',
-          before: null,
-          rowNumber: projectRows[index]!.rowNumber,
-        });
+        records.push(insertedRecord('units', unit.id, projectRows[index]!.rowNumber));
       });
     }
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id && row.plan.values);
@@ -317,13 +312,7 @@ export const unitsKind: KindModule<UnitPlan> = {
         },
         ctx.actorId,
       );
-      records.push({
-        tableName: 'price_lists',
-        recordId: priceListId,
-        action: 'insert',
-        before: null,
-        rowNumber: list.rowNumber,
-      });
+      records.push(insertedRecord('price_lists', priceListId, list.rowNumber));
     }
     return records;
   },
