@@ -6,6 +6,7 @@ import {
   analyzeEmbedded,
   analyzeSizeEmbedded,
   millisUntilSantiagoHour,
+  QUICK_STATISTICS_TARGET,
   startEmbeddedMaintenance,
 } from './maintenance';
 
@@ -69,6 +70,15 @@ describe('the embedded database housekeeping', () => {
     expect(await state()).toEqual({ rows: 5000, columns: ['id'] });
     await analyzeEmbedded(db, ['grown_probe']);
     expect(await state()).toEqual({ rows: 5000, columns: ['born', 'id', 'name'] });
+    // The quick sample: a histogram of QUICK_STATISTICS_TARGET buckets (the default would take 100),
+    // and the session's own setting left as it was.
+    const [histogram] = await queryRows<{ bounds: number; target: string }>(
+      db,
+      sql`select cardinality(histogram_bounds::text::int[]) as bounds,
+                 current_setting('default_statistics_target') as target
+            from pg_stats where tablename = 'grown_probe' and attname = 'id'`,
+    );
+    expect(histogram).toEqual({ bounds: QUICK_STATISTICS_TARGET + 1, target: '100' });
   });
 
   it('leaves PostgreSQL to its autovacuum', async () => {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { cellText, foldText } from '../../../shared/domain/import-cells';
 import { can } from '../../../shared/permissions';
@@ -17,6 +16,7 @@ import {
 } from '../../../shared/schemas/imports';
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
+import { letOthersThrough } from '../../event-loop';
 import { AppError } from '../../http/app-error';
 import { leaseRun } from './apply-lease';
 import * as queries from './imports.queries';
@@ -95,7 +95,7 @@ export async function keepRun(
       await db.transaction((tx) => queries.insertFilePart(tx, run.id, index, part));
       // Let the requests that arrived meanwhile reach the database before the next part: without
       // it the parts went one after the other and /api/health waited for them all (~0.8 s).
-      await yieldToOthers();
+      await letOthersThrough();
     }
   } catch (error) {
     await db.transaction((tx) => queries.deleteRun(tx, run.id));

@@ -1,4 +1,3 @@
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { formatRut } from '../../../shared/domain/rut';
 import { errorMessage } from '../../../shared/errors';
 import {
@@ -10,6 +9,7 @@ import {
 import { actingAs } from '../../db/actor';
 import type { Database } from '../../db/client';
 import { analyzedRowsEmbedded, analyzeEmbedded, analyzeSizeEmbedded } from '../../db/maintenance';
+import { letOthersThrough } from '../../event-loop';
 import { AppError } from '../../http/app-error';
 import * as queries from './imports.queries';
 import { brokersKind } from './kinds/brokers';
@@ -125,7 +125,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     for (const { plan: _plan, ...outcome } of await kind.planBatch(db, batch, now, memo))
       outcomes.push(outcome);
     batch = [];
-    await yieldToOthers();
+    await letOthersThrough();
   };
   for await (const row of readRows(input, kind)) {
     const key = keyOf(kind, row);
@@ -146,12 +146,12 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   const byRow = new Map<number, PlannedRow>();
   for (const outcome of outcomes) {
     byRow.set(outcome.rowNumber, outcome);
-    if (stretchEnds()) await yieldToOthers();
+    if (stretchEnds()) await letOthersThrough();
   }
   const keyField = kind.fields.find((field) => field.key === kind.keyField)!;
   const rowsWord = (rows: number[]) => `${rows.length === 1 ? 'la fila' : 'las filas'} ${rows.join(', ')}`;
   for (const { rows, text } of keys.values()) {
-    if (stretchEnds()) await yieldToOthers();
+    if (stretchEnds()) await letOthersThrough();
     if (rows.length < 2) continue;
     for (const rowNumber of rows) {
       const outcome = byRow.get(rowNumber)!;
@@ -171,7 +171,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   // What two rows claim (a unit of two reservations): an error on each, naming the other rows.
   const claims = new Map<string, number[]>();
   for (const outcome of outcomes) {
-    if (stretchEnds()) await yieldToOthers();
+    if (stretchEnds()) await letOthersThrough();
     for (const claim of outcome.claims ?? []) {
       const rows = claims.get(claim.key);
       if (rows) rows.push(outcome.rowNumber);
@@ -179,7 +179,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     }
   }
   for (const outcome of outcomes) {
-    if (stretchEnds()) await yieldToOthers();
+    if (stretchEnds()) await letOthersThrough();
     for (const claim of outcome.claims ?? []) {
       const others = claims.get(claim.key)!.filter((other) => other !== outcome.rowNumber);
       if (others.length === 0) continue;
@@ -199,7 +199,7 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   const errors: RowError[] = [];
   const errorRows = new Set<number>();
   for (const outcome of outcomes) {
-    if (stretchEnds()) await yieldToOthers();
+    if (stretchEnds()) await letOthersThrough();
     if (outcome.action === 'create') counts.created += 1;
     else if (outcome.action === 'update') counts.updated += 1;
     else if (outcome.action === 'unchanged') counts.unchanged += 1;
@@ -289,7 +289,7 @@ export async function apply(
         errorCount: counts.errors,
       });
     });
-    await yieldToOthers();
+    await letOthersThrough();
     if (cancelRequested) throw new AppError('IMPORT_CANCELLED');
     const rowsNow = startRows === null ? null : startRows + counts.created;
     if (rowsNow !== null && rowsNow >= Math.max(2 * analyzedRows, 100)) {
@@ -297,7 +297,7 @@ export async function apply(
       // once the apply ends (below).
       for (const table of GROWN_TABLES[input.kind]) {
         await analyzeSizeEmbedded(db, table);
-        await yieldToOthers();
+        await letOthersThrough();
       }
       analyzedRows = rowsNow;
       grown = true;
@@ -335,7 +335,7 @@ export async function apply(
     if (grown) {
       for (const table of GROWN_TABLES[input.kind]) {
         await analyzeEmbedded(db, [table]);
-        await yieldToOthers();
+        await letOthersThrough();
       }
     }
   } catch (error) {
@@ -444,7 +444,7 @@ export async function undoRecords(
         records.map((record) => record.id),
       );
     });
-    await yieldToOthers();
+    await letOthersThrough();
   }
   return [];
 }

@@ -741,7 +741,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
   kind: 'reservations',
   fields: FIELDS,
   keyField: 'reservationNumber',
-  chunkSize: 20,
+  chunkSize: 10,
 
   async planBatch(db, rows, now, memo) {
     const found = await lookups(db, rows, memo);
