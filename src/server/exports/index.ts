@@ -31,6 +31,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ExportFormat, ExportTotals, ReportColumns } from '../../shared/reports/columns';
+import { letOthersThrough } from '../event-loop';
 import { csvPieces } from './csv';
 import { writeXlsx } from './xlsx';
 
@@ -80,11 +81,6 @@ export function exportFileName(fileName: string, format: ExportFormat): string {
   return `${fileName.replace(/[^A-Za-z0-9_.-]/g, '_')}.${format}`;
 }
 
-/** A turn of the event loop: what other requests (and the socket's writes) wait for meanwhile. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
 /**
  * Reads a sorted result in keyset chunks: `readChunk(null, size)` first, then
  * `readChunk(cursorOf(lastRow), size)` until a chunk comes back short. Each read ends its turn of
@@ -99,7 +95,7 @@ export async function* keysetChunks<Row, Cursor>(
   let after: Cursor | null = null;
   for (;;) {
     const rows = await readChunk(after, size);
-    await nextTurn();
+    await letOthersThrough();
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (rows.length < size || last === undefined) return;

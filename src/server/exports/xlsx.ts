@@ -8,6 +8,7 @@ import {
   type ReportColumns,
   totalsRowsOf,
 } from '../../shared/reports/columns';
+import { letOthersThrough } from '../event-loop';
 import { totalsValues } from './csv';
 
 /** Excel number formats (Excel shows them with the reader's own separators: '1.234,56' in es-CL). */
@@ -71,7 +72,7 @@ function xlsxCell(format: ColumnFormat, value: CellValue): ExcelJS.CellValue {
 /** Waits until `out` has room again; throws when it was closed (the client went away). */
 function drained(out: Writable): Promise<void> {
   if (out.destroyed) return Promise.reject(new Error('La descarga se interrumpió'));
-  if (!out.writableNeedDrain) return new Promise((resolve) => setImmediate(resolve));
+  if (!out.writableNeedDrain) return letOthersThrough();
   return new Promise((resolve, reject) => {
     const done = () => {
       out.off('drain', done);
@@ -123,7 +124,7 @@ export async function writeXlsx<Row>(
     sheet.addRow(columns.map((column) => xlsxCell(column.format, row[column.key] as CellValue)));
 
   for await (const rows of chunks) {
-    // A turn of the event loop (and room in `out`) every few hundred rows: exceljs builds each row's
+    // Others let through (and room in `out`) every few hundred rows: exceljs builds each row's
     // XML on the main thread.
     for (let index = 0; index < rows.length; index++) {
       addRow(rows[index] as Row).commit();
