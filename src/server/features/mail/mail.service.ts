@@ -25,8 +25,11 @@ import * as queries from './mail.queries';
  * the outbox, 'Reintentar', a test message to oneself, the holidays.
  */
 
-/** Assignments and rejections of one user within this many minutes go as one message. */
+/** Assignments and rejections of one user within this many minutes go as one message... */
 export const GROUP_MINUTES = 15;
+/** ...of at most this many notices (a full group goes at once; decision 0035). */
+export const MAX_GROUP_NOTICES = 50;
+const GROUPS = { minutes: GROUP_MINUTES, maxNotices: MAX_GROUP_NOTICES };
 /** The daily digest and the reminders: at this hour of Santiago, on business days. */
 export const DIGEST_HOUR = 8;
 
@@ -47,7 +50,7 @@ export async function recordFlowNoticesIn(
       return { kind: notice.kind, userId: notice.userId, notice: { ...notice, at } };
     }),
     now,
-    GROUP_MINUTES,
+    GROUPS,
   );
 }
 
@@ -75,7 +78,7 @@ export async function recordMentionsIn(
         },
       })),
     now,
-    GROUP_MINUTES,
+    GROUPS,
   );
 }
 

@@ -17,7 +17,7 @@ import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/
 import { startTestSmtp, type TestSmtp } from '../../test/smtp';
 import { systemDatabase } from '../../test/system-database';
 import * as workflows from '../workflows/workflows.service';
-import { runDailyJobs } from './mail.service';
+import { MAX_GROUP_NOTICES, recordFlowNoticesIn, runDailyJobs } from './mail.service';
 import { MAX_ATTEMPTS } from './mail-sender';
 
 /** The app's clock: 11:00 on Thursday 17 September 2026 in Santiago (Friday 18 is a holiday). */
@@ -289,6 +289,39 @@ describe('e-mail notices over a real SMTP server', () => {
       ['notices', 'sent', 3],
       ['notices', 'pending', 1],
     ]);
+  });
+
+  it('sends a full group at once: the next notice opens another group', async () => {
+    const seller = await createUser(ctx.db, { userType: 'KAM', isSeller: true, firstName: 'Sara' });
+    const reservation = await createReservation(ctx.db);
+    const flow = await createSaleFlow(ctx.db, { reservationId: reservation.id, at: minutes(-60) });
+    await clearOutbox();
+    const [task] = await queryRows<{ id: string }>(
+      ctx.db,
+      sql`select id from flow_tasks where flow_id = ${flow.id} order by id limit 1`,
+    );
+    const assigned = (count: number) =>
+      Array.from({ length: count }, () => ({
+        kind: 'assigned' as const,
+        userId: seller.id,
+        taskRowId: task!.id,
+      }));
+    const record = (count: number, at: Date) =>
+      asSystem(ctx.db, (tx) => recordFlowNoticesIn(tx, assigned(count), at));
+    await record(MAX_GROUP_NOTICES - 1, minutes(0));
+    await record(1, minutes(1));
+    // Full: it goes at the next notice, which opens the next group, not after its 15 minutes.
+    await record(1, minutes(2));
+    expect((await messages(ctx.db)).map((row) => [row.status, row.notice_count])).toEqual([
+      ['pending', MAX_GROUP_NOTICES],
+      ['pending', 1],
+    ]);
+    clock.now = minutes(2);
+    expect(await ctx.app.mail.deliverDue()).toMatchObject({ sent: 1 });
+    expect(smtp.received[0]!.subject).toBe(`${MAX_GROUP_NOTICES} avisos de Inmoflujo`);
+    clock.now = minutes(17);
+    expect(await ctx.app.mail.deliverDue()).toMatchObject({ sent: 1 });
+    expect(smtp.received[1]!.subject).not.toContain('avisos');
   });
 
   it('honours the user’s choices: no assignment notices when turned off, mentions still', async () => {
