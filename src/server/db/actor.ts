@@ -30,23 +30,32 @@ export async function declareActor(tx: Executor, actor: Actor): Promise<void> {
   );
 }
 
+/** Each database `actingAs` answered, and the database it wraps. */
+const actingBases = new WeakMap<Database, Database>();
+
 /**
  * The database as seen by one actor: every transaction it opens declares the actor first. Only
  * `transaction` differs; a write outside a transaction reaches the triggers with no actor and is
  * refused, so writes of a request always run in a transaction.
  */
 export function actingAs(db: Database, actor: Actor): Database {
+  // A database already acting as someone acts as the new actor instead: one declaration per
+  // transaction, not one per wrapping (the last would win anyway). An import's chunks, declared as
+  // the run, paid a statement more each.
+  const base = actingBases.get(db) ?? db;
   const transaction: Database['transaction'] = (run, config) =>
-    db.transaction(async (tx) => {
+    base.transaction(async (tx) => {
       await declareActor(tx, actor);
       return run(tx);
     }, config);
-  return new Proxy(db, {
+  const acting = new Proxy(base, {
     get(target, property, receiver) {
       if (property === 'transaction') return transaction;
       return Reflect.get(target, property, receiver);
     },
   });
+  actingBases.set(acting, base);
+  return acting;
 }
 
 /** Runs `work` in one transaction as 'sistema' (scripts, the generator, test set-up). */

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
   date,
@@ -17,6 +18,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestApp } from '../test/app';
+import { actingAs } from './actor';
 import { textArrayParam, uuidArrayParam } from './arrays';
 import { insertRowsAsJson } from './bulk';
 import { isoInstant, queryRows, RowShapeError } from './client';
@@ -354,5 +356,47 @@ describe('data directory lock', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('actingAs', () => {
+  const ctx = useTestApp();
+
+  it('declares the last actor once per transaction, however many times the database was wrapped', async () => {
+    const executed: string[] = [];
+    const dialect = new PgDialect();
+    // The test database, telling which statements each of its transactions ran.
+    const counting = new Proxy(ctx.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        return (run: Parameters<typeof target.transaction>[0]) =>
+          target.transaction((tx) =>
+            run(
+              new Proxy(tx, {
+                get(txTarget, txProperty, txReceiver) {
+                  if (txProperty !== 'execute') return Reflect.get(txTarget, txProperty, txReceiver);
+                  return (query: SQL) => {
+                    executed.push(dialect.sqlToQuery(query).sql);
+                    return txTarget.execute(query);
+                  };
+                },
+              }),
+            ),
+          );
+      },
+    });
+    const userId = randomUUID();
+    const seen = await actingAs(actingAs(counting, { userId: null }), {
+      userId,
+      requestId: 'r-1',
+    }).transaction(async (tx) => {
+      const [row] = await queryRows<{ actor: string; request: string }>(
+        tx,
+        sql`select current_setting('inmoflujo.actor') as actor, current_setting('inmoflujo.request') as request`,
+      );
+      return row;
+    });
+    expect(seen).toEqual({ actor: userId, request: 'r-1' });
+    expect(executed.filter((statement) => statement.includes('set_config'))).toHaveLength(1);
   });
 });
