@@ -4,7 +4,7 @@
 // statements without them: each report's export chunk (2,000 rows) runs alternately with and
 // without, BENCH_PESOS_RUNS times (default 25); the medians and their ratio are judged against the
 // issue's target (≤ 10 % slower). `npm run bench` runs it on its own dataset (in-process, once the
-// server has stopped: the embedded database has one owner) after `preparePesosData` gave that
+// server has stopped: the embedded database has one owner) after `preparePesosData` (scripts/pesos-data.ts) gave that
 // dataset a year of UF values and froze the paid payments' pesos as the engine would have. It also
 // measures Configuración → Valores UF's month (`pesosEndpoints`).
 //
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type SQL, sql } from 'drizzle-orm';
 import { generateDataset, SCALES } from '../scripts/demo-data';
+import { preparePesosData } from '../scripts/pesos-data';
 import { asSystem } from '../src/server/db/actor';
 import { type Database, openDatabase, queryRows } from '../src/server/db/client';
 import * as reports from '../src/server/features/reports/reports.queries';
@@ -38,32 +39,6 @@ const without = (report: reports.ReportSql, ...keys: string[]): reports.ReportSq
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/**
- * UF values from 400 days before `today` to 30 after (values are published ahead), and the pesos of
- * every dated payment frozen at its day's value (as `commissions.recordPaymentDate` would have). Only
- * what is missing is written, so a reused dataset is left as it is; bench data, loaded with the
- * triggers off (no audit rows, as the generator loads).
- */
-export async function preparePesosData(db: Database, today: string): Promise<void> {
-  await asSystem(db, async (tx) => {
-    await tx.execute(sql`set local session_replication_role = replica`);
-    await tx.execute(sql`insert into uf_values (date, value, source)
-      select d::date, round(38000 + (d::date - date '2025-01-01') * 5.5, 2), 'file'
-        from generate_series(${today}::date - 400, ${today}::date + 30, interval '1 day') d
-      on conflict (date) do nothing`);
-    await tx.execute(sql`update broker_commissions bc set
-        payment_1_uf_value = u.value, payment_1_clp = round(round(bc.commission_amount
-          * (case when bc.number_of_payments = 1 then 100 else bc.first_payment_percentage end) / 100.0, 2) * u.value, 0)
-      from uf_values u where u.date = bc.payment_1_date and bc.payment_1_clp is null`);
-    await tx.execute(sql`update broker_commissions bc set
-        payment_2_uf_value = u.value, payment_2_clp = round((bc.commission_amount - round(bc.commission_amount
-          * bc.first_payment_percentage / 100.0, 2)) * u.value, 0)
-      from uf_values u where u.date = bc.payment_2_date and bc.number_of_payments = 2 and bc.payment_2_clp is null`);
-  });
-  await db.execute(sql`analyze uf_values`);
-  await db.execute(sql`analyze broker_commissions`);
 }
 
 export interface PesosComparison {

@@ -42,6 +42,7 @@ import {
   SCALES,
   type ScaleName,
 } from '../scripts/demo-data';
+import { preparePesosData } from '../scripts/pesos-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 import { santiagoDateOf } from '../src/shared/format';
@@ -69,13 +70,7 @@ import {
   preparePaymentBatch,
 } from './payment-batch';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
-import {
-  measurePesos,
-  PESOS_RATIO_TARGET,
-  type PesosComparison,
-  pesosEndpoints,
-  preparePesosData,
-} from './pesos';
+import { measurePesos, PESOS_RATIO_TARGET, type PesosComparison, pesosEndpoints } from './pesos';
 import {
   type ExportMeasurement,
   measureExports,

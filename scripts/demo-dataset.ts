@@ -2,7 +2,9 @@
 // scale 'demo'), reused after. Used by `npm run demo` and `npm run lighthouse`.
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows } from '../src/server/db/client';
+import { santiagoDateOf } from '../src/shared/format';
 import { DEMO_EMAIL_DOMAIN, generateDataset, isEmpty } from './demo-data';
+import { preparePesosData } from './pesos-data';
 
 export interface DemoLoginRow {
   email: string;
@@ -25,6 +27,8 @@ export async function prepareDemoDataset(dataDir: string): Promise<DemoLoginRow[
     } else {
       console.log(`Using the demo dataset in ${dataDir} (delete the folder to generate it again).`);
     }
+    // Its commissions in pesos: UF values up to a month ahead of today (synthetic), on every start.
+    await preparePesosData(database.db, santiagoDateOf(new Date()));
     return await queryRows<DemoLoginRow>(
       database.db,
       sql`select email, user_type, first_name || ' ' || last_name as name from profiles
