@@ -1,4 +1,4 @@
-import { Group, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { BROKER_PAYMENTS_REPORT_COLUMNS } from '../../../shared/reports/definitions';
@@ -35,16 +35,22 @@ export default function BrokerPaymentsReportPage() {
     sortable: BROKER_PAYMENTS_SORTS,
     // The pesos in one cell on the screen; the exports carry each as a column.
     hidden: ['paymentUf', 'ufValue', 'clpState'],
+    // 'Tarea atrasada (N)' may take two lines, so that the eleven columns fit a 1440 px screen.
+    wraps: ['daysLate'],
     render: {
       clpAmount: (row) => <ClpCell row={row} />,
       daysLate: (row) =>
         row.daysLate > 0 ? (
-          <Group gap={4} wrap="nowrap" justify="flex-end">
-            <IconAlertTriangle size={16} color="var(--mantine-color-red-text)" aria-hidden="true" />
-            <Text size="sm" c="red" fw={600}>
-              Tarea atrasada ({row.daysLate})
-            </Text>
-          </Group>
+          // One text with the icon inline: it wraps between its words when the table is short of room.
+          <Text size="sm" c="red" fw={600} ta="right">
+            <IconAlertTriangle
+              size={16}
+              color="var(--mantine-color-red-text)"
+              aria-hidden="true"
+              style={{ verticalAlign: 'text-bottom', marginRight: 4 }}
+            />
+            Tarea atrasada ({row.daysLate})
+          </Text>
         ) : (
           '0'
         ),
@@ -76,6 +82,8 @@ export default function BrokerPaymentsReportPage() {
           error={report.error}
           noRecordsText="No hay tareas pendientes de pago a brokers"
           rowStyle={overdueRowStyle}
+          // And so may two-word headers.
+          wrapHeaders={['reservationNumber', 'daysLate']}
           onRowClick={({ record }) => navigate(paths.paymentFlow(record.flowId))}
           columns={columns}
         />

@@ -18,8 +18,11 @@ export function tableColumns<Row>(
     totals,
     render = {},
     hidden = [],
+    wraps = [],
   }: {
     sortable?: readonly string[];
+    /** Numeric or date columns whose drawn cell may wrap between its words (the rest never wrap). */
+    wraps?: readonly string[];
     /** Columns the exports carry that the screen shows inside another cell. */
     hidden?: readonly string[];
     totals?: Partial<Record<string, CellValue>> | null | undefined;
@@ -36,7 +39,7 @@ export function tableColumns<Row>(
         accessor: column.key,
         title: column.header,
         sortable: sortable.includes(column.key),
-        ...(numeric || column.format === 'date' ? { noWrap: true } : {}),
+        ...((numeric || column.format === 'date') && !wraps.includes(column.key) ? { noWrap: true } : {}),
         ...(numeric ? { textAlign: 'right' as const } : {}),
         render: draw ?? ((row: Row) => displayCell(column.format, row[column.key] as CellValue) || '—'),
         ...(total !== undefined
