@@ -17,7 +17,6 @@ import { performance } from 'node:perf_hooks';
 import { type SQL, sql } from 'drizzle-orm';
 import { generateDataset, SCALES } from '../scripts/demo-data';
 import { preparePesosData } from '../scripts/pesos-data';
-import { asSystem } from '../src/server/db/actor';
 import { type Database, openDatabase, queryRows } from '../src/server/db/client';
 import * as reports from '../src/server/features/reports/reports.queries';
 import { santiagoDateOf } from '../src/shared/format';
