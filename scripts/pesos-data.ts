@@ -3,11 +3,13 @@
 import { sql } from 'drizzle-orm';
 import { asSystem } from '../src/server/db/actor';
 import type { Database } from '../src/server/db/client';
+import { firstPaymentUf } from '../src/server/features/reports/reports.queries';
 
 /**
  * Synthetic UF values from 400 days before `today` to 30 after (values are published ahead; a steady
  * rise from 38,000 on 1 January 2025, not the official series), and the pesos of every dated payment
- * frozen at its day's value (as `commissions.recordPaymentDate` would have). Only what is missing is
+ * frozen at its day's value (as `commissions.recordPaymentDate` would have; the payment's UF is the
+ * reports' SQL of the rule, held equal to shared/domain/uf.ts by their test). Only what is missing is
  * written, so a reused dataset is left as it is and a demo started days later gets the new days.
  * Demo and bench data, loaded with the triggers off (no audit rows, as the generator loads).
  */
@@ -19,12 +21,10 @@ export async function preparePesosData(db: Database, today: string): Promise<voi
         from generate_series(${today}::date - 400, ${today}::date + 30, interval '1 day') d
       on conflict (date) do nothing`);
     await tx.execute(sql`update broker_commissions bc set
-        payment_1_uf_value = u.value, payment_1_clp = round(round(bc.commission_amount
-          * (case when bc.number_of_payments = 1 then 100 else bc.first_payment_percentage end) / 100.0, 2) * u.value, 0)
+        payment_1_uf_value = u.value, payment_1_clp = round(${firstPaymentUf} * u.value, 0)
       from uf_values u where u.date = bc.payment_1_date and bc.payment_1_clp is null`);
     await tx.execute(sql`update broker_commissions bc set
-        payment_2_uf_value = u.value, payment_2_clp = round((bc.commission_amount - round(bc.commission_amount
-          * bc.first_payment_percentage / 100.0, 2)) * u.value, 0)
+        payment_2_uf_value = u.value, payment_2_clp = round((bc.commission_amount - ${firstPaymentUf}) * u.value, 0)
       from uf_values u where u.date = bc.payment_2_date and bc.number_of_payments = 2 and bc.payment_2_clp is null`);
   });
   await db.execute(sql`analyze uf_values`);

@@ -290,7 +290,7 @@ export async function listMonths(db: Executor, kind: CommissionReportKind): Prom
  * test holds the two equal): a paid payment's frozen pesos, an unpaid one at today's value (round()
  * of a positive numeric is half-up). Null pesos when a needed day has no value.
  */
-const firstPaymentUf = sql`round(bc.commission_amount * (case when bc.number_of_payments = 1 then 100 else bc.first_payment_percentage end) / 100.0, 2)`;
+export const firstPaymentUf = sql`round(bc.commission_amount * (case when bc.number_of_payments = 1 then 100 else bc.first_payment_percentage end) / 100.0, 2)`;
 const paymentPesos = (payment: 1 | 2, todayUf: SQL) =>
   payment === 1
     ? sql`(case when bc.payment_1_date is not null then bc.payment_1_clp else round(${firstPaymentUf} * ${todayUf}, 0) end)`
