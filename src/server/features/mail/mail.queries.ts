@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { MailKind, MailListRow, MailPreferences, MailStatus } from '../../../shared/schemas/mail';
-import { uuidArrayParam } from '../../db/arrays';
+import { textArrayParam, uuidArrayParam } from '../../db/arrays';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { type Page, selectPage } from '../../db/paging';
 
@@ -23,7 +23,7 @@ const PREFERENCE_OF_KIND = sql`coalesce(case v.kind when 'assigned' then p.assig
   when 'mention' then p.mentions when 'rejected' then p.rejections end, true)`;
 
 /** Kinds of notice that join the user's open group (the rest go as a message of their own). */
-const GROUPED_KINDS = new Set(['assigned', 'rejected']);
+const GROUPED_KINDS: readonly string[] = ['assigned', 'rejected'];
 
 /**
  * Writes notices into the outbox, in the caller's transaction (two statements): the ones the user
@@ -47,7 +47,7 @@ export async function insertNotices(
   const at = now.toISOString();
   const later = new Date(now.getTime() + groups.minutes * 60_000).toISOString();
   const grouped = [
-    ...new Set(notices.filter((n) => GROUPED_KINDS.has(n.kind) && n.userId).map((n) => n.userId!)),
+    ...new Set(notices.filter((n) => GROUPED_KINDS.includes(n.kind) && n.userId).map((n) => n.userId!)),
   ];
   if (grouped.length > 0) {
     await tx.execute(sql`
@@ -64,7 +64,7 @@ export async function insertNotices(
         from v left join mail_preferences p on p.user_id = v.user_id
        where ${PREFERENCE_OF_KIND}
     ), messages as (
-      select case when kind in ('assigned', 'rejected') then 'notices' else kind end as kind,
+      select case when kind = any(${textArrayParam(GROUPED_KINDS)}) then 'notices' else kind end as kind,
              user_id, jsonb_agg(notice) as notices, count(*)::int as n
         from kept
        group by 1, 2, case when kind = 'paymentCompleted' then notice->>'flowId' end
