@@ -139,22 +139,8 @@ function stageOf(values: Record<string, unknown>): ImportStage {
   return 'Reserva';
 }
 
-/**
- * Noon in Santiago of an imported day: the instant its completions carry. Remembered per day: each
- * flow's ~25 task completions share a few days, and the time zone's arithmetic (Intl) was ~5 % of
- * a reservations apply's time. Bounded: forgotten past a century of days.
- */
-const noons = new Map<string, Date>();
-function noonOf(day: string): Date {
-  let noon = noons.get(day);
-  if (!noon) {
-    if (noons.size >= 36_500) noons.clear();
-    noon = santiagoInstant(day, '12:00')!;
-    noons.set(day, noon);
-  }
-  // A Date of its own: nobody holding one can change another's.
-  return new Date(noon.getTime());
-}
+/** Noon in Santiago of an imported day: the instant its completions carry. */
+const noonOf = (day: string) => santiagoInstant(day, '12:00')!;
 
 interface Lookups {
   clientIds: Map<string, string>;
@@ -708,8 +694,10 @@ function saleCompletions(
     if (index < 0 || index >= reached) continue;
     const day = endOf[stage.name];
     if (!day) continue;
+    // Once per stage: the time zone's arithmetic (Intl), per task, was ~5 % of a reservations apply.
+    const noon = noonOf(day).getTime();
     for (const task of definition.tasks.filter((candidate) => candidate.stageId === stage.id)) {
-      completions.push({ taskId: task.id, at: noonOf(day) });
+      completions.push({ taskId: task.id, at: new Date(noon) });
     }
   }
   return completions;
