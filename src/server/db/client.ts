@@ -167,6 +167,14 @@ export async function openDatabase(options: {
   }
 }
 
+/**
+ * True when `executor` is the embedded database (PGlite): one process, one connection, every
+ * answer a turn of the server's own event loop. What is sized or skipped by engine asks this.
+ */
+export function isEmbedded(executor: Executor): boolean {
+  return is(executor._.session, PgliteSession);
+}
+
 /** A timestamptz as an ISO-8601 UTC string ('2026-03-01T12:00:00.000Z') in raw SQL, identical on both engines. */
 export function isoInstant(column: SQL | AnyColumn): SQL<string> {
   return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -220,7 +228,7 @@ export async function queryRows<T>(executor: Executor, query: SQL, rowSchema?: z
  * dates 'YYYY-MM-DD', booleans booleans.
  */
 export async function queryJsonRows<T>(executor: Executor, query: SQL, orderBy: SQL): Promise<T[]> {
-  if (!is(executor._.session, PgliteSession)) return queryRows<T>(executor, query);
+  if (!isEmbedded(executor)) return queryRows<T>(executor, query);
   const [result] = await queryRows<{ rows: string | null }>(
     executor,
     sql`select json_agg(q order by ${orderBy})::text as rows from (${query}) as q`,

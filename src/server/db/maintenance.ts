@@ -6,10 +6,9 @@
  * start, before the server listens, and every night at 04:00 in Santiago, when nobody waits on the
  * few seconds it holds the database. Nothing to do on PostgreSQL.
  */
-import { is, sql } from 'drizzle-orm';
-import { PgliteSession } from 'drizzle-orm/pglite';
+import { sql } from 'drizzle-orm';
 import { santiagoWallClock } from '../../shared/format';
-import { type Database, type DatabaseKind, type Executor, queryRows } from './client';
+import { type Database, type DatabaseKind, type Executor, isEmbedded, queryRows } from './client';
 
 const MAINTENANCE_HOUR = 4;
 
@@ -85,7 +84,7 @@ export const QUICK_STATISTICS_TARGET = 30;
  * a table has doubled since). Nothing on PostgreSQL, whose autovacuum does it.
  */
 export async function analyzeEmbedded(db: Database, tables: readonly string[]): Promise<void> {
-  if (tables.length === 0 || !is(db._.session, PgliteSession)) return;
+  if (tables.length === 0 || !isEmbedded(db)) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local default_statistics_target = ${QUICK_STATISTICS_TARGET}`));
     await tx.execute(sql.raw(`analyze ${tables.map((table) => `"${table}"`).join(', ')}`));
@@ -100,7 +99,7 @@ export async function analyzeEmbedded(db: Database, tables: readonly string[]): 
  * statistics follow once the write ends (`analyzeEmbedded`). Nothing on PostgreSQL.
  */
 export async function analyzeSizeEmbedded(db: Executor, table: string): Promise<void> {
-  if (!is(db._.session, PgliteSession)) return;
+  if (!isEmbedded(db)) return;
   const [first] = await queryRows<{ name: string }>(
     db,
     sql`select attname as name from pg_attribute
@@ -116,7 +115,7 @@ export async function analyzeSizeEmbedded(db: Executor, table: string): Promise<
  * PostgreSQL, which keeps its own statistics.
  */
 export async function analyzedRowsEmbedded(db: Executor, table: string): Promise<number | null> {
-  if (!is(db._.session, PgliteSession)) return null;
+  if (!isEmbedded(db)) return null;
   const rows = await queryRows<{ rows: number }>(
     db,
     sql`select greatest(reltuples, 0)::float8 as rows from pg_class

@@ -7,7 +7,7 @@ import {
   type RowError,
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
-import type { Database } from '../../db/client';
+import { type Database, isEmbedded } from '../../db/client';
 import { analyzedRowsEmbedded, analyzeEmbedded, analyzeSizeEmbedded } from '../../db/maintenance';
 import { letOthersThrough } from '../../event-loop';
 import { AppError } from '../../http/app-error';
@@ -315,11 +315,12 @@ export async function apply(
         failure: null,
       }),
     );
+    const chunkSize = isEmbedded(db) ? kind.chunkSize.embedded : kind.chunkSize.postgres;
     let chunk: ReadRow[] = [];
     for await (const row of readRows(input, kind)) {
       if (dry.errorRows.has(row.rowNumber)) continue;
       chunk.push(row);
-      if (chunk.length >= kind.chunkSize) {
+      if (chunk.length >= chunkSize) {
         await writeChunk(chunk);
         chunk = [];
       }

@@ -42,7 +42,7 @@ export const brokersKind: KindModule<BrokerPlan> = {
   kind: 'brokers',
   fields: FIELDS,
   keyField: 'rut',
-  chunkSize: 200,
+  chunkSize: { embedded: 200, postgres: 200 },
 
   async planBatch(db, rows) {
     const ruts = rows.map((row) => row.values.rut).filter((rut): rut is string => typeof rut === 'string');

@@ -54,7 +54,7 @@ export const clientsKind: KindModule<ClientPlan> = {
   kind: 'clients',
   fields: FIELDS,
   keyField: 'rut',
-  chunkSize: 50,
+  chunkSize: { embedded: 50, postgres: 500 },
 
   async planBatch(db, rows) {
     const ruts = rows.map((row) => row.values.rut).filter((rut): rut is string => typeof rut === 'string');

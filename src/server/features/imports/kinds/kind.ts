@@ -100,8 +100,12 @@ export interface KindModule<Plan = unknown> {
     /** Kept across the batches of one pass over the file (what earlier rows took). */
     memo: Record<string, unknown>,
   ): Promise<PlannedRow<Plan>[]>;
-  /** Rows per apply transaction: short enough that the embedded database answers others in between. */
-  chunkSize: number;
+  /**
+   * Rows per apply transaction, by engine. On the embedded database a transaction holds the whole
+   * process (its every answer is a turn of the event loop): short enough that others' requests get
+   * through in between. PostgreSQL's hold only their own connection: longer, for fewer round trips.
+   */
+  chunkSize: { embedded: number; postgres: number };
   /** Writes the batch's creations and updates inside the caller's transaction. */
   applyBatch(tx: Executor, rows: readonly PlannedRow<Plan>[], ctx: ApplyContext): Promise<ChangedRecord[]>;
   /**

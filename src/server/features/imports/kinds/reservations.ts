@@ -743,7 +743,7 @@ export const reservationsKind: KindModule<ReservationPlan> = {
   kind: 'reservations',
   fields: FIELDS,
   keyField: 'reservationNumber',
-  chunkSize: 10,
+  chunkSize: { embedded: 10, postgres: 50 },
 
   async planBatch(db, rows, now, memo) {
     const found = await lookups(db, rows, memo);

@@ -110,7 +110,7 @@ export const unitsKind: KindModule<UnitPlan> = {
   kind: 'units',
   fields: FIELDS,
   keyField: 'number',
-  chunkSize: 200,
+  chunkSize: { embedded: 200, postgres: 200 },
 
   keyOf(row) {
     const { projectName, kind, number } = row.values;
