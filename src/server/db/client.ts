@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { z } from 'zod';
 import { migrationsFolder } from '../paths';
 import { type DataDirLock, lockDataDir } from './data-dir-lock';
+import { keepStatements } from './pglite-statements';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -84,6 +85,7 @@ export async function createPglite(
 ): Promise<PGlite> {
   const client = await PGlite.create({ ...options, extensions: pgliteExtensions, parsers: pgliteParsers });
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.exec(`set ${name} = ${value}`);
+  keepStatements(client);
   return client;
 }
 

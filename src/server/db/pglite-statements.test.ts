@@ -1,0 +1,85 @@
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepStatements } from './pglite-statements';
+
+/** Named statements the instance holds (PostgreSQL's own list). */
+async function preparedCount(client: PGlite): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from pg_prepared_statements where name like 'k%'`,
+  );
+  // The count's own statement is one of them.
+  return rows[0]!.n;
+}
+
+describe('keepStatements: the embedded database parses and plans a statement once (decision 0044)', () => {
+  let client: PGlite;
+  beforeAll(async () => {
+    client = await PGlite.create();
+    keepStatements(client, 5);
+    await client.exec(`
+      create table items (id int primary key, name text not null, price numeric(12, 2), at timestamptz);
+      insert into items values (1, 'uno', 10.50, '2026-11-20T12:00:00Z'), (2, 'dos', null, null);`);
+  });
+  afterAll(() => client.close());
+
+  it('answers a kept statement as PGlite itself does, with parameters, types and row modes', async () => {
+    const text = 'select id, name, price, at from items where id = any($1::int[]) order by id';
+    const plain = await PGlite.create();
+    await plain.exec(`
+      create table items (id int primary key, name text not null, price numeric(12, 2), at timestamptz);
+      insert into items values (1, 'uno', 10.50, '2026-11-20T12:00:00Z'), (2, 'dos', null, null);`);
+    for (const options of [undefined, { rowMode: 'array' as const }]) {
+      const expected = await plain.query(text, [[1, 2]], options);
+      for (let run = 0; run < 7; run++) {
+        const answer = await client.query(text, [[1, 2]], options);
+        expect(answer.rows).toEqual(expected.rows);
+        expect(answer.fields).toEqual(expected.fields);
+      }
+    }
+    const written = await client.query('update items set name = $1 where id = $2', ['UNO', 1]);
+    expect(written.affectedRows).toBe(1);
+    expect((await client.query('select name from items where id = $1', [1])).rows).toEqual([{ name: 'UNO' }]);
+    await plain.close();
+  });
+
+  it('keeps each text once, and closes the least recently used past its limit', async () => {
+    const texts = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((alias) => `select id as ${alias} from items where id = $1`);
+    for (const text of texts) await client.query(text, [1]);
+    // Five kept at most: the oldest is closed as the next one is prepared.
+    await client.query('select count(*) from items where id > $1', [0]);
+    expect(await preparedCount(client)).toBeLessThanOrEqual(5);
+    expect(await preparedCount(client)).toBeGreaterThan(0);
+    for (const text of texts) expect((await client.query(text, [2])).rows).toHaveLength(1);
+  });
+
+  it('reports a failing statement with its code and constraint, and the transaction rolls back', async () => {
+    const insert = 'insert into items (id, name) values ($1, $2)';
+    const failure = await client.query(insert, [1, 'otra']).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: '23505', constraint: 'items_pkey', query: insert });
+    await expect(
+      client.transaction(async (tx) => {
+        await tx.query(insert, [3, 'tres']);
+        await tx.query(insert, [1, 'repetida']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await client.query('select id from items where id = $1', [3])).rows).toEqual([]);
+    // The statement is still kept and usable after the failures.
+    await client.query(insert, [4, 'cuatro']);
+    expect((await client.query('select name from items where id = $1', [4])).rows).toEqual([{ name: 'cuatro' }]);
+  });
+
+  it('forgets its statements when the schema changes, so a `select *` shows the new column', async () => {
+    const text = 'select * from items where id = $1';
+    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual(['id', 'name', 'price', 'at']);
+    await client.query('alter table items add column floor int');
+    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual([
+      'id',
+      'name',
+      'price',
+      'at',
+      'floor',
+    ]);
+    await client.exec('alter table items drop column floor');
+    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual(['id', 'name', 'price', 'at']);
+  });
+});
