@@ -43,7 +43,9 @@ describe('keepStatements: the embedded database parses and plans a statement onc
   });
 
   it('keeps each text once, and closes the least recently used past its limit', async () => {
-    const texts = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((alias) => `select id as ${alias} from items where id = $1`);
+    const texts = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(
+      (alias) => `select id as ${alias} from items where id = $1`,
+    );
     for (const text of texts) await client.query(text, [1]);
     // Five kept at most: the oldest is closed as the next one is prepared.
     await client.query('select count(*) from items where id > $1', [0]);
@@ -65,12 +67,19 @@ describe('keepStatements: the embedded database parses and plans a statement onc
     expect((await client.query('select id from items where id = $1', [3])).rows).toEqual([]);
     // The statement is still kept and usable after the failures.
     await client.query(insert, [4, 'cuatro']);
-    expect((await client.query('select name from items where id = $1', [4])).rows).toEqual([{ name: 'cuatro' }]);
+    expect((await client.query('select name from items where id = $1', [4])).rows).toEqual([
+      { name: 'cuatro' },
+    ]);
   });
 
   it('forgets its statements when the schema changes, so a `select *` shows the new column', async () => {
     const text = 'select * from items where id = $1';
-    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual(['id', 'name', 'price', 'at']);
+    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual([
+      'id',
+      'name',
+      'price',
+      'at',
+    ]);
     await client.query('alter table items add column floor int');
     expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual([
       'id',
@@ -80,6 +89,11 @@ describe('keepStatements: the embedded database parses and plans a statement onc
       'floor',
     ]);
     await client.exec('alter table items drop column floor');
-    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual(['id', 'name', 'price', 'at']);
+    expect(Object.keys((await client.query<object>(text, [2])).rows[0]!)).toEqual([
+      'id',
+      'name',
+      'price',
+      'at',
+    ]);
   });
 });
