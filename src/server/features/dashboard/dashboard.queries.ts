@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { uuidArrayParam } from '../../db/arrays';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { currentTaskOf } from '../workflows/workflows.service';
 
@@ -15,9 +16,8 @@ export interface ProjectReservedRow {
   stage: string;
   totalUnits: number | null;
   reserved: number;
-  /** With an inventory (decision 0032): its apartments, and those whose status is 'Disponible'. */
-  inventoryUnits: number | null;
-  inventoryAvailable: number | null;
+  /** The project's stock version ('' before anything changed it): what its counted units are kept by. */
+  stockVersion: string;
 }
 
 /** Every project with its live reservations (their sum is the dashboard's total of reservations). */
@@ -26,14 +26,31 @@ export async function listProjectReservations(db: Executor): Promise<ProjectRese
     db,
     sql`
       select p.id, p.name, p.stage, p.total_units as "totalUnits", coalesce(f.reserved, 0)::int as reserved,
-             s.units::int as "inventoryUnits", s.available::int as "inventoryAvailable"
+             coalesce(v.version::text, '') as "stockVersion"
         from projects p
         left join dashboard_project_figures f on f.project_id = p.id
-        -- The units' status from its one definition (the view unit_statuses, migration 0027).
-        left join (select st.project_id, count(*) as units, count(*) filter (where st.status = 'Disponible') as available
-                     from unit_statuses st join units u on u.id = st.unit_id and u.kind = 'apartment'
-                    group by st.project_id) s on s.project_id = p.id
+        left join project_stock_versions v on v.project_id = p.id
        order by p.name, p.stage, p.id`,
+  );
+}
+
+export interface InventoryCountRow {
+  projectId: string;
+  /** With an inventory (decision 0032): its apartments, and those whose status is 'Disponible'. */
+  units: number;
+  available: number;
+}
+
+/** The apartments of `projectIds` and how many are 'Disponible' (projects without any are absent). */
+export async function listInventoryCounts(db: Executor, projectIds: string[]): Promise<InventoryCountRow[]> {
+  return queryRows<InventoryCountRow>(
+    db,
+    // The units' status from its one definition (the view unit_statuses, migration 0027).
+    sql`select st.project_id as "projectId", count(*)::int as units,
+               count(*) filter (where st.status = 'Disponible')::int as available
+          from unit_statuses st join units u on u.id = st.unit_id and u.kind = 'apartment'
+         where st.project_id = any(${uuidArrayParam(projectIds)})
+         group by st.project_id`,
   );
 }
 

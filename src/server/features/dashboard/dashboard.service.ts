@@ -13,9 +13,11 @@ import type { DashboardData, RecentPayment } from '../../../shared/schemas/dashb
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import * as queries from './dashboard.queries';
+import type { InventoryCounts } from './inventory-counts';
 
 interface DashboardRows {
   projects: queries.ProjectReservedRow[];
+  inventories: Map<string, queries.InventoryCountRow | null>;
   counts: { clients: number; brokers: number };
   monthRows: queries.MonthRow[];
   brokers: queries.BrokerRow[];
@@ -25,9 +27,15 @@ interface DashboardRows {
 }
 
 /** Every figure of the dashboard, for reservation dates in [from, to). */
-async function loadRows(db: Database, from: string, to: string): Promise<DashboardRows> {
+async function loadRows(
+  db: Database,
+  inventoryCounts: InventoryCounts,
+  from: string,
+  to: string,
+): Promise<DashboardRows> {
   // Sequential on purpose: the embedded database runs one statement at a time.
   const projects = await queries.listProjectReservations(db);
+  const inventories = await inventoryCounts.of(db, projects);
   const counts = await queries.countClientsAndBrokers(db);
   const monthRows = await queries.listMonthlyFigures(db, from, to);
   const brokers = await queries.listTopBrokersByCommission(db, DASHBOARD_RECENT_ITEMS);
@@ -42,19 +50,27 @@ async function loadRows(db: Database, from: string, to: string): Promise<Dashboa
   const payments = paymentIds
     .map((id) => paymentRows.get(id))
     .filter((row): row is queries.PaymentRow => row !== undefined);
-  return { projects, counts, monthRows, brokers, reservations, payments };
+  return { projects, inventories, counts, monthRows, brokers, reservations, payments };
 }
 
 /**
  * The dashboard (spec part 1 §2; decision 0011). The request's `now` decides the current month (on
  * the America/Santiago calendar) and the days late of the payments' current tasks; tests fix it.
  */
-export async function getDashboard({ db, now }: Pick<ServiceContext, 'db' | 'now'>): Promise<DashboardData> {
+export async function getDashboard(
+  { db, now }: Pick<ServiceContext, 'db' | 'now'>,
+  inventoryCounts: InventoryCounts,
+): Promise<DashboardData> {
   const currentMonth = santiagoDateOf(now).slice(0, 7);
   const months = monthsEndingWith(currentMonth, DASHBOARD_MONTHS);
   const from = `${months[0]}-01`;
   const to = `${addMonths(currentMonth, 1)}-01`;
-  const { projects, counts, monthRows, brokers, reservations, payments } = await loadRows(db, from, to);
+  const { projects, inventories, counts, monthRows, brokers, reservations, payments } = await loadRows(
+    db,
+    inventoryCounts,
+    from,
+    to,
+  );
 
   const byMonth = new Map(monthRows.map((row) => [row.month.slice(0, 7), row]));
   const monthlyReservations = months.map((month) => ({ month, count: byMonth.get(month)?.count ?? 0 }));
@@ -82,18 +98,21 @@ export async function getDashboard({ db, now }: Pick<ServiceContext, 'db' | 'now
     },
     monthlyReservations,
     monthlyCommissions,
-    projectStats: projects.map((project) => ({
-      id: project.id,
-      name: project.name,
-      stage: project.stage,
-      reserved: project.reserved,
-      // A project with an inventory counts its apartments and their status (decision 0032); without
-      // one, the number typed in Configuración.
-      total: project.inventoryUnits ?? project.totalUnits,
-      available:
-        project.inventoryAvailable ??
-        (project.totalUnits === null ? null : Math.max(0, project.totalUnits - project.reserved)),
-    })),
+    projectStats: projects.map((project) => {
+      const inventory = inventories.get(project.id);
+      return {
+        id: project.id,
+        name: project.name,
+        stage: project.stage,
+        reserved: project.reserved,
+        // A project with an inventory counts its apartments and their status (decision 0032); without
+        // one, the number typed in Configuración.
+        total: inventory?.units ?? project.totalUnits,
+        available:
+          inventory?.available ??
+          (project.totalUnits === null ? null : Math.max(0, project.totalUnits - project.reserved)),
+      };
+    }),
     brokerStats: brokers.map((broker) => ({ ...broker, commissions: money(dec(broker.commissions)) })),
     recentReservations: reservations,
     recentPayments: payments.map((row) => toRecentPayment(row, now)),

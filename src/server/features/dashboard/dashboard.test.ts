@@ -9,9 +9,11 @@ import {
   createProject,
   createReservation,
   createUser,
+  PLAIN_RESERVATION_TERMS,
 } from '../../test/builders';
 import { testDatabaseUrl } from '../../test/database';
 import { createCommission, createPaymentFlow, createSaleFlow } from '../../test/flow-builders';
+import { addUnit, gridOf, stockScene } from '../../test/stock-builders';
 
 // The clock of the app under test: each test sets it before asking.
 const clock = { now: new Date('2026-03-15T15:00:00Z') };
@@ -469,5 +471,51 @@ describe('dashboard rollups (kept by the database, whoever writes)', () => {
     await Promise.all([first, second, third]);
     const [kept, rebuilt] = await rollupsAndRebuilt();
     expect(kept).toBe(rebuilt);
+  });
+});
+
+describe('GET /api/dashboard: the bars of a project with an inventory (decision 0032)', () => {
+  const ctx = useTestApp({ now: () => new Date('2026-11-20T15:00:00Z') });
+
+  const barOf = async (agent: Agent, projectId: string) => {
+    const response = await agent.get('/api/dashboard');
+    expect(response.statusCode, response.body).toBe(200);
+    return (
+      response.json() as { projectStats: { id: string; total: number | null; available: number | null }[] }
+    ).projectStats.find((project) => project.id === projectId);
+  };
+
+  it('counts its apartments and the available ones again after every change, whoever makes it', async () => {
+    const s = await stockScene(ctx);
+    for (const number of ['1201', '1202', '1301'])
+      await addUnit(s.admin, s.project.id, { kind: 'apartment', number, floor: 12, typology: '2D2B' });
+    await addUnit(s.admin, s.project.id, { kind: 'parking', number: 'E-12', floor: -1 });
+    const priced = await s.admin.post(`/api/stock/projects/${s.project.id}/price-lists`, {
+      effectiveDate: '2026-11-01',
+      rows: ['1201', '1202', '1301'].map((number) => ({ kind: 'apartment', number, price: '3000' })),
+    });
+    expect(priced.statusCode, priced.body).toBe(201);
+    const [a1201, a1202] = (await gridOf(s.admin, s.project.id, '?kind=apartment')).units;
+    expect(await barOf(s.admin, s.project.id)).toMatchObject({ total: 3, available: 3 });
+    // Asked again with nothing changed: the same figures.
+    expect(await barOf(s.admin, s.project.id)).toMatchObject({ total: 3, available: 3 });
+
+    const reserved = await s.seller.post('/api/reservations', {
+      reservationNumber: 'R-1',
+      clientId: s.client.id,
+      projectId: s.project.id,
+      sellerId: s.seller.user!.id,
+      reservationDate: '2026-11-10',
+      ...PLAIN_RESERVATION_TERMS,
+      apartmentUnitId: a1201!.id,
+    });
+    expect(reserved.statusCode, reserved.body).toBe(201);
+    expect(await barOf(s.admin, s.project.id)).toMatchObject({ total: 3, available: 2 });
+
+    // Another instance (or a script) blocks an apartment: the stock version it bumps tells this one.
+    await ctx.db.execute(sql`update units set blocked_reason = 'Piloto' where id = ${a1202!.id}`);
+    expect(await barOf(s.admin, s.project.id)).toMatchObject({ total: 3, available: 1 });
+    await addUnit(s.admin, s.project.id, { kind: 'apartment', number: '1302', floor: 13 });
+    expect(await barOf(s.admin, s.project.id)).toMatchObject({ total: 4, available: 2 });
   });
 });
