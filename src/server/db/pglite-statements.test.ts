@@ -13,9 +13,10 @@ async function preparedCount(client: PGlite): Promise<number> {
 
 describe('keepStatements: the embedded database parses and plans a statement once (decision 0044)', () => {
   let client: PGlite;
+  let now = 0;
   beforeAll(async () => {
     client = await PGlite.create();
-    keepStatements(client, 5);
+    keepStatements(client, { maxStatements: 5, clock: () => now });
     await client.exec(`
       create table items (id int primary key, name text not null, price numeric(12, 2), at timestamptz);
       insert into items values (1, 'uno', 10.50, '2026-11-20T12:00:00Z'), (2, 'dos', null, null);`);
@@ -95,5 +96,30 @@ describe('keepStatements: the embedded database parses and plans a statement onc
       'price',
       'at',
     ]);
+  });
+
+  it('prepares a statement again after an ANALYZE, and once it is older than ten minutes', async () => {
+    const text = 'select name from items where id = $1 and name is not null';
+    const nameOf = async () =>
+      (
+        await client.query<{ name: string }>(`select name from pg_prepared_statements where statement = $1`, [
+          text,
+        ])
+      ).rows[0]?.name;
+    await client.query(text, [2]);
+    const first = await nameOf();
+    await client.query(text, [2]);
+    expect(await nameOf()).toBe(first);
+    await client.exec('analyze items');
+    await client.query(text, [2]);
+    const afterAnalyze = await nameOf();
+    expect(afterAnalyze).toBeDefined();
+    expect(afterAnalyze).not.toBe(first);
+    now += 9 * 60_000;
+    await client.query(text, [2]);
+    expect(await nameOf()).toBe(afterAnalyze);
+    now += 2 * 60_000;
+    await client.query(text, [2]);
+    expect(await nameOf()).not.toBe(afterAnalyze);
   });
 });

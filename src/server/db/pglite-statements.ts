@@ -22,17 +22,26 @@ import {
  */
 export const MAX_STATEMENTS = 500;
 
+/**
+ * A kept statement is prepared again once older than this: its plan follows the tables' growth
+ * (a plan made on a new installation's empty tables would otherwise stay until the nightly
+ * vacuum). Preparing again costs one planning, once per statement per period.
+ */
+export const STATEMENT_MAX_AGE_MS = 10 * 60_000;
+
 const KEPT = /^\s*(select|insert|update|delete|with)\b/i;
 /**
- * Statements that change no table, type or function. Any other (a migration's DDL, a test's
- * injected trigger) forgets every kept statement first: a kept `select *` would otherwise fail
- * with 'cached plan must not change result type' once its table gained a column.
+ * Statements that change no table, type, function or statistics. Any other (a migration's DDL, a
+ * test's injected trigger, an import's `ANALYZE`, the nightly `VACUUM (ANALYZE)`) forgets every
+ * kept statement first: a kept `select *` would otherwise fail with 'cached plan must not change
+ * result type' once its table gained a column, and a plan would outlive the statistics it read.
  */
 const LEAVES_SCHEMA =
-  /^\s*(set|reset|show|begin|start|commit|end|rollback|savepoint|release|vacuum|analyze|explain|listen|unlisten|notify)\b/i;
+  /^\s*(set|reset|show|begin|start|commit|end|rollback|savepoint|release|explain|listen|unlisten|notify)\b/i;
 
 interface KeptStatement {
   name: string;
+  preparedAt: number;
   parameterTypes: number[];
   /** The statement's row description (absent for a statement that returns no rows). */
   rowDescription: ProtocolMessage | undefined;
@@ -54,7 +63,10 @@ function concat(parts: Uint8Array[]): Uint8Array {
 type QueryFunction = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
 
 /** Makes `client`'s queries, and those of its transactions, keep their statements by name. */
-export function keepStatements(client: PGlite, maxStatements = MAX_STATEMENTS): void {
+export function keepStatements(
+  client: PGlite,
+  { maxStatements = MAX_STATEMENTS, maxAgeMs = STATEMENT_MAX_AGE_MS, clock = () => performance.now() } = {},
+): void {
   const kept = new Map<string, KeptStatement>();
   let named = 0;
   /** Statements evicted from `kept`: closed with the next statement sent. */
@@ -80,6 +92,7 @@ export function keepStatements(client: PGlite, maxStatements = MAX_STATEMENTS): 
     );
     const statement = {
       name,
+      preparedAt: clock(),
       parameterTypes: pgliteParse.parseDescribeStatementResults(messages),
       rowDescription: messages.find((message) => message.name === 'rowDescription'),
     };
@@ -122,11 +135,12 @@ export function keepStatements(client: PGlite, maxStatements = MAX_STATEMENTS): 
 
   async function run<T>(text: string, params: unknown[], options?: QueryOptions): Promise<Results<T>> {
     let statement = kept.get(text);
-    if (statement) {
+    if (statement) kept.delete(text);
+    if (statement && clock() - statement.preparedAt <= maxAgeMs) {
       // Most recently used last: the first key is the one to close.
-      kept.delete(text);
       kept.set(text, statement);
     } else {
+      if (statement) toClose.push(statement.name);
       statement = await prepare(text);
     }
     const messages = await client.execProtocolStream(
