@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { queryRows } from '../db/client';
+import { type Database, queryRows } from '../db/client';
 import { useTestApp } from './app';
 import { catalogMark, catalogsTouchedSince, type ResetConnection } from './baseline';
 import { createClient, createProject } from './builders';
+import { openTestDatabaseSource } from './database';
+import { systemDatabase } from './system-database';
 
 // The reset between tests (baseline.ts), on the engine the suite runs on: what one test leaves —
 // rows, a changed seeded row, the audit log, a sequence, an injected trigger — the next never sees.
@@ -75,5 +77,55 @@ describe('the database between tests', () => {
       true,
     );
     expect(await touchedBy('drop function zz_f()')).toBe(true);
+  });
+});
+
+// A worker's test files share its database (database.ts): each file finds it as a new one would be,
+// and a file that changed the schema leaves the next one a new database rather than a different one.
+describe("the worker's database across test files", () => {
+  const identity = async (db: Database) => {
+    const [row] = await queryRows<{ id: string }>(
+      db,
+      // PostgreSQL: the worker's own database; PGlite: the instance, by its start.
+      sql`select current_database() || ' ' || pg_postmaster_start_time()::text as id`,
+    );
+    return row!.id;
+  };
+
+  it('is the same database for the next file, put back as the migrations left it', async () => {
+    const first = await openTestDatabaseSource();
+    const db = systemDatabase((await first.create()).db);
+    await createClient(db);
+    const id = await identity(db);
+    await first.close();
+
+    const next = await openTestDatabaseSource();
+    const nextDb = systemDatabase((await next.create()).db);
+    expect(await identity(nextDb)).toBe(id);
+    const [row] = await queryRows<{ clients: number }>(
+      nextDb,
+      sql`select count(*)::int as clients from clients`,
+    );
+    expect(row!.clients).toBe(0);
+    await next.close();
+  });
+
+  it('is retired when a file changed the schema: that file is told, the next file gets a new database', async () => {
+    const changing = await openTestDatabaseSource();
+    const db = systemDatabase((await changing.create()).db);
+    const id = await identity(db);
+    await db.execute(sql`create table zz_left_behind (id int)`);
+    await expect(changing.create()).rejects.toThrow(/changed the schema/);
+    await changing.close();
+
+    const next = await openTestDatabaseSource();
+    const nextDb = systemDatabase((await next.create()).db);
+    expect(await identity(nextDb)).not.toBe(id);
+    const [row] = await queryRows<{ tables: number }>(
+      nextDb,
+      sql`select count(*)::int as tables from pg_tables where tablename = 'zz_left_behind'`,
+    );
+    expect(row!.tables).toBe(0);
+    await next.close();
   });
 });

@@ -91,6 +91,24 @@ export async function prepareTemplateDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Drops the PostgreSQL databases the workers of this checkout's runs left (the global set-up's
+ * teardown; and at its start, for a run that was killed before its teardown).
+ */
+export async function dropWorkerDatabases(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `select datname as name from pg_database where starts_with(datname, $1)`,
+      [WORKER_DATABASE_PREFIX],
+    );
+    for (const { name } of rows) await client.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
 export interface TestDatabaseSource {
   /** A fresh, migrated, empty database for one test. */
   create(): Promise<DatabaseHandle>;
@@ -112,10 +130,49 @@ export async function createPostgresTestDatabase(
   };
 }
 
+/**
+ * The worker's database, shared by the test files it runs (the API project runs with `isolate: false`,
+ * so this module's state outlives a file): opening one per file cost ≈2 s of CPU on PGlite (the WASM
+ * started, the template's data directory loaded, the baseline read) and a CREATE DATABASE … TEMPLATE
+ * on PostgreSQL, ~50 times a run per engine. It is put back before every test as before, so a file
+ * sees what a new database would show; a reset that fails (a test changed the schema) retires it, and
+ * the next file opens a new one. A file's `close` leaves it open for the next file; the worker's exit
+ * ends it (PostgreSQL's is dropped by the global set-up's teardown, `dropWorkerDatabases`).
+ */
+let workerSource: Promise<TestDatabaseSource> | null = null;
+
 export async function openTestDatabaseSource(): Promise<TestDatabaseSource> {
+  workerSource ??= openWorkerSource();
+  const opening = workerSource;
+  const source = await opening;
+  return {
+    async create() {
+      try {
+        return await source.create();
+      } catch (error) {
+        // Not shared any more: the file that met the failure keeps it; the next file starts afresh.
+        if (workerSource === opening) workerSource = null;
+        throw error;
+      }
+    },
+    async close() {
+      if (workerSource !== opening) await source.close();
+    },
+  };
+}
+
+/** The worker's databases on PostgreSQL are named after the run's template and the worker's process. */
+const WORKER_DATABASE_PREFIX = `${TEMPLATE_DATABASE}_w`;
+
+async function openWorkerSource(): Promise<TestDatabaseSource> {
   const url = testDatabaseUrl();
   if (url) {
-    const database = await createPostgresTestDatabase(url);
+    const name = `${WORKER_DATABASE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`;
+    await createFromTemplate(url, name);
+    const database = {
+      url: withDatabase(url, name),
+      drop: () => adminQuery(url, `drop database if exists ${name} with (force)`),
+    };
     const pool = postgresPool(database.url, 4);
     // The reset's own connection: the tests' pool may be busy closing what a test left.
     const resetClient = new pg.Client({ connectionString: database.url });
