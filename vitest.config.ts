@@ -50,8 +50,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
-          // Files of a worker share the imported modules (each still has its own database and app):
-          // the import of the server's graph was paid per file.
+          // Files of a worker share the imported modules and one database, put back before each test
+          // (src/server/test/database.ts); each test has its own app. The import of the server's
+          // graph and the opening of a database were paid per file.
           isolate: false,
           // Each worker holds an embedded PostgreSQL (~0.5-1 GB): two fit the machine's two cores.
           maxWorkers: 2,
