@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder, projectRoot } from '../paths';
-import { preparePgliteTemplate } from '../test/database';
+import { pgliteTemplate } from '../test/database';
 import { createPglite, migratePglite } from './client';
 import { MIGRATION_HASHES } from './migration-hashes';
 
@@ -234,9 +234,7 @@ describe('migrations are forward-only (issue 29)', () => {
     for (const name of readdirSync(superseded)) cpSync(join(superseded, name), join(folder, name));
     const old = await createPglite();
     // A fresh database: the run's template, which is what `migratePglite` makes of a new one.
-    const fresh = await createPglite({
-      loadDataDir: new Blob([readFileSync(await preparePgliteTemplate())]),
-    });
+    const fresh = await createPglite({ loadDataDir: await pgliteTemplate() });
     try {
       // As `migratePglite` does: the migrations' writes are by 'sistema' in the audit trail.
       await old.exec("select set_config('inmoflujo.actor', 'sistema', false)");

@@ -121,8 +121,8 @@ export interface TestDatabaseSource {
  */
 export async function createPostgresTestDatabase(
   url: string,
+  name = `inmoflujo_t_${randomBytes(6).toString('hex')}`,
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `inmoflujo_t_${randomBytes(6).toString('hex')}`;
   await createFromTemplate(url, name);
   return {
     url: withDatabase(url, name),
@@ -132,9 +132,9 @@ export async function createPostgresTestDatabase(
 
 /**
  * The worker's database, shared by the test files it runs (the API project runs with `isolate: false`,
- * so this module's state outlives a file): opening one per file cost ≈2 s of CPU on PGlite (the WASM
+ * so this module's state outlives a file): opening one per file cost ~4 s of CPU on PGlite (the WASM
  * started, the template's data directory loaded, the baseline read) and a CREATE DATABASE … TEMPLATE
- * on PostgreSQL, ~50 times a run per engine. It is put back before every test as before, so a file
+ * on PostgreSQL, ~50 times a run per engine (decision 0038). It is put back before every test as before, so a file
  * sees what a new database would show; a reset that fails (a test changed the schema) retires it, and
  * the next file opens a new one. A file's `close` leaves it open for the next file; the worker's exit
  * ends it (PostgreSQL's is dropped by the global set-up's teardown, `dropWorkerDatabases`).
@@ -167,12 +167,10 @@ const WORKER_DATABASE_PREFIX = `${TEMPLATE_DATABASE}_w`;
 async function openWorkerSource(): Promise<TestDatabaseSource> {
   const url = testDatabaseUrl();
   if (url) {
-    const name = `${WORKER_DATABASE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`;
-    await createFromTemplate(url, name);
-    const database = {
-      url: withDatabase(url, name),
-      drop: () => adminQuery(url, `drop database if exists ${name} with (force)`),
-    };
+    const database = await createPostgresTestDatabase(
+      url,
+      `${WORKER_DATABASE_PREFIX}${process.pid}_${randomBytes(3).toString('hex')}`,
+    );
     const pool = postgresPool(database.url, 4);
     // The reset's own connection: the tests' pool may be busy closing what a test left.
     const resetClient = new pg.Client({ connectionString: database.url });
@@ -249,7 +247,8 @@ export async function preparePgliteTemplate(): Promise<string> {
   return path;
 }
 
-async function pgliteTemplate(): Promise<Blob> {
+/** The migrated template's data directory, as `createPglite({ loadDataDir })` takes it. */
+export async function pgliteTemplate(): Promise<Blob> {
   return new Blob([readFileSync(await preparePgliteTemplate())]);
 }
 
