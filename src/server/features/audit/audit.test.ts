@@ -733,6 +733,43 @@ describe('the audit trail', () => {
     }
   });
 
+  it("inlines each table's document and key into the logging statement, a table audited later too (STABLE, not IMMUTABLE)", async () => {
+    const volatilities = async (executor: Pick<Database, 'execute'>) =>
+      queryRows<{ name: string; volatility: string }>(
+        executor,
+        sql`select p.proname as name, p.provolatile as volatility
+              from pg_proc p join audit_tables a
+                on p.proname in ('audit_' || a.table_name || '_doc', 'audit_' || a.table_name || '_key')`,
+      );
+    const installed = await volatilities(ctx.db);
+    expect(installed).toHaveLength(2 * Object.keys(AUDIT_TABLES).length);
+    expect(installed.filter((row) => row.volatility !== 's')).toEqual([]);
+    // Inlined: the plan computes the document itself instead of calling the function once per row.
+    const plan = await queryRows<{ 'QUERY PLAN': string }>(
+      ctx.db,
+      sql`explain (verbose, costs off) select audit_clients_doc(c), audit_clients_key(c) from clients c`,
+    );
+    const output = plan.map((row) => row['QUERY PLAN']).join('\n');
+    expect(output).toContain('to_jsonb(c.*)');
+    expect(output).not.toMatch(/audit_clients_(doc|key)/);
+
+    // A table a later migration audits gets the same declarations from audit_install. Rolled back:
+    // the test database's schema stays as migrated.
+    const rolledBack = new Error('rolled back');
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`create table audit_probe (id uuid primary key, at date not null)`);
+        await tx.execute(sql`select audit_install('audit_probe', '{id,at}', 'audit_probe', 'r.id')`);
+        const probe = (await volatilities(tx)).filter((row) => row.name.startsWith('audit_audit_probe_'));
+        expect(probe.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+          { name: 'audit_audit_probe_doc', volatility: 's' },
+          { name: 'audit_audit_probe_key', volatility: 's' },
+        ]);
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+  });
+
   it.each(CASES)(
     '$table: an insert, an update and a delete leave one row each, with the actor and the values',
     async (tableCase) => {
