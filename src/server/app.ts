@@ -97,6 +97,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Gives a plugin its name for Fastify, which names an unnamed one by searching every loaded
+ * CommonJS module's exports for it (and else by its source text): 57 → 46 ms of CPU per app built
+ * and readied (two processes side by side, 150 builds each), paid once per API test. The name is the
+ * function's own; a flow kind's task routes get theirs.
+ */
+function named<Plugin extends (...args: never[]) => unknown>(plugin: Plugin, name = plugin.name): Plugin {
+  Object.defineProperty(plugin, Symbol.for('fastify.display-name'), { value: name, configurable: true });
+  return plugin;
+}
+
 /** Builds the whole API (and the SPA when built) without listening: tests inject into it. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const env: Env = { ...loadEnv({}), ...options.env };
@@ -179,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(
-    async (api) => {
+    named(async function apiScope(api) {
       // The API's own scope: its hooks apply to every route registered in it, whatever the spelling
       // of the path that reached it, and to its not-found answer (401 without a session).
       registerOriginCheck(
@@ -198,8 +209,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         throw new AppError('NOT_FOUND');
       });
       await api.register(fastifySwaggerUi, { routePrefix: '/docs' });
-      await api.register(healthRoutes, { db });
-      await api.register(authRoutes, {
+      await api.register(named(healthRoutes), { db });
+      await api.register(named(authRoutes), {
         prefix: '/auth',
         db,
         settings: auth,
@@ -207,38 +218,40 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
         register: { maxPerHour: env.REGISTER_MAX_PER_HOUR },
       });
-      await api.register(reservationsRoutes, { prefix: '/reservations' });
-      await api.register(stockRoutes, { prefix: '/stock' });
-      await api.register(commissionsRoutes, { prefix: '/reservations' });
-      await api.register(promotionsRoutes, { prefix: '/reservations' });
-      await api.register(rescissionsRoutes, { prefix: '/reservations' });
-      await api.register(clientsRoutes, { prefix: '/clients' });
-      await api.register(brokersRoutes, { prefix: '/brokers' });
-      await api.register(dashboardRoutes, { prefix: '/dashboard' });
-      await api.register(usersRoutes, { prefix: '/users' });
-      await api.register(settingsRoutes, { prefix: '/settings' });
-      await api.register(saleFlowsRoutes, { prefix: '/sale-flows' });
-      await api.register(flowTaskRoutes('sale'), { prefix: '/sale-flows' });
-      await api.register(paymentsRoutes, { prefix: '/payments' });
-      await api.register(paymentFlowsRoutes, { prefix: '/payment-flows' });
-      await api.register(flowTaskRoutes('payment'), { prefix: '/payment-flows' });
-      await api.register(brokerInvoicesRoutes, { prefix: '/payment-flows' });
-      await api.register(paymentBatchesRoutes, { prefix: '/payment-batches' });
-      await api.register(approvalsRoutes, { prefix: '/approvals' });
-      await api.register(reportsRoutes, { prefix: '/reports' });
-      await api.register(searchRoutes, { prefix: '/search' });
-      await api.register(notificationsRoutes, { prefix: '/notifications' });
-      await api.register(eventsRoutes, { prefix: '/events' });
-      await api.register(filesRoutes, { prefix: '/files' });
-      await api.register(auditRoutes, { prefix: '/audit' });
-      await api.register(dataRequestsRoutes, { prefix: '/data-requests' });
-      await api.register(mailRoutes, { prefix: '/mail', sender: mail, transport: mailTransport.kind });
-      await api.register(importsRoutes, { prefix: '/imports' });
-      await api.register(ufValuesRoutes, { prefix: '/uf-values', fetch: ufFetchSettings(env) });
-      await api.register(documentsRoutes, { prefix: '/reservations' });
-      await api.register(documentTypesRoutes, { prefix: '/document-types' });
-      await api.register(backupsRoutes, { prefix: '/backups', backups: options.backups ?? null });
-    },
+      await api.register(named(reservationsRoutes), { prefix: '/reservations' });
+      await api.register(named(stockRoutes), { prefix: '/stock' });
+      await api.register(named(commissionsRoutes), { prefix: '/reservations' });
+      await api.register(named(promotionsRoutes), { prefix: '/reservations' });
+      await api.register(named(rescissionsRoutes), { prefix: '/reservations' });
+      await api.register(named(clientsRoutes), { prefix: '/clients' });
+      await api.register(named(brokersRoutes), { prefix: '/brokers' });
+      await api.register(named(dashboardRoutes), { prefix: '/dashboard' });
+      await api.register(named(usersRoutes), { prefix: '/users' });
+      await api.register(named(settingsRoutes), { prefix: '/settings' });
+      await api.register(named(saleFlowsRoutes), { prefix: '/sale-flows' });
+      await api.register(named(flowTaskRoutes('sale'), 'flowTaskRoutes(sale)'), { prefix: '/sale-flows' });
+      await api.register(named(paymentsRoutes), { prefix: '/payments' });
+      await api.register(named(paymentFlowsRoutes), { prefix: '/payment-flows' });
+      await api.register(named(flowTaskRoutes('payment'), 'flowTaskRoutes(payment)'), {
+        prefix: '/payment-flows',
+      });
+      await api.register(named(brokerInvoicesRoutes), { prefix: '/payment-flows' });
+      await api.register(named(paymentBatchesRoutes), { prefix: '/payment-batches' });
+      await api.register(named(approvalsRoutes), { prefix: '/approvals' });
+      await api.register(named(reportsRoutes), { prefix: '/reports' });
+      await api.register(named(searchRoutes), { prefix: '/search' });
+      await api.register(named(notificationsRoutes), { prefix: '/notifications' });
+      await api.register(named(eventsRoutes), { prefix: '/events' });
+      await api.register(named(filesRoutes), { prefix: '/files' });
+      await api.register(named(auditRoutes), { prefix: '/audit' });
+      await api.register(named(dataRequestsRoutes), { prefix: '/data-requests' });
+      await api.register(named(mailRoutes), { prefix: '/mail', sender: mail, transport: mailTransport.kind });
+      await api.register(named(importsRoutes), { prefix: '/imports' });
+      await api.register(named(ufValuesRoutes), { prefix: '/uf-values', fetch: ufFetchSettings(env) });
+      await api.register(named(documentsRoutes), { prefix: '/reservations' });
+      await api.register(named(documentTypesRoutes), { prefix: '/document-types' });
+      await api.register(named(backupsRoutes), { prefix: '/backups', backups: options.backups ?? null });
+    }),
     { prefix: '/api' },
   );
 

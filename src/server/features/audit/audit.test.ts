@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AUDIT_TABLES, type AuditedTable } from '../../../shared/audit/fields';
 import { AUDIT_TEXT_SEARCH_WINDOW, type AuditEntry, type AuditPage } from '../../../shared/schemas/audit';
 import { actingAs, asSystem } from '../../db/actor';
-import { type Database, queryRows } from '../../db/client';
+import { type Database, type Executor, queryRows } from '../../db/client';
 import { errorOf, loginAs, type TestContext, useTestApp } from '../../test/app';
 import {
   createAgency,
@@ -734,7 +734,7 @@ describe('the audit trail', () => {
   });
 
   it("inlines each table's document and key into the logging statement, a table audited later too (STABLE, not IMMUTABLE)", async () => {
-    const volatilities = async (executor: Pick<Database, 'execute'>) =>
+    const volatilities = async (executor: Executor) =>
       queryRows<{ name: string; volatility: string }>(
         executor,
         sql`select p.proname as name, p.provolatile as volatility
