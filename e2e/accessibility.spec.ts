@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { SETTINGS_TABS } from '../src/client/app/paths';
+import { severeAxeViolations } from './axe';
 import { ADMIN_STATE, SIGNED_OUT } from './fixtures';
 
 // Issue 10, item 12: axe-core on every screen of part 1 and the Configuración tabs, at desktop width
@@ -10,8 +10,6 @@ const VIEWPORTS = [
   { name: 'escritorio', width: 1440, height: 900 },
   { name: 'teléfono', width: 390, height: 844 },
 ] as const;
-
-const SEVERE = ['serious', 'critical'];
 
 /**
  * The administrator's screens share one page per worker: the app is loaded once, and each screen is
@@ -196,34 +194,18 @@ async function settle(page: Page, heading: string | RegExp) {
 
 /** axe's serious and critical violations, written one per line with where they are. */
 async function severeViolations(page: Page): Promise<string[]> {
-  // Only the violations are read: axe skips building its passes and incomplete results (about a
-  // quarter of each check's time on this machine), every rule still runs.
-  // axe runs in the page itself ('legacy mode'): by default the builder also opens a blank page per
-  // check to merge each frame's results, injecting axe's 0.5 MB a third time — ~1 s of a check's
-  // ~1.2 s here, against ~0.2 s for axe's own rules. What legacy mode gives up is reaching into frames
-  // of another origin; the screens checked have no frame at all, which the first line holds.
-  expect(
-    page.frames().map((frame) => frame.url()),
-    'a frame of another origin would need the default mode',
-  ).toHaveLength(1);
-  const results = await new AxeBuilder({ page })
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode()
-    .analyze();
-  return results.violations
-    .filter((violation) => SEVERE.includes(violation.impact ?? ''))
-    .map((violation) => {
-      const nodes = violation.nodes.slice(0, 6).map((node) => {
-        const why = node.failureSummary?.split('\n').slice(1).join(' ').trim();
-        return `    ${node.target.join(' ')}${why ? ` — ${why}` : ''}`;
-      });
-      const more = violation.nodes.length > 6 ? [`    … and ${violation.nodes.length - 6} more`] : [];
-      return [
-        `  ${violation.id} [${violation.impact}] ${violation.help} (${violation.nodes.length} elements)`,
-        ...nodes,
-        ...more,
-      ].join('\n');
+  return (await severeAxeViolations(page)).map((violation) => {
+    const nodes = violation.nodes.slice(0, 6).map((node) => {
+      const why = node.failureSummary?.split('\n').slice(1).join(' ').trim();
+      return `    ${node.target.join(' ')}${why ? ` — ${why}` : ''}`;
     });
+    const more = violation.nodes.length > 6 ? [`    … and ${violation.nodes.length - 6} more`] : [];
+    return [
+      `  ${violation.id} [${violation.impact}] ${violation.help} (${violation.nodes.length} elements)`,
+      ...nodes,
+      ...more,
+    ].join('\n');
+  });
 }
 
 async function expectNoSevereViolations(page: Page, label: string) {

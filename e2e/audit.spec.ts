@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { formatDate, santiagoDateOf } from '../src/shared/format';
+import { severeAxeViolations } from './axe';
 import { ACCOUNTS, apiReservation, signIn, uniqueText } from './fixtures';
 
 // Issue 17: the audit trail as users read it — 'Historial' on a reservation and on its sale flow,
@@ -20,14 +20,9 @@ async function openHistory(page: Page): Promise<Locator> {
 
 /** axe on the screen with the drawer open: no violation of impact serious or critical. */
 async function expectNoSevereViolations(page: Page, label: string) {
-  // Only the violations are read: axe skips building its passes and incomplete results (about a
-  // quarter of each check's time on this machine), every rule still runs.
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  const severe = results.violations
-    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
+  const severe = (await severeAxeViolations(page)).map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
   expect(severe, `${label}: serious or critical axe violations`).toEqual([]);
 }
 

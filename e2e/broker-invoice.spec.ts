@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { FIRST_PAYMENT_BEFORE_INVOICE } from '../src/server/test/payment-flow-tasks';
+import { severeAxeViolations } from './axe';
 import { apiReservation, completePaymentTasks, newStaffUser, uniqueText } from './fixtures';
 
 // Issue 33: the broker's invoice on 'Recepción Factura Broker' — read from the SII's XML by the
@@ -111,14 +111,8 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await panel.screenshot({ path: `${SCREENS}/broker-invoice-390.png` });
   await her.setViewportSize({ width: 1280, height: 900 });
   // The panel with its table and refusal passes axe (serious and critical rules).
-  const axe = await new AxeBuilder({ page: her })
-    .include('[data-testid="broker-invoice"]')
-    .options({ resultTypes: ['violations'] })
-    .analyze();
   expect(
-    axe.violations
-      .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
-      .map((v) => v.id),
+    (await severeAxeViolations(her, '[data-testid="broker-invoice"]')).map((violation) => violation.id),
   ).toEqual([]);
 
   // She cannot complete the task: the server refuses it, in the task's own words.

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type ParsedMail, simpleParser } from 'mailparser';
+import { severeAxeViolations } from './axe';
 import { ACCOUNTS, apiReservation, newStaffUser, uniqueText } from './fixtures';
 
 // Issue 34: e-mail notices. The e2e server has no SMTP_URL, so each message it sends is written as an
@@ -163,8 +163,7 @@ test.describe('avisos por correo', () => {
     const digest = dialog.getByLabel('Resumen diario de tareas atrasadas (08:00, días hábiles)');
     await expect(digest).toBeChecked();
     await page.screenshot({ path: '.tmp/mail-preferences-1440.png' });
-    const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(await severeAxeViolations(page, '[role="dialog"]')).toEqual([]);
     await digest.uncheck();
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await expect(page.getByText('Avisos por correo guardados')).toBeVisible();
