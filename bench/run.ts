@@ -992,7 +992,7 @@ async function main() {
       const result = await benchImports({ databaseUrl });
       imports.push(result);
       console.log(
-        `\nimports (${result.engine}): ${result.clients.rows} clients ${result.clients.totalSeconds.toFixed(1)} s (+${result.clients.memoryGrowthMb.toFixed(0)} MB); ${result.reservations.rows} reservations dry run ${result.reservations.dryRunSeconds.toFixed(1)} s, apply ${result.reservations.applySeconds.toFixed(1)} s; longest /api/health wait ${result.longestHealthWaitMs.toFixed(0)} ms`,
+        `\nimports (${result.engine}): ${result.clients.rows} clients ${result.clients.totalSeconds.toFixed(1)} s (+${result.clients.memoryGrowthMb.toFixed(0)} MB); ${result.reservations.rows} reservations dry run ${result.reservations.dryRunSeconds.toFixed(1)} s, apply ${result.reservations.applySeconds.toFixed(1)} s (server CPU ${result.reservations.applyCpuSeconds.toFixed(1)} s); longest /api/health wait ${result.longestHealthWaitMs.toFixed(0)} ms`,
       );
     }
   }

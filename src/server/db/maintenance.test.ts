@@ -5,7 +5,9 @@ import { createPglite, type Database, drizzleFor, queryRows } from './client';
 import {
   analyzeEmbedded,
   analyzeSizeEmbedded,
+  forgetPlansEmbedded,
   millisUntilSantiagoHour,
+  preferIndexesEmbedded,
   QUICK_STATISTICS_TARGET,
   startEmbeddedMaintenance,
 } from './maintenance';
@@ -79,6 +81,50 @@ describe('the embedded database housekeeping', () => {
             from pg_stats where tablename = 'grown_probe' and attname = 'id'`,
     );
     expect(histogram).toEqual({ bounds: QUICK_STATISTICS_TARGET + 1, target: '100' });
+  });
+
+  it('plans a bulk write’s referential checks against a one-page table by its key, in that write only', async () => {
+    client = await createPglite();
+    const db = drizzleFor(client);
+    await db.execute(sql`create table stage_probe (id integer primary key, name text)`);
+    await db.execute(sql`insert into stage_probe select g, 'etapa ' || g from generate_series(1, 20) g`);
+    await db.execute(
+      sql`create table task_probe (id serial primary key, stage_id integer references stage_probe)`,
+    );
+    // The start's maintenance: the table is one page, and a scan of it is the planner's cheaper check.
+    await db.execute(sql`vacuum (analyze) stage_probe`);
+    const insertTasks = (executor: Pick<Database, 'execute'>) =>
+      executor.execute(
+        sql`insert into task_probe (stage_id) select 1 + g % 20 from generate_series(1, 30) g`,
+      );
+    const reads = async () => {
+      // The backend's counters reach the statistics views when it flushes them.
+      await db.execute(sql`select pg_stat_force_next_flush()`);
+      await db.execute(sql`select pg_stat_clear_snapshot()`);
+      const [counts] = await queryRows<{ scans: number; probes: number }>(
+        db,
+        sql`select seq_scan::int as scans, idx_scan::int as probes from pg_stat_user_tables where relname = 'stage_probe'`,
+      );
+      return counts!;
+    };
+    // A write before the bulk one: its checks' plans (sequential scans) are kept for the session.
+    await insertTasks(db);
+    const before = await reads();
+    expect(before.scans).toBeGreaterThanOrEqual(30);
+
+    await forgetPlansEmbedded(db);
+    await db.transaction(async (tx) => {
+      await preferIndexesEmbedded(tx);
+      await insertTasks(tx);
+    });
+    const after = await reads();
+    expect(after).toEqual({ scans: before.scans, probes: before.probes + 30 });
+    // `set local`: the setting ended with the write's transaction.
+    const [setting] = await queryRows<{ value: string }>(
+      db,
+      sql`select current_setting('enable_seqscan') as value`,
+    );
+    expect(setting).toEqual({ value: 'on' });
   });
 
   it('leaves PostgreSQL to its autovacuum', async () => {

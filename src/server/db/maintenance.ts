@@ -123,3 +123,25 @@ export async function analyzedRowsEmbedded(db: Executor, table: string): Promise
   );
   return rows[0]?.rows ?? 0;
 }
+
+/**
+ * A bulk write's plans on the embedded database made again without sequential scans where an index
+ * serves (decision 0046). After the maintenance's `VACUUM (ANALYZE)` a one-page table (`profiles`,
+ * `workflow_tasks`, `import_runs`) is cheaper to scan than to probe by the planner's costs, so every
+ * referential check against it is planned as a sequential scan; on PGlite each such scan also asks the
+ * host file system for the file's size (Emscripten's NODEFS answers `lseek` with `fstatSync`), a cost
+ * the planner cannot know: 13 µs a check against 7 µs by the primary key, and an import of 5,000
+ * reservations makes ~400,000 checks. The checks' plans are kept for the session, so the write first
+ * discards the cached plans (`forgetPlansEmbedded`, once), and its transactions plan with sequential
+ * scans disabled (`preferIndexesEmbedded`, `set local`: other requests keep the planner's defaults).
+ * Plans made inside are kept afterwards: an index probe of a small table is never a bad plan. Nothing
+ * on PostgreSQL, whose file size is one system call.
+ */
+export async function forgetPlansEmbedded(db: Executor): Promise<void> {
+  if (isEmbedded(db)) await db.execute(sql`discard plans`);
+}
+
+/** Inside a bulk write's transaction on the embedded database: see `forgetPlansEmbedded`. */
+export async function preferIndexesEmbedded(tx: Executor): Promise<void> {
+  if (isEmbedded(tx)) await tx.execute(sql`set local enable_seqscan = off`);
+}

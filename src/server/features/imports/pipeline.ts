@@ -8,7 +8,13 @@ import {
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
 import { type Database, isEmbedded } from '../../db/client';
-import { analyzedRowsEmbedded, analyzeEmbedded, analyzeSizeEmbedded } from '../../db/maintenance';
+import {
+  analyzedRowsEmbedded,
+  analyzeEmbedded,
+  analyzeSizeEmbedded,
+  forgetPlansEmbedded,
+  preferIndexesEmbedded,
+} from '../../db/maintenance';
 import { letOthersThrough } from '../../event-loop';
 import { AppError } from '../../http/app-error';
 import * as queries from './imports.queries';
@@ -267,6 +273,7 @@ export async function apply(
     await options.beforeChunk?.(chunkIndex);
     chunkIndex += 1;
     const cancelRequested = await acting.transaction(async (tx) => {
+      await preferIndexesEmbedded(tx);
       const rows = await kind.planBatch(tx, chunk, options.now, memo);
       const records: ChangedRecord[] = await kind.applyBatch(
         tx,
@@ -315,6 +322,7 @@ export async function apply(
         failure: null,
       }),
     );
+    await forgetPlansEmbedded(db);
     const chunkSize = isEmbedded(db) ? kind.chunkSize.embedded : kind.chunkSize.postgres;
     let chunk: ReadRow[] = [];
     for await (const row of readRows(input, kind)) {
@@ -329,6 +337,7 @@ export async function apply(
     if (kind.finish) {
       await options.beforeChunk?.(chunkIndex);
       await acting.transaction(async (tx) => {
+        await preferIndexesEmbedded(tx);
         await queries.insertRecords(tx, runId, await kind.finish!(tx, applyContext));
       });
     }
