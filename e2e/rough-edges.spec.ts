@@ -372,5 +372,18 @@ test.describe('cerrar sesión', () => {
     // Whatever the sign-out's last renders and requests would log has had its chance.
     await page.waitForLoadState('networkidle');
     expect(errors).toEqual([]);
+
+    // Signed in again in the same tab (no page load): back to where the user was, and the screens
+    // ask the server again.
+    const listed = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/clients' && response.status() === 200,
+    );
+    await page.getByLabel('Correo Electrónico').fill(ACCOUNTS.kam.email);
+    await page.getByLabel('Contraseña').fill(ACCOUNTS.kam.password);
+    await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+    await expect(page).toHaveURL(/\/clientes$/);
+    await expect(page.getByRole('heading', { name: 'Clientes' })).toBeVisible();
+    await listed;
+    expect(errors).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../../shared/errors';
+import { type ApiErrorBody, errorCatalog } from '../../shared/errors';
 import type { ExportFormat } from '../../shared/reports/columns';
 import { connection } from './connection';
 
@@ -26,13 +26,30 @@ export function onSessionLost(listener: Listener): () => void {
   return () => sessionLostListeners.delete(listener);
 }
 
+/**
+ * True from the start of this tab's sign-out until a user is signed in again. A request that needs
+ * the session is then not sent: the server would answer 401, and the browser logs every 401 in the
+ * console even when the screen expects it (a list still mounted, refetched while the sign-out
+ * navigates away, on a slow machine). It fails here as the 401 would, without reporting a lost
+ * session: the session's end is expected.
+ */
+let signedOut = false;
+
+/** Said by the sign-out (true when it starts, false if it fails) and by every sign-in (false). */
+export function setSignedOut(value: boolean): void {
+  signedOut = value;
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON; a Blob or File is sent as its raw bytes (`application/octet-stream`, image uploads). */
   body?: unknown;
   query?: Record<string, string | number | boolean | null | undefined>;
   signal?: AbortSignal;
-  /** Do not report a 401 as a lost session (sign-in, current-user probe, sign-out). */
+  /**
+   * A call that needs no session (sign-in, registration, the current-user probe, sign-out): sent
+   * even while signed out, and its 401 is not reported as a lost session.
+   */
   allowUnauthenticated?: boolean;
 }
 
@@ -48,6 +65,10 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 
 /** Calls our API; resolves with the JSON body or throws an ApiError carrying the server's message. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  if (signedOut && !options.allowUnauthenticated) {
+    const { status, message } = errorCatalog.UNAUTHENTICATED;
+    throw new ApiError(status, 'UNAUTHENTICATED', message);
+  }
   const init: RequestInit = {
     method: options.method ?? 'GET',
     credentials: 'same-origin',

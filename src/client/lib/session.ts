@@ -3,7 +3,7 @@ import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { LoginBody, RegisterBody, SessionUser } from '../../shared/schemas/auth';
 import { paths } from '../app/paths';
-import { ApiError, api } from './api';
+import { ApiError, api, setSignedOut } from './api';
 import { forgetAllDrafts } from './drafts';
 import { expectSessionEnd } from './live-events';
 
@@ -12,7 +12,9 @@ export const sessionQueryKey = ['session'] as const;
 /** The signed-in user, or null. A 401 simply means "not signed in". */
 async function fetchSessionUser(): Promise<SessionUser | null> {
   try {
-    return (await api<{ user: SessionUser }>('/api/auth/me', { allowUnauthenticated: true })).user;
+    const { user } = await api<{ user: SessionUser }>('/api/auth/me', { allowUnauthenticated: true });
+    setSignedOut(false);
+    return user;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -48,6 +50,7 @@ export function useLogin() {
     mutationFn: (body: LoginBody) =>
       api<{ user: SessionUser }>('/api/auth/login', { method: 'POST', body, allowUnauthenticated: true }),
     onSuccess: ({ user }) => {
+      setSignedOut(false);
       queryClient.clear();
       forgetAllDrafts();
       queryClient.setQueryData(sessionQueryKey, user);
@@ -74,10 +77,13 @@ export function useSignOut() {
   return async () => {
     // This tab's stream will say the session ended: nothing to check, the user is signing out.
     const expected = expectSessionEnd();
+    // Nothing else is asked of the server meanwhile: it would answer 401 (see `setSignedOut`).
+    setSignedOut(true);
     try {
       await api('/api/auth/logout', { method: 'POST', allowUnauthenticated: true });
     } catch (error) {
       if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) {
+        setSignedOut(false);
         expected.cancel();
         throw error;
       }

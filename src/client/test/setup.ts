@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
+import { setSignedOut } from '../lib/api';
 
 // A screen's first render in a worker also loads its lazy code: on a busy 2-core machine that can
 // take more than Testing Library's default second to find what it waits for.
@@ -42,6 +43,8 @@ if (!('fonts' in document)) {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  // A test that signed out leaves the next one signed in, as a new tab would be.
+  setSignedOut(false);
 });
 afterAll(() => {
   localStorage.clear();

@@ -36,7 +36,8 @@ function answer(status: number, body: unknown) {
   return { ok: status < 400, status, json: async () => body };
 }
 
-function renderSignedIn() {
+/** `logoutAnswered`: the sign-out's answer waits for it (the session already ended on the server). */
+function renderSignedIn({ logoutAnswered }: { logoutAnswered?: Promise<void> } = {}) {
   const calls: string[] = [];
   let signedIn = true;
   vi.stubGlobal(
@@ -45,6 +46,7 @@ function renderSignedIn() {
       calls.push(`${init?.method ?? 'GET'} ${url}`);
       if (url === '/api/auth/logout') {
         signedIn = false;
+        await logoutAnswered;
         return answer(204, null);
       }
       if (!signedIn) return answer(401, { error: { code: 'UNAUTHENTICATED', message: 'Inicie sesión' } });
@@ -105,5 +107,24 @@ describe('signing out', () => {
     expect(calls.slice(calls.indexOf('POST /api/auth/logout') + 1)).toEqual([]);
     // What the signed-out user's screens had read is forgotten.
     expect(queryClient.getQueryData(['clients'])).toBeUndefined();
+  });
+
+  it('asks nothing that needs the session while the sign-out is on its way (the server would answer 401)', async () => {
+    let answerLogout!: () => void;
+    const { calls, queryClient } = renderSignedIn({
+      logoutAnswered: new Promise((resolve) => {
+        answerLogout = resolve;
+      }),
+    });
+    expect(await screen.findByText('Hola Ana: 3 clientes')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cerrar Sesión' }));
+    await waitFor(() => expect(calls).toContain('POST /api/auth/logout'));
+    // The screen's list asks again before the sign-out's answer (a slow machine, a live update).
+    await queryClient.refetchQueries({ queryKey: ['clients'] });
+    answerLogout();
+    expect(await screen.findByText('Pantalla de ingreso')).toBeTruthy();
+
+    expect(calls.slice(calls.indexOf('POST /api/auth/logout') + 1)).toEqual([]);
   });
 });

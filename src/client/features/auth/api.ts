@@ -12,6 +12,7 @@ export function useRegistrationIsOpen() {
   return useQuery({
     queryKey: registrationQueryKey,
     queryFn: async ({ signal }) =>
-      (await api<{ isOpen: boolean }>('/api/auth/registration', { signal })).isOpen,
+      (await api<{ isOpen: boolean }>('/api/auth/registration', { signal, allowUnauthenticated: true }))
+        .isOpen,
   });
 }
