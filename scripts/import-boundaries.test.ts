@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   boundaryViolations,
   flowWriteViolations,
+  onDemandViolations,
   projectSources,
   queryNameViolations,
 } from './import-boundaries';
@@ -114,6 +115,27 @@ describe('one writer of flow rows (issue 29)', () => {
       ]),
     ).toEqual([
       "src/server/features/stock/stock.queries.ts: gridRows — a query's name starts with a verb of docs/code-style.md",
+    ]);
+  });
+});
+
+describe('packages the server loads on demand', () => {
+  it('holds on the sources, and catches a value import of exceljs outside its loader', () => {
+    expect(onDemandViolations(projectSources())).toEqual([]);
+    expect(
+      onDemandViolations([
+        { path: 'src/server/exports/exceljs.ts', text: "import type ExcelJS from 'exceljs';" },
+        {
+          path: 'src/server/features/reports/reports.service.ts',
+          text: "import type ExcelJS from 'exceljs';",
+        },
+        { path: 'src/server/features/reports/reports.test.ts', text: "import ExcelJS from 'exceljs';" },
+        { path: 'src/server/features/stock/price-file.ts', text: "import ExcelJS from 'exceljs';" },
+        { path: 'src/server/exports/xlsx.ts', text: "import {\n  Workbook,\n} from 'exceljs';" },
+      ]),
+    ).toEqual([
+      'src/server/features/stock/price-file.ts: exceljs — loaded on demand through src/server/exports/exceljs.ts (a type import is fine)',
+      'src/server/exports/xlsx.ts: exceljs — loaded on demand through src/server/exports/exceljs.ts (a type import is fine)',
     ]);
   });
 });

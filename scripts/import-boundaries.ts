@@ -137,6 +137,31 @@ export function queryNameViolations(files: readonly SourceFile[]): string[] {
   return violations;
 }
 
+/**
+ * Packages the server loads the first time they are needed, through their loader, never with the
+ * server's own modules: exceljs was the largest share of every start (src/server/exports/exceljs.ts).
+ * Elsewhere in the server they are imported as types only.
+ */
+const LOADED_ON_DEMAND: Record<string, string> = { exceljs: 'src/server/exports/exceljs.ts' };
+const VALUE_IMPORT = /^import\s+(?!type\s)[^;]*?\bfrom\s+['"]([^'"]+)['"]/gm;
+
+/** Value imports of an on-demand package outside its loader (tests aside), as 'path: package'. */
+export function onDemandViolations(files: readonly SourceFile[]): string[] {
+  const violations: string[] = [];
+  for (const file of files) {
+    if (!file.path.startsWith('src/server/') || file.path.startsWith('src/server/test/')) continue;
+    if (/\.test\.tsx?$/.test(file.path)) continue;
+    for (const match of file.text.matchAll(VALUE_IMPORT)) {
+      const loader = LOADED_ON_DEMAND[match[1]!];
+      if (loader && file.path !== loader)
+        violations.push(
+          `${file.path}: ${match[1]} — loaded on demand through ${loader} (a type import is fine)`,
+        );
+    }
+  }
+  return violations;
+}
+
 /** Every .ts/.tsx file under src, read from disk. */
 export function projectSources(root = 'src'): SourceFile[] {
   const files: SourceFile[] = [];
@@ -157,6 +182,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...boundaryViolations(projectSources()),
     ...flowWriteViolations(['src', 'scripts', 'bench'].flatMap((root) => projectSources(root))),
     ...queryNameViolations(projectSources()),
+    ...onDemandViolations(projectSources()),
   ];
   for (const violation of violations) console.log(violation);
   console.log(

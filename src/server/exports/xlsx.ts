@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { dec, isDecimalString } from '../../shared/domain/decimal';
 import {
   type CellValue,
@@ -10,6 +10,7 @@ import {
 } from '../../shared/reports/columns';
 import { letOthersThrough } from '../event-loop';
 import { totalsValues } from './csv';
+import { loadExcelJs } from './exceljs';
 
 /** Excel number formats (Excel shows them with the reader's own separators: '1.234,56' in es-CL). */
 const NUMBER_FORMATS: Record<ColumnFormat, string | undefined> = {
@@ -98,6 +99,7 @@ export async function writeXlsx<Row>(
   chunks: AsyncIterable<readonly Row[]>,
   totals?: () => Promise<ExportTotals<Row> | null>,
 ): Promise<void> {
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,

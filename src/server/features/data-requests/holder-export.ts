@@ -1,10 +1,11 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { describeAuditRow } from '../../../shared/audit/describe';
 import { formatRut } from '../../../shared/domain/rut';
 import { can } from '../../../shared/permissions';
 import type { AuditAction } from '../../../shared/schemas/audit';
 import { dataRequestKindLabels, dataRequestStatusLabels } from '../../../shared/schemas/data-requests';
 import type { ServiceContext } from '../../context';
+import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
 import * as audit from '../audit/audit.service';
 import * as queries from './holder-export.queries';
@@ -127,6 +128,7 @@ function addSheet(workbook: ExcelJS.Workbook, name: string, rows: Record<string,
 
 /** The readable workbook: one sheet per part of the JSON, the reservations' parts flattened. */
 export async function holderWorkbook(data: HolderExport): Promise<Buffer> {
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   workbook.created = new Date(data.generado);
   addSheet(workbook, 'Titular', [data.titular]);

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { cellText, foldText } from '../../../shared/domain/import-cells';
 import { can } from '../../../shared/permissions';
 import {
@@ -17,6 +16,7 @@ import {
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { letOthersThrough } from '../../event-loop';
+import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
 import { leaseRun } from './apply-lease';
 import * as queries from './imports.queries';
@@ -365,6 +365,7 @@ export interface Download {
 export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKind): Promise<Download> {
   requireAdmin(ctx);
   const fields = IMPORT_FIELDS[kind];
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(IMPORT_KIND_LABELS[kind], { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = fields.map((field) => ({
@@ -418,6 +419,7 @@ export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promis
   }
   const table = await openTable(run.fileBytes, run.sheetName);
   const out = new PassThrough();
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,

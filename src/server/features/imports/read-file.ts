@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
-import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import type { CellValue } from '../../../shared/domain/import-cells';
+import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
 
 /**
@@ -211,6 +211,7 @@ function xlsxCell(value: unknown): CellValue {
 }
 
 async function* xlsxRows(bytes: Buffer, sheetName: string): AsyncGenerator<SheetRow> {
+  const ExcelJS = await loadExcelJs();
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
     sharedStrings: 'cache',
     styles: 'cache',

@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
 import { foldForSearch } from '../../../shared/domain/search';
 import type { UnitKind } from '../../../shared/domain/stock';
 import { readAmountText } from '../../../shared/format/amount-text';
+import { loadExcelJs } from '../../exports/exceljs';
 import type { PriceInput } from './stock.service';
 
 /**
@@ -125,6 +125,7 @@ function csvTable(text: string): string[][] {
 }
 
 async function xlsxTable(bytes: Buffer): Promise<string[][]> {
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   const sheet = workbook.worksheets[0];

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import {
   csvRows,
@@ -22,6 +22,7 @@ import type {
 import type { ServiceContext } from '../../context';
 import { actingAs, SYSTEM_ACTOR } from '../../db/actor';
 import type { Executor } from '../../db/client';
+import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
 import * as commissions from '../commissions/commissions.service';
 import { fetchPublishedValues, type UfFetchSettings, UfSourceError } from './uf-source';
@@ -108,6 +109,7 @@ async function cellsOf(fileName: string, bytes: Buffer): Promise<string[][]> {
       throw new AppError('UF_FILE_UNREADABLE');
     return csvRows(text);
   }
+  const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
