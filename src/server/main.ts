@@ -7,6 +7,7 @@ import { startEmbeddedMaintenance } from './db/maintenance';
 import { loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { postgresEventBus } from './events/postgres-event-bus';
+import { loadExcelJs } from './exports/exceljs';
 import {
   backupBeforeMigrating,
   listenForBackupRequests,
@@ -17,6 +18,9 @@ import { recoverAbandonedRuns } from './features/imports/imports.service';
 import { startMailJobs } from './features/mail/mail-jobs';
 import { ufFetchSettings } from './features/uf-values/uf-source';
 import { startUfFetchJob } from './features/uf-values/uf-values.service';
+
+/** After listening, before exceljs is loaded (src/server/exports/exceljs.ts). */
+const EXCELJS_PRELOAD_DELAY_MS = 2_000;
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -115,6 +119,9 @@ async function main() {
     await database.close();
     process.exit(1);
   }
+  // Loaded once listening rather than before (a faster start) or at the first workbook (an import's
+  // upload then held every other request ~0.2 s while its modules compiled).
+  setTimeout(() => void loadExcelJs(), EXCELJS_PRELOAD_DELAY_MS).unref();
   const where = database.kind === 'pglite' ? `embedded database in ${env.DATA_DIR}` : 'PostgreSQL';
   app.log.info(
     `Inmoflujo listening on http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT} (${where})`,
