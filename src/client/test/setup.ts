@@ -1,6 +1,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
 import { setSignedOut } from '../lib/api';
+import { connection } from '../lib/connection';
 
 // A screen's first render in a worker also loads its lazy code: on a busy 2-core machine that can
 // take more than Testing Library's default second to find what it waits for.
@@ -45,6 +46,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
   // A test that signed out leaves the next one signed in, as a new tab would be.
   setSignedOut(false);
+  // A test whose requests failed leaves the connection up: left down, the next file's first answer
+  // brought it back and the banner reloaded every query (a signed-in screen then asked who is signed
+  // in of a stub that did not know, and showed 'Intentando reconectar').
+  connection.reportAnswer();
 });
 afterAll(() => {
   localStorage.clear();

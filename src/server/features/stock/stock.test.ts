@@ -142,7 +142,10 @@ describe('stock (decision 0032)', () => {
       const logged = await ctx.db
         .select({ action: auditLog.action, after: auditLog.after })
         .from(auditLog)
-        .where(eq(auditLog.tableName, 'units'));
+        .where(eq(auditLog.tableName, 'units'))
+        // In the order they were written (the log's ids ascend so); unordered, PostgreSQL may answer
+        // from wherever a reset's freed space put the rows.
+        .orderBy(auditLog.id);
       expect(logged.map((row) => row.action)).toEqual(['insert', 'insert', 'update', 'update', 'update']);
       expect(logged[3]!.after).toEqual({ blocked_reason: 'Piloto de ventas' });
     });
