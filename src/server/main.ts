@@ -7,7 +7,7 @@ import { startEmbeddedMaintenance } from './db/maintenance';
 import { loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
 import { postgresEventBus } from './events/postgres-event-bus';
-import { loadExcelJs } from './exports/exceljs';
+import { EXCELJS_PRELOAD_DELAY_MS, loadExcelJs } from './exports/exceljs';
 import {
   backupBeforeMigrating,
   listenForBackupRequests,
@@ -18,9 +18,6 @@ import { recoverAbandonedRuns } from './features/imports/imports.service';
 import { startMailJobs } from './features/mail/mail-jobs';
 import { ufFetchSettings } from './features/uf-values/uf-source';
 import { startUfFetchJob } from './features/uf-values/uf-values.service';
-
-/** After listening, before exceljs is loaded (src/server/exports/exceljs.ts). */
-const EXCELJS_PRELOAD_DELAY_MS = 2_000;
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {

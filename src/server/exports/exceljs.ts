@@ -1,5 +1,8 @@
 import type ExcelJS from 'exceljs';
 
+/** After listening, before the server loads exceljs (main.ts). */
+export const EXCELJS_PRELOAD_DELAY_MS = 2_000;
+
 let loading: Promise<typeof ExcelJS> | undefined;
 
 /**
