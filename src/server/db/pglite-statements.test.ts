@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepStatements } from './pglite-statements';
 
@@ -23,13 +23,21 @@ describe('keepStatements: the embedded database parses and plans a statement onc
   });
   afterAll(() => client.close());
 
-  it('answers a kept statement as PGlite itself does, with parameters, types and row modes', async () => {
+  it('answers a kept statement as PGlite itself does, with parameters, types, row modes and parsers', async () => {
     const text = 'select id, name, price, at from items where id = any($1::int[]) order by id';
     const plain = await PGlite.create();
     await plain.exec(`
       create table items (id int primary key, name text not null, price numeric(12, 2), at timestamptz);
       insert into items values (1, 'uno', 10.50, '2026-11-20T12:00:00Z'), (2, 'dos', null, null);`);
-    for (const options of [undefined, { rowMode: 'array' as const }]) {
+    // A query's own parsers (as Drizzle gives) over the instance's: the timestamp by the query's, the
+    // numeric still by the instance's.
+    const parsers = { [types.TIMESTAMPTZ]: (value: string) => `a las ${value}` };
+    for (const options of [
+      undefined,
+      { rowMode: 'array' as const },
+      { parsers },
+      { rowMode: 'array' as const, parsers },
+    ]) {
       const expected = await plain.query(text, [[1, 2]], options);
       for (let run = 0; run < 7; run++) {
         const answer = await client.query(text, [[1, 2]], options);
