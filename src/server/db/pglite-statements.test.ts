@@ -1,5 +1,5 @@
 import { PGlite, types } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keepStatements } from './pglite-statements';
 
 /** Named statements the instance holds (PostgreSQL's own list). */
@@ -61,6 +61,30 @@ describe('keepStatements: the embedded database parses and plans a statement onc
     expect(await preparedCount(client)).toBeLessThanOrEqual(5);
     expect(await preparedCount(client)).toBeGreaterThan(0);
     for (const text of texts) expect((await client.query(text, [2])).rows).toHaveLength(1);
+  });
+
+  it('stores bytes as they are (a binary parameter), as PGlite itself stores them', async () => {
+    const bytes = Buffer.from([0x00, 0x01, 0x5c, 0x78, 0x7f, 0x80, 0xff, 0x27]);
+    const plain = await PGlite.create();
+    // Never written as hex text by PGlite's bytea serializer (a byte at a time in JavaScript).
+    const hexWriter = vi.spyOn(client.serializers, types.BYTEA);
+    for (const database of [client, plain]) {
+      await database.exec('create table blobs (id int primary key, data bytea not null)');
+      for (let id = 1; id <= 3; id++) {
+        await database.query('insert into blobs (id, data) values ($1, $2)', [id, bytes.subarray(0, id * 2)]);
+      }
+    }
+    expect(hexWriter).not.toHaveBeenCalled();
+    hexWriter.mockRestore();
+    const text = `select id, encode(data, 'hex') as hex, data from blobs order by id`;
+    const expected = await plain.query(text);
+    expect((await client.query(text)).rows).toEqual(expected.rows);
+    expect((await client.query<{ hex: string }>(text)).rows.map((row) => row.hex)).toEqual([
+      '0001',
+      '00015c78',
+      '00015c787f80',
+    ]);
+    await plain.close();
   });
 
   it('reports a failing statement with its code and constraint, and the transaction rolls back', async () => {

@@ -115,6 +115,10 @@ export function keepStatements(
   function serialized(statement: KeptStatement, params: unknown[], options?: QueryOptions) {
     return params.map((value, index) => {
       if (value === null || value === undefined) return null;
+      // Bytes travel as they are, in the binary format (a bytea's binary form is its bytes). PGlite's
+      // serializer would write them as hex text a byte at a time in JavaScript: an import's 256 KiB
+      // file part held the event loop for tens of ms, a document's megabytes far longer.
+      if (ArrayBuffer.isView(value)) return value;
       const type = statement.parameterTypes[index]!;
       const serializer = options?.serializers?.[type] ?? client.serializers[type];
       return serializer ? serializer(value) : String(value);

@@ -15,13 +15,12 @@ import { type ChangedRecord, IMPORT_TABLES, type ImportTable } from './kinds/kin
 export type RunRow = typeof importRuns.$inferSelect & { fileBytes: Buffer };
 
 /*
- * A run's file travels as base64 text, encoded and decoded natively on both sides. The embedded
- * database's driver writes a bytea parameter as hex one byte at a time in JavaScript, and reads it
- * back the same way: a 100,000-row CSV (8.7 MB) took 2.7 s to store and 0.8 s to read each time,
- * with the event loop held all along and hundreds of MB of short strings (decision 0033, 2026-11-27).
- * It is stored and read in parts of 256 KiB, a statement each, so that other requests run between them.
+ * A run's file is written as bytes (a binary parameter, no text made of it) and read back as base64
+ * text, decoded natively: the embedded database's driver reads a bytea as hex one byte at a time in
+ * JavaScript (a 100,000-row CSV, 8.7 MB, took 0.8 s to read, with the event loop held and hundreds of
+ * MB of short strings; decision 0033, 2026-11-27). It is stored and read in parts of 256 KiB, a
+ * statement each, so that other requests run between them.
  */
-const fileBytesIn = (bytes: Buffer) => sql`decode(${bytes.toString('base64')}, 'base64')`;
 
 /**
  * The largest part of a run's file (`import_run_file_parts`). The 8.7 MB upload of 100,000 clients,
@@ -53,7 +52,7 @@ export async function insertFilePart(
   part: number,
   bytes: Buffer,
 ): Promise<void> {
-  await db.insert(importRunFileParts).values({ runId, part, bytes: fileBytesIn(bytes) });
+  await db.insert(importRunFileParts).values({ runId, part, bytes });
 }
 
 export async function deleteRun(db: Executor, id: string): Promise<void> {
