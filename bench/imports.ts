@@ -14,8 +14,8 @@ import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import { freePort, login, snapshotBuild, startServer, stopServer } from '../scripts/server-process';
 import { asSystem } from '../src/server/db/actor';
 import { openDatabase } from '../src/server/db/client';
-import { EXCELJS_PRELOAD_DELAY_MS } from '../src/server/exports/exceljs';
 import { projects, realEstateAgencies } from '../src/server/db/schema';
+import { EXCELJS_PRELOAD_DELAY_MS } from '../src/server/exports/exceljs';
 import { rutCheckDigit } from '../src/shared/domain/rut';
 
 export const IMPORT_TARGETS = {
