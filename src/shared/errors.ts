@@ -1,3 +1,5 @@
+import { UNAUTHENTICATED_ERROR } from './session-errors';
+
 /**
  * Every error the API can answer, with its HTTP status and the Spanish message the user sees — the
  * only place Spanish messages of the server live (input validation words its own in the schemas).
@@ -9,7 +11,8 @@ export const errorCatalog = {
   // Generic
   VALIDATION: { status: 400, message: 'Los datos enviados no son válidos. Revise los campos marcados.' },
   NESTING_TOO_DEEP: { status: 400, message: 'La solicitud tiene demasiados niveles de anidación.' },
-  UNAUTHENTICATED: { status: 401, message: 'Debe iniciar sesión para continuar.' },
+  // Its words live in session-errors.ts: the client answers it itself, without this catalogue.
+  UNAUTHENTICATED: UNAUTHENTICATED_ERROR,
   FORBIDDEN: { status: 403, message: 'No tiene permisos para realizar esta acción.' },
   CROSS_ORIGIN: { status: 403, message: 'Solicitud rechazada: origen no permitido.' },
   NOT_FOUND: { status: 404, message: 'El recurso solicitado no existe.' },

@@ -1,4 +1,5 @@
-import { type ApiErrorBody, errorCatalog } from '../../shared/errors';
+import type { ApiErrorBody } from '../../shared/errors';
+import { UNAUTHENTICATED_ERROR } from '../../shared/session-errors';
 import type { ExportFormat } from '../../shared/reports/columns';
 import { connection } from './connection';
 
@@ -66,7 +67,7 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 /** Calls our API; resolves with the JSON body or throws an ApiError carrying the server's message. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   if (signedOut && !options.allowUnauthenticated) {
-    const { status, message } = errorCatalog.UNAUTHENTICATED;
+    const { status, message } = UNAUTHENTICATED_ERROR;
     throw new ApiError(status, 'UNAUTHENTICATED', message);
   }
   const init: RequestInit = {
