@@ -1,6 +1,6 @@
 import type { ApiErrorBody } from '../../shared/errors';
-import { UNAUTHENTICATED_ERROR } from '../../shared/session-errors';
 import type { ExportFormat } from '../../shared/reports/columns';
+import { UNAUTHENTICATED_ERROR } from '../../shared/session-errors';
 import { connection } from './connection';
 
 /** A refused or failed API call, with the server's Spanish message and per-field messages. */
