@@ -146,6 +146,11 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   return `${p.day}/${p.month}/${p.year} ${hour}:${p.minute}`;
 }
 
+/** An instant as ISO-8601 UTC text (as the API and JSON carry it), or null. */
+export function isoOrNull(instant: Date | null): string | null {
+  return instant === null ? null : instant.toISOString();
+}
+
 /** The calendar date ('YYYY-MM-DD') of an instant in Santiago. */
 export function santiagoDateOf(instant: Date): string {
   const p = parts(santiagoDate, instant);

@@ -11,7 +11,7 @@ import type {
   WorkflowDefinition,
 } from '../../../shared/domain/workflow/types';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
-import { santiagoDateOf } from '../../../shared/format';
+import { isoOrNull, santiagoDateOf } from '../../../shared/format';
 import {
   ALL_APPROVALS,
   APPROVALS_FILE_PREFIX,
@@ -40,8 +40,6 @@ import * as queries from './approvals.queries';
  */
 
 type Actor = ServiceContext['user'];
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** The share of the commission a payment flow pays (the first payment, or the second). */
 function paymentShare(commission: queries.ApprovalCommissionRow, isSecondPayment: boolean) {
@@ -203,8 +201,8 @@ export async function get(
       name: taskDefinition.name,
       stageName: stageNames.get(taskDefinition.stageId) ?? '',
       status: task.status,
-      startedAt: iso(task.startedAt),
-      completedAt: iso(task.completedAt),
+      startedAt: isoOrNull(task.startedAt),
+      completedAt: isoOrNull(task.completedAt),
       daysPending: task.startedAt ? santiagoDaysBetween(task.startedAt, task.completedAt ?? ctx.now) : null,
       daysToComplete: task.daysToComplete,
       daysLate: daysLate(task, ctx.now),
@@ -284,8 +282,8 @@ export async function get(
         taskId: candidate.id,
         name: taskDefinitions.get(candidate.taskId)!.name,
         status: candidate.status,
-        startedAt: iso(candidate.startedAt),
-        completedAt: iso(candidate.completedAt),
+        startedAt: isoOrNull(candidate.startedAt),
+        completedAt: isoOrNull(candidate.completedAt),
         completedBy: personOf(candidate.completedBy),
         assignees: assigneesOf(candidate),
         rejection: rejection ? { by: rejection.by, at: rejection.at, reason: rejection.reason } : null,

@@ -10,7 +10,7 @@ import { type ClpFigure, clpFigureOf, paymentUf } from '../../../shared/domain/u
 import { santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { progressOf } from '../../../shared/domain/workflow/engine';
 import { FIRST_PAYMENT_WORKFLOW, SECOND_PAYMENT_WORKFLOW } from '../../../shared/domain/workflow/names';
-import { santiagoDateOf } from '../../../shared/format';
+import { isoOrNull, santiagoDateOf } from '../../../shared/format';
 import type {
   OpenedFlow,
   PaymentFlowDetail,
@@ -191,15 +191,14 @@ export async function get(
   const paysFirst = !flow.isSecondPayment;
   const today = santiagoDateOf(ctx.now);
   const pesos = paymentPesos(commission, paysFirst ? 1 : 2, today, await ufValues.valueOn(ctx.db, today));
-  const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: flow.id,
     isSecondPayment: flow.isSecondPayment,
     status: state.status,
     currentStageId: state.currentStageId,
     currentStageName: header.currentStageName,
-    startedAt: iso(state.startedAt),
-    completedAt: iso(state.completedAt),
+    startedAt: isoOrNull(state.startedAt),
+    completedAt: isoOrNull(state.completedAt),
     elapsedDays: state.startedAt ? santiagoDaysBetween(state.startedAt, state.completedAt ?? ctx.now) : null,
     progress: progressOf(state.tasks),
     reservation: header.reservation,

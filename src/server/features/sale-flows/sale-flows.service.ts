@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { projectDelivery } from '../../../shared/domain/projects';
 import { progressOf } from '../../../shared/domain/workflow/engine';
-import { santiagoDateOf } from '../../../shared/format';
+import { isoOrNull, santiagoDateOf } from '../../../shared/format';
 import type {
   SaleFlowDetail,
   SaleFlowReservationChanges,
@@ -29,8 +29,6 @@ export function list(ctx: ReadContext, query: z.output<typeof saleFlowListQuery>
   });
 }
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
 /**
  * A sale flow as its screen shows it: the reservation around it, and its stages in order, each with
  * its tasks (assignees, comment counts, days managed and late on the Santiago calendar). 404 unless
@@ -51,8 +49,8 @@ export async function get(
     status: state.status,
     currentStageId: state.currentStageId,
     currentStageName: header.currentStageName,
-    startedAt: iso(state.startedAt),
-    completedAt: iso(state.completedAt),
+    startedAt: isoOrNull(state.startedAt),
+    completedAt: isoOrNull(state.completedAt),
     progress: progressOf(state.tasks),
     reservation: header.reservation,
     rescission: header.reservation.isRescinded

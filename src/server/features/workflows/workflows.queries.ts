@@ -14,6 +14,7 @@ import type {
   WorkflowDefinition,
   WorkflowKind,
 } from '../../../shared/domain/workflow/types';
+import { isoOrNull } from '../../../shared/format';
 import type { FlowPerson, FlowTaskCommentView } from '../../../shared/schemas/workflows';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { textArray } from '../../db/privacy';
@@ -289,8 +290,6 @@ export async function insertFlow(
 function instantParam(date: Date | null): SQL {
   return date === null ? sql`null::timestamptz` : sql`${date.toISOString()}::timestamptz`;
 }
-
-const isoOrNull = (date: Date | null) => (date === null ? null : date.toISOString());
 
 async function insertAssignees(tx: Executor, rows: FlowChanges['assigneesAdded']): Promise<void> {
   if (rows.length === 0) return;

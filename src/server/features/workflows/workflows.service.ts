@@ -19,7 +19,7 @@ import type {
   WorkflowKind,
 } from '../../../shared/domain/workflow/types';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
-import { santiagoDateOf } from '../../../shared/format';
+import { isoOrNull, santiagoDateOf } from '../../../shared/format';
 import { can, isAdmin } from '../../../shared/permissions';
 import { pick } from '../../../shared/pick';
 import { rejectionComment } from '../../../shared/schemas/approvals';
@@ -377,8 +377,6 @@ export async function readFlowScreen<Header>(
   return { ...flowRead, header: headerRow, extras };
 }
 
-const isoOf = (date: Date | null) => date?.toISOString() ?? null;
-
 type Viewer = { id: string; userType: string };
 
 /** A refusal code (or null) as a screen receives it. */
@@ -476,8 +474,8 @@ export function stagesView<Extra extends object = Record<never, never>>(
           taskId: task.taskId,
           name: taskDefinition.name,
           status: task.status,
-          startedAt: isoOf(task.startedAt),
-          completedAt: isoOf(task.completedAt),
+          startedAt: isoOrNull(task.startedAt),
+          completedAt: isoOrNull(task.completedAt),
           daysManaged: task.startedAt ? santiagoDaysBetween(task.startedAt, task.completedAt ?? now) : null,
           daysToComplete: task.daysToComplete,
           daysLate: daysLate(task, now),
@@ -532,15 +530,15 @@ function stateView(flowId: string, state: FlowState, versions: Map<string, numbe
     id: flowId,
     status: state.status,
     currentStageId: state.currentStageId,
-    startedAt: isoOf(state.startedAt),
-    completedAt: isoOf(state.completedAt),
+    startedAt: isoOrNull(state.startedAt),
+    completedAt: isoOrNull(state.completedAt),
     progress: progressOf(state.tasks),
     tasks: state.tasks.map((task) => ({
       id: task.id,
       taskId: task.taskId,
       status: task.status,
-      startedAt: isoOf(task.startedAt),
-      completedAt: isoOf(task.completedAt),
+      startedAt: isoOrNull(task.startedAt),
+      completedAt: isoOrNull(task.completedAt),
       completedBy: task.completedBy,
       daysToComplete: task.daysToComplete,
       assigneeIds: task.assignees.map((assignee) => assignee.userId),
@@ -783,7 +781,6 @@ export async function loadGeneratedFlowsIn(
   tx: Executor,
   flows: readonly GeneratedFlow[],
 ): Promise<{ flows: number; tasks: number; assignees: number }> {
-  const iso = (date: Date | null) => (date === null ? null : date.toISOString());
   const tasks = await queries.insertFlowBatch(
     tx,
     flows.map(({ state, record }) => {
@@ -799,8 +796,8 @@ export async function loadGeneratedFlowsIn(
         isSecondPayment: record.isSecondPayment,
         currentStageId: state.currentStageId,
         status: state.status,
-        startedAt: iso(state.startedAt),
-        completedAt: iso(state.completedAt),
+        startedAt: isoOrNull(state.startedAt),
+        completedAt: isoOrNull(state.completedAt),
         createdBy: record.createdBy,
         createdAt: new Date(record.createdAt).toISOString(),
         updatedAt: new Date(last).toISOString(),
@@ -808,8 +805,8 @@ export async function loadGeneratedFlowsIn(
           id: task.id,
           taskId: task.taskId,
           status: task.status,
-          startedAt: iso(task.startedAt),
-          completedAt: iso(task.completedAt),
+          startedAt: isoOrNull(task.startedAt),
+          completedAt: isoOrNull(task.completedAt),
           completedBy: task.completedBy,
           daysToComplete: task.daysToComplete,
         })),
