@@ -15,11 +15,15 @@ function newestMtime(path) {
   return newest;
 }
 
-export function buildIfNeeded({ force = false } = {}) {
+/** True when dist/ holds a whole build newer than every source it is built from. */
+export function buildIsFresh() {
   const built =
     existsSync(STAMP) && existsSync('dist/server/main.js') && existsSync('dist/client/index.html');
-  const stale = !built || Math.max(...INPUTS.map(newestMtime)) > statSync(STAMP).mtimeMs;
-  if (!force && !stale) return;
+  return built && Math.max(...INPUTS.map(newestMtime)) <= statSync(STAMP).mtimeMs;
+}
+
+export function buildIfNeeded({ force = false } = {}) {
+  if (!force && buildIsFresh()) return;
   console.log('Building Inmoflujo (client and server)...');
   const result = spawnSync('npm', ['run', 'build'], {
     stdio: 'inherit',
