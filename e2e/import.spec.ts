@@ -218,6 +218,13 @@ test.describe('importar', () => {
         fullPage: true,
       });
     }
+    // On a phone each error is a card, its reason read whole within the screen's width.
+    const phoneErrors = page.getByRole('list', { name: 'Errores del archivo' });
+    const reason = phoneErrors.getByText('Ingrese los m² útiles válidos', { exact: false });
+    await expect(phoneErrors.getByRole('listitem')).toHaveCount(1);
+    await expect(phoneErrors.getByRole('listitem')).toContainText('Fila 3 · ');
+    const box = (await reason.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByLabel('Importar solo filas válidas').check();
     await page.getByRole('button', { name: 'Importar', exact: true }).click();

@@ -1,7 +1,8 @@
 import { Button, Collapse, Group, Stack } from '@mantine/core';
-import { useDisclosure, useId, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useId } from '@mantine/hooks';
 import { IconFilter, IconFilterOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { useNarrow } from '../lib/layout';
 
 export interface FilterBarProps {
   /** The list's search box (`SearchInput`), first in the bar. */
@@ -26,7 +27,7 @@ export interface FilterBarProps {
  *   </FilterBar>
  */
 export function FilterBar({ search, searchMaxWidth = 420, children, activeCount, onClear }: FilterBarProps) {
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
   const [opened, { toggle }] = useDisclosure(false);
   const panelId = useId();
   const clear =

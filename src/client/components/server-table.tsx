@@ -11,12 +11,13 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useId, useMediaQuery } from '@mantine/hooks';
+import { useId } from '@mantine/hooks';
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn, type DataTableRowClickHandler } from 'mantine-datatable';
 import { type CSSProperties, type Key, type ReactNode, useDeferredValue, useEffect } from 'react';
 import { formatInteger } from '../../shared/format';
 import { PAGE_SIZES } from '../../shared/schemas/common';
+import { useNarrow } from '../lib/layout';
 import type { SortStatus } from '../lib/list-params';
 
 export type { DataTableColumn } from 'mantine-datatable';
@@ -170,7 +171,7 @@ export function ServerTable<T>({
   const records = useDeferredValue(loaded);
   const fetching = fetchingPage || records !== loaded;
   // Narrow screens: cards instead of a table, so nothing hides off-screen to the right.
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
   const lastPage = Math.max(1, Math.ceil((total ?? 0) / pageSize));
   useEffect(() => {
     if (!fetching && total !== undefined && page > lastPage) onPageChange(lastPage);

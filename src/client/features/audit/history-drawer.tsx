@@ -1,10 +1,11 @@
 import { Box, Button, Center, Collapse, Drawer, List, Loader, Stack, Text } from '@mantine/core';
-import { useDisclosure, useId, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useId } from '@mantine/hooks';
 import { IconChevronRight, IconHistory } from '@tabler/icons-react';
 import type { HistoryKind } from '../../../shared/audit/fields';
 import { formatDateTime, formatInteger } from '../../../shared/format';
 import type { AuditAction, AuditEntry } from '../../../shared/schemas/audit';
 import { ErrorAlert } from '../../components/error-alert';
+import { useNarrow } from '../../lib/layout';
 import { useHistory } from './api';
 import { changeLine, isWholeRecord } from './change-lines';
 
@@ -164,7 +165,7 @@ export function HistoryDrawer({
   opened: boolean;
   onClose: () => void;
 }) {
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
   return (
     <Drawer
       opened={opened}

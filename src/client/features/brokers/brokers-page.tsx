@@ -1,5 +1,4 @@
 import { ActionIcon, Box, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { formatRut } from '../../../shared/format';
@@ -11,6 +10,7 @@ import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { useNarrow } from '../../lib/layout';
 import { oneOf, useListParams } from '../../lib/list-params';
 import { useBrokerKams, useBrokers } from './api';
 
@@ -59,7 +59,7 @@ export default function BrokersPage() {
   const kams = useBrokerKams();
   const back = { from: location.search };
   // On a phone (cards, one line per column) the icons need no visible header.
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
 
   const columns: DataTableColumn<BrokerRow>[] = [
     {

@@ -1,5 +1,4 @@
 import { ActionIcon, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -13,6 +12,7 @@ import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable, type SortChoice } from '../../components/server-table';
+import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
@@ -43,7 +43,7 @@ export default function ClientsPage() {
   const [toDelete, setToDelete] = useState<ClientRow | null>(null);
   const mayDelete = can(user, 'clients.delete');
   // On a phone the icons speak for themselves: the header keeps its name for screen readers only.
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
   // The form returns to this exact list (search and page) after saving.
   const back = { from: location.search };
 

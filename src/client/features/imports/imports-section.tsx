@@ -32,6 +32,7 @@ import {
 } from '../../../shared/schemas/imports';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { useNarrow } from '../../lib/layout';
 import { notifySaved } from '../../lib/notify';
 import {
   errorsHref,
@@ -257,6 +258,63 @@ function MappingStep({
   );
 }
 
+/**
+ * The dry run's errors: a table on a wide screen; on a phone one card per error, so the reason
+ * (the longest column) is read whole instead of cut at the screen's edge.
+ */
+function FileErrors({ errors }: { errors: DryRunResult['errors'] }) {
+  const narrow = useNarrow();
+  if (narrow)
+    return (
+      <Stack
+        component="ul"
+        gap="xs"
+        aria-label="Errores del archivo"
+        p={0}
+        m={0}
+        style={{ listStyle: 'none' }}
+      >
+        {errors.map((error) => (
+          <Paper component="li" key={`${error.rowNumber}-${error.column}-${error.reason}`} withBorder p="xs">
+            <Text size="sm" fw={600}>
+              Fila {error.rowNumber} · {error.column}
+            </Text>
+            {error.value !== '' && (
+              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                Valor: {error.value}
+              </Text>
+            )}
+            <Text size="sm">{error.reason}</Text>
+          </Paper>
+        ))}
+      </Stack>
+    );
+  return (
+    <ScrollRegion label="Errores del archivo">
+      <Table striped withTableBorder aria-label="Errores del archivo">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Fila</Table.Th>
+            <Table.Th>Columna</Table.Th>
+            <Table.Th>Valor</Table.Th>
+            <Table.Th>Motivo</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {errors.map((error) => (
+            <Table.Tr key={`${error.rowNumber}-${error.column}-${error.reason}`}>
+              <Table.Td>{error.rowNumber}</Table.Td>
+              <Table.Td>{error.column}</Table.Td>
+              <Table.Td>{error.value}</Table.Td>
+              <Table.Td>{error.reason}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollRegion>
+  );
+}
+
 function ReviewStep({
   runId,
   review,
@@ -285,28 +343,7 @@ function ReviewStep({
             <Text fw={600}>Errores</Text>
             <Anchor href={errorsHref(runId)}>Descargar planilla con errores</Anchor>
           </Group>
-          <ScrollRegion label="Errores del archivo">
-            <Table striped withTableBorder aria-label="Errores del archivo">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Fila</Table.Th>
-                  <Table.Th>Columna</Table.Th>
-                  <Table.Th>Valor</Table.Th>
-                  <Table.Th>Motivo</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {review.errors.map((error) => (
-                  <Table.Tr key={`${error.rowNumber}-${error.column}-${error.reason}`}>
-                    <Table.Td>{error.rowNumber}</Table.Td>
-                    <Table.Td>{error.column}</Table.Td>
-                    <Table.Td>{error.value}</Table.Td>
-                    <Table.Td>{error.reason}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollRegion>
+          <FileErrors errors={review.errors} />
           {review.errors.length < review.counts.errors && (
             <Text size="sm" c="dimmed">
               Se muestran los primeros {review.errors.length} errores; la planilla con errores los tiene

@@ -1,5 +1,4 @@
 import { Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconListCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -14,6 +13,7 @@ import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { PaymentsTabs } from '../payments';
 import { useBatchCandidates, useCreateBatch, usePaymentBatches } from './api';
@@ -47,7 +47,7 @@ function CandidatesSection() {
   const selected = payable.filter((row) => chosen.has(row.flowId));
   const allChosen = payable.length > 0 && selected.length === payable.length;
   // On a phone each payment is a card (a seven-column table would only scroll sideways).
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
 
   const toggle = (flowId: string) =>
     setChosen((current) => {

@@ -1,5 +1,4 @@
 import { Badge, Group, Select, Stack } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -12,6 +11,7 @@ import { ProjectCell, ReservationNumberCell, rescindedRowStyle } from '../../com
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { AvatarStack } from '../../components/user-avatars';
+import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { useSaleFlowList } from './api';
 
@@ -66,7 +66,7 @@ export default function SaleFlowsPage() {
   const navigate = useNavigate();
   const list = useListParams();
   const order = useSortParams();
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
   const query = useMemo(
     () => ({ ...list.query, sort: order.sort, direction: order.direction }),
     [list.query, order.sort, order.direction],

@@ -4,10 +4,11 @@ import { can } from '../../../shared/permissions';
 import type { AgencyRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { useCurrentUser } from '../../lib/session';
 import { useAgencies } from './api';
-import { editColumn, ListToolbar, useBackState, useNarrow, useOpenRecord } from './settings-list';
+import { editColumn, ListToolbar, useBackState, useOpenRecord } from './settings-list';
 
 /** Inmobiliarias: RUT, Razón Social, Banco, Tipo de Cuenta, Número de Cuenta; search on Enter. */
 export function AgenciesSection() {

@@ -5,10 +5,11 @@ import { can } from '../../../shared/permissions';
 import type { ProjectRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { useCurrentUser } from '../../lib/session';
 import { useProjects } from './api';
-import { editColumn, ListToolbar, useBackState, useNarrow, useOpenRecord } from './settings-list';
+import { editColumn, ListToolbar, useBackState, useOpenRecord } from './settings-list';
 
 /** The project's logo, or a building icon when it has none. */
 export function ProjectLogo({ url, name, size = 40 }: { url: string | null; name: string; size?: number }) {

@@ -1,5 +1,4 @@
 import { ActionIcon, Box, Button, Group, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths, type SettingsRecordTab } from '../../app/paths';
@@ -15,10 +14,6 @@ export interface BackState {
 /** The state a list hands to its forms (the list's query string), so 'Volver' finds it as it was. */
 export function useBackState(): BackState {
   return { from: useLocation().search };
-}
-
-export function useNarrow(): boolean {
-  return useMediaQuery('(max-width: 47.99em)') ?? false;
 }
 
 /** Search box and the new button (administrators only) above a settings list. */

@@ -5,11 +5,12 @@ import type { UserRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { PersonAvatar } from '../../components/user-avatars';
+import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { useCurrentUser } from '../../lib/session';
 import { useSettingsUsers } from './api';
 import { SellerDot } from './seller-dot';
-import { editColumn, ListToolbar, useBackState, useNarrow, useOpenRecord } from './settings-list';
+import { editColumn, ListToolbar, useBackState, useOpenRecord } from './settings-list';
 
 const nameOf = (user: UserRow) => formatPersonName(user);
 

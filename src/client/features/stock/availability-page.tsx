@@ -14,7 +14,6 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
@@ -32,6 +31,7 @@ import { ExportButtons } from '../../components/export-buttons';
 import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { exportHref } from '../../lib/api';
+import { useNarrow } from '../../lib/layout';
 import { useStockProjects, useUnitGrid } from './api';
 import { STATUS_COLORS } from './status-colors';
 
@@ -148,7 +148,7 @@ function UnitCell({
  */
 export default function AvailabilityPage() {
   const [params, setParams] = useSearchParams();
-  const narrow = useMediaQuery('(max-width: 47.99em)') ?? false;
+  const narrow = useNarrow();
   const projects = useStockProjects();
   const withUnits = projects.data?.projects.filter((project) => project.units > 0) ?? [];
   const projectId = params.get('proyecto') ?? withUnits[0]?.id ?? null;
