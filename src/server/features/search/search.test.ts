@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { rutCheckDigit } from '../../../shared/domain/rut';
 import { clients } from '../../db/schema';
 import { Agent, loginAs, useTestApp } from '../../test/app';
 import { createClient, createProject, createReservation } from '../../test/builders';
@@ -71,7 +72,12 @@ describe('GET /api/search', () => {
   it('finds reservations by number and by apartment, exact match first, five at most', async () => {
     const agent = await loginAs(ctx);
     const project = await createProject(ctx.db, { name: 'Edificio Alameda', stage: 'Etapa 2' });
-    const client = await createClient(ctx.db, { firstName: 'Rosa', lastName: 'Díaz' });
+    // A RUT of its own: a random one may hold '204', and the client would rightly match below.
+    const client = await createClient(ctx.db, {
+      firstName: 'Rosa',
+      lastName: 'Díaz',
+      rut: `13579135-${rutCheckDigit('13579135')}`,
+    });
     const reserve = (reservationNumber: string, apartmentNumber: string, reservationDate = '2026-01-10') =>
       createReservation(ctx.db, {
         reservationNumber,
