@@ -232,6 +232,18 @@ test.describe('importar', () => {
       '2 nuevos, 0 actualizados, 0 sin cambios, 1 con errores',
       { timeout: 60_000 },
     );
+    // On a phone the runs are cards too: the file, its state and its result within the screen.
+    await page.setViewportSize({ width: 390, height: 900 });
+    const runCard = page
+      .getByRole('list', { name: 'Importaciones realizadas' })
+      .getByRole('listitem')
+      .filter({ hasText: 'unidades.csv' });
+    await expect(runCard).toContainText('Aplicada');
+    await expect(runCard).toContainText('2 nuevos, 0 actualizados, 0 sin cambios, 1 con errores');
+    const card = (await runCard.boundingBox())!;
+    expect(card.x + card.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: test.info().outputPath('importaciones-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
     // The units and their prices, in Disponibilidad.
     const grid = await (await page.request.get(`/api/stock/projects/${project.id}/units`)).json();
     expect(

@@ -424,6 +424,121 @@ function RunProgress({ runId }: { runId: string }) {
   );
 }
 
+/** A run's state: its badge, and why it ended without its rows when it did. */
+function RunStatus({ run }: { run: ImportRun }) {
+  const color =
+    run.status === 'applied'
+      ? 'green'
+      : run.status === 'undone'
+        ? 'gray'
+        : run.status === 'failed'
+          ? 'red'
+          : 'blue';
+  return (
+    <>
+      <Badge variant="light" color={color}>
+        {IMPORT_STATUS_LABELS[run.status]}
+      </Badge>
+      {run.failure && (
+        <Text size="xs" c="dimmed" mt={4} maw={320}>
+          {failureText(run.failure)}
+        </Text>
+      )}
+    </>
+  );
+}
+
+const runResult = (run: ImportRun) => (run.status === 'uploaded' ? '—' : countsSentence(run.counts));
+
+function UndoButton({ run, onUndo }: { run: ImportRun; onUndo: (run: ImportRun) => void }) {
+  if (!run.canUndo) return null;
+  return (
+    <Button size="xs" variant="light" color="red" onClick={() => onUndo(run)}>
+      Deshacer importación
+    </Button>
+  );
+}
+
+/** The runs: a table on a wide screen; on a phone one card per run, nothing off to the right. */
+function RunsTable({ runs, onUndo }: { runs: ImportRun[]; onUndo: (run: ImportRun) => void }) {
+  const narrow = useNarrow();
+  if (narrow)
+    return (
+      <Stack
+        component="ul"
+        gap="xs"
+        aria-label="Importaciones realizadas"
+        p={0}
+        m={0}
+        style={{ listStyle: 'none' }}
+      >
+        {runs.map((run) => (
+          <Paper component="li" key={run.id} withBorder p="xs">
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <Text size="sm" fw={600}>
+                {IMPORT_KIND_LABELS[run.kind]}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {formatDateTime(run.createdAt)}
+              </Text>
+            </Group>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {run.fileName}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {run.createdByName ?? 'Sistema'}
+            </Text>
+            <Box mt={4}>
+              <RunStatus run={run} />
+            </Box>
+            <Text size="sm" mt={4}>
+              {runResult(run)}
+            </Text>
+            {run.canUndo && (
+              <Box mt="xs">
+                <UndoButton run={run} onUndo={onUndo} />
+              </Box>
+            )}
+          </Paper>
+        ))}
+      </Stack>
+    );
+  return (
+    <ScrollRegion label="Importaciones realizadas">
+      <Table striped withTableBorder aria-label="Importaciones realizadas">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Fecha</Table.Th>
+            <Table.Th>Tipo</Table.Th>
+            <Table.Th>Archivo</Table.Th>
+            <Table.Th>Usuario</Table.Th>
+            <Table.Th>Estado</Table.Th>
+            <Table.Th>Resultado</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {runs.map((run) => (
+            <Table.Tr key={run.id}>
+              <Table.Td>{formatDateTime(run.createdAt)}</Table.Td>
+              <Table.Td>{IMPORT_KIND_LABELS[run.kind]}</Table.Td>
+              <Table.Td>{run.fileName}</Table.Td>
+              <Table.Td>{run.createdByName ?? 'Sistema'}</Table.Td>
+              <Table.Td>
+                <RunStatus run={run} />
+              </Table.Td>
+              <Table.Td>{runResult(run)}</Table.Td>
+              <Table.Td>
+                <UndoButton run={run} onUndo={onUndo} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollRegion>
+  );
+}
+
 function RunsList() {
   const { data: runs, error } = useRuns();
   const undo = useUndo();
@@ -435,62 +550,7 @@ function RunsList() {
       </Title>
       <ErrorAlert error={error} />
       {runs && runs.length === 0 && <Text c="dimmed">Aún no hay importaciones.</Text>}
-      {runs && runs.length > 0 && (
-        <ScrollRegion label="Importaciones realizadas">
-          <Table striped withTableBorder aria-label="Importaciones realizadas">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Fecha</Table.Th>
-                <Table.Th>Tipo</Table.Th>
-                <Table.Th>Archivo</Table.Th>
-                <Table.Th>Usuario</Table.Th>
-                <Table.Th>Estado</Table.Th>
-                <Table.Th>Resultado</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {runs.map((run) => (
-                <Table.Tr key={run.id}>
-                  <Table.Td>{formatDateTime(run.createdAt)}</Table.Td>
-                  <Table.Td>{IMPORT_KIND_LABELS[run.kind]}</Table.Td>
-                  <Table.Td>{run.fileName}</Table.Td>
-                  <Table.Td>{run.createdByName ?? 'Sistema'}</Table.Td>
-                  <Table.Td>
-                    <Badge
-                      variant="light"
-                      color={
-                        run.status === 'applied'
-                          ? 'green'
-                          : run.status === 'undone'
-                            ? 'gray'
-                            : run.status === 'failed'
-                              ? 'red'
-                              : 'blue'
-                      }
-                    >
-                      {IMPORT_STATUS_LABELS[run.status]}
-                    </Badge>
-                    {run.failure && (
-                      <Text size="xs" c="dimmed" mt={4} maw={320}>
-                        {failureText(run.failure)}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{run.status === 'uploaded' ? '—' : countsSentence(run.counts)}</Table.Td>
-                  <Table.Td>
-                    {run.canUndo && (
-                      <Button size="xs" variant="light" color="red" onClick={() => setTarget(run)}>
-                        Deshacer importación
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollRegion>
-      )}
+      {runs && runs.length > 0 && <RunsTable runs={runs} onUndo={setTarget} />}
       <ConfirmDialog
         opened={target !== null}
         title="Deshacer importación"
