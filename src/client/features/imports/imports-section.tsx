@@ -258,6 +258,23 @@ function MappingStep({
   );
 }
 
+/** On a phone, a list of cards instead of a table (named for assistive technology). */
+function CardList({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack component="ul" gap="xs" aria-label={label} p={0} m={0} style={{ listStyle: 'none' }}>
+      {children}
+    </Stack>
+  );
+}
+
+function CardItem({ children }: { children: ReactNode }) {
+  return (
+    <Paper component="li" withBorder p="xs">
+      {children}
+    </Paper>
+  );
+}
+
 /**
  * The dry run's errors: a table on a wide screen; on a phone one card per error, so the reason
  * (the longest column) is read whole instead of cut at the screen's edge.
@@ -266,16 +283,9 @@ function FileErrors({ errors }: { errors: DryRunResult['errors'] }) {
   const narrow = useNarrow();
   if (narrow)
     return (
-      <Stack
-        component="ul"
-        gap="xs"
-        aria-label="Errores del archivo"
-        p={0}
-        m={0}
-        style={{ listStyle: 'none' }}
-      >
+      <CardList label="Errores del archivo">
         {errors.map((error) => (
-          <Paper component="li" key={`${error.rowNumber}-${error.column}-${error.reason}`} withBorder p="xs">
+          <CardItem key={`${error.rowNumber}-${error.column}-${error.reason}`}>
             <Text size="sm" fw={600}>
               Fila {error.rowNumber} · {error.column}
             </Text>
@@ -285,9 +295,9 @@ function FileErrors({ errors }: { errors: DryRunResult['errors'] }) {
               </Text>
             )}
             <Text size="sm">{error.reason}</Text>
-          </Paper>
+          </CardItem>
         ))}
-      </Stack>
+      </CardList>
     );
   return (
     <ScrollRegion label="Errores del archivo">
@@ -464,16 +474,9 @@ function RunsTable({ runs, onUndo }: { runs: ImportRun[]; onUndo: (run: ImportRu
   const narrow = useNarrow();
   if (narrow)
     return (
-      <Stack
-        component="ul"
-        gap="xs"
-        aria-label="Importaciones realizadas"
-        p={0}
-        m={0}
-        style={{ listStyle: 'none' }}
-      >
+      <CardList label="Importaciones realizadas">
         {runs.map((run) => (
-          <Paper component="li" key={run.id} withBorder p="xs">
+          <CardItem key={run.id}>
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               <Text size="sm" fw={600}>
                 {IMPORT_KIND_LABELS[run.kind]}
@@ -499,9 +502,9 @@ function RunsTable({ runs, onUndo }: { runs: ImportRun[]; onUndo: (run: ImportRu
                 <UndoButton run={run} onUndo={onUndo} />
               </Box>
             )}
-          </Paper>
+          </CardItem>
         ))}
-      </Stack>
+      </CardList>
     );
   return (
     <ScrollRegion label="Importaciones realizadas">
