@@ -258,20 +258,58 @@ function MappingStep({
   );
 }
 
-/** On a phone, a list of cards instead of a table (named for assistive technology). */
-function CardList({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * A named table on a wide screen; on a phone a list of cards under the same name, one per row, so
+ * nothing is cut at the screen's edge. `cells` gives a row's cells in `headers`' order.
+ */
+function TableOrCards<Row>({
+  label,
+  headers,
+  rows,
+  rowKey,
+  cells,
+  card,
+}: {
+  label: string;
+  headers: string[];
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  cells: (row: Row) => ReactNode[];
+  card: (row: Row) => ReactNode;
+}) {
+  const narrow = useNarrow();
+  if (narrow)
+    return (
+      <Stack component="ul" gap="xs" aria-label={label} p={0} m={0} style={{ listStyle: 'none' }}>
+        {rows.map((row) => (
+          <Paper component="li" key={rowKey(row)} withBorder p="xs">
+            {card(row)}
+          </Paper>
+        ))}
+      </Stack>
+    );
   return (
-    <Stack component="ul" gap="xs" aria-label={label} p={0} m={0} style={{ listStyle: 'none' }}>
-      {children}
-    </Stack>
-  );
-}
-
-function CardItem({ children }: { children: ReactNode }) {
-  return (
-    <Paper component="li" withBorder p="xs">
-      {children}
-    </Paper>
+    <ScrollRegion label={label}>
+      <Table striped withTableBorder aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((header) => (
+              <Table.Th key={header}>{header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)}>
+              {cells(row).map((cell, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are in the headers' fixed order
+                <Table.Td key={index}>{cell}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollRegion>
   );
 }
 
@@ -280,48 +318,27 @@ function CardItem({ children }: { children: ReactNode }) {
  * (the longest column) is read whole instead of cut at the screen's edge.
  */
 function FileErrors({ errors }: { errors: DryRunResult['errors'] }) {
-  const narrow = useNarrow();
-  if (narrow)
-    return (
-      <CardList label="Errores del archivo">
-        {errors.map((error) => (
-          <CardItem key={`${error.rowNumber}-${error.column}-${error.reason}`}>
-            <Text size="sm" fw={600}>
-              Fila {error.rowNumber} · {error.column}
-            </Text>
-            {error.value !== '' && (
-              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                Valor: {error.value}
-              </Text>
-            )}
-            <Text size="sm">{error.reason}</Text>
-          </CardItem>
-        ))}
-      </CardList>
-    );
   return (
-    <ScrollRegion label="Errores del archivo">
-      <Table striped withTableBorder aria-label="Errores del archivo">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Fila</Table.Th>
-            <Table.Th>Columna</Table.Th>
-            <Table.Th>Valor</Table.Th>
-            <Table.Th>Motivo</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {errors.map((error) => (
-            <Table.Tr key={`${error.rowNumber}-${error.column}-${error.reason}`}>
-              <Table.Td>{error.rowNumber}</Table.Td>
-              <Table.Td>{error.column}</Table.Td>
-              <Table.Td>{error.value}</Table.Td>
-              <Table.Td>{error.reason}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollRegion>
+    <TableOrCards
+      label="Errores del archivo"
+      headers={['Fila', 'Columna', 'Valor', 'Motivo']}
+      rows={errors}
+      rowKey={(error) => `${error.rowNumber}-${error.column}-${error.reason}`}
+      cells={(error) => [error.rowNumber, error.column, error.value, error.reason]}
+      card={(error) => (
+        <>
+          <Text size="sm" fw={600}>
+            Fila {error.rowNumber} · {error.column}
+          </Text>
+          {error.value !== '' && (
+            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              Valor: {error.value}
+            </Text>
+          )}
+          <Text size="sm">{error.reason}</Text>
+        </>
+      )}
+    />
   );
 }
 
@@ -471,74 +488,51 @@ function UndoButton({ run, onUndo }: { run: ImportRun; onUndo: (run: ImportRun) 
 
 /** The runs: a table on a wide screen; on a phone one card per run, nothing off to the right. */
 function RunsTable({ runs, onUndo }: { runs: ImportRun[]; onUndo: (run: ImportRun) => void }) {
-  const narrow = useNarrow();
-  if (narrow)
-    return (
-      <CardList label="Importaciones realizadas">
-        {runs.map((run) => (
-          <CardItem key={run.id}>
-            <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <Text size="sm" fw={600}>
-                {IMPORT_KIND_LABELS[run.kind]}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {formatDateTime(run.createdAt)}
-              </Text>
-            </Group>
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {run.fileName}
+  return (
+    <TableOrCards
+      label="Importaciones realizadas"
+      headers={['Fecha', 'Tipo', 'Archivo', 'Usuario', 'Estado', 'Resultado', '']}
+      rows={runs}
+      rowKey={(run) => run.id}
+      cells={(run) => [
+        formatDateTime(run.createdAt),
+        IMPORT_KIND_LABELS[run.kind],
+        run.fileName,
+        run.createdByName ?? 'Sistema',
+        <RunStatus key="status" run={run} />,
+        runResult(run),
+        <UndoButton key="undo" run={run} onUndo={onUndo} />,
+      ]}
+      card={(run) => (
+        <>
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Text size="sm" fw={600}>
+              {IMPORT_KIND_LABELS[run.kind]}
             </Text>
             <Text size="xs" c="dimmed">
-              {run.createdByName ?? 'Sistema'}
+              {formatDateTime(run.createdAt)}
             </Text>
-            <Box mt={4}>
-              <RunStatus run={run} />
+          </Group>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {run.fileName}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {run.createdByName ?? 'Sistema'}
+          </Text>
+          <Box mt={4}>
+            <RunStatus run={run} />
+          </Box>
+          <Text size="sm" mt={4}>
+            {runResult(run)}
+          </Text>
+          {run.canUndo && (
+            <Box mt="xs">
+              <UndoButton run={run} onUndo={onUndo} />
             </Box>
-            <Text size="sm" mt={4}>
-              {runResult(run)}
-            </Text>
-            {run.canUndo && (
-              <Box mt="xs">
-                <UndoButton run={run} onUndo={onUndo} />
-              </Box>
-            )}
-          </CardItem>
-        ))}
-      </CardList>
-    );
-  return (
-    <ScrollRegion label="Importaciones realizadas">
-      <Table striped withTableBorder aria-label="Importaciones realizadas">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Fecha</Table.Th>
-            <Table.Th>Tipo</Table.Th>
-            <Table.Th>Archivo</Table.Th>
-            <Table.Th>Usuario</Table.Th>
-            <Table.Th>Estado</Table.Th>
-            <Table.Th>Resultado</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {runs.map((run) => (
-            <Table.Tr key={run.id}>
-              <Table.Td>{formatDateTime(run.createdAt)}</Table.Td>
-              <Table.Td>{IMPORT_KIND_LABELS[run.kind]}</Table.Td>
-              <Table.Td>{run.fileName}</Table.Td>
-              <Table.Td>{run.createdByName ?? 'Sistema'}</Table.Td>
-              <Table.Td>
-                <RunStatus run={run} />
-              </Table.Td>
-              <Table.Td>{runResult(run)}</Table.Td>
-              <Table.Td>
-                <UndoButton run={run} onUndo={onUndo} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollRegion>
+          )}
+        </>
+      )}
+    />
   );
 }
 
