@@ -11,7 +11,8 @@ import pg from 'pg';
 import type { z } from 'zod';
 import { migrationsFolder } from '../paths';
 import { type DataDirLock, lockDataDir } from './data-dir-lock';
-import { keepStatements } from './pglite-statements';
+import { keepStatements, STATEMENT_MAX_AGE_MS } from './pglite-statements';
+import { nameStatements } from './postgres-statements';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -72,7 +73,15 @@ export function postgresPool(connectionString: string, max = 10): pg.Pool {
   const options = Object.entries(SESSION_SETTINGS)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  const pool = new pg.Pool({ connectionString, max, options });
+  // A connection lasts at most 10 minutes, and with it the statements it keeps by name (decision 0047):
+  // their plans follow the tables' growth, as the embedded database's do (STATEMENT_MAX_AGE_MS).
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    options,
+    maxLifetimeSeconds: STATEMENT_MAX_AGE_MS / 1000,
+  });
+  pool.on('connect', (client) => nameStatements(client));
   // An idle connection the server ends (a PostgreSQL restart or failover, a dropped database) is
   // discarded by the pool and the next query opens a new one; unheard, the error would end the process.
   pool.on('error', () => {});

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPglite, type Database, drizzleFor, queryRows } from './client';
 import {
-  analyzeEmbedded,
-  analyzeSizeEmbedded,
+  analyzeSize,
+  analyzeTables,
   forgetPlansEmbedded,
   millisUntilSantiagoHour,
   preferIndexesEmbedded,
@@ -68,9 +68,9 @@ describe('the embedded database housekeeping', () => {
       return { rows: size!.rows, columns: columns.map((column) => column.name) };
     };
     expect(await state()).toEqual({ rows: -1, columns: [] });
-    await analyzeSizeEmbedded(db, 'grown_probe');
+    await analyzeSize(db, 'grown_probe');
     expect(await state()).toEqual({ rows: 5000, columns: ['id'] });
-    await analyzeEmbedded(db, ['grown_probe']);
+    await analyzeTables(db, ['grown_probe']);
     expect(await state()).toEqual({ rows: 5000, columns: ['born', 'id', 'name'] });
     // The quick sample: a histogram of QUICK_STATISTICS_TARGET buckets (the default would take 100),
     // and the session's own setting left as it was.

@@ -75,16 +75,18 @@ export async function startEmbeddedMaintenance(
 export const QUICK_STATISTICS_TARGET = 30;
 
 /**
- * The embedded database's statistics of `tables` brought up to date (`ANALYZE` with the quick sample
- * above), for a bulk write that grows them from nearly empty (an import on a new installation).
- * Without it the planner keeps the sizes of the start's vacuum: the foreign-key checks, planned once
- * per session, scanned their whole table for every inserted row, and each chunk of an import got
- * slower than the last (5,000 reservations: 90 ms chunks became 500 ms). An ANALYZE changes the
- * tables' statistics, and the plans that read them are made again (`analyzedRowsEmbedded` tells when
- * a table has doubled since). Nothing on PostgreSQL, whose autovacuum does it.
+ * The statistics of `tables` brought up to date (`ANALYZE` with the quick sample above), for a bulk
+ * write that grows them from nearly empty (an import on a new installation). Without it the planner
+ * keeps the sizes it last read: on the embedded database the foreign-key checks, planned once per
+ * session, scanned their whole table for every inserted row, and each chunk of an import got slower
+ * than the last (5,000 reservations: 90 ms chunks became 500 ms); on PostgreSQL a named statement's
+ * generic plan, made while the table was nearly empty, stayed (decision 0047: 100,000 clients took
+ * 57 s to apply instead of 9), and autovacuum's analysis comes a minute or more later. An ANALYZE
+ * changes the tables' statistics, and the plans that read them are made again (`analyzedRows` tells
+ * when a table has doubled since).
  */
-export async function analyzeEmbedded(db: Database, tables: readonly string[]): Promise<void> {
-  if (tables.length === 0 || !isEmbedded(db)) return;
+export async function analyzeTables(db: Database, tables: readonly string[]): Promise<void> {
+  if (tables.length === 0) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local default_statistics_target = ${QUICK_STATISTICS_TARGET}`));
     await tx.execute(sql.raw(`analyze ${tables.map((table) => `"${table}"`).join(', ')}`));
@@ -92,14 +94,13 @@ export async function analyzeEmbedded(db: Database, tables: readonly string[]): 
 }
 
 /**
- * The embedded database's size of `table` brought up to date (its row and page counts) without its
- * columns' statistics: `ANALYZE` of one column. What a bulk write's foreign-key checks and plans need
- * while it runs (the sizes), for a fifth of the time: a whole ANALYZE of 100,000 clients held the
- * embedded database 320 ms, of their first column 60 ms (decision 0033, 2026-11-27). The whole
- * statistics follow once the write ends (`analyzeEmbedded`). Nothing on PostgreSQL.
+ * The size of `table` brought up to date (its row and page counts) without its columns' statistics:
+ * `ANALYZE` of one column. What a bulk write's foreign-key checks and plans need while it runs (the
+ * sizes), for a fifth of the time: a whole ANALYZE of 100,000 clients held the embedded database
+ * 320 ms, of their first column 60 ms (decision 0033, 2026-11-27). The whole statistics follow once
+ * the write ends (`analyzeTables`).
  */
-export async function analyzeSizeEmbedded(db: Executor, table: string): Promise<void> {
-  if (!isEmbedded(db)) return;
+export async function analyzeSize(db: Executor, table: string): Promise<void> {
   const [first] = await queryRows<{ name: string }>(
     db,
     sql`select attname as name from pg_attribute
@@ -110,12 +111,8 @@ export async function analyzeSizeEmbedded(db: Executor, table: string): Promise<
   await db.execute(sql.raw(`analyze "${table}" ("${first.name}")`));
 }
 
-/**
- * The rows the embedded database's statistics say `table` has (0 before its first analysis); null on
- * PostgreSQL, which keeps its own statistics.
- */
-export async function analyzedRowsEmbedded(db: Executor, table: string): Promise<number | null> {
-  if (!isEmbedded(db)) return null;
+/** The rows the statistics say `table` has (0 before its first analysis). */
+export async function analyzedRows(db: Executor, table: string): Promise<number> {
   const rows = await queryRows<{ rows: number }>(
     db,
     sql`select greatest(reltuples, 0)::float8 as rows from pg_class

@@ -30,6 +30,11 @@ export const MAX_STATEMENTS = 500;
 export const STATEMENT_MAX_AGE_MS = 10 * 60_000;
 
 const KEPT = /^\s*(select|insert|update|delete|with)\b/i;
+
+/** A data statement: the kind both engines keep by name (decisions 0044, 0047). */
+export function isKeptStatement(text: string): boolean {
+  return KEPT.test(text);
+}
 /**
  * Statements that change no table, type, function or statistics. Any other (a migration's DDL, a
  * test's injected trigger, an import's `ANALYZE`, the nightly `VACUUM (ANALYZE)`) forgets every
@@ -107,7 +112,7 @@ export function keepStatements(
 
   /** True when `text` is kept; forgets every kept statement when it may change the schema. */
   function keeps(text: string, options?: QueryOptions): boolean {
-    if (KEPT.test(text)) return !options?.blob && !options?.paramTypes;
+    if (isKeptStatement(text)) return !options?.blob && !options?.paramTypes;
     if (!LEAVES_SCHEMA.test(text)) forgetAll();
     return false;
   }

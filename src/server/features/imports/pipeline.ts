@@ -9,9 +9,9 @@ import {
 import { actingAs } from '../../db/actor';
 import { type Database, isEmbedded } from '../../db/client';
 import {
-  analyzedRowsEmbedded,
-  analyzeEmbedded,
-  analyzeSizeEmbedded,
+  analyzedRows,
+  analyzeSize,
+  analyzeTables,
   forgetPlansEmbedded,
   preferIndexesEmbedded,
 } from '../../db/maintenance';
@@ -41,10 +41,10 @@ export const KINDS: Record<ImportKind, KindModule> = {
 };
 
 /**
- * The tables an apply of each kind grows, the first its main one. On the embedded database their
- * sizes are taken again whenever the main one has doubled since its statistics were taken
- * (`analyzeSizeEmbedded`), and their whole statistics once the apply ends (`analyzeEmbedded`) — a new
- * installation's tables grow from empty; a large one's are left alone.
+ * The tables an apply of each kind grows, the first its main one. Their sizes are taken again
+ * whenever the main one has doubled since its statistics were taken (`analyzeSize`), and their whole
+ * statistics once the apply ends (`analyzeTables`) — a new installation's tables grow from empty; a
+ * large one's are left alone. On both engines: the plans kept by name read them (0044, 0047).
  */
 const GROWN_TABLES: Record<ImportKind, readonly string[]> = {
   clients: ['clients', 'import_run_records'],
@@ -258,9 +258,9 @@ export async function apply(
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: dry.counts.errors };
   let processed = dry.counts.errors;
   let chunkIndex = 0;
-  // The main table's rows by its statistics, and when they were last taken (embedded database only).
-  const startRows = await analyzedRowsEmbedded(db, GROWN_TABLES[input.kind][0]!).catch(() => null);
-  let analyzedRows = startRows ?? 0;
+  // The main table's rows by its statistics, and when they were last taken.
+  const startRows = await analyzedRows(db, GROWN_TABLES[input.kind][0]!);
+  let rowsAtAnalysis = startRows;
   let grown = false;
   const memo: Record<string, unknown> = {};
   const applyContext = {
@@ -298,15 +298,15 @@ export async function apply(
     });
     await letOthersThrough();
     if (cancelRequested) throw new AppError('IMPORT_CANCELLED');
-    const rowsNow = startRows === null ? null : startRows + counts.created;
-    if (rowsNow !== null && rowsNow >= Math.max(2 * analyzedRows, 100)) {
+    const rowsNow = startRows + counts.created;
+    if (rowsNow >= Math.max(2 * rowsAtAnalysis, 100)) {
       // Their sizes only, a table at a time with others' requests between; the whole statistics
       // once the apply ends (below).
       for (const table of GROWN_TABLES[input.kind]) {
-        await analyzeSizeEmbedded(db, table);
+        await analyzeSize(db, table);
         await letOthersThrough();
       }
-      analyzedRows = rowsNow;
+      rowsAtAnalysis = rowsNow;
       grown = true;
     }
   };
@@ -344,7 +344,7 @@ export async function apply(
     // The grown tables' whole statistics (the planner's view of their columns), a table at a time.
     if (grown) {
       for (const table of GROWN_TABLES[input.kind]) {
-        await analyzeEmbedded(db, [table]);
+        await analyzeTables(db, [table]);
         await letOthersThrough();
       }
     }
