@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, testDatabaseUrl } from '../test/database';
 import { drizzleFor, postgresPool, queryRows } from './client';
-import { nameStatements } from './postgres-statements';
+import { nameStatements, PLANNED_PER_RUN } from './postgres-statements';
 
 /** The statements this connection holds by name (PostgreSQL's own list), oldest first. */
 async function prepared(client: pg.Client): Promise<{ name: string; statement: string }[]> {
@@ -69,6 +70,10 @@ if (testDatabaseUrl()) {
       await client.query('select 1; select 2');
       await client.query({ text: 'show search_path' });
       await client.query("select set_config('application_name', $1, false)", ['pruebas']);
+      // A statement marked to be planned at each run (a report's date range).
+      const ranged = sql`select id from items where ${PLANNED_PER_RUN} id >= ${1}`;
+      const { sql: rangedText, params } = new PgDialect().sqlToQuery(ranged);
+      for (let run = 0; run < 2; run++) expect((await client.query(rangedText, params)).rows).toHaveLength(2);
       const before = await prepared(client);
       expect(before.map((row) => row.name)).toEqual(['n1', 'n2', 'n3']);
       expect(before[2]!.statement).toContain('set_config');
