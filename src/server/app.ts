@@ -57,6 +57,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { loggerOptions } from './http/logging';
 import { openApiTransform } from './http/openapi';
+import { waitForRunningHandlersOnClose } from './http/running-handlers';
 import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
 import { clientDistFolder } from './paths';
 
@@ -75,6 +76,8 @@ export interface AppOptions {
   mailTransport?: MailTransport;
   /** Backups of the embedded database (absent on PostgreSQL: the product does not back it up). */
   backups?: EmbeddedBackups;
+  /** How long `close()` waits for handlers still running (`STOP_GRACE_MS` by default). */
+  stopGraceMs?: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -127,6 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Unique across restarts and instances: the audit trail names the request of each change.
     genReqId: () => randomUUID(),
   });
+  // Before any route: a handler whose client left still runs, and the database stays open for it.
+  waitForRunningHandlersOnClose(app, options.stopGraceMs);
   // Every route, as registered: the deny-by-default test walks this list.
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
