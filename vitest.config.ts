@@ -4,6 +4,12 @@ import { HeavyFirstSequencer } from './src/server/test/heavy-first-sequencer';
 
 const apiProject = process.env.TEST_DATABASE_URL ? 'api-postgres' : 'api-pglite';
 const GENERATOR_TEST = 'scripts/demo-data.test.ts';
+const OWN_EMBEDDED_DATABASE_TESTS = [
+  'src/server/main.test.ts',
+  'src/server/db/migrations.test.ts',
+  'src/server/db/pglite-statements.test.ts',
+  'src/server/db/maintenance.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -42,11 +48,12 @@ export default defineConfig({
           name: apiProject,
           sequence: { groupOrder: 2 },
           include: ['src/server/**/*.test.ts', GENERATOR_TEST],
-          // The process-level test and the generator's are about the embedded database; they do not
-          // depend on the engine. The named statements' test is about PostgreSQL's (decision 0047), and
-          // the bulk loader's about PostgreSQL's many connections.
+          // Tests that open embedded databases of their own (the process-level test, the generator's,
+          // the migrations', the embedded statements' and housekeeping) do not depend on the engine
+          // under test: the PostgreSQL lane would run them again as they are. The named statements'
+          // test is about PostgreSQL's (decision 0047), and the bulk loader's about its many connections.
           exclude: process.env.TEST_DATABASE_URL
-            ? ['src/server/main.test.ts', GENERATOR_TEST]
+            ? [...OWN_EMBEDDED_DATABASE_TESTS, GENERATOR_TEST]
             : ['src/server/db/postgres-statements.test.ts', 'src/server/test/builders.test.ts'],
           environment: 'node',
           globalSetup: ['src/server/test/global-setup.ts'],
