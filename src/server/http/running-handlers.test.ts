@@ -1,11 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { queryRows } from '../db/client';
-import { useTestApp } from '../test/app';
+import { collectedLog, useTestApp } from '../test/app';
 
 /** A gate a test opens: the handler under test waits at it. */
 function gate() {
@@ -52,13 +51,7 @@ describe('closing the server while a handler still runs', () => {
   });
 
   it('waits no longer than its grace, and says what it left running', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream: logStream } = collectedLog();
     const app = await buildApp({
       db: ctx.appDb,
       serveClient: false,

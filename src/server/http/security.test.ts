@@ -1,6 +1,5 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,15 @@ import { MAX_NESTING_DEPTH } from '../../shared/text-safety';
 import type { RegisteredRoute } from '../app';
 import { buildApp } from '../app';
 import { queryRows } from '../db/client';
-import { Agent, errorOf, loginAs, TEST_ORIGIN, type TestContext, useTestApp } from '../test/app';
+import {
+  Agent,
+  collectedLog,
+  errorOf,
+  loginAs,
+  TEST_ORIGIN,
+  type TestContext,
+  useTestApp,
+} from '../test/app';
 import { createBroker, createClient, createReservation, createUser, TEST_PASSWORD } from '../test/builders';
 import { createSaleFlow } from '../test/flow-builders';
 
@@ -255,13 +262,7 @@ describe('every input that passes validation is safe', () => {
   });
 
   it('refuses a body nested thousands of levels deep with a Spanish 400, signed in or not, and logs no error', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = collectedLog();
     // The test's app logs nothing: this one logs at the production level, into `lines`.
     const app = await buildApp({
       db: ctx.appDb,
@@ -448,13 +449,7 @@ describe('the log carries no personal data', () => {
   const ctx = useTestApp({ env: { REGISTRATION: 'open' } });
 
   it('logs a failing register without the e-mail, the password hash or the query parameters', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream } = collectedLog();
     const app = await buildApp({
       db: ctx.db,
       serveClient: false,

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { UserType } from '../../shared/permissions';
@@ -60,6 +61,18 @@ export function useTestApp(
     handle = undefined;
   });
   return ctx;
+}
+
+/** A log stream for an app a test builds itself (`buildApp({ logStream })`), and the lines it got. */
+export function collectedLog(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, stream };
 }
 
 type Body = InjectOptions['payload'];

@@ -6,6 +6,7 @@ import { reservationFigures } from '../../shared/domain/pricing';
 import { rutCheckDigit } from '../../shared/domain/rut';
 import type { UserType } from '../../shared/permissions';
 import { asSystem } from '../db/actor';
+import { textArrayParam } from '../db/arrays';
 import { type Database, queryRows } from '../db/client';
 import { brokers, clients, profiles, projects, realEstateAgencies, reservations } from '../db/schema';
 import { ARGON2ID } from '../features/auth/passwords';
@@ -248,7 +249,7 @@ export async function loadInBulk(
     const indexes = await queryRows(
       tx,
       sql`select indexname as name, indexdef as definition from pg_indexes
-           where schemaname = 'public' and tablename in ${listOf(tables)}
+           where schemaname = 'public' and tablename = any(${textArrayParam(tables)})
              and indexname not in (select conname from pg_constraint)`,
       z.object({ name: z.string(), definition: z.string() }),
     );
@@ -260,19 +261,12 @@ export async function loadInBulk(
       tx,
       sql`select pg_current_xact_id()::text as xid,
                  exists (select 1 from pg_index i join pg_class c on c.oid = i.indexrelid
-                          where c.relname in ${listOf(indexes.map(({ name }) => name))} and i.indcheckxmin) as hidden`,
+                          where c.relname = any(${textArrayParam(indexes.map(({ name }) => name))}) and i.indcheckxmin) as hidden`,
       z.object({ xid: z.string(), hidden: z.boolean() }),
     );
     return built!.hidden ? built!.xid : null;
   });
   if (hiddenUntilPassed) await untilSnapshotsPass(db, hiddenUntilPassed);
-}
-
-function listOf(values: readonly string[]): SQL {
-  return sql`(${sql.join(
-    values.map((value) => sql`${value}`),
-    sql`, `,
-  )})`;
 }
 
 /**
