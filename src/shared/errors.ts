@@ -348,7 +348,8 @@ export const errorCatalog = {
   },
   SHEET_TOO_MANY_COLUMNS: {
     status: 400,
-    message: 'La fila {row} tiene datos más allá de la columna {max}: el archivo puede tener hasta {max} columnas.',
+    message:
+      'La fila {row} tiene datos más allá de la columna {max}: el archivo puede tener hasta {max} columnas.',
   },
   SHEET_TOO_MANY_CELLS: {
     status: 400,

@@ -61,8 +61,12 @@ export function rowChecker(): (row: RawRow) => RawRow {
     if (last >= MAX_COLUMNS) {
       throw new AppError('SHEET_TOO_MANY_COLUMNS', { params: { row: row.rowNumber, max: MAX_COLUMNS } });
     }
-    if (filled > MAX_FILLED_CELLS) throw new AppError('SHEET_TOO_MANY_CELLS', { params: { max: '4.000.000' } });
+    if (filled > MAX_FILLED_CELLS)
+      throw new AppError('SHEET_TOO_MANY_CELLS', { params: { max: '4.000.000' } });
     const cells = row.cells.length === last + 1 ? row.cells : row.cells.slice(0, last + 1);
-    return { rowNumber: row.rowNumber, cells: Array.from(cells, (cell) => (cell === '' ? null : (cell ?? null))) };
+    return {
+      rowNumber: row.rowNumber,
+      cells: Array.from(cells, (cell) => (cell === '' ? null : (cell ?? null))),
+    };
   };
 }

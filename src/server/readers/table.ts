@@ -93,3 +93,16 @@ export async function readSmallTable(bytes: Buffer, maxRows: number): Promise<Ce
   }
   return table;
 }
+
+/** Refusals that say the file is no table we can read (rather than a limit it passed). */
+const UNREADABLE = new Set([
+  'IMPORT_FILE_UNREADABLE',
+  'IMPORT_FILE_TYPE',
+  'IMPORT_FILE_EMPTY',
+  'IMPORT_SHEET_UNKNOWN',
+]);
+
+/** Whether a reader's refusal is a limit with its own reason (too big, too long, a control character…). */
+export function isReaderLimit(error: unknown): error is AppError {
+  return error instanceof AppError && !UNREADABLE.has(error.code);
+}

@@ -51,7 +51,9 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 /** OOXML's escape of characters XML cannot carry: `_x000D_` is a carriage return, `_x005F_` an underscore. */
 function unescapeOoxml(text: string): string {
   if (!text.includes('_x')) return text;
-  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
 }
 
 /**
@@ -142,8 +144,8 @@ const relationshipType = (type: string) => type.slice(type.lastIndexOf('/') + 1)
 
 /** Format ids Excel builds in that show dates or times (ECMA-376 §18.8.30; 27–36 and 50–58: East Asian). */
 const BUILT_IN_DATE_FORMATS = new Set([
-  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53,
-  54, 55, 56, 57, 58,
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54,
+  55, 56, 57, 58,
 ]);
 
 /** Whether a number format shows a date or time: d, m, y, h or s outside quotes, escapes and brackets. */
@@ -178,7 +180,10 @@ export interface WorkbookReader {
 }
 
 /** Opens a workbook: its parts found through its relationships; nothing of its cells read yet. */
-export async function openWorkbook(source: ZipSource, bounds: InflateBounds = XLSX_BOUNDS): Promise<WorkbookReader> {
+export async function openWorkbook(
+  source: ZipSource,
+  bounds: InflateBounds = XLSX_BOUNDS,
+): Promise<WorkbookReader> {
   const entries = await zipEntries(source);
   // Part names are compared without case (OPC), with or without a leading slash.
   const byName = new Map(entries.map((entry) => [entry.name.replace(/^\//, '').toLowerCase(), entry]));
@@ -202,7 +207,8 @@ export async function openWorkbook(source: ZipSource, bounds: InflateBounds = XL
 
   const root = await relationshipsOf('');
   const workbookPart =
-    [...root.values()].find((relationship) => relationship.type === 'officeDocument')?.target ?? 'xl/workbook.xml';
+    [...root.values()].find((relationship) => relationship.type === 'officeDocument')?.target ??
+    'xl/workbook.xml';
   const workbookEntry = part(workbookPart);
   if (!workbookEntry) throw damaged();
   const declared: { name: string; id: string; hidden: boolean }[] = [];
@@ -211,7 +217,8 @@ export async function openWorkbook(source: ZipSource, bounds: InflateBounds = XL
     if (name === 'workbookPr') date1904 = attributes.date1904 === '1' || attributes.date1904 === 'true';
     if (name !== 'sheet' || attributes.name === undefined) return;
     const id = attributes['r:id'] ?? Object.entries(attributes).find(([key]) => localName(key) === 'id')?.[1];
-    if (id) declared.push({ name: attributes.name, id, hidden: (attributes.state ?? 'visible') !== 'visible' });
+    if (id)
+      declared.push({ name: attributes.name, id, hidden: (attributes.state ?? 'visible') !== 'visible' });
   });
   const workbookRelationships = await relationshipsOf(workbookPart);
   const worksheets = declared.flatMap((sheet) => {
@@ -219,7 +226,9 @@ export async function openWorkbook(source: ZipSource, bounds: InflateBounds = XL
     const entry = relationship?.type === 'worksheet' ? part(relationship.target) : null;
     return entry ? [{ ...sheet, entry }] : [];
   });
-  const visible = worksheets.some((sheet) => !sheet.hidden) ? worksheets.filter((sheet) => !sheet.hidden) : worksheets;
+  const visible = worksheets.some((sheet) => !sheet.hidden)
+    ? worksheets.filter((sheet) => !sheet.hidden)
+    : worksheets;
   const partOfType = (type: string) => {
     const relationship = [...workbookRelationships.values()].find((candidate) => candidate.type === type);
     return relationship ? part(relationship.target) : null;
@@ -295,7 +304,9 @@ async function sharedStringsOf(source: ZipSource, entry: ZipEntry, budget: Infla
       strings.push(value);
       text = null;
       if (strings.length > MAX_SHARED_STRINGS || characters > MAX_SHARED_CHARACTERS) {
-        throw new AppError('SHEET_TOO_MANY_STRINGS', { params: { max: '2.000.000', characters: '40.000.000' } });
+        throw new AppError('SHEET_TOO_MANY_STRINGS', {
+          params: { max: '2.000.000', characters: '40.000.000' },
+        });
       }
     }
   });
@@ -410,7 +421,13 @@ async function* sheetRows(
       const column = reference === undefined ? nextColumn : columnOf(reference);
       if (column === null || column > MAX_COLUMN_INDEX) throw damaged();
       const style = Number(tag.attributes.s ?? 0);
-      cell = { column, type: tag.attributes.t ?? 'n', isDate: context.dateStyles[style] === true, value: null, inline: null };
+      cell = {
+        column,
+        type: tag.attributes.t ?? 'n',
+        isDate: context.dateStyles[style] === true,
+        value: null,
+        inline: null,
+      };
     } else if (cell && name === 'v') {
       gathering = 'value';
       cell.value = '';

@@ -139,7 +139,8 @@ async function dataStart(source: ZipSource, entry: ZipEntry): Promise<number> {
     throw new ZipRefusal('damaged', `no local header for ${entry.name}`);
   }
   const start = entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  if (start + entry.compressedSize > source.size) throw new ZipRefusal('damaged', `${entry.name} is cut short`);
+  if (start + entry.compressedSize > source.size)
+    throw new ZipRefusal('damaged', `${entry.name} is cut short`);
   return start;
 }
 

@@ -163,7 +163,10 @@ interface RunInput {
 
 /** Remembers the mapping by header text (folded), for the next file of this kind. */
 async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buffer, input: RunInput) {
-  const table = await openTable(bytes, { sheet: input.sheetName ?? null, headerRow: input.headerRow ?? null });
+  const table = await openTable(bytes, {
+    sheet: input.sheetName ?? null,
+    headerRow: input.headerRow ?? null,
+  });
   await table.close();
   const headers = table.header.cells.map((cell) => foldText(cellText(cell)));
   const columns: Record<string, string> = {};

@@ -105,7 +105,11 @@ function requireMapping(kind: KindModule, mapping: Record<string, number | null>
 const openInput = (input: PipelineInput): Promise<OpenedTable> =>
   openTable(input.bytes, { sheet: input.sheetName, headerRow: input.headerRow });
 
-async function* readRows(table: OpenedTable, input: PipelineInput, kind: KindModule): AsyncGenerator<ReadRow> {
+async function* readRows(
+  table: OpenedTable,
+  input: PipelineInput,
+  kind: KindModule,
+): AsyncGenerator<ReadRow> {
   for await (const row of table.rows as AsyncIterable<SheetRow>) {
     yield readRow(kind.fields, input.mapping, row.rowNumber, row.cells);
   }
