@@ -19,6 +19,13 @@ const ZIP_LOCAL = 0x04034b50;
 export function fileFormatOf(bytes: Buffer): TableFormat {
   if (bytes.length === 0) throw new AppError('IMPORT_FILE_EMPTY');
   if (bytes.length >= 4 && bytes.readUInt32LE(0) === ZIP_LOCAL) return 'xlsx';
+  // Text that is no table: a PDF (its first line is text) or markup (XML, HTML, SVG).
+  const start = bytes
+    .subarray(0, 1024)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart();
+  if (start.startsWith('%PDF-') || start.startsWith('<')) throw new AppError('IMPORT_FILE_TYPE');
   // Text: no NUL byte and no control characters but tab, CR, LF, FF in the first 64 KB.
   const head = bytes.subarray(0, 65_536);
   for (const byte of head) {

@@ -1,4 +1,4 @@
-import { type ZipPart, writeZip } from './zip-writer';
+import { writeZip, type ZipPart } from './zip-writer';
 
 /**
  * Workbooks built part by part, to the structure each exporter writes (decision 0049). Excel and
@@ -122,8 +122,7 @@ export function excelWorkbook(options: { date1904?: boolean } = {}): Buffer {
   const sst = `${XML_HEAD}<sst xmlns="${MAIN}" count="24" uniqueCount="21">${strings.map(si).join('')}<si><r><rPr><b/><sz val="11"/><color theme="1"/><rFont val="Calibri"/><family val="2"/><scheme val="minor"/></rPr><t>Ana</t></r><r><rPr><sz val="11"/><color theme="1"/><rFont val="Calibri"/><family val="2"/><scheme val="minor"/></rPr><t xml:space="preserve"> María</t></r></si><si><t>línea uno_x000D_\nlínea dos</t></si><si><t>Tanaka</t><rPh sb="0" eb="6"><t>タナカ</t></rPh><phoneticPr fontId="1"/></si></sst>`;
   // 1900 system: 1980-02-01 is 29252, 1975-12-31 is 27759; 1904 system: 1462 days fewer.
   const serial = (value: number) => (options.date1904 ? value - 1462 : value);
-  const row = (r: number, cells: string) =>
-    `<row r="${r}" spans="1:8" x14ac:dyDescent="0.25">${cells}</row>`;
+  const row = (r: number, cells: string) => `<row r="${r}" spans="1:8" x14ac:dyDescent="0.25">${cells}</row>`;
   const s = (ref: string, index: number, style = 0) =>
     `<c r="${ref}"${style ? ` s="${style}"` : ''} t="s"><v>${index}</v></c>`;
   const sheet = `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${REL}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x14ac xr xr2 xr3" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac" xmlns:xr="http://schemas.microsoft.com/office/spreadsheetml/2014/revision" xmlns:xr2="http://schemas.microsoft.com/office/spreadsheetml/2015/revision2" xmlns:xr3="http://schemas.microsoft.com/office/spreadsheetml/2016/revision3" xr:uid="{00000000-0001-0000-0000-000000000000}"><dimension ref="A1:J7"/><sheetViews><sheetView tabSelected="1" workbookViewId="0"><selection activeCell="A4" sqref="A4"/></sheetView></sheetViews><sheetFormatPr defaultRowHeight="15" x14ac:dyDescent="0.25"/><cols><col min="1" max="1" width="14.7109375" customWidth="1"/></cols><sheetData>${row(
@@ -154,11 +153,20 @@ export function excelWorkbook(options: { date1904?: boolean } = {}): Buffer {
       data: `${XML_HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId3" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rId2" Type="${REL}/theme" Target="theme/theme1.xml"/><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId4" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
     },
     { name: 'xl/worksheets/sheet1.xml', data: sheet },
-    { name: 'xl/theme/theme1.xml', data: `${XML_HEAD}<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="Office Theme"/>` },
+    {
+      name: 'xl/theme/theme1.xml',
+      data: `${XML_HEAD}<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="Office Theme"/>`,
+    },
     { name: 'xl/styles.xml', data: styles },
     { name: 'xl/sharedStrings.xml', data: sst },
-    { name: 'docProps/core.xml', data: `${XML_HEAD}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"/>` },
-    { name: 'docProps/app.xml', data: `${XML_HEAD}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Microsoft Excel</Application></Properties>` },
+    {
+      name: 'docProps/core.xml',
+      data: `${XML_HEAD}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"/>`,
+    },
+    {
+      name: 'docProps/app.xml',
+      data: `${XML_HEAD}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Microsoft Excel</Application></Properties>`,
+    },
   ]);
 }
 
@@ -168,7 +176,20 @@ export function excelWorkbook(options: { date1904?: boolean } = {}): Buffer {
  * styled, a formula with its cached value, a boolean, and the first sheet named 'Hoja 1'.
  */
 export function googleSheetsWorkbook(): Buffer {
-  const strings = ['RUT', 'Nombres', 'Apellido Paterno', 'Apellido Materno', 'Fecha de nacimiento', 'Correo', 'Activo', '12.345.678-5', 'Ana María', 'Núñez', 'Peña', 'ana@example.cl'];
+  const strings = [
+    'RUT',
+    'Nombres',
+    'Apellido Paterno',
+    'Apellido Materno',
+    'Fecha de nacimiento',
+    'Correo',
+    'Activo',
+    '12.345.678-5',
+    'Ana María',
+    'Núñez',
+    'Peña',
+    'ana@example.cl',
+  ];
   const sst = `${XML_HEAD}<sst xmlns="${MAIN}" count="12" uniqueCount="12">${strings.map((text) => `<si><t>${escapeXml(text)}</t></si>`).join('')}</sst>`;
   const s = (ref: string, index: number) => `<c r="${ref}" s="1" t="s"><v>${index}</v></c>`;
   const sheet = `${XML_HEAD}<worksheet xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:mv="urn:schemas-microsoft-com:mac:vml" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac" xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main" xmlns:x15ac="http://schemas.microsoft.com/office/spreadsheetml/2010/11/ac" xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main" xmlns:r="${REL}" xmlns="${MAIN}"><sheetPr><outlinePr summaryBelow="0" summaryRight="0"/></sheetPr><sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetFormatPr customHeight="1" defaultColWidth="12.63" defaultRowHeight="15.75"/><sheetData><row r="1">${[0, 1, 2, 3, 4, 5, 6].map((n, i) => s(`${'ABCDEFG'[i]}1`, n)).join('')}</row><row r="2">${s('A2', 7)}${s('B2', 8)}${s('C2', 9)}${s('D2', 10)}<c r="E2" s="2"><v>29252.0</v></c>${s('F2', 11)}<c r="G2" s="1" t="b"><v>1</v></c><c r="H2" s="1"><f>YEAR(E2)</f><v>1980.0</v></c></row></sheetData><drawing r:id="rId1"/></worksheet>`;
@@ -184,17 +205,26 @@ export function googleSheetsWorkbook(): Buffer {
     },
     { name: 'xl/styles.xml', data: styles },
     { name: 'xl/sharedStrings.xml', data: sst },
-    { name: 'xl/theme/theme1.xml', data: `${XML_HEAD}<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="Sheets"/>` },
+    {
+      name: 'xl/theme/theme1.xml',
+      data: `${XML_HEAD}<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="Sheets"/>`,
+    },
     { name: 'xl/worksheets/sheet1.xml', data: sheet },
     {
       name: 'xl/worksheets/_rels/sheet1.xml.rels',
       data: `${XML_HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/drawing" Target="../drawings/drawing1.xml"/></Relationships>`,
     },
-    { name: 'xl/drawings/drawing1.xml', data: `${XML_HEAD}<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"/>` },
+    {
+      name: 'xl/drawings/drawing1.xml',
+      data: `${XML_HEAD}<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"/>`,
+    },
     { name: '_rels/.rels', data: rootRels('xl/workbook.xml') },
     {
       name: '[Content_Types].xml',
-      data: contentTypes(1, '<Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>'),
+      data: contentTypes(
+        1,
+        '<Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>',
+      ),
     },
   ]);
 }

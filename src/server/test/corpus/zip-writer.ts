@@ -81,14 +81,14 @@ export function repeatedDeflate(
   times: number,
   tail: string,
 ): { deflated: Buffer; inflatedSize: number } {
-  const flushed = (text: string) => deflateRawSync(Buffer.from(text, 'utf8'), { finishFlush: constants.Z_FULL_FLUSH });
+  const flushed = (text: string) =>
+    deflateRawSync(Buffer.from(text, 'utf8'), { finishFlush: constants.Z_FULL_FLUSH });
   const middleBytes = flushed(middle);
   const deflated = Buffer.concat([
     flushed(head),
     ...Array.from({ length: times }, () => middleBytes),
     deflateRawSync(Buffer.from(tail, 'utf8')),
   ]);
-  const inflatedSize =
-    Buffer.byteLength(head) + Buffer.byteLength(middle) * times + Buffer.byteLength(tail);
+  const inflatedSize = Buffer.byteLength(head) + Buffer.byteLength(middle) * times + Buffer.byteLength(tail);
   return { deflated, inflatedSize };
 }
