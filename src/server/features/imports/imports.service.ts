@@ -184,8 +184,8 @@ function dryRunAnswer(outcome: PlanOutcome): DryRunResult {
     errors: outcome.errors.slice(0, MAX_LISTED_ERRORS),
     summary: countsSentence(outcome.counts),
     headerRow: outcome.headerRow,
-    skippedRows: outcome.skipped.slice(0, MAX_LISTED_SKIPPED),
-    skippedCount: outcome.skipped.length,
+    skippedRows: outcome.skipped.rows.slice(0, MAX_LISTED_SKIPPED),
+    skippedCount: outcome.skipped.count,
   };
 }
 

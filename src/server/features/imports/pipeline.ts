@@ -87,9 +87,9 @@ export interface PlanOutcome {
   errors: RowError[];
   /** Rows that may not be applied (errors, duplicate keys). */
   errorRows: Set<number>;
-  /** Where the header was, and the rows the reader skipped (title, blank, totals, footers). */
+  /** Where the header was, and the rows the reader skipped (title, blank, totals, footers): the first ones, and how many. */
   headerRow: number;
-  skipped: SkippedRow[];
+  skipped: { rows: SkippedRow[]; count: number };
 }
 
 function requireMapping(kind: KindModule, mapping: Record<string, number | null>) {

@@ -14,6 +14,8 @@ import { openRows, type TableFormat } from '../../readers/table';
 export const MAX_ROWS = 200_000;
 /** Rows with something in them looked at for the header when none is chosen. */
 const HEADER_SEARCH_ROWS = 30;
+/** Skipped rows kept to be told (the rest are counted). */
+const MAX_KEPT_SKIPPED = 1_000;
 
 export interface SheetRow {
   /** 1-based, as the spreadsheet numbers it. */
@@ -50,9 +52,10 @@ export interface OpenedTable {
   rows: AsyncIterable<SheetRow>;
   /**
    * The rows skipped, in order: the title block above the header, and below it blank rows between
-   * data, totals and footers. Complete once `rows` has been read to its end.
+   * data (a row missing from a sheet is blank too), totals and footers — the first MAX_KEPT_SKIPPED of
+   * them, and how many there were. Complete once `rows` has been read to its end.
    */
-  skipped: SkippedRow[];
+  skipped: { rows: SkippedRow[]; count: number };
   /** Stops reading (when only the header was wanted): the reader's streams are closed. */
   close(): Promise<void>;
 }
@@ -72,14 +75,21 @@ function looksLikeData(cell: CellValue): boolean {
 const looksLikeHeader = (row: RawRow) => row.cells.every((cell) => !looksLikeData(cell));
 
 /**
- * The header among the first rows with something in them: the first that is words and fills at least
- * half as many columns as the widest of them (at least two, unless every row has one). A title block —
- * a merged title, a subtitle, 'Proyecto: Los Aromos' — fills one or two cells and is passed over.
+ * The header among the first rows with something in them: the first that is words, fills at least
+ * half as many columns as the widest of them (at least two, unless every row has one) and no fewer
+ * than the row after it. A title block — a merged title, a subtitle, 'Proyecto: Los Aromos' — fills
+ * one or two cells and is passed over.
  */
 function findHeader(candidates: readonly RawRow[]): RawRow | null {
   const widest = Math.max(0, ...candidates.map(filledCount));
   const least = widest <= 1 ? 1 : Math.max(2, Math.ceil(widest / 2));
-  return candidates.find((row) => filledCount(row) >= least && looksLikeHeader(row)) ?? null;
+  return (
+    candidates.find((row, index) => {
+      const filled = filledCount(row);
+      const next = candidates[index + 1];
+      return filled >= least && (!next || filled >= filledCount(next)) && looksLikeHeader(row);
+    }) ?? null
+  );
 }
 
 /** 'Total', 'Totales', 'Subtotal', 'Total: 6 clientes', 'TOTAL GENERAL', 'Suma'. */
@@ -154,29 +164,43 @@ export async function openTable(
     if (nonBlank.length === 0) throw new AppError('IMPORT_FILE_EMPTY');
     throw new AppError('IMPORT_NO_HEADER', { params: { rows: HEADER_SEARCH_ROWS } });
   }
-  const skipped: SkippedRow[] = nonBlank
-    .filter((row) => row.rowNumber < header.rowNumber)
-    .map((row) => ({ rowNumber: row.rowNumber, reason: 'title' as const }));
+  const skipped = { rows: [] as SkippedRow[], count: 0 };
+  const skip = (rowNumber: number, reason: SkippedRow['reason']) => {
+    skipped.count += 1;
+    if (skipped.rows.length < MAX_KEPT_SKIPPED) skipped.rows.push({ rowNumber, reason });
+  };
+  for (const row of nonBlank) if (row.rowNumber < header.rowNumber) skip(row.rowNumber, 'title');
   const buffered = read.filter((row) => row.rowNumber > header.rowNumber);
   const candidates = nonBlank
     .slice(0, HEADER_SEARCH_ROWS)
     .map((row) => ({ rowNumber: row.rowNumber, cells: row.cells }));
   const judge = footerJudge(filledCount(header));
+  const headerRowNumber = header.rowNumber;
 
   async function* rest(): AsyncGenerator<SheetRow> {
     let count = 0;
-    /** Blank rows met since the last data row: noted only when data follows them. */
-    let blanks: number[] = [];
+    /** The last row met, and where the blank rows since the last row with something began. */
+    let last = headerRowNumber;
+    let blankFrom: number | null = null;
     const take = (row: RawRow): RawRow | null => {
       if (isBlankRow(row)) {
-        blanks.push(row.rowNumber);
+        blankFrom ??= last + 1;
+        last = row.rowNumber;
         return null;
       }
-      for (const rowNumber of blanks) skipped.push({ rowNumber, reason: 'blank' });
-      blanks = [];
+      // Blank rows (written empty, or missing from the sheet) are noted only when something follows.
+      for (let rowNumber = blankFrom ?? last + 1; rowNumber < row.rowNumber; rowNumber++) {
+        if (skipped.rows.length >= MAX_KEPT_SKIPPED) {
+          skipped.count += row.rowNumber - rowNumber;
+          break;
+        }
+        skip(rowNumber, 'blank');
+      }
+      blankFrom = null;
+      last = row.rowNumber;
       const reason = judge(row);
       if (reason) {
-        skipped.push({ rowNumber: row.rowNumber, reason });
+        skip(row.rowNumber, reason);
         return null;
       }
       count += 1;
