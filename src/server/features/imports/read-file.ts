@@ -76,8 +76,8 @@ const looksLikeHeader = (row: RawRow) => row.cells.every((cell) => !looksLikeDat
 
 /**
  * The header among the first rows with something in them: the first that is words, fills at least
- * half as many columns as the widest of them (at least two, unless every row has one) and no fewer
- * than the row after it. A title block — a merged title, a subtitle, 'Proyecto: Los Aromos' — fills
+ * half as many columns as the widest of them (at least two, unless every row has one) and three
+ * quarters of the row after it (data may have a column more: a formula beside the table). A title block — a merged title, a subtitle, 'Proyecto: Los Aromos' — fills
  * one or two cells and is passed over.
  */
 function findHeader(candidates: readonly RawRow[]): RawRow | null {
@@ -87,7 +87,7 @@ function findHeader(candidates: readonly RawRow[]): RawRow | null {
     candidates.find((row, index) => {
       const filled = filledCount(row);
       const next = candidates[index + 1];
-      return filled >= least && (!next || filled >= filledCount(next)) && looksLikeHeader(row);
+      return filled >= least && (!next || 4 * filled >= 3 * filledCount(next)) && looksLikeHeader(row);
     }) ?? null
   );
 }

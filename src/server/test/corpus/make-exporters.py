@@ -11,9 +11,9 @@ HEADER = ['RUT', 'Nombres', 'Apellido Paterno', 'Apellido Materno', 'Fecha de na
 ROWS = [
     ['12.345.678-5', 'Ana María', 'Núñez', 'Peña', datetime.date(1980, 2, 1), 'ana@example.cl', '+56 9 1234 5678'],
     ['9.876.543-3', 'José', 'Ñancupil', 'Araya', datetime.date(1975, 12, 31), 'jose@example.cl', '+56 2 2345 6789'],
-    ['15.111.222-0', 'Camila', "O'Higgins", 'Soto', datetime.date(1990, 6, 15), 'camila@example.cl', ''],
+    ['15.111.222-6', 'Camila', "O'Higgins", 'Soto', datetime.date(1990, 6, 15), 'camila@example.cl', ''],
     ['7.654.321-6', 'Luis', 'Pérez', 'Güell', datetime.date(1968, 3, 9), 'luis@example.cl', '+56 9 8765 4321'],
-    ['20.333.444-K', 'Sofía', 'Aravena', 'Díaz', datetime.date(2001, 1, 1), 'sofia@example.cl', '+56 9 5555 0000'],
+    ['20.333.444-3', 'Sofía', 'Aravena', 'Díaz', datetime.date(2001, 1, 1), 'sofia@example.cl', '+56 9 5555 0000'],
     ['11.222.333-9', 'Pedro', 'Lagos', 'Muñoz', datetime.date(1985, 10, 20), 'pedro@example.cl', ''],
 ]
 TOTAL = 'Total: 6 clientes'
