@@ -130,8 +130,10 @@ export function budgetOf(bounds: InflateBounds): InflateBudget {
   return { bounds, spent: 0 };
 }
 
-/** Compressed bytes read from the source at a time. */
+/** Inflated bytes handed on at a time. */
 const SLICE_BYTES = 64 * 1024;
+/** Compressed bytes fed to the inflater at a time: small, so the ratio so far is known closely. */
+const FEED_BYTES = 16 * 1024;
 
 async function dataStart(source: ZipSource, entry: ZipEntry): Promise<number> {
   const header = await source.read(entry.localOffset, 30);
@@ -161,25 +163,30 @@ export async function* inflateEntry(
   const start = await dataStart(source, entry);
   const { bounds } = budget;
   let inflated = 0;
-  const count = (piece: Buffer) => {
+  /**
+   * Counts a piece against the bounds. The ratio is the inflated bytes over the compressed bytes fed
+   * so far (in small slices), not over the entry's whole size: a bomb is stopped within its first
+   * megabytes, not after 200 times its compressed size.
+   */
+  const count = (piece: Buffer, fed: number) => {
     inflated += piece.length;
     budget.spent += piece.length;
     if (
       inflated > bounds.entryBytes ||
       budget.spent > bounds.totalBytes ||
-      (inflated > bounds.ratioFloor && inflated > bounds.ratio * Math.max(1, entry.compressedSize))
+      (inflated > bounds.ratioFloor && inflated > bounds.ratio * Math.max(1, fed))
     ) {
       throw new ZipRefusal('expands', `${entry.name} expands past its bounds`);
     }
   };
   async function* compressed() {
-    for (let at = 0; at < entry.compressedSize; at += SLICE_BYTES) {
-      yield await source.read(start + at, Math.min(SLICE_BYTES, entry.compressedSize - at));
+    for (let at = 0; at < entry.compressedSize; at += FEED_BYTES) {
+      yield await source.read(start + at, Math.min(FEED_BYTES, entry.compressedSize - at));
     }
   }
   if (entry.method === 0) {
     for await (const piece of compressed()) {
-      count(piece);
+      count(piece, inflated + piece.length);
       yield piece;
     }
     return;
@@ -190,7 +197,7 @@ export async function* inflateEntry(
   input.pipe(inflater);
   try {
     for await (const piece of inflater as AsyncIterable<Buffer>) {
-      count(piece);
+      count(piece, inflater.bytesWritten);
       yield piece;
     }
   } catch (error) {
