@@ -27,6 +27,7 @@ export function columnLetter(index: number): string {
  * Control characters no office text holds (tab, line feed and carriage return are text): C0 but
  * those three, DEL and C1. A NUL anywhere in a CSV lands here too.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /**
