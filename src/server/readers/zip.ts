@@ -162,6 +162,14 @@ export async function* inflateEntry(
   }
   const start = await dataStart(source, entry);
   const { bounds } = budget;
+  // A size declared past the bounds is believed (a small one never is): refused before inflating.
+  const declared = entry.declaredSize;
+  if (
+    declared > bounds.entryBytes ||
+    (declared > bounds.ratioFloor && declared > bounds.ratio * Math.max(1, entry.compressedSize))
+  ) {
+    throw new ZipRefusal('expands', `${entry.name} declares ${declared} bytes`);
+  }
   let inflated = 0;
   /**
    * Counts a piece against the bounds. The ratio is the inflated bytes over the compressed bytes fed

@@ -138,6 +138,13 @@ export const CORPUS: readonly CorpusFile[] = [
     doors: { ...TABLE_REFUSED, documents: 'refused' },
   },
   {
+    name: 'bomba-mentirosa-pequena.xlsx',
+    about: '1.6 GB of shared strings declared as 3 MB: only the bytes really inflated can tell',
+    big: true,
+    make: () => sharedStringsBomb(1600, 3 * MB),
+    doors: { ...TABLE_REFUSED, documents: 'refused' },
+  },
+  {
     name: 'bomba-honesta.docx',
     about: 'a Word document inflating to 1 GB, declared',
     big: true,
