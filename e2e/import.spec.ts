@@ -261,4 +261,64 @@ test.describe('importar', () => {
     await page.goto(`/disponibilidad?proyecto=${project.id}`);
     await expect(page.getByText('101', { exact: true }).first()).toBeVisible();
   });
+
+  test('el administrador importa clientes de una planilla con un título: ve en qué fila está el encabezado, elige otra y vuelve, y ve las filas omitidas', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // Issue 55: a client list exported by another system, its table below a title block and a totals row.
+    const people = [
+      [uniqueRut(), 'Ana María', uniqueText('Núñez'), '01/02/1980'],
+      [uniqueRut(), 'José', uniqueText('Ñancupil'), '31/12/1975'],
+    ];
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Clientes');
+    sheet.addRow(['Listado de clientes']);
+    sheet.mergeCells('A1:D1');
+    sheet.addRow(['Generado el 01/12/2026 por Sistema Comercial']);
+    sheet.addRow([]);
+    sheet.addRow(['RUT', 'Nombres', 'Apellidos', 'Fecha de nacimiento']);
+    for (const person of people) sheet.addRow(person);
+    sheet.addRow([]);
+    sheet.addRow([`Total: ${people.length} clientes`]);
+    const path = test.info().outputPath('clientes-con-titulo.xlsx');
+    await book.xlsx.writeFile(path);
+
+    await chooseFile(page, path, 'Clientes', 'RUT');
+    await expect(page.getByTestId('import-header-row')).toHaveText('Encabezado en la fila 4');
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`encabezado-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Another row chosen as the header: the columns are that row's.
+    const choice = page.getByLabel('Fila de encabezado');
+    await choice.selectOption({ label: 'Fila 2: Generado el 01/12/2026 por Sistema Comercial' });
+    await expect(page.getByTestId('import-header-row')).toHaveText('Encabezado en la fila 2 (elegida)');
+    await expect(page.getByLabel('Columna para RUT')).toHaveValue('');
+    await choice.selectOption({ label: 'Fila 4: RUT · Nombres · Apellidos · Fecha de nacimiento' });
+    await expect(page.getByTestId('import-header-row')).toHaveText('Encabezado en la fila 4 (elegida)');
+    await expect(page.getByLabel('Columna para RUT')).toHaveValue('0');
+
+    await page.getByRole('button', { name: 'Revisar archivo' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
+    );
+    const skipped = page.getByTestId('import-skipped');
+    await expect(skipped).toContainText('Encabezado en la fila 4. Filas omitidas (no son datos): 4.');
+    await expect(skipped).toContainText('Fila 1: título sobre el encabezado');
+    await expect(skipped).toContainText('Fila 2: título sobre el encabezado');
+    await expect(skipped).toContainText('Fila 7: fila en blanco');
+    await expect(skipped).toContainText('Fila 8: fila de totales');
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`omitidas-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importación terminada' })).toContainText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
+      { timeout: 60_000 },
+    );
+  });
 });

@@ -1,7 +1,9 @@
 // Imports a file on the configured database, through the same pipeline as Configuración → Importar:
 //   npm run import -- <clientes|brokers|unidades|reservas> <archivo.xlsx|.csv> [--dry-run] [--sheet NOMBRE]
-//     [--only-valid] [--as correo@administrador]
-// Columns are matched by their headers (and the mapping last used on screen). Uses DATABASE_URL /
+//     [--header-row N] [--only-valid] [--as correo@administrador]
+// The header row is found below a title block unless --header-row says where it is; where it is, and
+// the rows skipped (title, blank, totals, footers), are printed first. Columns are matched by their
+// headers (and the mapping last used on screen). Uses DATABASE_URL /
 // DATA_DIR like the server (stop the server first when on the embedded database). The last line is
 // 'N nuevos, N actualizados, N sin cambios, N con errores'.
 import { readFileSync } from 'node:fs';
@@ -19,7 +21,14 @@ import { apply, plan } from '../src/server/features/imports/pipeline';
 import { openTable } from '../src/server/features/imports/read-file';
 import { cellText } from '../src/shared/domain/import-cells';
 import { errorMessage } from '../src/shared/errors';
-import { countsSentence, type ImportKind, matchHeaders } from '../src/shared/schemas/imports';
+import {
+  countsSentence,
+  HEADER_ROW_MAX,
+  type ImportKind,
+  MAX_LISTED_SKIPPED,
+  matchHeaders,
+  skippedSentence,
+} from '../src/shared/schemas/imports';
 
 const KIND_NAMES: Record<string, ImportKind> = {
   clientes: 'clients',
@@ -36,6 +45,7 @@ const { values, positionals } = parseArgs({
   options: {
     'dry-run': { type: 'boolean', default: false },
     sheet: { type: 'string' },
+    'header-row': { type: 'string' },
     'only-valid': { type: 'boolean', default: false },
     as: { type: 'string' },
   },
@@ -45,8 +55,13 @@ const [kindName, path] = positionals;
 const kind = kindName ? KIND_NAMES[kindName.toLowerCase()] : undefined;
 if (!kind || !path) {
   console.error(
-    'Uso: npm run import -- <clientes|brokers|unidades|reservas> <archivo> [--dry-run] [--sheet NOMBRE]',
+    'Uso: npm run import -- <clientes|brokers|unidades|reservas> <archivo> [--dry-run] [--sheet NOMBRE] [--header-row N]',
   );
+  process.exit(2);
+}
+const headerRow = values['header-row'] === undefined ? null : Number(values['header-row']);
+if (headerRow !== null && (!Number.isInteger(headerRow) || headerRow < 1 || headerRow > HEADER_ROW_MAX)) {
+  console.error(errorMessage('SHEET_HEADER_ROW_RANGE', { max: HEADER_ROW_MAX }));
   process.exit(2);
 }
 
@@ -57,13 +72,20 @@ try {
   await database.migrate();
   const { db } = database;
   const bytes = readFileSync(path);
-  const table = await openTable(bytes, values.sheet ?? null);
+  const table = await openTable(bytes, { sheet: values.sheet ?? null, headerRow });
   await table.close();
   const headers = table.header.cells.map((cell) => cellText(cell));
   const mapping = matchHeaders(kind, headers, await queries.findMapping(db, kind));
-  const input = { kind, bytes, sheetName: table.sheetName, mapping };
+  const input = { kind, bytes, sheetName: table.sheetName, headerRow: table.header.rowNumber, mapping };
   const now = new Date();
+  console.log(
+    `Encabezado en la fila ${table.header.rowNumber}${headerRow === null ? '' : ' (indicada con --header-row)'}: ${headers.filter(Boolean).join(', ')}`,
+  );
   const outcome = await plan(db, input, now);
+  for (const skipped of outcome.skipped.rows.slice(0, MAX_LISTED_SKIPPED))
+    console.log(`${skippedSentence(skipped)} (omitida)`);
+  if (outcome.skipped.count > MAX_LISTED_SKIPPED)
+    console.log(`… y ${outcome.skipped.count - MAX_LISTED_SKIPPED} filas omitidas más`);
   for (const error of outcome.errors.slice(0, 200)) {
     console.log(
       `Fila ${error.rowNumber}, ${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`,

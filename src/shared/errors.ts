@@ -293,7 +293,8 @@ export const errorCatalog = {
   IMPORT_SHEET_UNKNOWN: { status: 400, message: "La planilla no tiene una hoja llamada '{sheet}'." },
   IMPORT_NO_HEADER: {
     status: 400,
-    message: 'La primera fila debe tener los títulos de las columnas (por ejemplo RUT, Nombres).',
+    message:
+      'No se encontró la fila con los títulos de las columnas (por ejemplo RUT, Nombres) en las primeras {rows} filas con datos.',
   },
   IMPORT_TOO_MANY_ROWS: {
     status: 400,
@@ -330,6 +331,40 @@ export const errorCatalog = {
     message:
       'La importación se interrumpió porque el servidor se detuvo; se deshizo y no quedó nada importado.',
   },
+  // Readers at the doors (issue 52, decision 0049): the limits of the CSV and XLSX readers, the header row
+  SHEET_CELL_TOO_LONG: {
+    status: 400,
+    message:
+      'La celda {column}{row} tiene más de {max} caracteres (el máximo de una celda de Excel). Acórtela y vuelva a subir el archivo.',
+  },
+  SHEET_TEXT_TOO_LONG: {
+    status: 400,
+    message: 'La planilla tiene un texto de más de {max} caracteres (el máximo de una celda de Excel).',
+  },
+  SHEET_CONTROL_CHARACTER: {
+    status: 400,
+    message:
+      'La celda {column}{row} tiene un carácter de control invisible ({code}). Quítelo y vuelva a subir el archivo.',
+  },
+  SHEET_TOO_MANY_COLUMNS: {
+    status: 400,
+    message:
+      'La fila {row} tiene datos más allá de la columna {max}: el archivo puede tener hasta {max} columnas.',
+  },
+  SHEET_TOO_MANY_CELLS: {
+    status: 400,
+    message: 'El archivo tiene más de {max} celdas con datos. Divídalo en archivos más pequeños.',
+  },
+  SHEET_TOO_MANY_STRINGS: {
+    status: 400,
+    message:
+      'La planilla tiene más de {max} textos distintos o más de {characters} caracteres de texto. Divídala en archivos más pequeños.',
+  },
+  SHEET_HEADER_ROW_EMPTY: {
+    status: 400,
+    message: 'La fila {row} está vacía o no existe: elija la fila con los títulos de las columnas.',
+  },
+  SHEET_HEADER_ROW_RANGE: { status: 400, message: 'Elija una fila de encabezado entre 1 y {max}.' },
   // Stock (decision 0032)
   UNIT_NOT_FOUND: { status: 404, message: 'La unidad no existe.' },
   UNIT_NUMBER_TAKEN: {
@@ -425,6 +460,16 @@ export const errorCatalog = {
     message: 'El archivo supera el máximo de 20 MB: no se guardó. Reduzca su tamaño o divídalo.',
   },
   DOCUMENT_EMPTY: { status: 400, message: 'El archivo está vacío: no se guardó.' },
+  // Readers at the doors (issue 52, decision 0049): a Word or Excel document judged by what it inflates to
+  DOCUMENT_EXPANDS: {
+    status: 400,
+    message:
+      'El archivo se expande a un tamaño excesivo al abrirlo y no se puede aceptar de forma segura: no se guardó.',
+  },
+  DOCUMENT_DAMAGED: {
+    status: 400,
+    message: 'El archivo está dañado: su contenido comprimido no se puede abrir. No se guardó.',
+  },
   DOCUMENT_TYPE_REFUSED: {
     status: 400,
     message:

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeXmlBytes, readDte } from './dte';
 
@@ -74,5 +75,96 @@ describe('readDte', () => {
     );
     const two = fixture().replace('</Documento>', '</Documento><Documento ID="B"><Encabezado/></Documento>');
     expect(reason(two)).toBe('trae 2 documentos; suba el XML de esta factura sola');
+  });
+});
+
+describe('readDte on hostile files (one linear pass, bounded)', () => {
+  const reason = (text: string) => {
+    const reading = readDte(text);
+    return reading.ok ? null : reading.reason;
+  };
+  const KB256 = 256 * 1024;
+
+  it('refuses an unclosed comment repeated to 256 KB, and thousands of unclosed documents', () => {
+    expect(reason(`<DTE>${'<!--'.repeat(KB256 / 4)}`)).toMatch(/^el XML está mal formado \(línea \d+\)$/);
+    expect(reason(`<DTE>${'<Documento>'.repeat(KB256 / 11)}`)).toBe('anida más de 32 niveles de elementos');
+    expect(reason(`<DTE>${'<Documento/>'.repeat(KB256 / 12)}`)).toBe('tiene más de 10.000 elementos');
+    expect(reason(`<DTE><Documento>${'x'.repeat(KB256)}</Documento></DTE>`)).toBe(
+      'tiene un texto de más de 65.536 caracteres',
+    );
+    expect(reason(`<DTE>${' '.repeat(1024 * 1024)}</DTE>`)).toBe(
+      'el archivo es demasiado grande para una factura',
+    );
+  });
+
+  it('refuses character references beyond Unicode, NUL bytes and unclosed tags as malformed', () => {
+    const folio = (text: string) => fixture().replace('<Folio>1234</Folio>', `<Folio>${text}</Folio>`);
+    expect(reason(folio('&#x110000;'))).toMatch(/^el XML está mal formado/);
+    expect(reason(folio('&#99999999999;'))).toMatch(/^el XML está mal formado/);
+    expect(reason(folio('12\u000034'))).toMatch(/^el XML está mal formado/);
+    expect(reason(folio('&nada;'))).toMatch(/^el XML está mal formado/);
+    expect(reason(fixture().replace('</DTE>', ''))).toMatch(/^el XML está mal formado/);
+    // A reference to a real character is read.
+    expect(readDte(folio('&#49;234'))).toMatchObject({ ok: true, invoice: { folio: '1234' } });
+  });
+
+  it('expands nothing: XXE and billion laughs are refused at their DOCTYPE', () => {
+    const xxe = `<?xml version="1.0"?><!DOCTYPE DTE [<!ENTITY x SYSTEM "file:///etc/passwd">]><DTE><Documento>&x;</Documento></DTE>`;
+    expect(reason(xxe)).toBe('el XML declara entidades o un DOCTYPE');
+    const lol = Array.from({ length: 9 }, (_, n) => `<!ENTITY lol${n + 1} "${`&lol${n};`.repeat(10)}">`).join(
+      '',
+    );
+    const laughs = `<?xml version="1.0"?><!DOCTYPE DTE [<!ENTITY lol0 "lol">${lol}]><DTE>&lol9;</DTE>`;
+    expect(reason(laughs)).toBe('el XML declara entidades o un DOCTYPE');
+  });
+
+  it('reads the same invoice from ISO-8859-1 and UTF-8 bytes, with comments and CDATA in its fields', () => {
+    const latin = readFileSync(FIXTURE);
+    const utf8 = Buffer.from(
+      decodeXmlBytes(latin).replace('encoding="ISO-8859-1"', 'encoding="UTF-8"'),
+      'utf8',
+    );
+    expect(latin.includes(Buffer.from('Peñalolén', 'latin1'))).toBe(true);
+    expect(utf8.includes(Buffer.from('Peñalolén', 'utf8'))).toBe(true);
+    expect(readDte(decodeXmlBytes(utf8))).toEqual(readDte(decodeXmlBytes(latin)));
+    const commented = fixture().replace('<Folio>1234</Folio>', '<Folio>12<!-- x -->3<![CDATA[4]]></Folio>');
+    expect(readDte(commented)).toMatchObject({ ok: true, invoice: { folio: '1234' } });
+    // A field holding markup is not a value.
+    expect(reason(fixture().replace('<Folio>1234</Folio>', '<Folio><b>1234</b></Folio>'))).toBe(
+      'el folio no es válido',
+    );
+  });
+
+  it('answers a reading, never an exception, for any text', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc
+            .array(
+              fc.constantFrom(
+                '<DTE>',
+                '<Documento>',
+                '</Documento>',
+                '<!--',
+                '-->',
+                '&#x110000;',
+                '<![CDATA[',
+                ']]>',
+                '<',
+                '&',
+                'x',
+                '\u0000',
+              ),
+              { maxLength: 60 },
+            )
+            .map((parts) => parts.join('')),
+        ),
+        (text) => {
+          const reading = readDte(text);
+          expect(typeof reading.ok).toBe('boolean');
+        },
+      ),
+    );
   });
 });

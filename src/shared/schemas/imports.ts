@@ -507,7 +507,38 @@ export const uploadQuery = z.strictObject({
   name: z.string().trim().min(1).max(200),
 });
 
-/** What the screen shows after an upload: the sheets, the headers and the mapping matched. */
+/** The last row that may be chosen as the header (a title block is a few rows). */
+export const HEADER_ROW_MAX = 1_000;
+
+/** A header row chosen by the user; null or absent: found by the reader below any title block. */
+export const headerRowField = z
+  .number()
+  .int()
+  .min(1, { error: `Elija una fila de encabezado entre 1 y ${HEADER_ROW_MAX}` })
+  .max(HEADER_ROW_MAX, { error: `Elija una fila de encabezado entre 1 y ${HEADER_ROW_MAX}` })
+  .nullable()
+  .optional();
+
+/** Why a row of the file was not read as data (decision 0049). */
+export const SKIP_REASONS = ['title', 'blank', 'total', 'footer'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
+  title: 'título sobre el encabezado',
+  blank: 'fila en blanco',
+  total: 'fila de totales',
+  footer: 'nota al pie (solo texto en la primera columna)',
+};
+export const skippedRow = z.object({ rowNumber: z.number().int(), reason: z.enum(SKIP_REASONS) });
+export type SkippedRow = z.infer<typeof skippedRow>;
+/** Skipped rows listed in an answer; the count says how many there were. */
+export const MAX_LISTED_SKIPPED = 100;
+
+/** 'Fila 12: fila de totales' — a skipped row as the screen and `npm run import` say it. */
+export function skippedSentence(row: SkippedRow): string {
+  return `Fila ${row.rowNumber}: ${SKIP_REASON_LABELS[row.reason]}`;
+}
+
+/** What the screen shows after an upload: the sheets, where the header is, the headers and the mapping matched. */
 export const uploadedFile = z.object({
   runId: z.uuid(),
   kind: importKind,
@@ -515,6 +546,11 @@ export const uploadedFile = z.object({
   format: z.enum(['xlsx', 'csv']),
   sheets: z.array(z.string()),
   sheetName: z.string().nullable(),
+  /** The header's row number, found below a title block or chosen. */
+  headerRow: z.number().int(),
+  headerChosen: z.boolean(),
+  /** The first rows with something in them: what may be chosen as the header (their first cells as text). */
+  headerCandidates: z.array(z.object({ rowNumber: z.number().int(), text: z.string() })),
   headers: z.array(z.string()),
   mapping: z.record(z.string(), z.number().int().nullable()),
 });
@@ -522,11 +558,21 @@ export type UploadedFile = z.infer<typeof uploadedFile>;
 
 export const mappingBody = z.record(z.string(), z.number().int().min(0).max(199).nullable());
 
-export const sheetBody = z.strictObject({ sheetName: z.string().min(1).max(100) });
+/** Another sheet, or another header row, of the uploaded file. */
+export const sheetBody = z.strictObject({
+  sheetName: z.string().min(1).max(100).nullable().optional(),
+  headerRow: headerRowField,
+});
 
 export const dryRunBody = z.strictObject({
   sheetName: z.string().min(1).max(100).nullable().optional(),
+  headerRow: headerRowField,
   mapping: mappingBody,
+});
+
+/** GET …/errors: the header row the review used, when the user chose one. */
+export const errorsQuery = z.strictObject({
+  headerRow: z.coerce.number().int().min(1).max(HEADER_ROW_MAX).optional(),
 });
 
 export const applyBody = dryRunBody.extend({ onlyValidRows: z.boolean().default(false) });
@@ -560,6 +606,11 @@ export const dryRunResult = z.object({
   /** The first MAX_LISTED_ERRORS errors; the errors workbook has them all. */
   errors: z.array(rowError),
   summary: z.string(),
+  /** Where the header was found or chosen. */
+  headerRow: z.number().int(),
+  /** The rows not read as data (the first MAX_LISTED_SKIPPED), and how many there were. */
+  skippedRows: z.array(skippedRow),
+  skippedCount: z.number().int(),
 });
 export type DryRunResult = z.infer<typeof dryRunResult>;
 

@@ -16,7 +16,9 @@ export const importKeys = {
 };
 
 export const templateHref = (kind: ImportKind) => `${IMPORTS_URL}/templates/${kind}`;
-export const errorsHref = (runId: string) => `${IMPORTS_URL}/runs/${runId}/errors`;
+/** The errors workbook, read from the header row the review used. */
+export const errorsHref = (runId: string, headerRow?: number) =>
+  `${IMPORTS_URL}/runs/${runId}/errors${headerRow === undefined ? '' : `?headerRow=${headerRow}`}`;
 
 /** Sends the file's bytes as they are (the server judges what they are). */
 export async function uploadFile(kind: ImportKind, file: File): Promise<UploadedFile> {
@@ -50,15 +52,22 @@ export function useUpload() {
 
 export function useChooseSheet() {
   return useMutation({
-    mutationFn: ({ runId, sheetName }: { runId: string; sheetName: string }) =>
-      api<UploadedFile>(`${IMPORTS_URL}/runs/${runId}/sheet`, { method: 'POST', body: { sheetName } }),
+    mutationFn: ({ runId, ...body }: { runId: string; sheetName: string | null; headerRow?: number }) =>
+      api<UploadedFile>(`${IMPORTS_URL}/runs/${runId}/sheet`, { method: 'POST', body }),
   });
 }
 
 export function useDryRun() {
   return useMutation({
-    mutationFn: ({ runId, ...body }: { runId: string; sheetName: string | null; mapping: Mapping }) =>
-      api<DryRunResult>(`${IMPORTS_URL}/runs/${runId}/dry-run`, { method: 'POST', body }),
+    mutationFn: ({
+      runId,
+      ...body
+    }: {
+      runId: string;
+      sheetName: string | null;
+      headerRow: number;
+      mapping: Mapping;
+    }) => api<DryRunResult>(`${IMPORTS_URL}/runs/${runId}/dry-run`, { method: 'POST', body }),
   });
 }
 
@@ -71,6 +80,7 @@ export function useApply() {
     }: {
       runId: string;
       sheetName: string | null;
+      headerRow: number;
       mapping: Mapping;
       onlyValidRows: boolean;
     }) => api<{ run: ImportRun }>(`${IMPORTS_URL}/runs/${runId}/apply`, { method: 'POST', body }),

@@ -47,6 +47,7 @@ import {
   useUndo,
   useUpload,
 } from './api';
+import { HeaderRowChoice, SkippedRowsNote } from './header-row';
 
 /**
  * Configuración → Importar (issue 32): choose the kind and the file, the sheet and the columns, see
@@ -81,12 +82,15 @@ export default function ImportsSection() {
   };
   const check = () => {
     if (!file) return;
-    dryRun.mutate({ runId: file.runId, sheetName: file.sheetName, mapping }, { onSuccess: setReview });
+    dryRun.mutate(
+      { runId: file.runId, sheetName: file.sheetName, headerRow: file.headerRow, mapping },
+      { onSuccess: setReview },
+    );
   };
   const importNow = () => {
     if (!file) return;
     apply.mutate(
-      { runId: file.runId, sheetName: file.sheetName, mapping, onlyValidRows },
+      { runId: file.runId, sheetName: file.sheetName, headerRow: file.headerRow, mapping, onlyValidRows },
       {
         onSuccess: ({ run }) => {
           setRunId(run.id);
@@ -148,6 +152,13 @@ export default function ImportsSection() {
               onSheet={(sheetName) =>
                 chooseSheet.mutate({ runId: file.runId, sheetName }, { onSuccess: start })
               }
+              onHeaderRow={(headerRow) =>
+                chooseSheet.mutate(
+                  { runId: file.runId, sheetName: file.sheetName, headerRow },
+                  { onSuccess: start },
+                )
+              }
+              choosing={chooseSheet.isPending}
             />
           )}
           <ErrorAlert error={chooseSheet.error ?? dryRun.error} />
@@ -161,6 +172,7 @@ export default function ImportsSection() {
           {file && review && (
             <ReviewStep
               runId={file.runId}
+              headerRow={file.headerRow}
               review={review}
               onlyValidRows={onlyValidRows}
               onOnlyValidRows={setOnlyValidRows}
@@ -182,11 +194,15 @@ function MappingStep({
   mapping,
   onMapping,
   onSheet,
+  onHeaderRow,
+  choosing,
 }: {
   file: UploadedFile;
   mapping: Mapping;
   onMapping: (mapping: Mapping) => void;
   onSheet: (sheetName: string) => void;
+  onHeaderRow: (headerRow: number) => void;
+  choosing: boolean;
 }) {
   const columns = [
     { value: '', label: '(sin asignar)' },
@@ -210,6 +226,7 @@ function MappingStep({
           w={280}
         />
       )}
+      <HeaderRowChoice file={file} onChoose={onHeaderRow} disabled={choosing} />
       <Text size="sm" c="dimmed">
         Columnas del archivo para cada campo. Las reconocidas ya están asignadas; la asignación se recuerda
         para la próxima importación de este tipo.
@@ -344,6 +361,7 @@ function FileErrors({ errors }: { errors: DryRunResult['errors'] }) {
 
 function ReviewStep({
   runId,
+  headerRow,
   review,
   onlyValidRows,
   onOnlyValidRows,
@@ -351,6 +369,7 @@ function ReviewStep({
   importing,
 }: {
   runId: string;
+  headerRow: number;
   review: DryRunResult;
   onlyValidRows: boolean;
   onOnlyValidRows: (value: boolean) => void;
@@ -364,11 +383,12 @@ function ReviewStep({
       <Alert color={hasErrors ? 'orange' : 'green'} title="Resultado de la revisión (no se guardó nada)">
         <Text data-testid="import-summary">{review.summary}</Text>
       </Alert>
+      <SkippedRowsNote review={review} />
       {hasErrors && (
         <>
           <Group justify="space-between">
             <Text fw={600}>Errores</Text>
-            <Anchor href={errorsHref(runId)}>Descargar planilla con errores</Anchor>
+            <Anchor href={errorsHref(runId, headerRow)}>Descargar planilla con errores</Anchor>
           </Group>
           <FileErrors errors={review.errors} />
           {review.errors.length < review.counts.errors && (

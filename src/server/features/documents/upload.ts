@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import { DOCUMENT_MAX_BYTES } from '../../../shared/schemas/documents';
 import { AppError } from '../../http/app-error';
+import { fileSource, type InflateBounds, inflateAll, ZipRefusal } from '../../readers/zip';
 
 /**
  * An upload's bytes, streamed from the request to a private temporary file (decision 0037): counted
@@ -226,6 +227,36 @@ async function oleKindOf(path: string): Promise<keyof typeof OLE_KINDS | null> {
   }
 }
 
+/** Word and Excel files are zips: judged by what they really inflate to before they are kept. */
+const ZIP_CONTAINERS = new Set([
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+]);
+
+/**
+ * A 20 MB document of an office (images stored, text deflated ~10:1) inflates to tens of MB; a zip
+ * bomb, honest or lying about its sizes, is stopped at these bounds, inflating off the main thread
+ * from the spooled file (decision 0049).
+ */
+const DOCUMENT_BOUNDS: InflateBounds = {
+  entryBytes: 256 * 1024 * 1024,
+  totalBytes: 512 * 1024 * 1024,
+  ratio: 200,
+  ratioFloor: 4 * 1024 * 1024,
+};
+
+async function judgeInflated(file: SpooledFile): Promise<void> {
+  const source = await fileSource(file.path);
+  try {
+    await inflateAll(source, DOCUMENT_BOUNDS);
+  } catch (error) {
+    if (!(error instanceof ZipRefusal)) throw error;
+    throw new AppError(error.why === 'expands' ? 'DOCUMENT_EXPANDS' : 'DOCUMENT_DAMAGED', { cause: error });
+  } finally {
+    await source.close();
+  }
+}
+
 export interface JudgedFile {
   contentType: string;
   isPreviewable: boolean;
@@ -247,6 +278,7 @@ export async function judge(file: SpooledFile, fileName: string): Promise<Judged
   }
   const accepted = ACCEPTED[detected.mime];
   if (!accepted) throw new AppError('DOCUMENT_TYPE_REFUSED');
+  if (ZIP_CONTAINERS.has(detected.mime)) await judgeInflated(file);
   if (accepted.contentType === 'application/pdf') {
     const wellFormed =
       file.head.subarray(0, 5).toString('latin1') === '%PDF-' && file.tail.includes(Buffer.from('%%EOF'));

@@ -4,6 +4,7 @@ import {
   applyBody,
   dryRunBody,
   dryRunResult,
+  errorsQuery,
   importRunAnswer,
   importRunPage,
   kindParams,
@@ -74,8 +75,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/runs/:id/sheet',
     { schema: { tags, params: runParams, body: sheetBody, response: { 200: uploadedFile } } },
-    async (request) =>
-      imports.chooseSheet(serviceContext(request), request.params.id, request.body.sheetName),
+    async (request) => imports.chooseSheet(serviceContext(request), request.params.id, request.body),
   );
 
   app.post(
@@ -84,8 +84,18 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => imports.dryRun(serviceContext(request), request.params.id, request.body),
   );
 
-  app.get('/runs/:id/errors', { schema: { tags, params: runParams } }, async (request, reply) =>
-    send(reply, await imports.errorsWorkbook(serviceContext(request), request.params.id)),
+  app.get(
+    '/runs/:id/errors',
+    { schema: { tags, params: runParams, querystring: errorsQuery } },
+    async (request, reply) =>
+      send(
+        reply,
+        await imports.errorsWorkbook(
+          serviceContext(request),
+          request.params.id,
+          request.query.headerRow ?? null,
+        ),
+      ),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { cellText, foldText } from '../../../shared/domain/import-cells';
+import { type CellValue, cellText, foldText } from '../../../shared/domain/import-cells';
 import { can } from '../../../shared/permissions';
 import {
   countsSentence,
@@ -10,6 +10,7 @@ import {
   type ImportKind,
   type ImportRun,
   MAX_LISTED_ERRORS,
+  MAX_LISTED_SKIPPED,
   matchHeaders,
   type UploadedFile,
 } from '../../../shared/schemas/imports';
@@ -51,13 +52,23 @@ function hashOf(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** A row offered as the header on screen: its first cells as text, cut short. */
+function candidateText(cells: readonly CellValue[]): string {
+  const text = cells
+    .map((cell) => cellText(cell))
+    .filter((cell) => cell !== '')
+    .slice(0, 6)
+    .join(' · ');
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 async function describeFile(
   db: Database,
   kind: ImportKind,
   bytes: Buffer,
-  sheetName: string | null,
+  at: { sheetName: string | null; headerRow?: number | null },
 ): Promise<Omit<UploadedFile, 'runId' | 'fileName' | 'kind'>> {
-  const table = await openTable(bytes, sheetName);
+  const table = await openTable(bytes, { sheet: at.sheetName, headerRow: at.headerRow });
   // The header is all the screen needs: the rest of the file is not read now.
   await table.close();
   const headers = table.header.cells.map((cell) => cellText(cell));
@@ -66,6 +77,12 @@ async function describeFile(
     format: table.format,
     sheets: table.sheets,
     sheetName: table.sheetName,
+    headerRow: table.header.rowNumber,
+    headerChosen: table.headerChosen,
+    headerCandidates: table.candidates.map((row) => ({
+      rowNumber: row.rowNumber,
+      text: candidateText(row.cells),
+    })),
     headers,
     mapping: matchHeaders(kind, headers, remembered),
   };
@@ -112,7 +129,7 @@ export async function upload(
   bytes: Buffer,
 ): Promise<UploadedFile> {
   requireAdmin(ctx);
-  const described = await describeFile(ctx.db, kind, bytes, null);
+  const described = await describeFile(ctx.db, kind, bytes, { sheetName: null });
   const run = await keepRun(ctx.db, { kind, fileName, bytes, createdBy: ctx.user.id });
   return { runId: run.id, kind, fileName, ...described };
 }
@@ -123,26 +140,33 @@ async function requireRun(db: Database, id: string) {
   return run;
 }
 
-/** Another sheet of the uploaded workbook: its headers and matched mapping. */
+/** Another sheet of the uploaded workbook, or another header row: its headers and matched mapping. */
 export async function chooseSheet(
   ctx: ServiceContext,
   runId: string,
-  sheetName: string,
+  at: { sheetName?: string | null | undefined; headerRow?: number | null | undefined },
 ): Promise<UploadedFile> {
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
-  const described = await describeFile(ctx.db, run.kind as ImportKind, run.fileBytes, sheetName);
+  const described = await describeFile(ctx.db, run.kind as ImportKind, run.fileBytes, {
+    sheetName: at.sheetName ?? null,
+    headerRow: at.headerRow ?? null,
+  });
   return { runId, kind: run.kind as ImportKind, fileName: run.fileName, ...described };
 }
 
 interface RunInput {
   sheetName?: string | null | undefined;
+  headerRow?: number | null | undefined;
   mapping: Record<string, number | null>;
 }
 
 /** Remembers the mapping by header text (folded), for the next file of this kind. */
 async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buffer, input: RunInput) {
-  const table = await openTable(bytes, input.sheetName ?? null);
+  const table = await openTable(bytes, {
+    sheet: input.sheetName ?? null,
+    headerRow: input.headerRow ?? null,
+  });
   await table.close();
   const headers = table.header.cells.map((cell) => foldText(cellText(cell)));
   const columns: Record<string, string> = {};
@@ -159,6 +183,9 @@ function dryRunAnswer(outcome: PlanOutcome): DryRunResult {
     totalRows: outcome.totalRows,
     errors: outcome.errors.slice(0, MAX_LISTED_ERRORS),
     summary: countsSentence(outcome.counts),
+    headerRow: outcome.headerRow,
+    skippedRows: outcome.skipped.rows.slice(0, MAX_LISTED_SKIPPED),
+    skippedCount: outcome.skipped.count,
   };
 }
 
@@ -169,7 +196,13 @@ export async function dryRun(ctx: ServiceContext, runId: string, input: RunInput
   const kind = run.kind as ImportKind;
   const outcome = await plan(
     ctx.db,
-    { kind, bytes: run.fileBytes, sheetName: input.sheetName, mapping: input.mapping },
+    {
+      kind,
+      bytes: run.fileBytes,
+      sheetName: input.sheetName,
+      headerRow: input.headerRow,
+      mapping: input.mapping,
+    },
     ctx.now,
   );
   await rememberMapping(ctx, kind, run.fileBytes, input);
@@ -218,6 +251,7 @@ export async function startApply(
       kind: run.kind as ImportKind,
       bytes: run.fileBytes,
       sheetName: input.sheetName,
+      headerRow: input.headerRow,
       mapping: input.mapping,
     };
     const outcome = await plan(ctx.db, pipelineInput, ctx.now);
@@ -402,14 +436,18 @@ export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKi
  * The uploaded sheet again with an 'Errores' column (every row, its errors in words), for the user to
  * fix in Excel and upload again. Streamed: the rows are read and written one at a time.
  */
-export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promise<Download> {
+export async function errorsWorkbook(
+  ctx: ServiceContext,
+  runId: string,
+  headerRow: number | null = null,
+): Promise<Download> {
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   const kind = run.kind as ImportKind;
   const mapping = (run.mapping as Record<string, number | null> | null) ?? null;
   if (!mapping)
     throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
-  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, mapping };
+  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping };
   const outcome = await plan(ctx.db, input, ctx.now);
   const byRow = new Map<number, string[]>();
   for (const error of outcome.errors) {
@@ -417,7 +455,7 @@ export async function errorsWorkbook(ctx: ServiceContext, runId: string): Promis
     list.push(`${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`);
     byRow.set(error.rowNumber, list);
   }
-  const table = await openTable(run.fileBytes, run.sheetName);
+  const table = await openTable(run.fileBytes, { sheet: run.sheetName, headerRow });
   const out = new PassThrough();
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({

@@ -219,7 +219,10 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
     );
     await refusal(Buffer.alloc(0), /vacío/);
     await refusal(Buffer.from('\n\n;;\n'), /vacío/);
-    await refusal(Buffer.from('12.345.678-5;Ana;Soto;01/02/1980\n'), /primera fila debe tener los títulos/);
+    await refusal(
+      Buffer.from('12.345.678-5;Ana;Soto;01/02/1980\n'),
+      /No se encontró la fila con los títulos de las columnas/,
+    );
     await refusal(zipBomb(), /tamaño excesivo/);
     // More than 200,000 rows: refused when read (the dry run), nothing written.
     const big = Buffer.from(`RUT;Nombres;Apellidos;Fecha de nacimiento\n${'x;y;z;w\n'.repeat(200_001)}`);

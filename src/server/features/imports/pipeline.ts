@@ -5,6 +5,7 @@ import {
   type ImportCounts,
   type ImportKind,
   type RowError,
+  type SkippedRow,
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
 import { type Database, isEmbedded } from '../../db/client';
@@ -23,7 +24,7 @@ import { clientsKind } from './kinds/clients';
 import { type ChangedRecord, type KindModule, type PlannedRow, type ReadRow, readRow } from './kinds/kind';
 import { reservationsKind } from './kinds/reservations';
 import { unitsKind } from './kinds/units';
-import { openTable, type SheetRow } from './read-file';
+import { type OpenedTable, openTable, type SheetRow } from './read-file';
 
 /**
  * The import pipeline (DESIGN §16), the same for the screen and `npm run import`: read (streaming) →
@@ -75,6 +76,8 @@ export interface PipelineInput {
   kind: ImportKind;
   bytes: Buffer;
   sheetName?: string | null;
+  /** The header row chosen on screen or with `--header-row`; null or absent: found by the reader. */
+  headerRow?: number | null;
   mapping: Record<string, number | null>;
 }
 
@@ -84,6 +87,9 @@ export interface PlanOutcome {
   errors: RowError[];
   /** Rows that may not be applied (errors, duplicate keys). */
   errorRows: Set<number>;
+  /** Where the header was, and the rows the reader skipped (title, blank, totals, footers): the first ones, and how many. */
+  headerRow: number;
+  skipped: { rows: SkippedRow[]; count: number };
 }
 
 function requireMapping(kind: KindModule, mapping: Record<string, number | null>) {
@@ -95,8 +101,15 @@ function requireMapping(kind: KindModule, mapping: Record<string, number | null>
   }
 }
 
-async function* readRows(input: PipelineInput, kind: KindModule): AsyncGenerator<ReadRow> {
-  const table = await openTable(input.bytes, input.sheetName);
+/** The file's table: where its header is; its rows, and what the reader skipped, as they are read. */
+const openInput = (input: PipelineInput): Promise<OpenedTable> =>
+  openTable(input.bytes, { sheet: input.sheetName, headerRow: input.headerRow });
+
+async function* readRows(
+  table: OpenedTable,
+  input: PipelineInput,
+  kind: KindModule,
+): AsyncGenerator<ReadRow> {
   for await (const row of table.rows as AsyncIterable<SheetRow>) {
     yield readRow(kind.fields, input.mapping, row.rowNumber, row.cells);
   }
@@ -133,7 +146,8 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     batch = [];
     await letOthersThrough();
   };
-  for await (const row of readRows(input, kind)) {
+  const table = await openInput(input);
+  for await (const row of readRows(table, input, kind)) {
     const key = keyOf(kind, row);
     if (key !== undefined) {
       const seen = keys.get(key.key);
@@ -216,7 +230,14 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     }
   }
   errors.sort((a, b) => a.rowNumber - b.rowNumber);
-  return { counts, totalRows: outcomes.length, errors, errorRows };
+  return {
+    counts,
+    totalRows: outcomes.length,
+    errors,
+    errorRows,
+    headerRow: table.header.rowNumber,
+    skipped: table.skipped,
+  };
 }
 
 export interface ApplyOptions {
@@ -325,7 +346,7 @@ export async function apply(
     await forgetPlansEmbedded(db);
     const chunkSize = isEmbedded(db) ? kind.chunkSize.embedded : kind.chunkSize.postgres;
     let chunk: ReadRow[] = [];
-    for await (const row of readRows(input, kind)) {
+    for await (const row of readRows(await openInput(input), input, kind)) {
       if (dry.errorRows.has(row.rowNumber)) continue;
       chunk.push(row);
       if (chunk.length >= chunkSize) {

@@ -1,7 +1,8 @@
+import type { CellValue } from '../../../shared/domain/import-cells';
 import { foldForSearch } from '../../../shared/domain/search';
 import type { UnitKind } from '../../../shared/domain/stock';
 import { readAmountText } from '../../../shared/format/amount-text';
-import { loadExcelJs } from '../../exports/exceljs';
+import { isReaderLimit, readSmallTable } from '../../readers/table';
 import type { PriceInput } from './stock.service';
 
 /**
@@ -35,14 +36,9 @@ const HEADERS = {
 
 const MAX_PROBLEMS = 50;
 
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') {
-    const rich = value as { text?: unknown; result?: unknown; richText?: { text: string }[] };
-    if (rich.richText) return rich.richText.map((part) => part.text).join('');
-    if (rich.result !== undefined) return cellText(rich.result);
-    if (rich.text !== undefined) return String(rich.text);
-  }
+function cellText(value: CellValue): string {
+  if (value === null) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
   return String(value).trim();
 }
 
@@ -124,21 +120,13 @@ function csvTable(text: string): string[][] {
   return table;
 }
 
+/** Rows a price list may have: every unit of a large project, many times over. */
+const PRICE_FILE_MAX_ROWS = 20_000;
+
+/** The first sheet through the bounded reader of every table door (decision 0049). */
 async function xlsxTable(bytes: Buffer): Promise<string[][]> {
-  const ExcelJS = await loadExcelJs();
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0];
-  if (!sheet) return [];
-  const table: string[][] = [];
-  sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
-      cells[columnNumber - 1] = cellText(cell.value);
-    });
-    table[rowNumber - 1] = Array.from(cells, (cell) => cell ?? '');
-  });
-  return Array.from(table, (row) => row ?? []);
+  const table = await readSmallTable(bytes, PRICE_FILE_MAX_ROWS);
+  return table.map((row) => Array.from(row, (cell) => cellText(cell ?? null)));
 }
 
 /** Reads a price list file; XLSX by its signature (a zip), anything else as CSV text. */
@@ -147,7 +135,13 @@ export async function readPriceFile(bytes: Buffer): Promise<ReadPriceFile> {
   try {
     const table = isZip ? await xlsxTable(bytes) : csvTable(bytes.toString('utf8'));
     return parseTable(table);
-  } catch {
-    return { rows: [], problems: ['No se pudo leer el archivo: use CSV o Excel (.xlsx)'] };
+  } catch (error) {
+    // A reader's limit says its own reason; anything else is a file we cannot read.
+    return {
+      rows: [],
+      problems: [
+        isReaderLimit(error) ? error.message : 'No se pudo leer el archivo: use CSV o Excel (.xlsx)',
+      ],
+    };
   }
 }

@@ -1,5 +1,5 @@
-import type ExcelJS from 'exceljs';
 import type { z } from 'zod';
+import type { CellValue } from '../../../shared/domain/import-cells';
 import {
   csvRows,
   readUfTable,
@@ -22,8 +22,8 @@ import type {
 import type { ServiceContext } from '../../context';
 import { actingAs, SYSTEM_ACTOR } from '../../db/actor';
 import type { Executor } from '../../db/client';
-import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
+import { isReaderLimit, readSmallTable } from '../../readers/table';
 import * as commissions from '../commissions/commissions.service';
 import { fetchPublishedValues, type UfFetchSettings, UfSourceError } from './uf-source';
 import * as queries from './uf-values.queries';
@@ -109,37 +109,25 @@ async function cellsOf(fileName: string, bytes: Buffer): Promise<string[][]> {
       throw new AppError('UF_FILE_UNREADABLE');
     return csvRows(text);
   }
-  const ExcelJS = await loadExcelJs();
-  const workbook = new ExcelJS.Workbook();
+  // The bounded reader of every table door (decision 0049): a workbook that expands past its bounds,
+  // or breaks a reader's limit, is refused with the reader's reason; one it cannot read, as unreadable.
+  let table: CellValue[][];
   try {
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  } catch {
-    throw new AppError('UF_FILE_UNREADABLE');
+    table = await readSmallTable(bytes, UF_FILE_MAX_ROWS);
+  } catch (error) {
+    if (!isReaderLimit(error)) throw new AppError('UF_FILE_UNREADABLE');
+    throw new AppError('UF_IMPORT_INVALID', { params: { problems: error.message } });
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw new AppError('UF_FILE_UNREADABLE');
-  const rows: string[][] = [];
-  sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, column) => {
-      cells[column - 1] = textOfCell(cell.value);
-    });
-    rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? '');
-  });
-  return Array.from(rows, (row) => row ?? []);
+  return table.map((row) => Array.from(row, (cell) => textOfCell(cell ?? null)));
 }
 
+/** Rows a UF file may have: years of daily values. */
+const UF_FILE_MAX_ROWS = 20_000;
+
 /** A sheet cell as the text a CSV would hold: numbers with a decimal point, dates as YYYY-MM-DD. */
-function textOfCell(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
+function textOfCell(value: CellValue): string {
+  if (value === null) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'object') {
-    if ('result' in value && value.result !== undefined) return textOfCell(value.result as ExcelJS.CellValue);
-    if ('richText' in value) return value.richText.map((part) => part.text).join('');
-    if ('text' in value) return String(value.text);
-    return '';
-  }
   return String(value);
 }
 
