@@ -90,6 +90,8 @@ export interface RegisteredRoute {
   public: boolean;
   /** The statuses whose answer a zod schema checks (and serializes) on the way out. */
   answerSchemas: string[];
+  /** The zod schemas the request is parsed with (path parameters, query, body): the text-field walk reads them. */
+  requestSchemas: { params?: unknown; querystring?: unknown; body?: unknown };
 }
 
 declare module 'fastify' {
@@ -142,6 +144,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         url: route.url,
         public: route.config?.public === true,
         answerSchemas: Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {}),
+        requestSchemas: {
+          params: route.schema?.params,
+          querystring: route.schema?.querystring,
+          body: route.schema?.body,
+        },
       });
   });
   app.decorate('registeredRoutes', routes);

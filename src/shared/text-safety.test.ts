@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { inspectText, MAX_NESTING_DEPTH } from './text-safety';
+import {
+  inspectText,
+  isCleanLine,
+  isCleanText,
+  MAX_NESTING_DEPTH,
+  oneLine,
+  stripUnseen,
+} from './text-safety';
 
 /** `levels` objects nested under the key 'a', the innermost holding `leaf`. */
 function deepObject(levels: number, leaf: unknown): unknown {
@@ -85,5 +92,67 @@ describe('inspectText', () => {
       kind: 'unsafe-text',
       path: Array.from({ length: 50 }, () => 'a').join('.'),
     });
+  });
+});
+
+describe('clean text (issue 52)', () => {
+  const unseen = [
+    '\u0000',
+    '\u0007',
+    '\t',
+    '\n',
+    '\r',
+    '\u001b',
+    '\u007f',
+    '\u0085',
+    '\u009f',
+    '\u061c',
+    '\u200e',
+    '\u200f',
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u2028',
+    '\u2029',
+    '\ufeff',
+  ];
+
+  it('one line refuses every control and bidirectional character; several lines keep tab and line breaks', () => {
+    for (const character of unseen) {
+      expect(isCleanLine(`Romero${character}Asociados`), JSON.stringify(character)).toBe(false);
+      expect(isCleanText(`Romero${character}Asociados`), JSON.stringify(character)).toBe(
+        ['\t', '\n', '\r'].includes(character),
+      );
+    }
+    for (const text of [
+      'Ñuñoa',
+      'José Pérez-Cotapos',
+      'عربي',
+      'שלום',
+      '👩‍👩‍👧',
+      'E-101 / E-102',
+      "O'Higgins",
+    ]) {
+      expect(isCleanLine(text)).toBe(true);
+      expect(isCleanText(text)).toBe(true);
+    }
+    expect(isCleanText('Primera línea\r\nSegunda\tcolumna')).toBe(true);
+    expect(isCleanLine('x\uD800')).toBe(false);
+  });
+
+  it('stored text is shown without them, and written on one line', () => {
+    expect(stripUnseen('Romero\u202e& Asociados')).toBe('Romero& Asociados');
+    expect(stripUnseen('factura\u202efdp.exe')).toBe('facturafdp.exe');
+    expect(stripUnseen('Ana\r\nMaría')).toBe('AnaMaría');
+    expect(stripUnseen('Nota\nsegunda\u202e línea', { lines: true })).toBe('Nota\nsegunda línea');
+    expect(oneLine('Ana\r\nMaría\rJosé\nLuis\u2028Paz')).toBe('Ana / María / José / Luis / Paz');
+    expect(oneLine('a\tb\u202ec')).toBe('a bc');
+    expect(oneLine('Sin cambios')).toBe('Sin cambios');
   });
 });

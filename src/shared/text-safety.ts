@@ -70,3 +70,56 @@ export function inspectText(
   }
   return null;
 }
+
+// --- Clean text: what others will see (issue 52, decision 0058) ----------------------------------
+
+/**
+ * Characters that change how the text around them is shown or written without being seen
+ * themselves: C0 controls (with tab, line feed and carriage return), DEL and C1 controls, the
+ * bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E/F, U+202A–202E,
+ * U+2066–2069), the line and paragraph separators (U+2028/9) and the byte-order mark (U+FEFF).
+ * A name 'Romero\u202e& Asociados' shows reversed; 'factura\u202efdp.exe' reads as a PDF; a CR LF
+ * in a first name splits a file's line.
+ */
+const UNSEEN_IN_LINE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/;
+/** The same, but tab, line feed and carriage return are text in a comment or a note. */
+const UNSEEN_IN_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/;
+const UNSEEN_IN_LINE_ALL = new RegExp(UNSEEN_IN_LINE.source, 'g');
+const UNSEEN_IN_TEXT_ALL = new RegExp(UNSEEN_IN_TEXT.source, 'g');
+const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029]/g;
+
+export const UNCLEAN_LINE_MESSAGE =
+  'No se admiten saltos de línea, tabulaciones, caracteres de control ni marcas de dirección del texto (como U+202E)';
+export const UNCLEAN_TEXT_MESSAGE =
+  'No se admiten caracteres de control ni marcas de dirección del texto (como U+202E)';
+
+/** One line others will see (a name, a bank field, a file name): no control or bidirectional character. */
+export function isCleanLine(value: string): boolean {
+  return !UNSEEN_IN_LINE.test(value) && isSafeText(value);
+}
+
+/** Text of several lines (a comment, a note, a reason): line breaks and tabs, nothing else unseen. */
+export function isCleanText(value: string): boolean {
+  return !UNSEEN_IN_TEXT.test(value) && isSafeText(value);
+}
+
+/**
+ * Text stored before the rule (or from a door that reads files) as it is shown and written
+ * (decision 0058): every unseen character dropped; with `lines`, line breaks and tabs kept.
+ */
+export function stripUnseen(value: string, { lines = false }: { lines?: boolean } = {}): string {
+  return value.replace(lines ? UNSEEN_IN_TEXT_ALL : UNSEEN_IN_LINE_ALL, '');
+}
+
+/**
+ * A text as one line of a file: each line break (CR LF, CR, LF, U+2028/9) written ' / ', a tab a
+ * space, every other unseen character dropped (decision 0058).
+ */
+export function oneLine(value: string): string {
+  if (!UNSEEN_IN_LINE.test(value)) return value;
+  return value.replace(LINE_BREAKS, ' / ').replaceAll('\t', ' ').replace(UNSEEN_IN_LINE_ALL, '');
+}

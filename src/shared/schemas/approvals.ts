@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TASK_STATUSES } from '../domain/workflow/statuses';
 import { exportFormat, reportColumns } from '../reports/columns';
-import { pageOf, requiredText, uuid } from './common';
+import { line, pageOf, requiredNote, searchText, uuid } from './common';
 import { clpFigure } from './uf-values';
 import { flowPerson, taskCommandsView } from './workflows';
 
@@ -34,9 +34,9 @@ export const approvalListQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
   /** Every word must appear in the reservation or apartment number, the client, RUT, project or broker. */
-  search: z.string().trim().max(100).optional(),
+  search: searchText(100).optional(),
   /** An approval task's name, or 'todas'; absent: the spec's list ('VB Jefe Inversiones'). */
-  approval: z.string().trim().min(1).max(100).optional(),
+  approval: line().trim().min(1).max(100).optional(),
 });
 export type ApprovalListQuery = z.input<typeof approvalListQuery>;
 
@@ -238,7 +238,7 @@ export const approveResponse = z.object({
 export type ApproveResult = z.infer<typeof approveResponse>['approval'];
 
 export const rejectBody = z.strictObject({
-  reason: requiredText(APPROVAL_MESSAGES.reason, 1000),
+  reason: requiredNote(APPROVAL_MESSAGES.reason, 1000),
 });
 export type RejectBody = z.input<typeof rejectBody>;
 export const rejectResponse = z.object({

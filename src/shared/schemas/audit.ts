@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_RECORD_KIND_KEYS, type AuditRecordKind, HISTORY_KINDS } from '../audit/fields';
 import { exportFormat, reportColumns } from '../reports/columns';
-import { DEFAULT_PAGE_SIZE, isoDate, LIST_QUERY_MESSAGES, pageOf, uuid } from './common';
+import { DEFAULT_PAGE_SIZE, isoDate, LIST_QUERY_MESSAGES, pageOf, searchText, uuid } from './common';
 
 /**
  * The audit trail's API (decision 0024): the 'Historial' of a record (its changes and its parts',
@@ -101,11 +101,7 @@ const auditFilters = {
     .optional(),
   from: isoDate('Ingrese una fecha de inicio válida').optional(),
   to: isoDate('Ingrese una fecha de término válida').optional(),
-  search: z
-    .string()
-    .trim()
-    .max(100, { error: M.search(100) })
-    .optional(),
+  search: searchText(100, M.search(100)).optional(),
 };
 
 const rangeInOrder = (query: { from?: string | undefined; to?: string | undefined }) =>

@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import { USER_TYPES } from '../permissions';
-import { requiredEmail, requiredText } from './common';
+import { closed, requiredEmail, requiredText } from './common';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-export const newPassword = z
-  .string({ error: 'La contraseña es obligatoria' })
+/** A password is never shown nor written anywhere: any character is the user's. */
+export const newPassword = closed(z.string({ error: 'La contraseña es obligatoria' }), 'contraseña')
   .min(PASSWORD_MIN, { error: `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres` })
   .max(PASSWORD_MAX, { error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres` });
 
 export const loginBody = z.strictObject({
   email: requiredEmail('Ingrese un correo electrónico válido'),
-  password: z
-    .string({ error: 'La contraseña es obligatoria' })
+  password: closed(z.string({ error: 'La contraseña es obligatoria' }), 'contraseña')
     .min(1, { error: 'La contraseña es obligatoria' })
     .max(PASSWORD_MAX, {
       error: `La contraseña no puede superar los ${PASSWORD_MAX} caracteres`,

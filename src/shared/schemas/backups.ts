@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { line } from './common';
 
 export const BACKUP_KIND_LABELS = {
   nightly: 'Nocturno',
@@ -45,4 +46,4 @@ export const backupStatusResponse = z.object({
 });
 export type BackupStatusResponse = z.infer<typeof backupStatusResponse>;
 
-export const backupNameParams = z.object({ name: z.string().max(100) });
+export const backupNameParams = z.object({ name: line().max(100) });

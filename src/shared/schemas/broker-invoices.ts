@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BROKER_INVOICE_KINDS, BROKER_INVOICE_SOURCES } from '../domain/broker-invoices';
-import { isoDate, requiredText, rut, uuid } from './common';
+import { closed, isoDate, requiredNote, rut, uuid } from './common';
 
 /**
  * The broker's invoice on its payment task (issue 33, decision 0039): recorded by hand or read from
@@ -10,14 +10,16 @@ import { isoDate, requiredText, rut, uuid } from './common';
 const PESOS_MESSAGE = 'Ingrese un monto en pesos: entero y no negativo';
 
 /** Whole pesos as typed ('1.234.567', '1234567' or a number), normalised to '1234567'. */
-const pesos = z.union([z.string(), z.number()], { error: PESOS_MESSAGE }).transform((value, ctx) => {
-  const text = String(value).trim().replace(/\./g, '');
-  if (!/^\d{1,14}$/.test(text)) {
-    ctx.addIssue({ code: 'custom', message: PESOS_MESSAGE });
-    return z.NEVER;
-  }
-  return String(Number(text));
-});
+const pesos = z
+  .union([closed(z.string(), 'pesos'), z.number()], { error: PESOS_MESSAGE })
+  .transform((value, ctx) => {
+    const text = String(value).trim().replace(/\./g, '');
+    if (!/^\d{1,14}$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: PESOS_MESSAGE });
+      return z.NEVER;
+    }
+    return String(Number(text));
+  });
 
 const REQUIRED_FOR_KIND = {
   taxed: ['netAmount', 'vatAmount', 'totalAmount'],
@@ -85,7 +87,7 @@ export type BrokerInvoiceXmlBody = z.input<typeof brokerInvoiceXmlBody>;
 
 /** An administrator accepts the invoice's mismatch with the payment. */
 export const brokerInvoiceAcceptanceBody = z.strictObject({
-  reason: requiredText('Indique el motivo por el que acepta la diferencia', 500),
+  reason: requiredNote('Indique el motivo por el que acepta la diferencia', 500),
   version: z.number().int().min(1),
 });
 export type BrokerInvoiceAcceptanceBody = z.input<typeof brokerInvoiceAcceptanceBody>;

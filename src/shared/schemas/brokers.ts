@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BROKER_ACCOUNT_TYPES, isAccountNumber, normaliseAccountNumber } from '../domain/payment-batches';
 import {
+  line,
   optionalEmail,
   optionalText,
   pageOf,
@@ -126,7 +127,7 @@ export type BrokerSort = (typeof BROKER_SORTS)[number];
 /** GET /api/brokers: searched by name, RUT or razón social, filtered by KAM, sorted, paged. */
 export const brokerListQuery = sortedPageQuery(BROKER_SORTS, { sort: 'name', direction: 'asc' }).extend({
   /** The KAM's name exactly as the brokers carry it (one of GET /api/brokers/kams). */
-  kam: z.string().trim().min(1, { error: 'Indique el KAM' }).max(200, { error: 'KAM no válido' }).optional(),
+  kam: line().trim().min(1, { error: 'Indique el KAM' }).max(200, { error: 'KAM no válido' }).optional(),
   /** Whether the broker's KAM receives commission ('all' by default). */
   kamReceivesCommission: yesNoAllFilter('Filtro de comisión KAM no válido: use all, yes o no'),
 });

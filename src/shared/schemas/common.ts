@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isDecimalString } from '../domain/decimal';
 import { normalizeRut } from '../domain/rut';
-import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../text-safety';
+import { isCleanLine, isCleanText, UNCLEAN_LINE_MESSAGE, UNCLEAN_TEXT_MESSAGE } from '../text-safety';
 
 // Zod's own messages (for anything a schema does not word itself) in Spanish, on both sides. In the
 // browser, no compiled parsers: zod probes for them with `Function('')`, which the app's
@@ -9,35 +9,84 @@ import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../text-safety';
 // practices on /reservas read 96. The server keeps them (no CSP applies there, and they are faster).
 z.config({ ...z.locales.es(), jitless: typeof window !== 'undefined' });
 
-/** Required text: trimmed, non-blank, with the message the user sees. */
+// --- Free text (issue 52, decision 0058) ---------------------------------------------------------
+// Every free-text field of a request carries one of two rules, checked by `text-fields.test.ts`,
+// which walks every route's request schemas: `line` (names, bank fields, file names, numbers as
+// typed: no control or bidirectional character, no line break) or `lines` (comments, notes,
+// reasons: line breaks and tabs allowed, nothing else unseen). A string of a closed shape (an
+// e-mail, a UUID, a date, a RUT, a pattern) is not free text; one the walk cannot see as such is
+// marked `closed` by the piece that builds it.
+
+/** The mark the walk reads on a string of a closed shape: a check that passes every value. */
+export function closedShape(_value: string): boolean {
+  return true;
+}
+
+/**
+ * Marks `schema` as a string of a closed shape (a RUT, a date, an amount, a password: its own check
+ * or transform admits no free text, or it is never shown), named by `shape` for the reader. The mark
+ * is a check, so it stays on the schemas chained from it.
+ */
+export function closed<T extends z.ZodString>(schema: T, shape: string): T {
+  return schema.refine(closedShape, { error: `${shape} no válido` }) as T;
+}
+
+/** One line of text others will see: no control or bidirectional character. Untrimmed, unbounded. */
+export const line = () => z.string().refine(isCleanLine, { error: UNCLEAN_LINE_MESSAGE });
+
+/** Text of several lines: line breaks and tabs, no other control or bidirectional character. */
+export const lines = () => z.string().refine(isCleanText, { error: UNCLEAN_TEXT_MESSAGE });
+
+/** Required text: trimmed, non-blank, one clean line, with the message the user sees. */
 export const requiredText = (message: string, max = 200) =>
   z
     .string({ error: message })
     .trim()
     .min(1, { error: message })
     .max(max, { error: `Máximo ${max} caracteres` })
-    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE });
+    .refine(isCleanLine, { error: UNCLEAN_LINE_MESSAGE });
 
-/** Optional text: trimmed; blank becomes null. */
+/** Optional text: trimmed, one clean line; blank becomes null. */
 export const optionalText = (max = 200) =>
   z
     .string()
     .trim()
     .max(max, { error: `Máximo ${max} caracteres` })
-    .refine(isSafeText, { error: UNSAFE_TEXT_MESSAGE })
+    .refine(isCleanLine, { error: UNCLEAN_LINE_MESSAGE })
     .nullish()
     .transform((value) => (value ? value : null));
 
-export const requiredEmail = (message = 'Ingrese un correo electrónico válido') =>
+/** A required comment, note or reason: trimmed, non-blank, clean lines. */
+export const requiredNote = (message: string, max = 2000) =>
   z
     .string({ error: message })
+    .trim()
+    .min(1, { error: message })
+    .max(max, { error: `Máximo ${max} caracteres` })
+    .refine(isCleanText, { error: UNCLEAN_TEXT_MESSAGE });
+
+/** An optional comment or note: trimmed, clean lines; blank becomes null. */
+export const optionalNote = (max = 2000) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `Máximo ${max} caracteres` })
+    .refine(isCleanText, { error: UNCLEAN_TEXT_MESSAGE })
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/** A list's search box: trimmed, one clean line, at most `max` characters. */
+export const searchText = (max = 100, message = `La búsqueda admite hasta ${max} caracteres`) =>
+  z.string().trim().max(max, { error: message }).refine(isCleanLine, { error: UNCLEAN_LINE_MESSAGE });
+
+export const requiredEmail = (message = 'Ingrese un correo electrónico válido') =>
+  closed(z.string({ error: message }), 'correo')
     .trim()
     .toLowerCase()
     .pipe(z.email({ error: message }).max(254, { error: message }));
 
 export const optionalEmail = (message = 'Ingrese un correo electrónico válido') =>
-  z
-    .string()
+  closed(z.string(), 'correo')
     .trim()
     .toLowerCase()
     .nullish()
@@ -46,18 +95,14 @@ export const optionalEmail = (message = 'Ingrese un correo electrónico válido'
 
 /** A RUT checked with its módulo-11 digit, normalised to '12345678-5'. */
 export const rut = (message = 'El RUT no es válido (revise el dígito verificador)') =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, { error: message })
-    .transform((value, ctx) => {
-      const normalized = normalizeRut(value);
-      if (!normalized) {
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }
-      return normalized;
-    });
+  closed(z.string({ error: message }).trim().min(1, { error: message }), 'RUT').transform((value, ctx) => {
+    const normalized = normalizeRut(value);
+    if (!normalized) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return normalized;
+  });
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -75,11 +120,10 @@ function isRealDate(value: string): boolean {
 
 /** A calendar date 'YYYY-MM-DD' between 1900 and 2100. */
 export const isoDate = (message = 'Ingrese una fecha válida') =>
-  z.string({ error: message }).refine(isRealDate, { error: message });
+  closed(z.string({ error: message }).refine(isRealDate, { error: message }), 'fecha');
 
 export const optionalIsoDate = (message = 'Ingrese una fecha válida') =>
-  z
-    .string()
+  closed(z.string(), 'fecha')
     .nullish()
     .transform((value) => (value ? value : null))
     .refine((value) => value === null || isRealDate(value), { error: message });
@@ -95,7 +139,7 @@ export const AMOUNT_TOO_LARGE_MESSAGE = 'El monto no puede superar 999.999.999,9
 /** A non-negative decimal amount as a string with at most 2 decimals ("1234.56"). */
 export const amount = (message = 'Ingrese un monto válido (mayor o igual a 0, con hasta 2 decimales)') =>
   z
-    .union([z.string(), z.number()], { error: message })
+    .union([closed(z.string(), 'monto'), z.number()], { error: message })
     .transform((value) => String(value).trim())
     .refine((value) => isDecimalString(value) && !value.startsWith('-') && /^\d+(\.\d{1,2})?$/.test(value), {
       error: message,
@@ -110,7 +154,7 @@ export const idParams = z.strictObject({ id: uuid() });
 export const pageQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
-  search: z.string().trim().max(100).optional(),
+  search: searchText(100).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
@@ -149,11 +193,7 @@ export function sortedPageQuery<const Sorts extends readonly [string, ...string[
       .min(1, { error: M.pageSize })
       .max(100, { error: M.pageSize })
       .default(DEFAULT_PAGE_SIZE),
-    search: z
-      .string()
-      .trim()
-      .max(searchMax, { error: M.search(searchMax) })
-      .optional(),
+    search: searchText(searchMax, M.search(searchMax)).optional(),
     sort: z.enum(sorts, { error: M.sort(sorts) }).default(defaults.sort),
     direction: z.enum(SORT_DIRECTIONS, { error: M.direction }).default(defaults.direction),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, pageOf, sortedPageQuery, versioned } from './common';
+import { closed, optionalNote, pageOf, sortedPageQuery, versioned } from './common';
 import { requiredDate, requiredRut } from './fields';
 
 /**
@@ -56,7 +56,7 @@ export const dataRequestBody = z.strictObject({
   kind: z.enum(DATA_REQUEST_KINDS, { error: DATA_REQUEST_MESSAGES.kind }),
   holderRut: requiredRut(DATA_REQUEST_MESSAGES.rutRequired, DATA_REQUEST_MESSAGES.rutInvalid),
   receivedDate: requiredDate(DATA_REQUEST_MESSAGES.receivedRequired, DATA_REQUEST_MESSAGES.receivedInvalid),
-  details: optionalText(2000),
+  details: optionalNote(2000),
 });
 export type DataRequestBody = z.input<typeof dataRequestBody>;
 export type DataRequestValues = z.output<typeof dataRequestBody>;
@@ -65,7 +65,7 @@ export type DataRequestValues = z.output<typeof dataRequestBody>;
 export const dataRequestUpdateBody = z
   .strictObject({
     status: z.enum(DATA_REQUEST_STATUSES, { error: DATA_REQUEST_MESSAGES.status }),
-    response: optionalText(4000),
+    response: optionalNote(4000),
     ...versioned,
   })
   .refine((value) => value.status !== 'answered' || value.response !== null, {
@@ -77,8 +77,7 @@ export type DataRequestUpdateBody = z.input<typeof dataRequestUpdateBody>;
 /** 'Suprimir datos personales' is irreversible: the word typed by the administrator. */
 export const SUPPRESSION_CONFIRMATION = 'SUPRIMIR';
 export const suppressionBody = z.strictObject({
-  confirmation: z
-    .string({ error: DATA_REQUEST_MESSAGES.confirmation })
+  confirmation: closed(z.string({ error: DATA_REQUEST_MESSAGES.confirmation }), 'palabra de confirmación')
     .trim()
     .refine((value) => value.toUpperCase() === SUPPRESSION_CONFIRMATION, {
       error: DATA_REQUEST_MESSAGES.confirmation,

@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { isoDate, rut } from './common';
+import { closed, isoDate, rut } from './common';
 
 /** A required RUT: its own message when empty, the check-digit message otherwise; normalised '12345678-5'. */
 export const requiredRut = (requiredMessage: string, invalidMessage: string) =>
-  z.string({ error: requiredMessage }).trim().min(1, { error: requiredMessage }).pipe(rut(invalidMessage));
+  closed(z.string({ error: requiredMessage }), 'RUT')
+    .trim()
+    .min(1, { error: requiredMessage })
+    .pipe(rut(invalidMessage));
 
 /** A required calendar date 'YYYY-MM-DD': its own message when empty (or null), another when not a date. */
 export const requiredDate = (requiredMessage: string, invalidMessage: string) =>
-  z
-    .string({ error: requiredMessage })
+  closed(z.string({ error: requiredMessage }), 'fecha')
     .trim()
     .min(1, { error: requiredMessage })
     .pipe(isoDate(invalidMessage));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { foldText } from '../domain/import-cells';
+import { line } from './common';
 
 /**
  * The import's kinds and their columns (issue 32): the Spanish header of each field, the spellings
@@ -504,7 +505,7 @@ export const importKind = z.enum(IMPORT_KINDS, { error: 'Tipo de importación no
 /** POST /api/imports/files?kind=…&name=…: the file's bytes are the body. */
 export const uploadQuery = z.strictObject({
   kind: importKind,
-  name: z.string().trim().min(1).max(200),
+  name: line().trim().min(1).max(200),
 });
 
 /** The last row that may be chosen as the header (a title block is a few rows). */
@@ -556,16 +557,16 @@ export const uploadedFile = z.object({
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
-export const mappingBody = z.record(z.string(), z.number().int().min(0).max(199).nullable());
+export const mappingBody = z.record(line().max(100), z.number().int().min(0).max(199).nullable());
 
 /** Another sheet, or another header row, of the uploaded file. */
 export const sheetBody = z.strictObject({
-  sheetName: z.string().min(1).max(100).nullable().optional(),
+  sheetName: line().min(1).max(100).nullable().optional(),
   headerRow: headerRowField,
 });
 
 export const dryRunBody = z.strictObject({
-  sheetName: z.string().min(1).max(100).nullable().optional(),
+  sheetName: line().min(1).max(100).nullable().optional(),
   headerRow: headerRowField,
   mapping: mappingBody,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPEN_TASK_STATUSES } from '../domain/workflow/statuses';
-import { LIST_QUERY_MESSAGES, pageOf, uuid } from './common';
+import { closed, LIST_QUERY_MESSAGES, line, pageOf, uuid } from './common';
 import { DATA_REQUEST_KINDS } from './data-requests';
 import { flowPerson } from './workflows';
 
@@ -142,8 +142,7 @@ export function decodeInboxCursor(value: string): InboxCursor | null {
   return { negStageOrder, assignedAt, flowId, negTaskOrder, flowTaskId, userId };
 }
 
-const cursor = z
-  .string()
+const cursor = closed(z.string(), 'cursor')
   .max(200, { error: CURSOR_MESSAGE })
   .transform((value, ctx) => {
     const decoded = decodeInboxCursor(value);
@@ -159,7 +158,7 @@ const cursor = z
  * `stage` is a stage name: groups are the stage names in the follow-up's fixed order.
  */
 const inboxPageFields = {
-  stage: z.string().trim().min(1, { error: STAGE_MESSAGE }).max(100, { error: STAGE_MESSAGE }).optional(),
+  stage: line().trim().min(1, { error: STAGE_MESSAGE }).max(100, { error: STAGE_MESSAGE }).optional(),
   after: cursor.optional(),
 };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isRescissionConfirmed } from '../domain/rescission';
 import { FLOW_STATUSES } from '../domain/workflow/statuses';
-import { pageOf, requiredText, uuid } from './common';
+import { closed, lines, pageOf, requiredNote, searchText, uuid } from './common';
 import { saleFlowTask } from './sale-flows';
 import { clpFigure } from './uf-values';
 import { commandAllowance, flowCommandsView, flowPerson } from './workflows';
@@ -19,7 +19,7 @@ export const paymentListQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
   /** The apartment number, or its beginning ('12' finds 12, 120, 1201…); case ignored. */
-  search: z.string().trim().max(20).optional(),
+  search: searchText(20).optional(),
 });
 export type PaymentListQuery = z.input<typeof paymentListQuery>;
 
@@ -156,7 +156,7 @@ export const RISK_REASON_MESSAGE = 'Ingrese el motivo del riesgo';
 export const riskBody = z
   .strictObject({
     atRisk: z.boolean(),
-    reason: z.string().trim().max(500, { error: 'Máximo 500 caracteres' }).nullish(),
+    reason: lines().trim().max(500, { error: 'Máximo 500 caracteres' }).nullish(),
     /** The commission's version as read. */
     version: z.number().int().min(1),
   })
@@ -183,11 +183,12 @@ export const RESCISSION_CONFIRMATION_MESSAGE =
 
 /** POST /api/reservations/:id/rescission (administrators; irreversible). */
 export const rescissionBody = z.strictObject({
-  reason: requiredText(RESCISSION_REASON_MESSAGE, 1000),
+  reason: requiredNote(RESCISSION_REASON_MESSAGE, 1000),
   /** Exactly one of the two words, as typed. */
-  confirmation: z
-    .string({ error: RESCISSION_CONFIRMATION_MESSAGE })
-    .refine(isRescissionConfirmed, { error: RESCISSION_CONFIRMATION_MESSAGE }),
+  confirmation: closed(
+    z.string({ error: RESCISSION_CONFIRMATION_MESSAGE }),
+    'palabra de confirmación',
+  ).refine(isRescissionConfirmed, { error: RESCISSION_CONFIRMATION_MESSAGE }),
   /** Only when the commission is paid (a payment dated). */
   applyPenalty: z.boolean().default(false),
 });

@@ -3,6 +3,7 @@ import { ACCOUNT_TYPES } from '../domain/accounts';
 import { UNIT_KINDS } from '../domain/stock';
 import {
   amount,
+  closed,
   isoDate,
   optionalIsoDate,
   optionalText,
@@ -17,7 +18,9 @@ import {
 
 /** A discount fraction 0..1 with at most six decimals ("0.125"): the form edits it as a percent. */
 const discountFraction = z
-  .union([z.string(), z.number()], { error: 'Ingrese un descuento válido entre 0 % y 100 %' })
+  .union([closed(z.string(), 'fracción'), z.number()], {
+    error: 'Ingrese un descuento válido entre 0 % y 100 %',
+  })
   .transform((value) => String(value).trim())
   .refine((value) => /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(value), {
     error: 'Ingrese un descuento válido entre 0 % y 100 %',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FLOW_STATUSES, TASK_STATUSES } from '../domain/workflow/statuses';
-import { optionalEmail, optionalText, pageOf, uuid } from './common';
+import { closed, optionalEmail, optionalText, pageOf, searchText, uuid } from './common';
 import { flowCommandsView, flowPerson, taskCommandsView, taskRejectionView } from './workflows';
 
 /**
@@ -20,7 +20,7 @@ export const saleFlowListQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
   /** Every word must appear in the client's name (accents and case ignored). */
-  search: z.string().trim().max(100).optional(),
+  search: searchText(100).optional(),
   sort: z.enum(SALE_FLOW_SORTS).default('reservationDate'),
   direction: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -154,8 +154,7 @@ const MONTH_MESSAGE = 'Ingrese un mes válido (por ejemplo «marzo de 2027» o 2
  * clears it (spec part 2 §5).
  */
 const month = () =>
-  z
-    .string({ error: MONTH_MESSAGE })
+  closed(z.string({ error: MONTH_MESSAGE }), 'mes')
     .trim()
     .nullish()
     .transform((value, ctx) => {
@@ -181,8 +180,7 @@ const month = () =>
 
 const DATE_MESSAGE = 'Ingrese una fecha válida';
 const day = () =>
-  z
-    .string({ error: DATE_MESSAGE })
+  closed(z.string({ error: DATE_MESSAGE }), 'fecha')
     .nullish()
     .transform((value) => (value ? value : null))
     .refine(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_MAX_LENGTH } from '../domain/global-search';
+import { line } from './common';
 
 /**
  * GET /api/search?q= — the global search of the top bar (spec part 1 §2, decision 0006).
@@ -7,8 +8,7 @@ import { SEARCH_MAX_LENGTH } from '../domain/global-search';
  * reservation flow to open, when there is one.
  */
 export const searchQuery = z.strictObject({
-  q: z
-    .string()
+  q: line()
     .max(SEARCH_MAX_LENGTH, { error: `Máximo ${SEARCH_MAX_LENGTH} caracteres` })
     .default(''),
 });

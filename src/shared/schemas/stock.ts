@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { UNIT_KINDS, UNIT_STATUSES } from '../domain/stock';
 import { exportFormat, reportColumns } from '../reports/columns';
-import { amount, isoDate, optionalText, requiredText, uuid, versioned } from './common';
+import {
+  amount,
+  closed,
+  isoDate,
+  line,
+  optionalText,
+  requiredNote,
+  requiredText,
+  searchText,
+  uuid,
+  versioned,
+} from './common';
 
 /**
  * Stock (decision 0032): a project's units, its price lists, its commercial policy, and the
@@ -14,7 +25,9 @@ const area = (label: string) =>
     .transform((value) => value ?? null);
 
 const floor = z
-  .union([z.number(), z.string()], { error: 'Ingrese un piso válido (número entero entre -10 y 200)' })
+  .union([z.number(), closed(z.string(), 'piso')], {
+    error: 'Ingrese un piso válido (número entero entre -10 y 200)',
+  })
   .transform((value) => (typeof value === 'string' ? value.trim() : value))
   .refine((value) => value === '' || /^-?\d{1,3}$/.test(String(value)), {
     error: 'Ingrese un piso válido (número entero entre -10 y 200)',
@@ -46,7 +59,7 @@ export type UnitValues = z.output<typeof unitFields>;
 export const updateUnitBody = unitFields.extend(versioned);
 
 export const blockUnitBody = z.strictObject({
-  reason: requiredText('Indique el motivo del bloqueo', 300),
+  reason: requiredNote('Indique el motivo del bloqueo', 300),
   ...versioned,
 });
 export const unblockUnitBody = z.strictObject(versioned);
@@ -94,7 +107,7 @@ export const STOCK_MESSAGES = {
 /** GET /api/stock/projects/:projectId/units: the grid's filters. */
 export const unitGridQuery = z.strictObject({
   kind: z.enum(UNIT_KINDS, { error: STOCK_MESSAGES.kind }).optional(),
-  typology: z.string().trim().max(20, { error: STOCK_MESSAGES.typology }).optional(),
+  typology: line().trim().max(20, { error: STOCK_MESSAGES.typology }).optional(),
   status: z.enum(UNIT_STATUSES, { error: STOCK_MESSAGES.status }).optional(),
 });
 export type UnitGridQuery = z.infer<typeof unitGridQuery>;
@@ -121,7 +134,7 @@ export type UnitGrid = z.infer<typeof unitGrid>;
 /** GET /api/stock/projects/:projectId/picker: available units of one kind, searched. */
 export const unitPickerQuery = z.strictObject({
   kind: unitKind,
-  search: z.string().trim().max(40, { error: 'Máximo 40 caracteres' }).optional(),
+  search: searchText(40, 'Máximo 40 caracteres').optional(),
 });
 export const pickerUnit = z.object({
   id: z.uuid(),
@@ -196,7 +209,9 @@ export const priceListResponse = z.object({ priceList: priceListView, diff: pric
 // --- Commercial policy ---------------------------------------------------------------------------
 
 const maxFraction = z
-  .union([z.string(), z.number()], { error: 'Ingrese un máximo válido entre 0 % y 100 %' })
+  .union([closed(z.string(), 'fracción'), z.number()], {
+    error: 'Ingrese un máximo válido entre 0 % y 100 %',
+  })
   .transform((value) => String(value).trim())
   .refine((value) => /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(value), {
     error: 'Ingrese un máximo válido entre 0 % y 100 %',

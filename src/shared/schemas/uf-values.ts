@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseEsClDecimal, UF_SOURCES } from '../domain/uf';
-import { isoDate } from './common';
+import { closed, isoDate, line } from './common';
 
 /**
  * Configuración → 'Valores UF' (issue 33, decision 0034): the UF value of each day, by month; a day
@@ -39,8 +39,7 @@ export type UfMonth = z.infer<typeof ufMonthResponse>;
 const VALUE_MESSAGE = 'Ingrese un valor positivo con hasta dos decimales (ej. 39.712,50)';
 
 /** A value as typed ('39.712,50' or '39712.50'), normalised to '39712.50'. */
-export const ufValueText = z
-  .string({ error: VALUE_MESSAGE })
+export const ufValueText = closed(z.string({ error: VALUE_MESSAGE }), 'valor UF')
   .trim()
   .transform((text, ctx) => {
     const value = parseEsClDecimal(text);
@@ -66,7 +65,7 @@ export const UF_FILE_MAX_BYTES = 512 * 1024;
 
 /** POST /api/uf-values/import: a CSV or XLSX file (base64), previewed first, then confirmed. */
 export const ufImportBody = z.strictObject({
-  fileName: z.string().trim().min(1).max(200),
+  fileName: line().trim().min(1).max(200),
   /** The file's bytes in base64. */
   content: z.base64({ error: 'El archivo no es válido' }).max(Math.ceil((UF_FILE_MAX_BYTES * 4) / 3) + 4, {
     error: 'El archivo es demasiado grande (máximo 512 KB)',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FLOW_STATUSES, TASK_STATUSES } from '../domain/workflow/statuses';
-import { requiredText, uuid } from './common';
+import { requiredNote, uuid } from './common';
 
 /**
  * The task and flow commands both flow screens send (sale flows and payment flows share them), and
@@ -43,7 +43,7 @@ export const datesBody = z
 export type DatesBody = z.input<typeof datesBody>;
 
 export const commentBody = z.strictObject({
-  content: requiredText('El comentario es obligatorio', 4000),
+  content: requiredNote('El comentario es obligatorio', 4000),
   mentionedUserIds: z.array(uuid()).max(50).optional(),
 });
 export type CommentBody = z.input<typeof commentBody>;
