@@ -52,6 +52,7 @@ import { ufValuesRoutes } from './features/uf-values/uf-values.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
+import { registerCleanAnswers } from './http/clean-answers';
 import { registerDependencies } from './http/context';
 import { registerErrorHandling } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
@@ -213,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
       registerSessionHook(api, db, auth, cookie);
       registerInputGuard(api);
+      registerCleanAnswers(api);
       api.addHook('onSend', async (_request, reply) => {
         // Answers carry personal data: no browser or proxy keeps a copy.
         reply.header('Cache-Control', 'no-store');

@@ -103,7 +103,7 @@ describe('CSV for Chilean Excel', () => {
     const response = await download('csv');
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="informe_prueba_2027-03-05.csv"',
+      `attachment; filename="informe_prueba_2027-03-05.csv"; filename*=UTF-8''informe_prueba_2027-03-05.csv`,
     );
     const bytes = response.rawPayload;
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -148,7 +148,7 @@ describe('XLSX', () => {
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     );
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="informe_prueba_2027-03-05.xlsx"',
+      `attachment; filename="informe_prueba_2027-03-05.xlsx"; filename*=UTF-8''informe_prueba_2027-03-05.xlsx`,
     );
     const rows = await readSheet(response.rawPayload);
     expect(rows[0]).toEqual(['N° Reserva', 'Cliente', 'Fecha de Reserva', 'Comisión', 'Días de atraso']);

@@ -22,16 +22,19 @@
  * each chunk is one SQL statement `… where (sort, id) > (cursor) order by sort, id limit 2000`, read
  * only when the previous one has been written (back-pressure: the file is never whole in memory, and
  * the embedded database, which runs on the main thread, is never asked for more than 2,000 rows at
- * once). The answer carries the Content-Type and `Content-Disposition: attachment; filename="….csv"`.
+ * once). The answer carries the Content-Type and `Content-Disposition: attachment; filename="….csv";
+ * filename*=UTF-8''…` (the name with its ñ, decision 0058).
  *
  * CSV: UTF-8 with BOM, ';' separator, CRLF, amounts with a decimal comma ('1234,56'), dates
- * dd/MM/yyyy, text beginning with = + - @ (tab, CR) prefixed with `'`. XLSX: numbers as numbers
+ * dd/MM/yyyy, text beginning with = + - @ (tab, CR) prefixed with `'`, a line break in a text written
+ * ' / ' (one record per line) and control and bidirectional characters dropped (decision 0058). XLSX: numbers as numbers
  * ('"UF" #,##0.00'), real dates, bold header frozen and auto-filtered, bold totals row.
  */
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ExportFormat, ExportTotals, ReportColumns } from '../../shared/reports/columns';
 import { letOthersThrough } from '../event-loop';
+import { contentDisposition } from '../http/content-disposition';
 import { csvPieces } from './csv';
 import { writeXlsx } from './xlsx';
 
@@ -40,7 +43,7 @@ export const EXPORT_CHUNK_SIZE = 2000;
 
 export interface ExportSpec<Row> {
   format: ExportFormat;
-  /** The file's name without extension; anything but letters, digits, '_', '-' and '.' becomes '_'. */
+  /** The file's name without extension; anything but letters (ñ kept), digits, '_', '-' and '.' becomes '_'. */
   fileName: string;
   /** The XLSX sheet's name (31 characters at most); 'Datos' by default. */
   sheetName?: string;
@@ -77,8 +80,9 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
+/** The file's name: letters (ñ and accents kept), digits, '_', '-' and '.'; anything else '_'. */
 export function exportFileName(fileName: string, format: ExportFormat): string {
-  return `${fileName.replace(/[^A-Za-z0-9_.-]/g, '_')}.${format}`;
+  return `${fileName.replace(/[^\p{L}\p{N}_.-]/gu, '_')}.${format}`;
 }
 
 /**
@@ -115,7 +119,10 @@ export function sendExport<Row>(reply: FastifyReply, exported: ExportSpec<Row>):
     : exported;
   reply
     .type(CONTENT_TYPES[spec.format])
-    .header('content-disposition', `attachment; filename="${exportFileName(spec.fileName, spec.format)}"`)
+    .header(
+      'content-disposition',
+      contentDisposition('attachment', exportFileName(spec.fileName, spec.format)),
+    )
     .header('cache-control', 'no-store');
   if (spec.format === 'csv') {
     // Pulls the next piece only when the socket took the last ones (64 KiB ahead at most).

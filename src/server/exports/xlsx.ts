@@ -8,6 +8,7 @@ import {
   type ReportColumns,
   totalsRowsOf,
 } from '../../shared/reports/columns';
+import { stripUnseen } from '../../shared/text-safety';
 import { letOthersThrough } from '../event-loop';
 import { totalsValues } from './csv';
 import { loadExcelJs } from './exceljs';
@@ -21,6 +22,7 @@ const NUMBER_FORMATS: Record<ColumnFormat, string | undefined> = {
   integer: '0',
   clp: '"$" #,##0',
   ufValue: '"$" #,##0.00',
+  area: '#,##0.00',
 };
 
 const TWO_DECIMALS = /^-?\d+\.\d\d$/;
@@ -36,6 +38,7 @@ const WIDTHS: Record<ColumnFormat, number> = {
   integer: 10,
   clp: 16,
   ufValue: 14,
+  area: 12,
 };
 
 /** A calendar day 'YYYY-MM-DD' (or the day of an ISO instant, UTC) as the Date exceljs writes exactly. */
@@ -57,6 +60,7 @@ function xlsxCell(format: ColumnFormat, value: CellValue): ExcelJS.CellValue {
       return isDecimalString(text) ? Number(dec(text).toFixed(0)) : text;
     case 'ufValue':
     case 'uf':
+    case 'area':
       // Two decimals already (a numeric(14, 2) column): the number is the text's, no big.js per cell.
       if (TWO_DECIMALS.test(text)) return Number(text);
       return isDecimalString(text) ? Number(dec(text).toFixed(2)) : text;
@@ -66,7 +70,8 @@ function xlsxCell(format: ColumnFormat, value: CellValue): ExcelJS.CellValue {
     case 'month':
       return dayOf(text) ?? text;
     default:
-      return text;
+      // Stored before the clean-text rule: shown without control and bidirectional characters (0058).
+      return stripUnseen(text, { lines: true });
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dec, toFixed } from '../domain/decimal';
-import { formatCLP, formatDate, formatMonthYear, formatUF, formatUfValue } from '../format';
+import { formatCLP, formatDate, formatDecimal, formatMonthYear, formatUF, formatUfValue } from '../format';
+import { oneLine, stripUnseen } from '../text-safety';
 
 /**
  * A report's columns, defined ONCE here (DESIGN §11): the Spanish header, the row's key and the
@@ -16,9 +17,13 @@ import { formatCLP, formatDate, formatMonthYear, formatUF, formatUfValue } from 
  * - `month`: a month 'YYYY-MM-DD' (its first day), shown 'marzo de 2027'; XLSX a date 'mm/yyyy';
  * - `integer`: a whole number (days late);
  * - `clp`: whole pesos ('2401338'), shown '$ 2.401.338'; XLSX a number formatted '"$" #,##0';
- * - `ufValue`: the pesos of one UF ('39902.60'), shown '$ 39.902,60'; XLSX '"$" #,##0.00'.
+ * - `ufValue`: the pesos of one UF ('39902.60'), shown '$ 39.902,60'; XLSX '"$" #,##0.00';
+ * - `area`: square metres ('63.00'), shown and written '63,00' (CSV: a number for es-CL Excel);
+ *   XLSX a number formatted '#,##0.00'.
+ * Text is shown and written without control and bidirectional characters (decision 0058): the CSV
+ * writes each line break ' / ', so a record is one line.
  */
-export const COLUMN_FORMATS = ['text', 'uf', 'date', 'month', 'integer', 'clp', 'ufValue'] as const;
+export const COLUMN_FORMATS = ['text', 'uf', 'date', 'month', 'integer', 'clp', 'ufValue', 'area'] as const;
 export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
 
 export type CellValue = string | number | null | undefined;
@@ -69,8 +74,10 @@ export function displayCell(format: ColumnFormat, value: CellValue): string {
       return formatMonthYear(String(value));
     case 'integer':
       return String(value);
+    case 'area':
+      return formatDecimal(value);
     default:
-      return String(value);
+      return stripUnseen(String(value), { lines: true });
   }
 }
 
@@ -97,6 +104,7 @@ export function csvCell(format: ColumnFormat, value: CellValue): string {
       return toFixed(dec(value), 0);
     case 'ufValue':
     case 'uf':
+    case 'area':
       // A numeric(14, 2) column's text is already what rounding would give (no big.js per cell).
       return typeof value === 'string' && TWO_DECIMALS.test(value)
         ? value.replace('.', ',')
@@ -110,7 +118,7 @@ export function csvCell(format: ColumnFormat, value: CellValue): string {
       return match ? `${match[2]}/${match[1]}` : '';
     }
     default:
-      return neutralizeText(String(value));
+      return neutralizeText(oneLine(String(value)));
   }
 }
 

@@ -489,7 +489,7 @@ describe('the approvals CSV', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     expect(response.headers['content-disposition']).toBe(
-      'attachment; filename="aprobaciones_pendientes_2026-11-20.csv"',
+      `attachment; filename="aprobaciones_pendientes_2026-11-20.csv"; filename*=UTF-8''aprobaciones_pendientes_2026-11-20.csv`,
     );
     const [header, ...rows] = csvRows(response.body);
     expect(header).toEqual([

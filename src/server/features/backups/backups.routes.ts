@@ -6,6 +6,7 @@ import {
   backupStatusResponse,
   backupsResponse,
 } from '../../../shared/schemas/backups';
+import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as service from './backups.service';
 
@@ -30,7 +31,7 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: service.EmbeddedBac
     return reply
       .header('Content-Type', 'application/octet-stream')
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', `attachment; filename="${request.params.name}"`)
+      .header('Content-Disposition', contentDisposition('attachment', request.params.name))
       .send(createReadStream(path));
   });
 };

@@ -248,7 +248,9 @@ if (!testDatabaseUrl()) {
 
       const download = await admin.get(`/api/backups/${backup.name}/download`);
       expect(download.statusCode).toBe(200);
-      expect(download.headers['content-disposition']).toBe(`attachment; filename="${backup.name}"`);
+      expect(download.headers['content-disposition']).toBe(
+        `attachment; filename="${backup.name}"; filename*=UTF-8''${encodeURIComponent(backup.name)}`,
+      );
       expect(download.rawPayload.equals(readFileSync(join(dir, 'backups', backup.name)))).toBe(true);
 
       const status = await admin.get('/api/backups/status');

@@ -16,6 +16,7 @@ import {
   suppressionAnswer,
   suppressionBody,
 } from '../../../shared/schemas/data-requests';
+import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as audit from '../audit/audit.service';
 import * as dataRequests from './data-requests.service';
@@ -105,12 +106,12 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.query.format === 'xlsx') {
         return reply
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="datos_titular_${day}.xlsx"`)
+          .header('content-disposition', contentDisposition('attachment', `datos_titular_${day}.xlsx`))
           .send(await holderWorkbook(data));
       }
       return reply
         .header('content-type', 'application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="datos_titular_${day}.json"`)
+        .header('content-disposition', contentDisposition('attachment', `datos_titular_${day}.json`))
         .send(JSON.stringify(data, null, 2));
     },
   );

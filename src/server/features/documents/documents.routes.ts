@@ -17,6 +17,7 @@ import {
   documentVersionsResponse,
   reservationParams,
 } from '../../../shared/schemas/documents';
+import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as documents from './documents.service';
 import * as pdfs from './pdfs.service';
@@ -34,16 +35,6 @@ const DOWNLOAD_CSP = "default-src 'none'; sandbox";
  */
 const PREVIEW_CSP =
   "sandbox; default-src 'none'; img-src 'self' data: blob:; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'";
-
-/** `attachment; filename="…"; filename*=UTF-8''…`: an ASCII fallback and the real name (RFC 6266). */
-export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
-  const ascii = fileName
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
 
 function sendFile(
   reply: FastifyReply,

@@ -14,6 +14,7 @@ import {
   uploadQuery,
 } from '../../../shared/schemas/imports';
 import { AppError } from '../../http/app-error';
+import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as imports from './imports.service';
 
@@ -23,10 +24,9 @@ export const IMPORT_BODY_TYPE = 'application/x-inmoflujo-import';
 const IMPORT_MAX_BYTES = 60 * 1024 * 1024;
 
 function send(reply: FastifyReply, download: imports.Download) {
-  const ascii = download.fileName.replace(/[^\w.-]+/g, '_');
   return reply
     .header('Content-Type', download.contentType)
-    .header('Content-Disposition', `attachment; filename="${ascii}"`)
+    .header('Content-Disposition', contentDisposition('attachment', download.fileName))
     .header('X-Content-Type-Options', 'nosniff')
     .send(download.body);
 }

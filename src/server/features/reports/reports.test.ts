@@ -185,7 +185,7 @@ describe('reports', () => {
       const csv = await agent.get('/api/reports/commissions/export?kind=payment&month=2027-03&format=csv');
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-disposition']).toBe(
-        'attachment; filename="informe_comisiones_2027-03.csv"',
+        `attachment; filename="informe_comisiones_2027-03.csv"; filename*=UTF-8''informe_comisiones_2027-03.csv`,
       );
       const rows = csvRows(csv.body);
       expect(rows[0]).toEqual([
@@ -213,7 +213,7 @@ describe('reports', () => {
         '/api/reports/commissions/export?kind=projection&month=2027-03&format=xlsx',
       );
       expect(xlsx.headers['content-disposition']).toBe(
-        'attachment; filename="proyeccion_comisiones_2027-03.xlsx"',
+        `attachment; filename="proyeccion_comisiones_2027-03.xlsx"; filename*=UTF-8''proyeccion_comisiones_2027-03.xlsx`,
       );
       // No projection in March: the header and an all-zero totals row.
       expect(await readSheet(xlsx.rawPayload)).toEqual([
@@ -292,7 +292,7 @@ describe('reports', () => {
 
       const csv = await agent.get(`/api/reports/brokers/export?brokerId=${broker.id}&format=csv`);
       expect(csv.headers['content-disposition']).toBe(
-        'attachment; filename="informe_brokers_2026-11-20.csv"',
+        `attachment; filename="informe_brokers_2026-11-20.csv"; filename*=UTF-8''informe_brokers_2026-11-20.csv`,
       );
       const rows = csvRows(csv.body);
       expect(rows[1]?.[5]).toBe('01/08/2026');
@@ -324,7 +324,7 @@ describe('reports', () => {
 
       const xlsx = await agent.get(`/api/reports/sales/export?projectId=${project.id}&format=xlsx`);
       expect(xlsx.headers['content-disposition']).toBe(
-        'attachment; filename="informe_ventas_2026-11-20.xlsx"',
+        `attachment; filename="informe_ventas_2026-11-20.xlsx"; filename*=UTF-8''informe_ventas_2026-11-20.xlsx`,
       );
       const sheet = await readSheet(xlsx.rawPayload);
       expect(sheet[0]).toEqual([
@@ -473,7 +473,7 @@ describe('reports', () => {
 
       const csv = await agent.get('/api/reports/broker-payments/export?format=csv');
       expect(csv.headers['content-disposition']).toBe(
-        'attachment; filename="informe_pagos_brokers_2026-11-20.csv"',
+        `attachment; filename="informe_pagos_brokers_2026-11-20.csv"; filename*=UTF-8''informe_pagos_brokers_2026-11-20.csv`,
       );
       expect(csvRows(csv.body)).toHaveLength(1 + page.total);
     });
@@ -534,7 +534,7 @@ describe('reports', () => {
         `/api/reports/broker-consolidated/export?brokerId=${broker.id}&format=xlsx`,
       );
       expect(xlsx.headers['content-disposition']).toBe(
-        'attachment; filename="consolidado_broker_2026-11-20.xlsx"',
+        `attachment; filename="consolidado_broker_2026-11-20.xlsx"; filename*=UTF-8''consolidado_broker_2026-11-20.xlsx`,
       );
       const sheet = await readSheet(xlsx.rawPayload);
       expect(sheet).toHaveLength(1 + 4 + 4);
