@@ -121,7 +121,7 @@ test.describe('aprobaciones', () => {
     await dialog.getByLabel('Motivo del rechazo').fill('La factura del broker no coincide con la OC');
     await confirm.click();
     await expect(page).toHaveURL(/\/informes\/aprobacion-liquidaciones$/);
-    await expect(page.getByText('No hay aprobaciones pendientes asignadas a tu usuario')).toBeVisible();
+    await expect(page.getByText('No hay aprobaciones pendientes asignadas a su usuario')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
 
     // The 'RECHAZO: …' comment is on the payment flow, by him.

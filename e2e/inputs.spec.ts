@@ -305,7 +305,7 @@ test.describe('entradas y acciones (issue 28 §5)', () => {
       await her.getByRole('button', { name: 'Aprobar Seleccionados (1)' }).click();
       await confirmBulk.getByRole('button', { name: 'Confirmar' }).click();
       await expect(her.getByText('1 aprobación aprobada')).toBeVisible();
-      await expect(her.getByText('No hay aprobaciones pendientes asignadas a tu usuario')).toBeVisible();
+      await expect(her.getByText('No hay aprobaciones pendientes asignadas a su usuario')).toBeVisible();
       expect((await taskOf(page, flowUrl, 'VB Jefe Inversiones')).status).toBe('completed');
     } finally {
       await gestora.close();

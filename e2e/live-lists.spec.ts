@@ -6,7 +6,7 @@ import { ADMIN_STATE, apiReservation, newStaffUser, uniqueText } from './fixture
 // moves the flow on: her screens follow within seconds, with nobody reloading.
 
 const LIVE_TIMEOUT = { timeout: 10_000 };
-const EMPTY = 'No hay aprobaciones pendientes asignadas a tu usuario';
+const EMPTY = 'No hay aprobaciones pendientes asignadas a su usuario';
 
 async function adminPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({

@@ -71,9 +71,9 @@ test.describe('avisos por correo', () => {
     await comments.getByRole('button', { name: 'Comentar' }).click();
     await expect(comments.getByRole('listitem')).toHaveCount(1);
 
-    const mention = await waitForMail(ACCOUNTS.kam.email, new RegExp(`lo mencionó en ${TASK}`));
+    const mention = await waitForMail(ACCOUNTS.kam.email, new RegExp(`mencionó a Karla en ${TASK}`));
     expect(mention.subject).toBe(
-      `${ACCOUNTS.admin.name} lo mencionó en ${TASK} · Reserva N° ${reservation.number}`,
+      `${ACCOUNTS.admin.name} mencionó a Karla en ${TASK} · Reserva N° ${reservation.number}`,
     );
     expect(mention.text).toContain(`@${ACCOUNTS.kam.name} revisa <esto> por favor`);
     expect(mention.text).toContain(`/flujo-reservas/${reservation.saleFlowId}?comentarios=`);

@@ -63,7 +63,7 @@ test.describe('menciones', () => {
       const mention = section.getByTestId('mention');
       await expect(mention).toHaveCount(1);
       await expect(mention).toHaveAttribute('data-read', 'false');
-      await expect(mention).toContainText(`${ACCOUNTS.admin.name} te mencionó en ${TASK}`);
+      await expect(mention).toContainText(`Mención de ${ACCOUNTS.admin.name} en ${TASK}`);
       await expect(mention.getByTestId('mention-where')).toHaveText(
         `Flujo de venta, etapa Reserva · Reserva\u00a0N°\u00a0${reservation.number} · Edificio Los Aromos`,
       );

@@ -159,7 +159,7 @@ test.describe('bandejas de tareas', () => {
     const nadie = await newStaffUser(page, browser, origin, { firstName: 'Nadia', lastName: 'Vacía' });
     try {
       await nadie.page.goto('/notificaciones');
-      await expect(nadie.page.getByText('No tienes tareas pendientes')).toBeVisible();
+      await expect(nadie.page.getByText('No tiene tareas pendientes')).toBeVisible();
       await nadie.page.goto('/seguimiento');
       await expect(nadie.page.getByText('No hay tareas pendientes')).toBeVisible();
       await expect(nadie.page.getByTestId('bell-badge')).toHaveCount(0);

@@ -295,7 +295,7 @@ test.describe('pagos', () => {
       await expect(gestora.page.getByTestId('bell-badge')).toHaveCount(0);
       // And her list is empty.
       await gestora.page.goto('/notificaciones');
-      await expect(gestora.page.getByText('No tienes tareas pendientes')).toBeVisible();
+      await expect(gestora.page.getByText('No tiene tareas pendientes')).toBeVisible();
       await expect(gestora.page.getByTestId('task-card')).toHaveCount(0);
     } finally {
       await gestora.close();

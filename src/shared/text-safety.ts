@@ -116,6 +116,14 @@ export function stripUnseen(value: string, { lines = false }: { lines?: boolean 
 }
 
 /**
+ * A cell of an imported file read as one line: its line breaks (Alt+Enter in Excel) ' / ', tabs a
+ * space; any other unseen character stays, for the field's rule to refuse with its message.
+ */
+export function joinLines(value: string): string {
+  return value.replace(LINE_BREAKS, ' / ').replaceAll('\t', ' ');
+}
+
+/**
  * A text as one line of a file: each line break (CR LF, CR, LF, U+2028/9) written ' / ', a tab a
  * space, every other unseen character dropped (decision 0058).
  */

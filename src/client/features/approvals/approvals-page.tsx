@@ -22,7 +22,7 @@ import { notifySaved } from '../../lib/notify';
 import { useApprovalKinds, useApprovalList, useApproveMany } from './api';
 import { ApproveDialog } from './approve-dialog';
 
-export const EMPTY_TEXT = 'No hay aprobaciones pendientes asignadas a tu usuario';
+export const EMPTY_TEXT = 'No hay aprobaciones pendientes asignadas a su usuario';
 
 /** 'Pago 1 · 50 %' / 'Pago 2 · 50 %' / 'Pago único'. */
 export function paymentShareText(

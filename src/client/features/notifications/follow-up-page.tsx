@@ -43,7 +43,7 @@ export default function FollowUpPage() {
         description={
           seesEveryone
             ? 'Tareas abiertas asignadas en los flujos de venta y de pago, por etapa.'
-            : 'Tus tareas abiertas de los flujos de venta y de pago, por etapa.'
+            : 'Sus tareas abiertas de los flujos de venta y de pago, por etapa.'
         }
         actions={
           seesEveryone ? (

@@ -83,7 +83,7 @@ describe('the mentions on /notificaciones', () => {
 
     expect(unread!.getAttribute('data-read')).toBe('false');
     expect(unread!.getAttribute('aria-label')).toBe(
-      'Sin leer: Alicia Administradora te mencionó en COF PENDIENTE FIRMA',
+      'Sin leer: Mención de Alicia Administradora en COF PENDIENTE FIRMA',
     );
     const first = within(unread!);
     expect(first.getByText('Nueva')).toBeTruthy();
@@ -156,7 +156,7 @@ describe('the mentions on /notificaciones', () => {
       expect.anything(),
     );
     fireEvent.click(screen.getByRole('radio', { name: 'Sin leer' }));
-    expect(await screen.findByText('No tienes menciones sin leer.')).toBeTruthy();
+    expect(await screen.findByText('No tiene menciones sin leer.')).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/notifications/mentions?status=unread&page=1&pageSize=5',
       expect.anything(),
@@ -166,6 +166,6 @@ describe('the mentions on /notificaciones', () => {
   it('says so when nobody has mentioned the user', async () => {
     serve(() => ({ rows: [], total: 0, totalIsCapped: false }), 0);
     renderWithProviders(<MentionsSection />);
-    expect(await screen.findByText(/^Nadie te ha mencionado todavía/)).toBeTruthy();
+    expect(await screen.findByText(/^Aún no tiene menciones/)).toBeTruthy();
   });
 });

@@ -64,7 +64,7 @@ export function MentionCard({
       radius="md"
       p="sm"
       role="listitem"
-      aria-label={`${unread ? 'Sin leer: ' : ''}${author} te mencionó en ${mention.taskName}`}
+      aria-label={`${unread ? 'Sin leer: ' : ''}Mención de ${author} en ${mention.taskName}`}
       data-testid="mention"
       data-read={unread ? 'false' : 'true'}
       style={
@@ -81,10 +81,11 @@ export function MentionCard({
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
           <Group justify="space-between" align="flex-start" gap={4} wrap="wrap">
             <Text size="sm" style={{ minWidth: 0 }}>
+              Mención de{' '}
               <Text span inherit fw={unread ? 700 : 600}>
                 {author}
               </Text>{' '}
-              te mencionó en{' '}
+              en{' '}
               <Text span inherit fw={600}>
                 {mention.taskName}
               </Text>
@@ -216,8 +217,8 @@ export function MentionsSection({ pageSize = MENTIONS_SHOWN }: { pageSize?: numb
       ) : data.rows.length === 0 ? (
         <Text size="sm" c="dimmed">
           {status === 'unread'
-            ? 'No tienes menciones sin leer.'
-            : 'Nadie te ha mencionado todavía. Cuando alguien escriba @ y tu nombre en un comentario, aparecerá aquí.'}
+            ? 'No tiene menciones sin leer.'
+            : 'Aún no tiene menciones. Cuando alguien escriba @ y su nombre en un comentario, aparecerá aquí.'}
         </Text>
       ) : (
         <>

@@ -18,7 +18,7 @@ export default function NotificationsPage() {
     <>
       <PageHeader
         title="Mis Tareas Pendientes"
-        description="Tus tareas abiertas de los flujos de venta y de pago, por etapa, y los comentarios que te mencionan; lo más reciente primero."
+        description="Sus tareas abiertas de los flujos de venta y de pago, por etapa, y sus menciones en comentarios; lo más reciente primero."
       />
       <Stack gap="xl">
         <OverdueRequestsSection requests={data?.overdueDataRequests ?? []} />
@@ -30,7 +30,7 @@ export default function NotificationsPage() {
           url={NOTIFICATIONS_URL}
           query={NO_QUERY}
           showAssignee={false}
-          emptyText="No tienes tareas pendientes"
+          emptyText="No tiene tareas pendientes"
         />
       </Stack>
     </>

@@ -5,7 +5,8 @@ import type { PaymentFlowFacts, TaskFacts } from './mail.queries';
 /**
  * The messages' Spanish text and HTML (decision 0035). Every value that comes from a user (task and
  * project names, comments, reasons) is escaped in the HTML; the text part is plain. Links lead to the
- * task on its flow screen (`APP_URL`), amounts and dates in es-CL formats.
+ * task on its flow screen (`APP_URL`), amounts and dates in es-CL formats. The product's one voice
+ * is 'usted' (decision 0059); a mention names the person mentioned ('… mencionó a Ana Soto en …').
  */
 
 export interface Composed {
@@ -90,8 +91,11 @@ function taskBlock(facts: MessageFacts, notice: Record<string, unknown>): Block 
   if (kind === 'mention') {
     const by = facts.people.get(str(notice.by)) ?? 'Un usuario';
     const content = facts.comments.get(str(notice.commentId));
+    // The person by their name: no pronoun guesses who they are (decision 0059).
     return {
-      title: `${by} lo mencionó en ${task.taskName}`,
+      title: facts.recipientName
+        ? `${by} mencionó a ${facts.recipientName} en ${task.taskName}`
+        : `Mención de ${by} en ${task.taskName}`,
       lines: taskLines(task),
       quote: content ?? '(El comentario fue eliminado.)',
       link,
@@ -117,9 +121,7 @@ function subjectOf(facts: MessageFacts, blocks: Block[]): string {
         ? `Aprobación pendiente: ${firstTask?.taskName ?? ''}${where}`
         : `${n} aprobaciones pendientes`;
     case 'mention':
-      return n === 1
-        ? `${blocks[0]?.title ?? 'Lo mencionaron'}${where}`
-        : `Lo mencionaron en ${n} comentarios`;
+      return n === 1 ? `${blocks[0]?.title ?? 'Una mención'}${where}` : `Menciones en ${n} comentarios`;
     case 'notices':
       return n === 1 ? `${blocks[0]?.title ?? 'Aviso'}${where}` : `${n} avisos de Inmoflujo`;
     case 'digest':
@@ -142,7 +144,9 @@ function introOf(facts: MessageFacts): string {
     case 'approval':
       return 'Una aprobación espera su visto bueno.';
     case 'mention':
-      return 'Lo mencionaron en un comentario.';
+      return facts.notices.length === 1
+        ? 'Tiene una mención en un comentario.'
+        : `Tiene menciones en ${facts.notices.length} comentarios.`;
     case 'notices':
       return 'Estos son sus avisos de los últimos minutos.';
     case 'digest':

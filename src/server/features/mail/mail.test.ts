@@ -104,7 +104,7 @@ describe('e-mail notices over a real SMTP server', () => {
     expect(smtp.received).toHaveLength(1);
     const [mail] = smtp.received;
     expect(mail!.envelopeTo).toEqual([mentioned.email]);
-    expect(mail!.subject).toContain('Pedro Soto lo mencionó en');
+    expect(mail!.subject).toContain('Pedro Soto mencionó a Catalina en');
     expect(mail!.subject).toContain(`Reserva N° ${reservation.reservationNumber}`);
     expect(mail!.text).toContain('@Catalina Núñez revise <b>esto</b> & confirme');
     expect(mail!.text).toContain(

@@ -13,6 +13,7 @@ import {
   parseYesNo,
 } from '../../../../shared/domain/import-cells';
 import type { ImportField, ImportKind, RowError } from '../../../../shared/schemas/imports';
+import { joinLines } from '../../../../shared/text-safety';
 import type { Executor } from '../../../db/client';
 
 /**
@@ -137,7 +138,8 @@ function parseByType(field: ImportField, cell: CellValue): Parsed<unknown> {
         : { ok: true, value };
     }
     default:
-      return { ok: true, value: cellText(cell) };
+      // A line break typed in a cell (Alt+Enter) is read as ' / ': names and numbers are one line (0058).
+      return { ok: true, value: joinLines(cellText(cell)) };
   }
 }
 
