@@ -201,6 +201,8 @@ export const priceListView = z.object({
   createdAt: z.string(),
   createdByName: z.string().nullable(),
   isCurrent: z.boolean(),
+  /** Its date is after today (Santiago): it will be in force from then ('Programada'). */
+  isScheduled: z.boolean(),
 });
 export type PriceListView = z.infer<typeof priceListView>;
 export const priceListHistory = z.object({ rows: z.array(priceListView) });

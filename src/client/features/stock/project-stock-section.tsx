@@ -95,7 +95,7 @@ function unitBody(values: UnitFormValues): UnitFields {
   };
 }
 
-function UnitDialog({
+export function UnitDialog({
   projectId,
   unit,
   opened,
@@ -177,18 +177,21 @@ function UnitDialog({
           error={fields.orientation}
         />
         <MoneyInput
+          leftSection="m²"
           label="m² útiles"
           value={values.usableArea}
           onChange={(value) => set('usableArea', value)}
           error={fields.usableArea}
         />
         <MoneyInput
+          leftSection="m²"
           label="m² terraza"
           value={values.terraceArea}
           onChange={(value) => set('terraceArea', value)}
           error={fields.terraceArea}
         />
         <MoneyInput
+          leftSection="m²"
           label="m² totales"
           value={values.totalArea}
           onChange={(value) => set('totalArea', value)}
@@ -399,8 +402,18 @@ function pastedRows(text: string): { rows: PriceRow[]; problems: string[] } {
   return { rows, problems };
 }
 
-function DiffSummary({ diff }: { diff: PriceListDiff }) {
+/** The rows a price list's review shows: every change (which way it goes) and every new unit's price. */
+const DIFF_ROWS_SHOWN = 20;
+
+export function DiffSummary({ diff }: { diff: PriceListDiff }) {
   const bad = diff.unknown.length > 0 || diff.repeated.length > 0;
+  const rows = [
+    ...diff.changes.map((change) => ({
+      ...change,
+      direction: Number(change.to) < Number(change.from) ? ('down' as const) : ('up' as const),
+    })),
+    ...diff.newlyPriced.map((unit) => ({ ...unit, from: null, direction: 'new' as const })),
+  ];
   return (
     <Alert color={bad ? 'red' : 'blue'} title={diff.summary} role="status">
       {diff.unknown.length > 0 ? (
@@ -415,24 +428,33 @@ function DiffSummary({ diff }: { diff: PriceListDiff }) {
           Repetidas: {diff.repeated.map((unit) => `${unitKindLabels[unit.kind]} ${unit.number}`).join(', ')}.
         </Text>
       ) : null}
-      {diff.changes.length > 0 ? (
+      {rows.length > 0 ? (
         <Table mt="xs" withRowBorders={false} aria-label="Precios que cambian">
           <Table.Tbody>
-            {diff.changes.slice(0, 20).map((change) => (
-              <Table.Tr key={change.unitId}>
+            {rows.slice(0, DIFF_ROWS_SHOWN).map((row) => (
+              <Table.Tr key={row.unitId}>
                 <Table.Td>
-                  {unitKindLabels[change.kind]} {change.number}
+                  {unitKindLabels[row.kind]} {row.number}
                 </Table.Td>
-                <Table.Td ta="right">{formatUF(change.from)}</Table.Td>
+                <Table.Td ta="right">{row.from === null ? '—' : formatUF(row.from)}</Table.Td>
                 <Table.Td>→</Table.Td>
-                <Table.Td ta="right">{formatUF(change.to)}</Table.Td>
+                <Table.Td ta="right">{formatUF(row.to)}</Table.Td>
+                <Table.Td>
+                  <Badge
+                    size="sm"
+                    variant="light"
+                    color={row.direction === 'down' ? 'orange' : row.direction === 'new' ? 'blue' : 'green'}
+                  >
+                    {row.direction === 'down' ? 'Baja' : row.direction === 'new' ? 'Nueva' : 'Sube'}
+                  </Badge>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       ) : null}
-      {diff.changes.length > 20 ? (
-        <Text size="xs">y {formatInteger(diff.changes.length - 20)} cambios más.</Text>
+      {rows.length > DIFF_ROWS_SHOWN ? (
+        <Text size="xs">y {formatInteger(rows.length - DIFF_ROWS_SHOWN)} cambios más.</Text>
       ) : null}
     </Alert>
   );
@@ -626,6 +648,11 @@ function PriceListTab({ projectId }: { projectId: string }) {
                       {list.isCurrent ? (
                         <Badge color="green" variant="light" size="sm">
                           Vigente
+                        </Badge>
+                      ) : null}
+                      {list.isScheduled ? (
+                        <Badge color="blue" variant="light" size="sm">
+                          Programada
                         </Badge>
                       ) : null}
                     </Group>

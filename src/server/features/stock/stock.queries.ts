@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { UnitKind, UnitStatus } from '../../../shared/domain/stock';
 import type { PolicyValues, UnitValues } from '../../../shared/schemas/stock';
 import { textArrayParam } from '../../db/arrays';
@@ -41,6 +41,14 @@ export interface GridRow {
 }
 
 /**
+ * Unit numbers in natural order: by their letters, then by the number they hold, then as written
+ * (E-10, E-12, E-100, not E-10, E-100, E-12). The same on both engines (no ICU collation needed).
+ */
+function naturalOrder(column: SQL): SQL {
+  return sql`regexp_replace(${column}, '[0-9]+', '', 'g'), nullif(regexp_replace(${column}, '[^0-9]', '', 'g'), '')::numeric, ${column}`;
+}
+
+/**
  * Every unit of a project with its status (the view `unit_statuses`, the one definition), its price
  * on `day` and, when taken, its reservation, client, seller and sale flow: one statement.
  */
@@ -68,8 +76,8 @@ export function listGridRows(
           left join profiles s on s.id = r.seller_id
           left join flows f on f.kind = 'sale' and f.reservation_id = r.id
          where u.project_id = ${projectId} ${unitId ? sql`and u.id = ${unitId}` : sql``}
-         order by u.floor nulls first, u.kind, u.number, u.id`,
-    sql`q.floor nulls first, q.kind, q.number, q.id`,
+         order by u.floor nulls first, u.kind, ${naturalOrder(sql`u.number`)}, u.id`,
+    sql`q.floor nulls first, q.kind, ${naturalOrder(sql`q.number`)}, q.id`,
   );
 }
 
@@ -107,7 +115,7 @@ export function listPickerRows(
           join unit_statuses st on st.unit_id = u.id and st.project_id = ${projectId} and st.status = 'Disponible'
           ${currentPrice(day)}
          where u.project_id = ${projectId} and u.kind = ${kind} ${match}
-         order by u.floor nulls first, u.number, u.id
+         order by u.floor nulls first, ${naturalOrder(sql`u.number`)}, u.id
          limit ${limit}`,
   );
 }
@@ -377,7 +385,7 @@ export function unitsOfReservation(db: Executor, reservationId: string): Promise
           join units u on u.id = ru.unit_id
           left join price_lists l on l.id = ru.price_list_id
          where ru.reservation_id = ${reservationId}
-         order by case u.kind when 'apartment' then 0 when 'parking' then 1 else 2 end, u.number`,
+         order by case u.kind when 'apartment' then 0 when 'parking' then 1 else 2 end, ${naturalOrder(sql`u.number`)}`,
   );
 }
 

@@ -355,8 +355,18 @@ function plural(count: number, one: string, many: string) {
 }
 
 function summaryOf(diff: PriceListDiff): string {
+  const down = diff.changes.filter((change) => dec(change.to).lt(dec(change.from))).length;
+  const directions =
+    diff.changes.length === 0
+      ? ''
+      : ` (${[
+          diff.changes.length - down > 0 ? plural(diff.changes.length - down, 'sube', 'suben') : null,
+          down > 0 ? plural(down, 'baja', 'bajan') : null,
+        ]
+          .filter(Boolean)
+          .join(', ')})`;
   const parts = [
-    plural(diff.changes.length, 'precio cambia', 'precios cambian'),
+    `${plural(diff.changes.length, 'precio cambia', 'precios cambian')}${directions}`,
     plural(diff.newlyPriced.length, 'unidad nueva', 'unidades nuevas'),
     plural(diff.unchanged, 'sin cambio', 'sin cambio'),
   ];
@@ -449,7 +459,13 @@ export async function priceLists(ctx: ClockContext, projectId: string): Promise<
   const day = today(ctx);
   const rows = await queries.priceListsOf(ctx.db, projectId);
   const current = rows.find((row) => row.effectiveDate <= day)?.id;
-  return { rows: rows.map((row) => ({ ...row, isCurrent: row.id === current })) };
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      isCurrent: row.id === current,
+      isScheduled: row.effectiveDate > day,
+    })),
+  };
 }
 
 // --- Commercial policy ---------------------------------------------------------------------------

@@ -216,6 +216,22 @@ describe('stock (decision 0032)', () => {
       const csv = await s.seller.get(`${base}/units/export?format=csv`);
       expect(csv.body).toContain('Departamento;1201;12');
     });
+    it('sorts unit numbers naturally (E-2, E-10, E-12, E-100), in the grid and the picker', async () => {
+      const s = await setup();
+      await inventory(s);
+      for (const number of ['E-100', 'E-10', 'E-2'])
+        await addUnit(s.admin, s.project.id, { kind: 'parking', number, floor: -1 });
+      const grid = await gridOf(s.seller, s.project.id, '?kind=parking');
+      expect(grid.units.map((unit) => unit.number)).toEqual(['E-2', 'E-10', 'E-12', 'E-100']);
+      const picker = await s.seller.get(`/api/stock/projects/${s.project.id}/picker?kind=parking`);
+      expect(picker.statusCode, picker.body).toBe(200);
+      expect((picker.json() as { rows: { number: string }[] }).rows.map((unit) => unit.number)).toEqual([
+        'E-2',
+        'E-10',
+        'E-12',
+        'E-100',
+      ]);
+    });
     it('global search finds units by number, kind and project words ("depto 1201 parque")', async () => {
       const s = await setup();
       await inventory(s);
@@ -258,15 +274,18 @@ describe('stock (decision 0032)', () => {
           { kind: 'apartment', number: '1202', price: '2500.50' },
           { kind: 'apartment', number: '1302', price: '3400' },
           { kind: 'parking', number: 'e-12', price: '190' },
+          { kind: 'apartment', number: '1301', price: '3000' },
         ],
       };
       const preview = await s.admin.post(`${base}/price-lists/preview`, list);
       expect(preview.statusCode, preview.body).toBe(200);
       const diff = (preview.json() as { diff: PriceListDiff }).diff;
-      expect(diff.summary).toBe('2 precios cambian, 1 unidad nueva, 1 sin cambio');
+      // Issue 57: the summary says which way prices go; the new unit's price is in the answer.
+      expect(diff.summary).toBe('3 precios cambian (2 suben, 1 baja), 1 unidad nueva, 1 sin cambio');
       expect(diff.changes).toEqual([
         expect.objectContaining({ number: '1201', from: '3200.00', to: '3250.00' }),
         expect.objectContaining({ number: 'E-12', from: '180.00', to: '190.00' }),
+        expect.objectContaining({ number: '1301', to: '3000.00' }),
       ]);
       expect(diff.newlyPriced).toEqual([expect.objectContaining({ unitId: extra.id, to: '3400.00' })]);
       expect(await tableCount(ctx.db, priceLists)).toBe(1);
@@ -300,11 +319,21 @@ describe('stock (decision 0032)', () => {
 
       // Today (2026-11-10) the November list is in force; December's is history waiting for its date.
       const history = (await s.seller.get(`${base}/price-lists`)).json() as {
-        rows: { effectiveDate: string; isCurrent: boolean; priceCount: number }[];
+        rows: { effectiveDate: string; isCurrent: boolean; isScheduled: boolean; priceCount: number }[];
       };
       expect(history.rows).toEqual([
-        expect.objectContaining({ effectiveDate: '2026-12-01', isCurrent: false, priceCount: 4 }),
-        expect.objectContaining({ effectiveDate: '2026-11-01', isCurrent: true, priceCount: 5 }),
+        expect.objectContaining({
+          effectiveDate: '2026-12-01',
+          isCurrent: false,
+          isScheduled: true,
+          priceCount: 5,
+        }),
+        expect.objectContaining({
+          effectiveDate: '2026-11-01',
+          isCurrent: true,
+          isScheduled: false,
+          priceCount: 5,
+        }),
       ]);
       expect(statusOf(await gridOf(s.seller, s.project.id), '1201')).toBe('Disponible');
       expect((await gridOf(s.seller, s.project.id)).units.find((u) => u.number === '1201')?.price).toBe(
