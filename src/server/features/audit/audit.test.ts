@@ -1228,7 +1228,9 @@ describe('Auditoría', () => {
     const { camila, pedro } = await twoUsersChanges();
     const csv = await camila.get(`/api/audit/export?format=csv&user=${pedro.user!.id}`);
     expect(csv.statusCode).toBe(200);
-    expect(csv.headers['content-disposition']).toBe(`attachment; filename="auditoria_2027-03-12.csv"; filename*=UTF-8''auditoria_2027-03-12.csv`);
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="auditoria_2027-03-12.csv"; filename*=UTF-8''auditoria_2027-03-12.csv`,
+    );
     const parsed = Papa.parse<string[]>(csv.body.replace(/^\uFEFF/, ''), { delimiter: ';' });
     const [header, ...rows] = parsed.data.filter((row) => row.length > 1);
     expect(header).toEqual([

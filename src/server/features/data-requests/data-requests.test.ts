@@ -305,7 +305,9 @@ describe('the holder’s data export', () => {
 
     const json = await admin.get(`/api/data-requests/holders/${client.id}/export?format=json`);
     expect(json.statusCode, json.body).toBe(200);
-    expect(json.headers['content-disposition']).toBe(`attachment; filename="datos_titular_2026-11-20.json"; filename*=UTF-8''datos_titular_2026-11-20.json`);
+    expect(json.headers['content-disposition']).toBe(
+      `attachment; filename="datos_titular_2026-11-20.json"; filename*=UTF-8''datos_titular_2026-11-20.json`,
+    );
     const data = JSON.parse(json.body);
     expect(data.titular).toMatchObject({
       rut: '13.579.246-2',
