@@ -74,6 +74,8 @@ export const saleFlowTask = z.object({
   commands: taskCommandsView,
   /** The rejection that keeps an approval blocked, if any. */
   rejection: taskRejectionView.nullable(),
+  /** The documents completing it requires and the reservation lacks (names; none once completed). */
+  requires: z.array(z.string()),
 });
 export type SaleFlowTask = z.infer<typeof saleFlowTask>;
 

@@ -55,6 +55,7 @@ function task(name: string, status: TaskStatus, extra: Partial<FlowTaskView> = {
     defaultAssignee: null,
     waitsFor: [],
     rejection: null,
+    requires: [],
     commands: commands(status),
     ...extra,
   };
@@ -153,6 +154,21 @@ describe('the stages of a flow', () => {
     );
     expect(within(row).queryByRole('button', { name: /Editar fechas/ })).toBeNull();
     expect(within(row).getByText('2 días')).toBeTruthy();
+  });
+
+  it("says which document a task needs before anyone completes it: 'Requiere: Promesa firmada'", () => {
+    renderStages(
+      paymentFlow([
+        task('Promesa Firmada', 'in_progress', { requires: ['Promesa firmada', 'Escritura'] }),
+        task('COF', 'pending'),
+      ]),
+      sessionUserFixture(),
+    );
+    const row = screen.getByRole('listitem', { name: 'Promesa Firmada' });
+    expect(within(row).getByTestId('task-requires').textContent).toBe(
+      'Requiere: Promesa firmada y Escritura',
+    );
+    expect(within(screen.getByRole('listitem', { name: 'COF' })).queryByTestId('task-requires')).toBeNull();
   });
 
   it("offers the default assignee as 'Asignar a {nombre}' and assigns them in one click", async () => {

@@ -186,6 +186,11 @@ function TaskRow({
             </Text>
           ) : null}
           {task.rejection ? <RejectionNote rejection={task.rejection} /> : null}
+          {task.requires.length > 0 ? (
+            <Text size="xs" c="orange.9" data-testid="task-requires">
+              Requiere: {listFormat.format(task.requires)}
+            </Text>
+          ) : null}
         </Grid.Col>
         <Grid.Col span={{ base: 'content', lg: 2 }}>
           <Tooltip label={statusReason} disabled={!statusReason} withArrow multiline maw={280}>

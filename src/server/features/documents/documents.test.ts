@@ -508,6 +508,19 @@ describe('required documents (the checklist)', () => {
     ]);
     const panel = (await admin.get(`/api/reservations/${reservation.id}/documents`)).json();
     expect(panel.missing).toEqual([{ typeName: 'Promesa firmada', taskName: 'FIRMA PROMESA COORDINADA' }]);
+    // The flow's screen says it on the task before anyone tries (issue 57), and on no other task.
+    const requiresOf = async () => {
+      const detail = (await admin.get(`/api/sale-flows/${flow.id}`)).json();
+      const tasks = detail.flow.stages.flatMap(
+        (stage: { tasks: { name: string; requires: string[] }[] }) => stage.tasks,
+      );
+      return Object.fromEntries(
+        tasks
+          .filter((t: { requires: string[] }) => t.requires.length > 0)
+          .map((t: { name: string; requires: string[] }) => [t.name, t.requires]),
+      );
+    };
+    expect(await requiresOf()).toEqual({ 'FIRMA PROMESA COORDINADA': ['Promesa firmada'] });
 
     const url = `/api/sale-flows/${flow.id}/tasks/${flow.task('FIRMA PROMESA COORDINADA')}/status`;
     const refused = await admin.put(url, { status: 'completed' });
@@ -530,6 +543,7 @@ describe('required documents (the checklist)', () => {
     await upload(ctx, admin, reservation.id, 'Promesa firmada', 'promesa.pdf', pdf());
     const completed = await admin.put(url, { status: 'completed' });
     expect(completed.statusCode).toBe(200);
+    expect(await requiresOf()).toEqual({});
     expect((await admin.get(`/api/reservations/${reservation.id}/documents`)).json().missing).toEqual([]);
   });
 

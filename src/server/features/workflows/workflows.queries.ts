@@ -592,6 +592,11 @@ export interface TaskExtras {
   rejections: { taskRowId: string; rejectedBy: string | null; rejectedAt: string; reason: string }[];
   /** Everyone assigned to one of the flow's tasks or a default assignee of one of its workflow's tasks. */
   people: (FlowPerson & { isActive: boolean })[];
+  /**
+   * The document types (names, in their order) each of the workflow's tasks requires and the flow's
+   * reservation has none of, by the definition's task id (issue 57: 'Requiere: Promesa firmada').
+   */
+  missingDocuments: Record<string, string[]>;
 }
 
 /**
@@ -625,7 +630,20 @@ export async function findTaskExtras(db: Executor, flowId: string): Promise<Task
                                          join workflow_stages s on s.workflow_id = f.workflow_id
                                          join workflow_tasks t on t.stage_id = s.id
                                          join workflow_task_default_assignees d on d.task_id = t.id
-                                        where f.id = ${flowId})), '[]') as people`,
+                                        where f.id = ${flowId})), '[]') as people,
+             coalesce((select json_object_agg(m.task_id, m.names)
+                         from (select r.workflow_task_id as task_id,
+                                      json_agg(dt.name order by dt.sort_order, dt.name) as names
+                                 from flows f
+                                 join workflow_stages s on s.workflow_id = f.workflow_id
+                                 join workflow_tasks t on t.stage_id = s.id
+                                 join document_type_requirements r on r.workflow_task_id = t.id
+                                 join document_types dt on dt.id = r.document_type_id
+                                where f.id = ${flowId}
+                                  and not exists (select 1 from documents d
+                                                   where d.reservation_id = f.reservation_id
+                                                     and d.document_type_id = dt.id)
+                                group by r.workflow_task_id) m), '{}') as "missingDocuments"`,
   );
   return row!;
 }

@@ -493,6 +493,8 @@ export function stagesView<Extra extends object = Record<never, never>>(
                 reason: rejection.reason,
               }
             : null,
+          // What completing it needs and the reservation lacks: said before anyone confirms (issue 57).
+          requires: task.status === 'completed' ? [] : (extras.missingDocuments[task.taskId] ?? []),
           ...extend(task, taskDefinition),
         };
       }),
