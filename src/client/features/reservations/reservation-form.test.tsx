@@ -8,6 +8,7 @@ import {
   DISCOUNT_TOO_LARGE_MESSAGE,
   DISCOUNT_UNREADABLE_MESSAGE,
 } from '../../components/money-input';
+import { stockKeys } from '../stock/keys';
 import {
   emptyReservationValues,
   previewFigures,
@@ -65,7 +66,13 @@ describe('the reservation form as a request', () => {
 const PROJECT = '00000000-0000-4000-8000-000000000002';
 
 /** The form filled but for its discounts, in a data router (its leave guard needs one). */
-function renderForm(onSubmit: (values: ReservationFormValues) => void) {
+function renderForm(
+  onSubmit: (values: ReservationFormValues) => void,
+  {
+    failure = null,
+    maxColumnDiscount = null,
+  }: { failure?: string | null; maxColumnDiscount?: string | null } = {},
+) {
   const initialValues = {
     ...emptyReservationValues(null, '2026-11-21'),
     reservationNumber: 'R-1',
@@ -87,7 +94,7 @@ function renderForm(onSubmit: (values: ReservationFormValues) => void) {
           }}
           initialBroker={null}
           saving={false}
-          failure={null}
+          failure={failure}
           fieldErrors={{}}
           submitLabel="Crear Reserva"
           onSubmit={onSubmit}
@@ -96,9 +103,23 @@ function renderForm(onSubmit: (values: ReservationFormValues) => void) {
       ),
     },
   ]);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // What the server says the project's commercial policy is.
+  queryClient.setQueryData(stockKeys.policy(PROJECT), {
+    policy: {
+      reservationAmount: null,
+      maxColumnDiscount,
+      maxAdditionalDiscount: null,
+      maxOtherDiscount: null,
+      maxSubsidyFraction: null,
+      version: maxColumnDiscount ? 1 : null,
+    },
+  });
+  const scrolled = vi.fn();
+  Element.prototype.scrollIntoView = scrolled;
   render(
     <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
+      <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
     </MantineProvider>,
@@ -106,6 +127,31 @@ function renderForm(onSubmit: (values: ReservationFormValues) => void) {
 }
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+
+describe('the commercial policy on the form (issue 57)', () => {
+  it('warns while a discount typed exceeds the maximum the server says, and not within it', () => {
+    renderForm(vi.fn(), { maxColumnDiscount: '0.050000' });
+    fireEvent.change(field('Descuento columna'), { target: { value: '8' } });
+    expect(screen.getByTestId('policy-warning-columnDiscount').textContent).toBe(
+      'Excede la política comercial del proyecto (máximo 5 %)',
+    );
+    fireEvent.change(field('Descuento columna'), { target: { value: '5' } });
+    expect(screen.queryByTestId('policy-warning-columnDiscount')).toBeNull();
+    // Another discount, with no maximum, never warns.
+    fireEvent.change(field('Descuento adicional'), { target: { value: '40' } });
+    expect(screen.queryByTestId('policy-warning-additionalDiscount')).toBeNull();
+  });
+
+  it('brings the refusal into view and focuses it, wherever the user pressed the button', () => {
+    const refusal =
+      'La reserva excede la política comercial del proyecto: descuento columna 8 % (máximo 5 %).';
+    renderForm(vi.fn(), { failure: refusal });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe(refusal);
+    expect(document.activeElement).toBe(alert);
+    expect(Element.prototype.scrollIntoView).toHaveBeenCalledWith({ block: 'center', behavior: 'smooth' });
+  });
+});
 
 describe('the reservation form’s discounts (issue 28 §5)', () => {
   it('keeps 150 and -10 as typed, says why each is wrong, and does not save', async () => {

@@ -24,11 +24,13 @@ import {
   type ReservationFormOptions,
   type ReservationView,
 } from '../../../shared/schemas/reservations';
+import type { PolicyView } from '../../../shared/schemas/stock';
 import { DateField } from '../../components/date-field';
 import { useLeaveGuard } from '../../components/leave-guard';
 import { discountProblem, MoneyInput, PercentInput, toAmount } from '../../components/money-input';
 import { schemaErrors } from '../../lib/forms';
 import { type KnownUnit, type UnitChoice, UnitPicker, unitFigures, useProjectInventory } from '../stock';
+import { usePolicy } from '../stock/api';
 import { type BrokerOption, useBrokerSearch } from './lookups';
 
 export interface ReservationFormValues {
@@ -254,6 +256,29 @@ export interface ReservationFormProps {
   canOverridePolicy?: boolean;
 }
 
+const POLICY_MAXIMUM: Record<(typeof DISCOUNT_FIELDS)[number][0], keyof PolicyView> = {
+  columnDiscount: 'maxColumnDiscount',
+  additionalDiscount: 'maxAdditionalDiscount',
+  otherDiscount: 'maxOtherDiscount',
+};
+
+/**
+ * The warning while a discount typed (a percent) exceeds the maximum the server says the project's
+ * commercial policy allows; null within it, or with no maximum. The server decides on saving.
+ */
+export function policyWarning(
+  policy: PolicyView | null,
+  field: (typeof DISCOUNT_FIELDS)[number][0],
+  typed: number | string,
+): string | null {
+  const maximum = policy?.[POLICY_MAXIMUM[field]];
+  if (typeof maximum !== 'string') return null;
+  const percent = typeof typed === 'number' ? typed : Number(typed);
+  if (typed === '' || !Number.isFinite(percent)) return null;
+  if (Number(percentToFraction(percent)) <= Number(maximum)) return null;
+  return `Excede la política comercial del proyecto (máximo ${fractionToPercent(maximum).toLocaleString('es-CL')} %)`;
+}
+
 /** The reservation form of spec part 1 §2: data, prices, discounts (as %), payments, broker; figures live. */
 export function ReservationForm({
   initialValues,
@@ -304,6 +329,14 @@ export function ReservationForm({
     if (draft) form.setValues(draft);
   }, []);
   const leaveGuard = useLeaveGuard(form.isDirty() && !saving && !readOnly);
+  // A refusal is shown above the form: brought into view and focused, or the user who pressed
+  // 'Confirmar y crear reserva' far below would see nothing happen (issue 57).
+  const failureRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!failure) return;
+    failureRef.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    failureRef.current?.focus({ preventScroll: true });
+  }, [failure]);
 
   const values = form.getValues();
   if (values.projectId !== inventoryProject) setInventoryProject(values.projectId);
@@ -319,6 +352,7 @@ export function ReservationForm({
       storagePrice: Number(numbers.storagePrice),
     });
   };
+  const policy = usePolicy(values.projectId).data?.policy ?? null;
   // A discount out of range makes no minimum price: none is shown until it is corrected.
   const discountsOutOfRange = DISCOUNT_FIELDS.some(([field]) => discountProblem(values[field]) !== null);
   const projectData = options.projects.map((project) => ({
@@ -339,7 +373,7 @@ export function ReservationForm({
             <Grid.Col span={{ base: 12, lg: 8 }}>
               <Stack gap="md">
                 {failure ? (
-                  <Alert color="red" role="alert">
+                  <Alert color="red" role="alert" ref={failureRef} tabIndex={-1}>
                     {failure}
                   </Alert>
                 ) : null}
@@ -415,9 +449,18 @@ export function ReservationForm({
                         {...form.getInputProps(field)}
                       />
                     ))}
-                    {DISCOUNT_FIELDS.map(([field, label]) => (
-                      <PercentInput key={field} label={label} {...form.getInputProps(field)} />
-                    ))}
+                    {DISCOUNT_FIELDS.map(([field, label]) => {
+                      const warning = policyWarning(policy, field, values[field]);
+                      return (
+                        <PercentInput
+                          key={field}
+                          label={label}
+                          description={warning}
+                          descriptionProps={{ c: 'orange.9', 'data-testid': `policy-warning-${field}` }}
+                          {...form.getInputProps(field)}
+                        />
+                      );
+                    })}
                   </SimpleGrid>
                   {canOverridePolicy ? (
                     <TextInput

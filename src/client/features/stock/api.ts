@@ -56,10 +56,12 @@ export function usePriceLists(projectId: string) {
   });
 }
 
-export function usePolicy(projectId: string) {
+/** A project's commercial policy (read by every user: the reservation form warns from it); none for null. */
+export function usePolicy(projectId: string | null) {
   return useQuery({
-    queryKey: stockKeys.policy(projectId),
-    queryFn: ({ signal }) => api<{ policy: PolicyView }>(`${base(projectId)}/policy`, { signal }),
+    queryKey: stockKeys.policy(projectId ?? ''),
+    queryFn: ({ signal }) => api<{ policy: PolicyView }>(`${base(projectId!)}/policy`, { signal }),
+    enabled: projectId !== null,
   });
 }
 
