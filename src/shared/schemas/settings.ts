@@ -108,7 +108,24 @@ export type ProjectRow = z.infer<typeof projectRow>;
 export const projectPage = pageOf(projectRow);
 export type ProjectPage = z.infer<typeof projectPage>;
 
-export const project = projectRow.extend({ realEstateAgencyId: z.uuid(), version: z.number().int() });
+export const project = projectRow.extend({
+  realEstateAgencyId: z.uuid(),
+  version: z.number().int(),
+  /** Units its inventory holds (Configuración → Proyectos → Unidades): 'Total de Unidades' is checked against it. */
+  inventoryUnits: z.number().int(),
+});
+
+/**
+ * What the form says beside 'Total de Unidades' once the project has an inventory: how many units it
+ * holds, and whether the typed total disagrees (issue 57: 180 typed, 181 in the inventory).
+ */
+export function totalUnitsNote(typed: number | string | null, inventoryUnits: number): string | null {
+  if (inventoryUnits === 0) return null;
+  const units = `${inventoryUnits.toLocaleString('es-CL')} ${inventoryUnits === 1 ? 'unidad' : 'unidades'}`;
+  if (typed === '' || typed === null || Number(typed) === inventoryUnits)
+    return `El inventario tiene ${units}`;
+  return `No coincide con el inventario, que tiene ${units}`;
+}
 export type Project = z.infer<typeof project>;
 export const projectResponse = z.object({ project });
 

@@ -7,7 +7,13 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { projectInstallments } from '../../../shared/domain/projects';
 import { formatRut, santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
-import { IMAGE_HINT, type Project, type ProjectBody, projectBody } from '../../../shared/schemas/settings';
+import {
+  IMAGE_HINT,
+  type Project,
+  type ProjectBody,
+  projectBody,
+  totalUnitsNote,
+} from '../../../shared/schemas/settings';
 import { paths } from '../../app/paths';
 import { DateField } from '../../components/date-field';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
@@ -237,7 +243,10 @@ function ProjectForm({
                 />
                 <NumberInput
                   label="Total de Unidades"
-                  description="Opcional"
+                  description={
+                    (current && totalUnitsNote(form.values.totalUnits, current.inventoryUnits)) ?? 'Opcional'
+                  }
+                  descriptionProps={{ 'data-testid': 'total-units-note' }}
                   min={0}
                   max={100_000}
                   allowDecimal={false}

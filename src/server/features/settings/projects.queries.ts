@@ -3,7 +3,7 @@ import type { PageQuery } from '../../../shared/schemas/common';
 import type { Project, ProjectRow, ProjectValues } from '../../../shared/schemas/settings';
 import type { Executor } from '../../db/client';
 import { type Page, selectPage } from '../../db/paging';
-import { projects, realEstateAgencies } from '../../db/schema';
+import { projects, realEstateAgencies, units } from '../../db/schema';
 import { foldedText, matchesEveryWord } from '../../db/search';
 
 /** Delivery and installments are derived by the service on the request's day, never stored. */
@@ -26,6 +26,7 @@ const columns = {
   ...rowColumns,
   realEstateAgencyId: projects.realEstateAgencyId,
   version: projects.version,
+  inventoryUnits: sql<number>`(select count(*)::int from ${units} where ${units.projectId} = ${projects.id})`,
 } satisfies Record<keyof StoredProject, unknown>;
 
 const withAgency = sql`${projects} join ${realEstateAgencies} on ${realEstateAgencies.id} = ${projects.realEstateAgencyId}`;

@@ -2,6 +2,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { FIRST_PAYMENT_WORKFLOW, SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
+import { totalUnitsNote } from '../../../shared/schemas/settings';
 import type { Database } from '../../db/client';
 import { queryRows } from '../../db/client';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../db/schema';
 import { type Agent, errorOf, loginAs, useTestApp } from '../../test/app';
 import { createAgency, createClient, createProject, createUser } from '../../test/builders';
+import { addUnit } from '../../test/stock-builders';
 
 async function tableCount(db: Database, table: PgTable) {
   const [row] = await db.select({ n: count() }).from(table);
@@ -254,7 +256,17 @@ describe('settings: proyectos', () => {
       totalUnits: 120,
       logoUrl: null,
       version: 1,
+      inventoryUnits: 0,
     });
+    // 'Total de Unidades' is reconciled with the inventory (issue 57): the answer says how many it holds.
+    await addUnit(admin, project.id, { kind: 'apartment', number: '101' });
+    const read = (await admin.get(`/api/settings/projects/${project.id}`)).json().project;
+    expect(read.inventoryUnits).toBe(1);
+    expect(totalUnitsNote(read.totalUnits, read.inventoryUnits)).toBe(
+      'No coincide con el inventario, que tiene 1 unidad',
+    );
+    expect(totalUnitsNote(1, read.inventoryUnits)).toBe('El inventario tiene 1 unidad');
+    expect(totalUnitsNote('', 0)).toBeNull();
     await createProject(ctx.db, {
       name: 'Alto Maipú',
       commune: 'Maipú',
