@@ -49,8 +49,11 @@ export function ClpText({
         ) : null}
       </Group>
       {compact ? null : (
-        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          Valor UF {estimated ? 'hoy' : `del ${formatDate(figure.date)}`}: {formatUfValue(figure.ufValue)}
+        // Wraps between its words on a phone's narrow column (the value itself stays whole): on one
+        // line it ran into the next column ('$ 4%)877,50', issue 57).
+        <Text size="xs" c="dimmed" data-testid="clp-uf-value" style={{ overflowWrap: 'anywhere' }}>
+          Valor UF {estimated ? 'hoy' : `del ${formatDate(figure.date)}`}:{' '}
+          <span style={{ whiteSpace: 'nowrap' }}>{formatUfValue(figure.ufValue)}</span>
         </Text>
       )}
     </Stack>

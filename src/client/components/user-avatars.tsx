@@ -1,4 +1,4 @@
-import { Avatar, type AvatarProps, Text, Tooltip } from '@mantine/core';
+import { Avatar, type AvatarProps, Group, Text, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatPersonName } from '../../shared/format';
 
@@ -49,9 +49,12 @@ export function AvatarStack({
   const rest = people.slice(SHOWN_AVATARS);
   return (
     <Tooltip.Group openDelay={150} closeDelay={50}>
-      <Avatar.Group
-        spacing="xs"
+      {/* Side by side, never overlapping: overlapped, two avatars hid each other's initials (issue 57). */}
+      <Group
+        gap={4}
+        wrap="nowrap"
         role="group"
+        data-testid="avatar-stack"
         aria-label={`${label}: ${people.map(formatPersonName).join(', ')}`}
       >
         {people.slice(0, SHOWN_AVATARS).map((person) => (
@@ -66,7 +69,7 @@ export function AvatarStack({
             </Avatar>
           </Tooltip>
         ) : null}
-      </Avatar.Group>
+      </Group>
     </Tooltip.Group>
   );
 }
