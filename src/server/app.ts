@@ -54,6 +54,7 @@ import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
 import { registerDependencies } from './http/context';
 import { registerErrorHandling } from './http/error-handler';
+import { HeavyJobs, registerHeavyJobs } from './http/heavy-jobs';
 import { registerInputGuard } from './http/input-guard';
 import { loggerOptions } from './http/logging';
 import { openApiTransform } from './http/openapi';
@@ -78,6 +79,8 @@ export interface AppOptions {
   backups?: EmbeddedBackups;
   /** How long `close()` waits for handlers still running (`STOP_GRACE_MS` by default). */
   stopGraceMs?: number;
+  /** The heavy downloads and uploads running (decision 0050); tests hold slots of their own. */
+  heavyJobs?: HeavyJobs;
 }
 
 const HOUR_MS = 3_600_000;
@@ -97,6 +100,8 @@ declare module 'fastify' {
     registeredRoutes: readonly RegisteredRoute[];
     /** The e-mail sender (decision 0035): main.ts starts it; tests call `deliverDue`. */
     mail: MailSender;
+    /** The heavy downloads and uploads running now (decision 0050). */
+    heavyJobs: HeavyJobs;
   }
 }
 
@@ -157,6 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.decorate('mail', mail);
+  const heavyJobs = options.heavyJobs ?? new HeavyJobs();
+  app.decorate('heavyJobs', heavyJobs);
   app.addHook('onClose', async () => mailTransport.close());
   registerDependencies(app, {
     db,
@@ -206,6 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
       registerSessionHook(api, db, auth, cookie);
       registerInputGuard(api);
+      registerHeavyJobs(api, heavyJobs);
       api.addHook('onSend', async (_request, reply) => {
         // Answers carry personal data: no browser or proxy keeps a copy.
         reply.header('Cache-Control', 'no-store');
