@@ -132,6 +132,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOptions(env.LOG_LEVEL, options.logStream),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1_048_576,
+    // Uploads that trickle are cut off (decision 0050): the whole request within its time, and a
+    // connection quiet for too long closed (an open event stream writes a heartbeat every 25 s).
+    requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: env.IDLE_TIMEOUT_SECONDS * 1000,
+    http: {
+      // Node looks for requests past their time every this often (30 s by default).
+      connectionsCheckingInterval: Math.min(5000, Math.ceil((env.REQUEST_TIMEOUT_SECONDS * 1000) / 4)),
+      headersTimeout: Math.min(60_000, env.REQUEST_TIMEOUT_SECONDS * 1000),
+    },
     // Unique across restarts and instances: the audit trail names the request of each change.
     genReqId: () => randomUUID(),
   });
