@@ -11,6 +11,7 @@
 // `inmoflujo_bench_hostile` when it answers on 127.0.0.1:5432.
 import { readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { loadavg } from 'node:os';
 import { CORPUS, type Door } from '../src/server/test/corpus/corpus';
 
 export interface HostileStep {
@@ -75,6 +76,8 @@ async function watched(
   const started = performance.now();
   try {
     await work(statuses);
+  } catch (error) {
+    count(statuses, `error: ${(error as Error).message}`);
   } finally {
     running = false;
     await poller;
@@ -104,17 +107,22 @@ interface Scene {
 }
 
 async function call(scene: Scene, method: string, path: string, body?: Buffer | string, type?: string) {
-  const response = await fetch(`${scene.origin}${path}`, {
-    method,
-    headers: {
-      cookie: scene.cookie,
-      origin: scene.origin,
-      ...(type ? { 'content-type': type } : {}),
-    },
-    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text };
+  try {
+    const response = await fetch(`${scene.origin}${path}`, {
+      method,
+      headers: {
+        cookie: scene.cookie,
+        origin: scene.origin,
+        ...(type ? { 'content-type': type } : {}),
+      },
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    });
+    const text = await response.text();
+    return { status: response.status, text };
+  } catch {
+    // The server answered and closed before the whole body was sent (a size refused at once).
+    return { status: 'closed early' as const, text: '' };
+  }
 }
 
 const JSON_TYPE = 'application/json';
@@ -436,7 +444,11 @@ async function alone() {
     try {
       const origin = `http://127.0.0.1:${port}`;
       const cookie = await login(origin, `camila.fuentes@${DEMO_EMAIL_DOMAIN}`, DEMO_PASSWORD);
-      console.log(`\n${engine} (dataset '${scale}'):`);
+      console.log(
+        `\n${engine} (dataset '${scale}'; load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')}):`,
+      );
       results[engine] = await measureHostile(origin, cookie, server.pid, engine);
     } finally {
       await stopServer(server);
