@@ -11,7 +11,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
-import { eventsRoutes } from './events/events.routes';
+import { eventsRoutes, registerEventStreamGate } from './events/events.routes';
 import { approvalsRoutes } from './features/approvals/approvals.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
@@ -59,7 +59,12 @@ import { registerInputGuard } from './http/input-guard';
 import { loggerOptions } from './http/logging';
 import { openApiTransform } from './http/openapi';
 import { waitForRunningHandlersOnClose } from './http/running-handlers';
-import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
+import {
+  registerOriginCheck,
+  registerSessionHook,
+  type SessionCookieSettings,
+  sessionToken,
+} from './http/session';
 import { clientDistFolder } from './paths';
 
 export interface AppOptions {
@@ -220,6 +225,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           .map((origin) => origin.trim())
           .filter(Boolean),
       );
+      // Before the session hook: a session's streams beyond its limit cost no database look-up.
+      registerEventStreamGate(api, (request) => sessionToken(request, cookie));
       registerSessionHook(api, db, auth, cookie);
       registerInputGuard(api);
       registerHeavyJobs(api, heavyJobs);
