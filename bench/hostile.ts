@@ -8,7 +8,8 @@
 // In `npm run bench` (BENCH_ONLY=hostile for this section alone) it runs on the bench's dataset. Alone,
 // `npx tsx bench/hostile.ts` builds if needed and runs it on both engines on the small 'e2e' dataset
 // (HOSTILE_SCALE to change it), each in a fresh database: .tmp/bench-hostile, and PostgreSQL's
-// `inmoflujo_bench_hostile` when it answers on 127.0.0.1:5432.
+// `inmoflujo_bench_hostile` when it answers on 127.0.0.1:5432. HOSTILE_ONLY=bigExport,35exports,…
+// measures only the steps whose key holds one of the words.
 import { setMaxListeners } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -256,6 +257,9 @@ export async function measureHostile(
     documentTypeId: types?.types[0]?.id ?? null,
   };
   const steps: HostileStep[] = [];
+  /** HOSTILE_ONLY=bigExport,35exports,… measures only the steps whose key holds one of the words. */
+  const only = (process.env.HOSTILE_ONLY ?? '').split(',').filter(Boolean);
+  const wanted = (key: string) => only.length === 0 || only.some((word) => key.includes(word));
   const report = (step: HostileStep) => {
     steps.push(step);
     log(
@@ -265,6 +269,7 @@ export async function measureHostile(
 
   // Each file of the corpus at each of its doors.
   for (const file of CORPUS) {
+    if (!wanted(`hostile:${file.name}`)) continue;
     const doors = (Object.keys(file.doors) as Door[]).filter((door) => door !== 'invoiceXml');
     if (doors.length === 0) continue;
     const bytes = Buffer.from(await file.make());
@@ -283,128 +288,133 @@ export async function measureHostile(
   }
 
   // A big export: every reservation, in Excel.
-  report(
-    await watched(
-      origin,
-      serverPid,
-      'hostile:bigExport',
-      'big export (sales, XLSX)',
-      healthTarget,
-      async (statuses) => {
-        const answer = await call(
-          scene,
-          'GET',
-          '/api/reports/sales/export?fromDate=1900-01-01&toDate=2100-12-31&format=xlsx',
-        );
-        count(statuses, answer.status);
-      },
-    ),
-  );
-
-  // 35 exports at once (the extra ones refused politely).
-  report(
-    await watched(origin, serverPid, 'hostile:35exports', '35 exports at once', 250, async (statuses) => {
-      const answers = await Promise.all(
-        Array.from({ length: 35 }, (_, i) =>
-          call(
+  if (wanted('hostile:bigExport'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:bigExport',
+        'big export (sales, XLSX)',
+        healthTarget,
+        async (statuses) => {
+          const answer = await call(
             scene,
             'GET',
-            `/api/reports/sales/export?fromDate=1900-01-01&toDate=2100-12-31&format=${i % 2 ? 'csv' : 'xlsx'}`,
-          ),
-        ),
-      );
-      for (const answer of answers) count(statuses, answer.status);
-    }),
-  );
+            '/api/reports/sales/export?fromDate=1900-01-01&toDate=2100-12-31&format=xlsx',
+          );
+          count(statuses, answer.status);
+        },
+      ),
+    );
 
-  // 3,000 event streams of one session.
-  report(
-    await watched(
-      origin,
-      serverPid,
-      'hostile:3000streams',
-      '3,000 event streams of one session',
-      healthTarget,
-      async (statuses) => {
-        const controller = new AbortController();
-        setMaxListeners(4000, controller.signal);
-        const opened = await Promise.all(
-          Array.from({ length: 3000 }, () =>
-            fetch(`${origin}/api/events`, {
-              headers: { cookie, origin, accept: 'text/event-stream' },
-              signal: controller.signal,
-            }).then(
-              (response) => {
-                count(statuses, response.status);
-                if (response.status !== 200) return response.arrayBuffer();
-                return undefined;
-              },
-              () => count(statuses, 'failed'),
+  // 35 exports at once (the extra ones refused politely).
+  if (wanted('hostile:35exports'))
+    report(
+      await watched(origin, serverPid, 'hostile:35exports', '35 exports at once', 250, async (statuses) => {
+        const answers = await Promise.all(
+          Array.from({ length: 35 }, (_, i) =>
+            call(
+              scene,
+              'GET',
+              `/api/reports/sales/export?fromDate=1900-01-01&toDate=2100-12-31&format=${i % 2 ? 'csv' : 'xlsx'}`,
             ),
           ),
         );
-        controller.abort();
-        void opened;
-      },
-    ),
-  );
+        for (const answer of answers) count(statuses, answer.status);
+      }),
+    );
+
+  // 3,000 event streams of one session.
+  if (wanted('hostile:3000streams'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:3000streams',
+        '3,000 event streams of one session',
+        healthTarget,
+        async (statuses) => {
+          const controller = new AbortController();
+          setMaxListeners(4000, controller.signal);
+          const opened = await Promise.all(
+            Array.from({ length: 3000 }, () =>
+              fetch(`${origin}/api/events`, {
+                headers: { cookie, origin, accept: 'text/event-stream' },
+                signal: controller.signal,
+              }).then(
+                (response) => {
+                  count(statuses, response.status);
+                  if (response.status !== 200) return response.arrayBuffer();
+                  return undefined;
+                },
+                () => count(statuses, 'failed'),
+              ),
+            ),
+          );
+          controller.abort();
+          void opened;
+        },
+      ),
+    );
 
   // 200 slow uploads of one administrator: the extra ones refused at once; the held ones cut later.
-  report(
-    await watched(
-      origin,
-      serverPid,
-      'hostile:slowUploads',
-      '200 slow uploads of one administrator (5 s)',
-      healthTarget,
-      async (statuses) => {
-        const uploads = Array.from({ length: 200 }, () => slowUpload(origin, cookie));
-        await new Promise((resolve) => setTimeout(resolve, 5000));
-        for (const upload of uploads) {
-          const answer = await Promise.race([upload.answered, Promise.resolve('')]);
-          count(statuses, /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'held');
-          upload.socket.destroy();
-        }
-      },
-    ),
-  );
+  if (wanted('hostile:slowUploads'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:slowUploads',
+        '200 slow uploads of one administrator (5 s)',
+        healthTarget,
+        async (statuses) => {
+          const uploads = Array.from({ length: 200 }, () => slowUpload(origin, cookie));
+          await new Promise((resolve) => setTimeout(resolve, 5000));
+          for (const upload of uploads) {
+            const answer = await Promise.race([upload.answered, Promise.resolve('')]);
+            count(statuses, /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'held');
+            upload.socket.destroy();
+          }
+        },
+      ),
+    );
   // The errors workbook of 20,000 rows repeating one RUT (last: before issue 52's bounded messages it
   // took the server's heap, and the steps after it would measure a dead server).
-  report(
-    await watched(
-      origin,
-      serverPid,
-      'hostile:errorsWorkbook',
-      'errors workbook (20,000 rows, one RUT)',
-      healthTarget,
-      async (statuses) => {
-        const uploaded = await call(
-          scene,
-          'POST',
-          '/api/imports/files?kind=clients&name=repetido.csv',
-          repeatedRutCsv(20_000),
-          IMPORT_TYPE,
-        );
-        count(statuses, uploaded.status);
-        if (uploaded.status !== 201) return;
-        const { runId } = JSON.parse(uploaded.text) as { runId: string };
-        const mapping = { rut: 0, firstName: 1, lastName: 2, birthDate: 3 };
-        count(
-          statuses,
-          (
-            await call(
-              scene,
-              'POST',
-              `/api/imports/runs/${runId}/dry-run`,
-              JSON.stringify({ mapping }),
-              JSON_TYPE,
-            )
-          ).status,
-        );
-        count(statuses, (await call(scene, 'GET', `/api/imports/runs/${runId}/errors`)).status);
-      },
-    ),
-  );
+  if (wanted('hostile:errorsWorkbook'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:errorsWorkbook',
+        'errors workbook (20,000 rows, one RUT)',
+        healthTarget,
+        async (statuses) => {
+          const uploaded = await call(
+            scene,
+            'POST',
+            '/api/imports/files?kind=clients&name=repetido.csv',
+            repeatedRutCsv(20_000),
+            IMPORT_TYPE,
+          );
+          count(statuses, uploaded.status);
+          if (uploaded.status !== 201) return;
+          const { runId } = JSON.parse(uploaded.text) as { runId: string };
+          const mapping = { rut: 0, firstName: 1, lastName: 2, birthDate: 3 };
+          count(
+            statuses,
+            (
+              await call(
+                scene,
+                'POST',
+                `/api/imports/runs/${runId}/dry-run`,
+                JSON.stringify({ mapping }),
+                JSON_TYPE,
+              )
+            ).status,
+          );
+          count(statuses, (await call(scene, 'GET', `/api/imports/runs/${runId}/errors`)).status);
+        },
+      ),
+    );
 
   return steps;
 }
