@@ -6,6 +6,7 @@ const apiProject = process.env.TEST_DATABASE_URL ? 'api-postgres' : 'api-pglite'
 const GENERATOR_TEST = 'scripts/demo-data.test.ts';
 const OWN_EMBEDDED_DATABASE_TESTS = [
   'src/server/main.test.ts',
+  'src/server/supervisor.test.ts',
   'src/server/db/migrations.test.ts',
   'src/server/db/pglite-statements.test.ts',
   'src/server/db/maintenance.test.ts',

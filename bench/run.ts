@@ -17,6 +17,9 @@
 // 4. Adds the initial JavaScript of the built client (gzip) and writes everything to
 //    bench/results/<timestamp>.json.
 //
+// 5. The hostile section (bench/hostile.ts, issue 52): every hostile file at its doors and every heavy
+//    click, with the longest /api/health wait and the server's RSS growth; alone: `npx tsx bench/hostile.ts`.
+//
 // Knobs (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (10),
 // BENCH_SCALE (bench; 'demo' for a quick try), BENCH_SEED, BENCH_DATA_DIR (.tmp/bench-data),
 // BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL, BENCH_ENGINES
@@ -56,6 +59,7 @@ import {
   prepareDataRequestTargets,
 } from './data-requests';
 import { type DocumentMeasurement, measureDocuments } from './documents';
+import { type HostileStep, measureHostile } from './hostile';
 import { benchImports, type ImportBenchResult } from './imports';
 import { type ListTargets, listEndpoints, listTargets } from './lists';
 import { notificationEndpoints } from './notifications';
@@ -647,6 +651,21 @@ function exportResults(exported: ExportMeasurement): Measurement[] {
   ];
 }
 
+/** A hostile step: its longest /api/health wait, judged against its target (and its RSS growth). */
+function hostileResult(step: HostileStep): Measurement {
+  return {
+    key: step.key,
+    label: `hostile: ${step.label} (longest /api/health wait; RSS +${step.rssGrowthMb ?? '?'} MB; ${JSON.stringify(step.statuses)})`,
+    path: '/api/health',
+    status: 'ok',
+    httpStatus: 200,
+    p50: step.longestHealthMs,
+    p99: step.longestHealthMs,
+    target: step.healthTargetMs,
+    met: step.met,
+  };
+}
+
 function documentResults(documents: DocumentMeasurement): Measurement[] {
   const path = '/api/reservations/:id/documents';
   return [
@@ -900,6 +919,11 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
         );
         results.push(...documentResults(documents));
       }
+    }
+    // Issue 52: each hostile file at its doors and each heavy click, /api/health polled meanwhile.
+    if (isSelected({ key: 'hostile', label: 'hostile' })) {
+      for (const step of await measureHostile(origin, cookies.admin, serverPid, target.engine))
+        results.push(hostileResult(step));
     }
   } finally {
     process.removeListener('SIGINT', stop);

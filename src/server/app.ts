@@ -11,7 +11,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
-import { eventsRoutes } from './events/events.routes';
+import { eventsRoutes, registerEventStreamGate } from './events/events.routes';
 import { approvalsRoutes } from './features/approvals/approvals.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
@@ -55,11 +55,17 @@ import { AppError } from './http/app-error';
 import { registerCleanAnswers } from './http/clean-answers';
 import { registerDependencies } from './http/context';
 import { registerErrorHandling } from './http/error-handler';
+import { HeavyJobs, registerHeavyJobs } from './http/heavy-jobs';
 import { registerInputGuard } from './http/input-guard';
 import { loggerOptions } from './http/logging';
 import { openApiTransform } from './http/openapi';
 import { waitForRunningHandlersOnClose } from './http/running-handlers';
-import { registerOriginCheck, registerSessionHook, type SessionCookieSettings } from './http/session';
+import {
+  registerOriginCheck,
+  registerSessionHook,
+  type SessionCookieSettings,
+  sessionToken,
+} from './http/session';
 import { clientDistFolder } from './paths';
 
 export interface AppOptions {
@@ -79,6 +85,8 @@ export interface AppOptions {
   backups?: EmbeddedBackups;
   /** How long `close()` waits for handlers still running (`STOP_GRACE_MS` by default). */
   stopGraceMs?: number;
+  /** The heavy downloads and uploads running (decision 0050); tests hold slots of their own. */
+  heavyJobs?: HeavyJobs;
 }
 
 const HOUR_MS = 3_600_000;
@@ -100,6 +108,8 @@ declare module 'fastify' {
     registeredRoutes: readonly RegisteredRoute[];
     /** The e-mail sender (decision 0035): main.ts starts it; tests call `deliverDue`. */
     mail: MailSender;
+    /** The heavy downloads and uploads running now (decision 0050). */
+    heavyJobs: HeavyJobs;
   }
 }
 
@@ -130,6 +140,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOptions(env.LOG_LEVEL, options.logStream),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1_048_576,
+    // Uploads that trickle are cut off (decision 0050): the whole request within its time, and a
+    // connection quiet for too long closed (an open event stream writes a heartbeat every 25 s).
+    requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: env.IDLE_TIMEOUT_SECONDS * 1000,
+    http: {
+      // Node looks for requests past their time every this often (30 s by default).
+      connectionsCheckingInterval: Math.min(5000, Math.ceil((env.REQUEST_TIMEOUT_SECONDS * 1000) / 4)),
+      headersTimeout: Math.min(60_000, env.REQUEST_TIMEOUT_SECONDS * 1000),
+    },
     // Unique across restarts and instances: the audit trail names the request of each change.
     genReqId: () => randomUUID(),
   });
@@ -165,6 +184,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.decorate('mail', mail);
+  const heavyJobs = options.heavyJobs ?? new HeavyJobs();
+  app.decorate('heavyJobs', heavyJobs);
   app.addHook('onClose', async () => mailTransport.close());
   registerDependencies(app, {
     db,
@@ -212,9 +233,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           .map((origin) => origin.trim())
           .filter(Boolean),
       );
+      // Before the session hook: a session's streams beyond its limit cost no database look-up.
+      registerEventStreamGate(api, (request) => sessionToken(request, cookie));
       registerSessionHook(api, db, auth, cookie);
       registerInputGuard(api);
       registerCleanAnswers(api);
+      registerHeavyJobs(api, heavyJobs);
       api.addHook('onSend', async (_request, reply) => {
         // Answers carry personal data: no browser or proxy keeps a copy.
         reply.header('Cache-Control', 'no-store');

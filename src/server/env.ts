@@ -29,6 +29,13 @@ export const envSchema = z.object({
   /** Self-registrations per client address per hour. */
   REGISTER_MAX_PER_HOUR: z.coerce.number().int().positive().default(10),
   /**
+   * A request (headers and body) must arrive within this many seconds, and a connection that sends
+   * and receives nothing for IDLE_TIMEOUT_SECONDS is closed: uploads that trickle are cut off
+   * (issue 52, decision 0050).
+   */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+  IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(90),
+  /**
    * E-mail notices (decision 0035): the SMTP server ('smtp://user:password@host:587',
    * 'smtps://…:465'); unset, each message is written as an .eml file under DATA_DIR/mail.
    */

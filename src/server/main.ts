@@ -19,6 +19,29 @@ import { startMailJobs } from './features/mail/mail-jobs';
 import { ufFetchSettings } from './features/uf-values/uf-source';
 import { startUfFetchJob } from './features/uf-values/uf-values.service';
 
+/**
+ * Said to the supervisor (`npm start`, scripts/supervise.mjs, the same words) before an exit that a
+ * restart would not mend (the data directory is another server's): it then stops instead.
+ */
+const DO_NOT_RESTART = 'inmoflujo:do-not-restart';
+
+function exitForGood(code: number): Promise<never> {
+  return new Promise(() => {
+    if (process.send) process.send(DO_NOT_RESTART, () => process.exit(code));
+    else process.exit(code);
+  });
+}
+
+let fatalLog: Pick<FastifyBaseLogger, 'fatal'> | undefined;
+
+// A fatal error is logged with its cause, then the process ends: under `npm start` the supervisor
+// starts it again (decision 0051). Going on after an uncaught error would serve from a broken state.
+process.on('uncaughtException', (error, origin) => {
+  if (fatalLog) fatalLog.fatal({ err: error, origin }, 'fatal error: the server stops');
+  else console.error('Fatal error: the server stops.', origin, error);
+  process.exit(1);
+});
+
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
   const env = loadEnv();
@@ -28,7 +51,7 @@ async function main() {
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(`\n${error.message}\n`);
-      process.exit(1);
+      await exitForGood(1);
     }
     throw error;
   }
@@ -53,7 +76,7 @@ async function main() {
           `database could not be backed up before its migration; nothing was changed.\n${(error as Error).message}\n`,
       );
       await database.close();
-      process.exit(1);
+      await exitForGood(1);
     }
   }
   await database.migrate();
@@ -75,6 +98,7 @@ async function main() {
       : inProcessEventBus();
   const app = await buildApp({ db, env, events, backups });
   log = app.log;
+  fatalLog = app.log;
   // Nightly at 03:00 in Santiago, and on request of `npm run backup` while the server runs.
   const stopNightlyBackups = backups ? scheduleNightlyBackups(backups, app.log) : () => {};
   const stopBackupRequests = backups ? await listenForBackupRequests(backups) : () => {};
@@ -82,7 +106,10 @@ async function main() {
   const interrupted = await recoverAbandonedRuns(db);
   if (interrupted.length > 0) app.log.warn({ runs: interrupted }, 'interrupted imports rolled back');
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
-  const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
+  // Not at a restart after a crash (the supervisor says so, decision 0051): serving again comes first.
+  const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log, {
+    atStart: process.env.INMOFLUJO_RESTART !== '1',
+  });
   // The daily UF fetch, when an API key is set (decision 0034).
   const stopUfFetch = startUfFetchJob({ db, settings: ufFetchSettings(env), log: app.log });
   // E-mail notices: the sender and the daily digest, never inside a request (decision 0035).

@@ -25,6 +25,27 @@ export const errorCatalog = {
     status: 429,
     message: 'Demasiados intentos de inicio de sesión. Espere unos minutos e intente nuevamente.',
   },
+  // Heavy work (issue 52, decision 0050): a download or upload beyond the limits waits its turn
+  HEAVY_EXPORT_BUSY: { status: 429, message: 'Ya hay una exportación en curso; intente en un momento.' },
+  HEAVY_ERRORS_BUSY: {
+    status: 429,
+    message: 'Ya se está preparando una planilla con errores; intente en un momento.',
+  },
+  HEAVY_PDF_BUSY: { status: 429, message: 'Ya se está generando un PDF; intente en un momento.' },
+  HEAVY_BACKUP_BUSY: { status: 429, message: 'Ya hay un respaldo en curso; intente en un momento.' },
+  HEAVY_UPLOAD_BUSY: {
+    status: 429,
+    message: 'Ya hay archivos subiéndose desde su cuenta; espere que terminen e intente nuevamente.',
+  },
+  HEAVY_SERVER_BUSY: {
+    status: 429,
+    message: 'El servidor está atendiendo muchas descargas y subidas a la vez; intente en un momento.',
+  },
+  EVENT_STREAMS_BUSY: {
+    status: 429,
+    message:
+      'Hay demasiadas pestañas abiertas con esta sesión; esta se actualizará cada minuto en vez de al instante.',
+  },
   INTERNAL: { status: 500, message: 'Ocurrió un error inesperado. Intente nuevamente.' },
   DATABASE_UNAVAILABLE: { status: 503, message: 'No se pudo conectar con la base de datos.' },
 

@@ -1,6 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
 import type { ExportFormat } from '../../shared/reports/columns';
+import { downloadOnClick } from '../lib/download';
 
 const BUTTONS = [
   { format: 'csv' as const, label: 'Exportar CSV', icon: <IconFileTypeCsv size={16} /> },
@@ -9,7 +10,8 @@ const BUTTONS = [
 
 /**
  * 'Exportar CSV' and 'Exportar Excel': downloads (links the server answers with a file) of a list as
- * filtered and sorted; disabled when it has no rows.
+ * filtered and sorted; disabled when it has no rows. The page fetches the file (`lib/download.ts`):
+ * a refusal (one export at a time, decision 0050) shows as a notification, not as a broken file.
  *
  *   <ExportButtons hrefOf={(format) => exportHref('/api/audit', query, format)} disabled={!rows?.length} />
  *
@@ -35,6 +37,7 @@ export function ExportButtons({
             component="a"
             href={hrefOf(button.format)}
             download
+            onClick={downloadOnClick(hrefOf(button.format))}
             variant="default"
             leftSection={button.icon}
           >

@@ -37,7 +37,9 @@ function socketPath(dataDir: string): string {
 function listen(server: Server, path: string): Promise<void> {
   return new Promise((done, fail) => {
     server.once('error', fail);
-    server.listen(path, () => {
+    // Exclusive: in a cluster worker (decision 0051) the socket is this process's own, not one the
+    // primary opens and shares, so it closes when this process ends, however it ends.
+    server.listen({ path, exclusive: true }, () => {
       server.off('error', fail);
       done();
     });

@@ -41,6 +41,8 @@ export async function startEmbeddedMaintenance(
   db: Database,
   kind: DatabaseKind,
   log: MaintenanceLog,
+  /** Skip the run at start (a restart after a crash: serving again comes first; nightly still runs). */
+  options: { atStart?: boolean } = {},
 ): Promise<() => void> {
   if (kind !== 'pglite') return () => {};
   const run = async (when: 'start' | 'nightly') => {
@@ -51,7 +53,7 @@ export async function startEmbeddedMaintenance(
       log.error({ err: error, when }, 'embedded database maintenance failed');
     }
   };
-  await run('start');
+  if (options.atStart !== false) await run('start');
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
     timer = setTimeout(async () => {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import * as auth from '../features/auth/auth.service';
 import { AppError } from '../http/app-error';
@@ -19,9 +19,51 @@ const RETRY_MS = 2_000;
 /** A tab that does not read its stream is cut off rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1_000_000;
 
+/**
+ * Streams one session holds at once (a tab each; browsers hold six connections per server over
+ * HTTP/1.1). One more is refused (429): that tab refreshes on its timer instead. One session opening
+ * 3,000 streams held every other request 4.9 s (issue 52).
+ */
+export const MAX_STREAMS_PER_SESSION = 8;
+
 export interface EventsRouteOptions {
   heartbeatMs?: number;
   lifetimeMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The live-events stream: counted per session cookie by `registerEventStreamGate`. */
+    eventStream?: boolean;
+  }
+}
+
+/**
+ * Counts the event-stream requests of each session cookie, from their arrival to the end of their
+ * answer (the stream's end, or a refusal), and refuses one beyond `MAX_STREAMS_PER_SESSION` with a
+ * 429 before anything else is done: registered before the session hook, so that a session opening
+ * thousands of streams costs no database look-up each (measured: 3,000 at once held the embedded
+ * server's /api/health for seconds while each was looked up and then refused).
+ */
+export function registerEventStreamGate(
+  scope: FastifyInstance,
+  tokenOf: (request: FastifyRequest) => string | undefined,
+  max = MAX_STREAMS_PER_SESSION,
+): void {
+  const held = new Map<string, number>();
+  scope.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.eventStream !== true) return;
+    const token = tokenOf(request);
+    if (!token) return; // the session hook answers 401
+    const count = held.get(token) ?? 0;
+    if (count >= max) throw new AppError('EVENT_STREAMS_BUSY');
+    held.set(token, count + 1);
+    reply.raw.once('close', () => {
+      const left = (held.get(token) ?? 1) - 1;
+      if (left > 0) held.set(token, left);
+      else held.delete(token);
+    });
+  });
 }
 
 /**
@@ -43,92 +85,96 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
   });
 
   // The stream takes no parameters (an unknown one is refused like on every route).
-  app.get('/', { schema: { tags: ['events'], querystring: z.strictObject({}) } }, (request, reply) => {
-    const user = currentUser(request);
-    const session = { userId: user.id, sessionId: request.sessionId! };
-    // Browsers' EventSource asks for a stream; anything else (a link, a script) gets an answer, not
-    // a connection held open.
-    if (!(request.headers.accept ?? '').includes('text/event-stream'))
-      throw new AppError('EVENT_STREAM_ONLY');
-    const { events, db } = request.server.dependencies;
-    const res: ServerResponse = reply.raw;
-    // The reply's headers so far (security headers) go out with the stream's own.
-    const headers = { ...(reply.getHeaders() as Record<string, string>) };
-    reply.hijack();
-    res.writeHead(200, {
-      ...headers,
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-      // nginx and similar proxies pass each event on at once instead of buffering.
-      'X-Accel-Buffering': 'no',
-    });
-    res.flushHeaders();
+  app.get(
+    '/',
+    { config: { eventStream: true }, schema: { tags: ['events'], querystring: z.strictObject({}) } },
+    (request, reply) => {
+      const user = currentUser(request);
+      const session = { userId: user.id, sessionId: request.sessionId! };
+      // Browsers' EventSource asks for a stream; anything else (a link, a script) gets an answer, not
+      // a connection held open.
+      if (!(request.headers.accept ?? '').includes('text/event-stream'))
+        throw new AppError('EVENT_STREAM_ONLY');
+      const { events, db } = request.server.dependencies;
+      const res: ServerResponse = reply.raw;
+      // The reply's headers so far (security headers) go out with the stream's own.
+      const headers = { ...(reply.getHeaders() as Record<string, string>) };
+      reply.hijack();
+      res.writeHead(200, {
+        ...headers,
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+        // nginx and similar proxies pass each event on at once instead of buffering.
+        'X-Accel-Buffering': 'no',
+      });
+      res.flushHeaders();
 
-    const send = (text: string) => {
-      if (res.writableEnded) return;
-      if (res.writableLength > MAX_BUFFERED_BYTES) {
-        end();
-        return;
-      }
-      res.write(text);
-    };
-    /** The session ended: the tab is told so (it does not reconnect), then the stream closes. */
-    const endSession = () => {
-      send('event: session-ended\ndata: {}\n\n');
-      end();
-    };
-    const unsubscribe = events.subscribe((event: LiveEvent) => {
-      if (event.type === 'sessions-ended') {
-        if (endsSession(event, session)) endSession();
-        return;
-      }
-      if (event.type === 'resync') {
-        send('event: resync\ndata: {}\n\n');
-        return;
-      }
-      if (event.type === 'inbox-changed') {
-        if (event.userIds.includes(user.id)) send('event: inbox-changed\ndata: {}\n\n');
-        return;
-      }
-      if (event.type === 'stock-changed') {
-        send(`event: stock-changed\ndata: ${JSON.stringify({ projectId: event.projectId })}\n\n`);
-        return;
-      }
-      const data = {
-        flowId: event.flowId,
-        reservationId: event.reservationId,
-        mine: event.userIds.includes(user.id),
+      const send = (text: string) => {
+        if (res.writableEnded) return;
+        if (res.writableLength > MAX_BUFFERED_BYTES) {
+          end();
+          return;
+        }
+        res.write(text);
       };
-      send(`event: flow-changed\ndata: ${JSON.stringify(data)}\n\n`);
-    });
-    const heartbeat = setInterval(() => send(': latido\n\n'), heartbeatMs);
-    const lifetime = setTimeout(() => end(), lifetimeMs);
-    let ended = false;
-    function end() {
-      if (ended) return;
-      ended = true;
-      open.delete(end);
-      unsubscribe();
-      clearInterval(heartbeat);
-      clearTimeout(lifetime);
-      if (!res.writableEnded) res.end();
-    }
-    open.add(end);
-    request.raw.on('close', end);
-    res.on('close', end);
-    res.on('error', end);
-    // The first event says the stream is open: the tab stops its periodic refresh.
-    send(`retry: ${RETRY_MS}\nevent: ready\ndata: {}\n\n`);
-    // A session ended between the session hook's look-up and the subscription above was announced
-    // before this stream listened: one look once it listens leaves no gap.
-    auth.sessionIsLive(db, session.sessionId).then(
-      (live) => {
-        if (!live) endSession();
-      },
-      (error: unknown) => {
-        if (!ended) request.log.warn({ err: error }, 'live events: could not check the session');
-      },
-    );
-  });
+      /** The session ended: the tab is told so (it does not reconnect), then the stream closes. */
+      const endSession = () => {
+        send('event: session-ended\ndata: {}\n\n');
+        end();
+      };
+      const unsubscribe = events.subscribe((event: LiveEvent) => {
+        if (event.type === 'sessions-ended') {
+          if (endsSession(event, session)) endSession();
+          return;
+        }
+        if (event.type === 'resync') {
+          send('event: resync\ndata: {}\n\n');
+          return;
+        }
+        if (event.type === 'inbox-changed') {
+          if (event.userIds.includes(user.id)) send('event: inbox-changed\ndata: {}\n\n');
+          return;
+        }
+        if (event.type === 'stock-changed') {
+          send(`event: stock-changed\ndata: ${JSON.stringify({ projectId: event.projectId })}\n\n`);
+          return;
+        }
+        const data = {
+          flowId: event.flowId,
+          reservationId: event.reservationId,
+          mine: event.userIds.includes(user.id),
+        };
+        send(`event: flow-changed\ndata: ${JSON.stringify(data)}\n\n`);
+      });
+      const heartbeat = setInterval(() => send(': latido\n\n'), heartbeatMs);
+      const lifetime = setTimeout(() => end(), lifetimeMs);
+      let ended = false;
+      function end() {
+        if (ended) return;
+        ended = true;
+        open.delete(end);
+        unsubscribe();
+        clearInterval(heartbeat);
+        clearTimeout(lifetime);
+        if (!res.writableEnded) res.end();
+      }
+      open.add(end);
+      request.raw.on('close', end);
+      res.on('close', end);
+      res.on('error', end);
+      // The first event says the stream is open: the tab stops its periodic refresh.
+      send(`retry: ${RETRY_MS}\nevent: ready\ndata: {}\n\n`);
+      // A session ended between the session hook's look-up and the subscription above was announced
+      // before this stream listened: one look once it listens leaves no gap.
+      auth.sessionIsLive(db, session.sessionId).then(
+        (live) => {
+          if (!live) endSession();
+        },
+        (error: unknown) => {
+          if (!ended) request.log.warn({ err: error }, 'live events: could not check the session');
+        },
+      );
+    },
+  );
 };

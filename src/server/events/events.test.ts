@@ -5,6 +5,7 @@ import { createProject, createReservation, TEST_PASSWORD } from '../test/builder
 import { openEventStream } from '../test/event-stream';
 import { createSaleFlow } from '../test/flow-builders';
 import type { LiveEvent } from './event-bus';
+import { MAX_STREAMS_PER_SESSION } from './events.routes';
 
 describe('GET /api/events (live updates, one stream per tab)', () => {
   const ctx = useTestApp();
@@ -255,6 +256,46 @@ describe('GET /api/events (live updates, one stream per tab)', () => {
     await expectSessionEnded(adminOtherBrowserTab!);
     await publishedAfterwards(admin.user!.id, adminTab!, [], [adminOtherBrowserTab!]);
     expect(adminTab!.pending().map((event) => event.type)).not.toContain('session-ended');
+  });
+
+  it('holds a few streams per session and refuses one more politely; a closed tab frees its place (issue 52)', async () => {
+    await listening();
+    const ana = await loginAs(ctx, { userType: 'KAM', email: 'ana@inmoflujo.test' });
+    const tabs = [];
+    for (let i = 0; i < MAX_STREAMS_PER_SESSION; i++) {
+      const tab = await open(ana);
+      expect(tab.response.status).toBe(200);
+      await tab.next('ready');
+      tabs.push(tab);
+    }
+    const extra = await open(ana);
+    expect(extra.response.status).toBe(429);
+    expect(await extra.response.json()).toEqual({
+      error: {
+        code: 'EVENT_STREAMS_BUSY',
+        message:
+          'Hay demasiadas pestañas abiertas con esta sesión; esta se actualizará cada minuto en vez de al instante.',
+      },
+    });
+    // Another session (another browser) of the same user has its own places.
+    const elsewhere = new Agent(ctx.app, ana.user);
+    const signedIn = await elsewhere.post('/api/auth/login', {
+      email: 'ana@inmoflujo.test',
+      password: TEST_PASSWORD,
+    });
+    expect(signedIn.statusCode).toBe(200);
+    const otherBrowserTab = await open(elsewhere);
+    expect(otherBrowserTab.response.status).toBe(200);
+    await otherBrowserTab.next('ready');
+    // A tab closed: its place is given back once the server sees it leave (polled, bounded).
+    await tabs[0]!.close();
+    let again = await open(ana);
+    for (let i = 0; again.response.status === 429 && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      again = await open(ana);
+    }
+    expect(again.response.status).toBe(200);
+    await again.next('ready');
   });
 
   it('lets go of its streams when the server closes', async () => {

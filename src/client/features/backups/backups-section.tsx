@@ -18,6 +18,7 @@ import { formatBytes, formatDateTime } from '../../../shared/format';
 import { BACKUP_KIND_LABELS, type BackupsResponse } from '../../../shared/schemas/backups';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorMessage } from '../../lib/api';
+import { downloadOnClick } from '../../lib/download';
 import { notifyError, notifySaved } from '../../lib/notify';
 import { backupDownloadHref, useBackups, useCreateBackup } from './api';
 
@@ -95,6 +96,7 @@ function BackupsTable({ data }: { data: BackupsResponse }) {
                 <Anchor
                   href={backupDownloadHref(backup.name)}
                   download={backup.name}
+                  onClick={downloadOnClick(backupDownloadHref(backup.name))}
                   size="sm"
                   aria-label={`Descargar respaldo del ${formatDateTime(backup.createdAt)}`}
                 >

@@ -42,6 +42,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { useLeaveGuard } from '../../components/leave-guard';
 import { PageHeader } from '../../components/page-header';
 import { FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
+import { downloadOnClick } from '../../lib/download';
 import { schemaErrors } from '../../lib/forms';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
@@ -245,6 +246,7 @@ export function ActionsCard({ request }: { request: DataRequestDetail }) {
                 component="a"
                 href={holderExportHref(clientId, 'json')}
                 download
+                onClick={downloadOnClick(holderExportHref(clientId, 'json'))}
                 aria-label="Exportar datos del titular (JSON)"
                 variant="default"
                 leftSection={<IconBraces size={16} />}
@@ -255,6 +257,7 @@ export function ActionsCard({ request }: { request: DataRequestDetail }) {
                 component="a"
                 href={holderExportHref(clientId, 'xlsx')}
                 download
+                onClick={downloadOnClick(holderExportHref(clientId, 'xlsx'))}
                 aria-label="Exportar datos del titular (Excel)"
                 variant="default"
                 leftSection={<IconFileSpreadsheet size={16} />}

@@ -8,6 +8,7 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { downloadOnClick } from '../../lib/download';
 import { notifySaved } from '../../lib/notify';
 import { holderExportHref, useLiftRestriction } from './api';
 import { type HolderRestriction, restrictionLabels } from './request-parts';
@@ -29,6 +30,7 @@ export function HolderDataMenu({ clientId }: { clientId: string }) {
           component="a"
           href={holderExportHref(clientId, 'json')}
           download
+          onClick={downloadOnClick(holderExportHref(clientId, 'json'))}
           leftSection={<IconBraces size={16} />}
         >
           Exportar datos del titular (JSON)
@@ -37,6 +39,7 @@ export function HolderDataMenu({ clientId }: { clientId: string }) {
           component="a"
           href={holderExportHref(clientId, 'xlsx')}
           download
+          onClick={downloadOnClick(holderExportHref(clientId, 'xlsx'))}
           leftSection={<IconFileSpreadsheet size={16} />}
         >
           Exportar datos del titular (Excel)

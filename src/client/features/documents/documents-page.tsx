@@ -39,6 +39,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { FormDialog } from '../../components/form-dialog';
 import { LoadFailed } from '../../components/load-failed';
 import { PageHeader } from '../../components/page-header';
+import { downloadOnClick } from '../../lib/download';
 import { notifySaved } from '../../lib/notify';
 import {
   commissionStatementHref,
@@ -491,6 +492,7 @@ export default function DocumentsPage() {
               href={receiptHref(reservation.id)}
               target="_blank"
               rel="noopener"
+              onClick={downloadOnClick(receiptHref(reservation.id), { open: true })}
               variant="default"
               leftSection={<IconFileTypePdf size={16} />}
             >
@@ -502,6 +504,7 @@ export default function DocumentsPage() {
                 href={commissionStatementHref(reservation.id)}
                 target="_blank"
                 rel="noopener"
+                onClick={downloadOnClick(commissionStatementHref(reservation.id), { open: true })}
                 variant="default"
                 leftSection={<IconFileTypePdf size={16} />}
               >

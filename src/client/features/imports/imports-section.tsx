@@ -32,6 +32,7 @@ import {
 } from '../../../shared/schemas/imports';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorAlert } from '../../components/error-alert';
+import { downloadOnClick } from '../../lib/download';
 import { useNarrow } from '../../lib/layout';
 import { notifySaved } from '../../lib/notify';
 import {
@@ -388,7 +389,12 @@ function ReviewStep({
         <>
           <Group justify="space-between">
             <Text fw={600}>Errores</Text>
-            <Anchor href={errorsHref(runId, headerRow)}>Descargar planilla con errores</Anchor>
+            <Anchor
+              href={errorsHref(runId, headerRow)}
+              onClick={downloadOnClick(errorsHref(runId, headerRow))}
+            >
+              Descargar planilla con errores
+            </Anchor>
           </Group>
           <FileErrors errors={review.errors} />
           {review.errors.length < review.counts.errors && (

@@ -20,6 +20,7 @@ import { CommissionDialog } from '../../components/commission-dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api';
+import { download } from '../../lib/download';
 import { notifySaved } from '../../lib/notify';
 import { HistoryButton } from '../audit';
 import { BrokerInvoiceSection } from '../broker-invoices';
@@ -253,7 +254,7 @@ export default function PaymentFlowPage() {
       <HeaderIcon
         label="Liquidación de Comisión (PDF)"
         icon={<IconFileTypePdf size={18} />}
-        onClick={() => window.open(commissionStatementHref(reservation.id), '_blank', 'noopener')}
+        onClick={() => void download(commissionStatementHref(reservation.id), { open: true })}
       />
       <HeaderIcon
         label="Flujo de reserva"

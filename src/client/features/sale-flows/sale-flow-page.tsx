@@ -6,6 +6,7 @@ import { formatDateTime, formatPersonName } from '../../../shared/format';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { download } from '../../lib/download';
 import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
 import { receiptHref } from '../documents/api';
@@ -82,7 +83,7 @@ export default function SaleFlowPage() {
         <HeaderIcon
           label="Comprobante de Reserva (PDF)"
           icon={<IconFileTypePdf size={18} />}
-          onClick={() => window.open(receiptHref(reservation.id), '_blank', 'noopener')}
+          onClick={() => void download(receiptHref(reservation.id), { open: true })}
         />
         <HeaderIcon
           label="Flujo de pago"

@@ -27,13 +27,17 @@ export const approvalsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => approvals.list(serviceContext(request), request.query),
   );
 
-  app.get('/export', { schema: { tags, querystring: approvalExportQuery } }, async (request, reply) => {
-    const { format, ...query } = request.query;
-    const ctx = serviceContext(request);
-    const exported = await approvals.exportRows(ctx, query);
-    const record = audit.exportRecorder(ctx, { fileName: exported.fileName, format, filters: query });
-    return sendExport(reply, { format, columns: APPROVAL_EXPORT_COLUMNS, ...exported, record });
-  });
+  app.get(
+    '/export',
+    { config: { heavy: 'export' }, schema: { tags, querystring: approvalExportQuery } },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const ctx = serviceContext(request);
+      const exported = await approvals.exportRows(ctx, query);
+      const record = audit.exportRecorder(ctx, { fileName: exported.fileName, format, filters: query });
+      return sendExport(reply, { format, columns: APPROVAL_EXPORT_COLUMNS, ...exported, record });
+    },
+  );
 
   app.get('/kinds', { schema: { tags, response: { 200: approvalKindsResponse } } }, async (request) =>
     approvals.kinds(serviceContext(request)),

@@ -32,11 +32,15 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     users: await audit.users(serviceContext(request)),
   }));
 
-  app.get('/export', { schema: { tags, querystring: auditExportQuery } }, async (request, reply) => {
-    const { format, ...filters } = request.query;
-    const ctx = serviceContext(request);
-    const exported = audit.exportRows(ctx, filters);
-    const record = audit.exportRecorder(ctx, { fileName: exported.fileName, format, filters });
-    return sendExport(reply, { format, columns: AUDIT_EXPORT_COLUMNS, ...exported, record });
-  });
+  app.get(
+    '/export',
+    { config: { heavy: 'export' }, schema: { tags, querystring: auditExportQuery } },
+    async (request, reply) => {
+      const { format, ...filters } = request.query;
+      const ctx = serviceContext(request);
+      const exported = audit.exportRows(ctx, filters);
+      const record = audit.exportRecorder(ctx, { fileName: exported.fileName, format, filters });
+      return sendExport(reply, { format, columns: AUDIT_EXPORT_COLUMNS, ...exported, record });
+    },
+  );
 };

@@ -22,16 +22,24 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: service.EmbeddedBac
   app.get('/status', { schema: { tags, response: { 200: backupStatusResponse } } }, async (request) => ({
     status: await service.status(serviceContext(request), backups),
   }));
-  app.post('/', { schema: { tags, response: { 201: backupResponse } } }, async (request, reply) => {
-    const backup = await service.createNow(serviceContext(request), backups);
-    return reply.status(201).send({ backup });
-  });
-  app.get('/:name/download', { schema: { tags, params: backupNameParams } }, async (request, reply) => {
-    const path = await service.fileOf(serviceContext(request), backups, request.params.name);
-    return reply
-      .header('Content-Type', 'application/octet-stream')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', contentDisposition('attachment', request.params.name))
-      .send(createReadStream(path));
-  });
+  app.post(
+    '/',
+    { config: { heavy: 'backup' }, schema: { tags, response: { 201: backupResponse } } },
+    async (request, reply) => {
+      const backup = await service.createNow(serviceContext(request), backups);
+      return reply.status(201).send({ backup });
+    },
+  );
+  app.get(
+    '/:name/download',
+    { config: { heavy: 'backup' }, schema: { tags, params: backupNameParams } },
+    async (request, reply) => {
+      const path = await service.fileOf(serviceContext(request), backups, request.params.name);
+      return reply
+        .header('Content-Type', 'application/octet-stream')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', contentDisposition('attachment', request.params.name))
+        .send(createReadStream(path));
+    },
+  );
 };

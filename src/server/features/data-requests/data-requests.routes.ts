@@ -90,7 +90,7 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   // The holder's data (access, portability), from the client's record or a request: JSON or XLSX.
   app.get(
     '/holders/:id/export',
-    { schema: { tags, params: idParams, querystring: holderExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, params: idParams, querystring: holderExportQuery } },
     async (request, reply) => {
       const ctx = serviceContext(request);
       const data = await holderData(ctx, request.params.id);

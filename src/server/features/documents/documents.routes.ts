@@ -163,13 +163,17 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   // The product's own PDFs, made on demand from the reservation's data (the same data, the same bytes).
-  app.get('/:id/receipt.pdf', { schema: { tags, params: reservationParams } }, async (request, reply) => {
-    const pdf = await pdfs.reservationReceipt(serviceContext(request), request.params.id);
-    return sendPdf(reply, pdf);
-  });
+  app.get(
+    '/:id/receipt.pdf',
+    { config: { heavy: 'pdf' }, schema: { tags, params: reservationParams } },
+    async (request, reply) => {
+      const pdf = await pdfs.reservationReceipt(serviceContext(request), request.params.id);
+      return sendPdf(reply, pdf);
+    },
+  );
   app.get(
     '/:id/commission-statement.pdf',
-    { schema: { tags, params: reservationParams } },
+    { config: { heavy: 'pdf' }, schema: { tags, params: reservationParams } },
     async (request, reply) => {
       const pdf = await pdfs.commissionStatement(serviceContext(request), request.params.id);
       return sendPdf(reply, pdf);

@@ -86,7 +86,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/runs/:id/errors',
-    { schema: { tags, params: runParams, querystring: errorsQuery } },
+    { config: { heavy: 'errors' }, schema: { tags, params: runParams, querystring: errorsQuery } },
     async (request, reply) =>
       send(
         reply,

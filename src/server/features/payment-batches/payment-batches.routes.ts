@@ -49,7 +49,7 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/:id/export',
-    { schema: { tags, params: idParams, querystring: paymentBatchExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, params: idParams, querystring: paymentBatchExportQuery } },
     async (request, reply) => {
       const ctx = serviceContext(request);
       const { format } = request.query;

@@ -70,7 +70,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/commissions/export',
-    { schema: { tags, querystring: commissionReportExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, querystring: commissionReportExportQuery } },
     async (request, reply) =>
       send(
         request,
@@ -87,7 +87,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/brokers/export',
-    { schema: { tags, querystring: brokersReportExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, querystring: brokersReportExportQuery } },
     async (request, reply) =>
       send(
         request,
@@ -104,7 +104,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/sales/export',
-    { schema: { tags, querystring: salesReportExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, querystring: salesReportExportQuery } },
     async (request, reply) =>
       send(
         request,
@@ -121,7 +121,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/broker-payments/export',
-    { schema: { tags, querystring: brokerPaymentsExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, querystring: brokerPaymentsExportQuery } },
     async (request, reply) =>
       send(
         request,
@@ -138,7 +138,7 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/broker-consolidated/export',
-    { schema: { tags, querystring: brokerConsolidatedExportQuery } },
+    { config: { heavy: 'export' }, schema: { tags, querystring: brokerConsolidatedExportQuery } },
     async (request, reply) =>
       send(
         request,

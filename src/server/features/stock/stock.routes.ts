@@ -60,7 +60,10 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/projects/:projectId/units/export',
-    { schema: { tags, params: projectParams, querystring: unitGridExportQuery } },
+    {
+      config: { heavy: 'export' },
+      schema: { tags, params: projectParams, querystring: unitGridExportQuery },
+    },
     async (request, reply) => {
       const ctx = serviceContext(request);
       const { format, ...filters } = request.query;

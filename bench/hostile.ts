@@ -1,0 +1,481 @@
+// The hostile section (issue 52, decision 0050): each hostile file of the corpus at its doors and each
+// heavy click — a big export, the errors workbook of a 20,000-row file repeating one RUT, 35 exports
+// at once, 3,000 event streams of one session, 200 slow uploads of one administrator — against the
+// running built server, with /api/health polled meanwhile (the longest wait) and the server's RSS
+// sampled (its growth over the step). Targets (issue 52): health ≤ 100 ms embedded, ≤ 50 ms
+// PostgreSQL, ≤ 250 ms during the 35 exports; RSS growth ≤ 200 MB.
+//
+// In `npm run bench` (BENCH_ONLY=hostile for this section alone) it runs on the bench's dataset. Alone,
+// `npx tsx bench/hostile.ts` builds if needed and runs it on both engines on the small 'e2e' dataset
+// (HOSTILE_SCALE to change it), each in a fresh database: .tmp/bench-hostile, and PostgreSQL's
+// `inmoflujo_bench_hostile` when it answers on 127.0.0.1:5432. HOSTILE_ONLY=bigExport,35exports,…
+// measures only the steps whose key holds one of the words.
+import { setMaxListeners } from 'node:events';
+import { readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { loadavg } from 'node:os';
+import { CORPUS, type Door } from '../src/server/test/corpus/corpus';
+
+export interface HostileStep {
+  key: string;
+  label: string;
+  /** What the server answered: status → how many times. */
+  statuses: Record<string, number>;
+  totalMs: number;
+  longestHealthMs: number;
+  healthPolls: number;
+  rssGrowthMb: number | null;
+  healthTargetMs: number;
+  met: boolean;
+}
+
+const RSS_TARGET_MB = 200;
+const count = (statuses: Record<string, number>, status: number | string) => {
+  statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
+};
+
+function rssOf(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `work` with /api/health polled every 10 ms and the server's RSS sampled every 50 ms. */
+async function watched(
+  origin: string,
+  serverPid: number | undefined,
+  key: string,
+  label: string,
+  healthTargetMs: number,
+  work: (statuses: Record<string, number>) => Promise<void>,
+): Promise<HostileStep> {
+  let running = true;
+  let longest = 0;
+  let polls = 0;
+  const rssBefore = serverPid ? rssOf(serverPid) : null;
+  let rssPeak = rssBefore ?? 0;
+  const sampler = setInterval(() => {
+    const rss = serverPid ? rssOf(serverPid) : null;
+    if (rss !== null) rssPeak = Math.max(rssPeak, rss);
+  }, 50);
+  const poller = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        await (await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(60_000) })).arrayBuffer();
+      } catch {
+        // counted as the wait it was
+      }
+      longest = Math.max(longest, performance.now() - started);
+      polls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const statuses: Record<string, number> = {};
+  const started = performance.now();
+  try {
+    await work(statuses);
+  } catch (error) {
+    count(statuses, `error: ${(error as Error).message}`);
+  } finally {
+    running = false;
+    await poller;
+    clearInterval(sampler);
+  }
+  const rssGrowthMb = rssBefore === null ? null : Math.round((rssPeak - rssBefore) / 1e6);
+  const longestHealthMs = Math.round(longest);
+  return {
+    key,
+    label,
+    statuses,
+    totalMs: Math.round(performance.now() - started),
+    longestHealthMs,
+    healthPolls: polls,
+    rssGrowthMb,
+    healthTargetMs,
+    met: longestHealthMs <= healthTargetMs && (rssGrowthMb === null || rssGrowthMb <= RSS_TARGET_MB),
+  };
+}
+
+interface Scene {
+  origin: string;
+  cookie: string;
+  projectId: string | null;
+  reservationId: string | null;
+  documentTypeId: string | null;
+}
+
+async function call(scene: Scene, method: string, path: string, body?: Buffer | string, type?: string) {
+  try {
+    const response = await fetch(`${scene.origin}${path}`, {
+      method,
+      headers: {
+        cookie: scene.cookie,
+        origin: scene.origin,
+        ...(type ? { 'content-type': type } : {}),
+      },
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    });
+    const text = await response.text();
+    return { status: response.status, text };
+  } catch {
+    // The server answered and closed before the whole body was sent (a size refused at once).
+    return { status: 'closed early' as const, text: '' };
+  }
+}
+
+const JSON_TYPE = 'application/json';
+const IMPORT_TYPE = 'application/x-inmoflujo-import';
+const OCTET = 'application/octet-stream';
+
+/** One file through one door, as the screens send it; each answer's status counted. */
+async function throughDoor(
+  scene: Scene,
+  door: Door,
+  name: string,
+  bytes: Buffer,
+  statuses: Record<string, number>,
+) {
+  const base64 = bytes.toString('base64');
+  switch (door) {
+    case 'imports': {
+      const uploaded = await call(
+        scene,
+        'POST',
+        `/api/imports/files?kind=clients&name=${encodeURIComponent(name)}`,
+        bytes,
+        IMPORT_TYPE,
+      );
+      count(statuses, uploaded.status);
+      if (uploaded.status !== 201) return;
+      const { runId } = JSON.parse(uploaded.text) as { runId: string };
+      const mapping = { rut: 0, firstName: 1, lastName: 2, birthDate: 3 };
+      const dry = await call(
+        scene,
+        'POST',
+        `/api/imports/runs/${runId}/dry-run`,
+        JSON.stringify({ mapping }),
+        JSON_TYPE,
+      );
+      count(statuses, dry.status);
+      return;
+    }
+    case 'ufValues': {
+      const body = JSON.stringify({ fileName: name, content: base64, apply: false });
+      count(statuses, (await call(scene, 'POST', '/api/uf-values/import', body, JSON_TYPE)).status);
+      return;
+    }
+    case 'priceList': {
+      if (!scene.projectId) return;
+      const body = JSON.stringify({ contentBase64: base64 });
+      count(
+        statuses,
+        (
+          await call(
+            scene,
+            'POST',
+            `/api/stock/projects/${scene.projectId}/price-lists/read`,
+            body,
+            JSON_TYPE,
+          )
+        ).status,
+      );
+      return;
+    }
+    case 'documents': {
+      if (!scene.reservationId || !scene.documentTypeId) return;
+      const url = `/api/reservations/${scene.reservationId}/documents?typeId=${scene.documentTypeId}&fileName=${encodeURIComponent(name)}`;
+      count(statuses, (await call(scene, 'POST', url, bytes, OCTET)).status);
+      return;
+    }
+    case 'images': {
+      if (!scene.projectId) return;
+      count(
+        statuses,
+        (await call(scene, 'PUT', `/api/settings/projects/${scene.projectId}/logo`, bytes, OCTET)).status,
+      );
+      return;
+    }
+    default:
+      // The broker's invoice XML needs a payment flow at its invoice task: measured by doors.test.ts.
+      return;
+  }
+}
+
+/** An upload that sends its headers and then one byte a second. */
+function slowUpload(origin: string, cookie: string): { socket: Socket; answered: Promise<string> } {
+  const url = new URL(origin);
+  const socket = connect(Number(url.port), url.hostname);
+  let answer = '';
+  socket.on('data', (chunk) => {
+    answer += chunk;
+  });
+  socket.on('error', () => {});
+  const answered = new Promise<string>((resolve) => {
+    socket.on('data', () => resolve(answer));
+    socket.on('close', () => resolve(answer));
+  });
+  socket.write(
+    `POST /api/imports/files?kind=clients&name=lento.csv HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${origin}\r\n` +
+      `Cookie: ${cookie}\r\nContent-Type: ${IMPORT_TYPE}\r\nContent-Length: 1000000\r\n\r\n`,
+  );
+  const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write('a')), 1000);
+  socket.on('close', () => clearInterval(timer));
+  return { socket, answered };
+}
+
+/** The CSV of the issue: 20,000 rows repeating one RUT (0.8 MB). */
+function repeatedRutCsv(rows: number): Buffer {
+  const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
+  for (let i = 0; i < rows; i++) lines.push(`12.345.678-5;Nombre ${i};Apellido ${i};01/01/1980`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n`);
+}
+
+export async function measureHostile(
+  origin: string,
+  cookie: string,
+  serverPid: number | undefined,
+  engine: 'pglite' | 'postgres',
+  log: (line: string) => void = console.log,
+): Promise<HostileStep[]> {
+  const healthTarget = engine === 'pglite' ? 100 : 50;
+  const get = async <T>(path: string): Promise<T | null> => {
+    const response = await fetch(`${origin}${path}`, { headers: { cookie, origin } });
+    return response.ok ? ((await response.json()) as T) : null;
+  };
+  const projects = await get<{ projects: { id: string }[] }>('/api/stock/projects');
+  const reservations = await get<{ rows: { id: string }[] }>('/api/reservations?pageSize=1');
+  const types = await get<{ types: { id: string }[] }>('/api/document-types');
+  const scene: Scene = {
+    origin,
+    cookie,
+    projectId: projects?.projects[0]?.id ?? null,
+    reservationId: reservations?.rows[0]?.id ?? null,
+    documentTypeId: types?.types[0]?.id ?? null,
+  };
+  const steps: HostileStep[] = [];
+  /** HOSTILE_ONLY=bigExport,35exports,… measures only the steps whose key holds one of the words. */
+  const only = (process.env.HOSTILE_ONLY ?? '').split(',').filter(Boolean);
+  const wanted = (key: string) => only.length === 0 || only.some((word) => key.includes(word));
+  const report = (step: HostileStep) => {
+    steps.push(step);
+    log(
+      `  ${step.label}: ${JSON.stringify(step.statuses)} in ${step.totalMs} ms; longest /api/health wait ${step.longestHealthMs} ms (target ${step.healthTargetMs}) over ${step.healthPolls} polls; RSS +${step.rssGrowthMb ?? '?'} MB${step.met ? '' : '  [NOT MET]'}`,
+    );
+  };
+
+  // Each file of the corpus at each of its doors.
+  for (const file of CORPUS) {
+    if (!wanted(`hostile:${file.name}`)) continue;
+    const doors = (Object.keys(file.doors) as Door[]).filter((door) => door !== 'invoiceXml');
+    if (doors.length === 0) continue;
+    const bytes = Buffer.from(await file.make());
+    report(
+      await watched(
+        origin,
+        serverPid,
+        `hostile:${file.name}`,
+        `${file.name} at ${doors.join(', ')}`,
+        healthTarget,
+        async (statuses) => {
+          for (const door of doors) await throughDoor(scene, door, file.name, bytes, statuses);
+        },
+      ),
+    );
+  }
+
+  // A big export: every reservation, in Excel.
+  if (wanted('hostile:bigExport'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:bigExport',
+        'big export (sales, XLSX)',
+        healthTarget,
+        async (statuses) => {
+          const answer = await call(
+            scene,
+            'GET',
+            '/api/reports/sales/export?fromDate=1900-01-01&toDate=2100-12-31&format=xlsx',
+          );
+          count(statuses, answer.status);
+        },
+      ),
+    );
+
+  // 35 exports at once (the extra ones refused politely).
+  if (wanted('hostile:35exports'))
+    report(
+      await watched(origin, serverPid, 'hostile:35exports', '35 exports at once', 250, async (statuses) => {
+        const answers = await Promise.all(
+          Array.from({ length: 35 }, (_, i) =>
+            call(
+              scene,
+              'GET',
+              `/api/reports/sales/export?fromDate=1900-01-01&toDate=2100-12-31&format=${i % 2 ? 'csv' : 'xlsx'}`,
+            ),
+          ),
+        );
+        for (const answer of answers) count(statuses, answer.status);
+      }),
+    );
+
+  // 3,000 event streams of one session.
+  if (wanted('hostile:3000streams'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:3000streams',
+        '3,000 event streams of one session',
+        healthTarget,
+        async (statuses) => {
+          const controller = new AbortController();
+          setMaxListeners(4000, controller.signal);
+          const opened = await Promise.all(
+            Array.from({ length: 3000 }, () =>
+              fetch(`${origin}/api/events`, {
+                headers: { cookie, origin, accept: 'text/event-stream' },
+                signal: controller.signal,
+              }).then(
+                (response) => {
+                  count(statuses, response.status);
+                  if (response.status !== 200) return response.arrayBuffer();
+                  return undefined;
+                },
+                () => count(statuses, 'failed'),
+              ),
+            ),
+          );
+          controller.abort();
+          void opened;
+        },
+      ),
+    );
+
+  // 200 slow uploads of one administrator: the extra ones refused at once; the held ones cut later.
+  if (wanted('hostile:slowUploads'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:slowUploads',
+        '200 slow uploads of one administrator (5 s)',
+        healthTarget,
+        async (statuses) => {
+          const uploads = Array.from({ length: 200 }, () => slowUpload(origin, cookie));
+          await new Promise((resolve) => setTimeout(resolve, 5000));
+          for (const upload of uploads) {
+            const answer = await Promise.race([upload.answered, Promise.resolve('')]);
+            count(statuses, /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'held');
+            upload.socket.destroy();
+          }
+        },
+      ),
+    );
+  // The errors workbook of 20,000 rows repeating one RUT (last: before issue 52's bounded messages it
+  // took the server's heap, and the steps after it would measure a dead server).
+  if (wanted('hostile:errorsWorkbook'))
+    report(
+      await watched(
+        origin,
+        serverPid,
+        'hostile:errorsWorkbook',
+        'errors workbook (20,000 rows, one RUT)',
+        healthTarget,
+        async (statuses) => {
+          const uploaded = await call(
+            scene,
+            'POST',
+            '/api/imports/files?kind=clients&name=repetido.csv',
+            repeatedRutCsv(20_000),
+            IMPORT_TYPE,
+          );
+          count(statuses, uploaded.status);
+          if (uploaded.status !== 201) return;
+          const { runId } = JSON.parse(uploaded.text) as { runId: string };
+          const mapping = { rut: 0, firstName: 1, lastName: 2, birthDate: 3 };
+          count(
+            statuses,
+            (
+              await call(
+                scene,
+                'POST',
+                `/api/imports/runs/${runId}/dry-run`,
+                JSON.stringify({ mapping }),
+                JSON_TYPE,
+              )
+            ).status,
+          );
+          count(statuses, (await call(scene, 'GET', `/api/imports/runs/${runId}/errors`)).status);
+        },
+      ),
+    );
+
+  return steps;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alone: `npx tsx bench/hostile.ts`
+
+async function alone() {
+  const { buildIfNeeded } = await import('../scripts/build-if-needed.mjs');
+  const { freePort, login, startServer, stopServer } = await import('../scripts/server-process');
+  const { openDatabase, postgresPool } = await import('../src/server/db/client');
+  const { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, generateDataset } = await import('../scripts/demo-data');
+  buildIfNeeded();
+  const scale = (process.env.HOSTILE_SCALE ?? 'e2e') as 'e2e';
+  const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+  const results: Record<string, HostileStep[]> = {};
+  for (const engine of engines as ('pglite' | 'postgres')[]) {
+    const dataDir = '.tmp/bench-hostile';
+    let databaseUrl: string | undefined;
+    rmSync(dataDir, { recursive: true, force: true });
+    if (engine === 'postgres') {
+      databaseUrl = 'postgres://postgres@127.0.0.1:5432/inmoflujo_bench_hostile';
+      const pool = postgresPool('postgres://postgres@127.0.0.1:5432/postgres');
+      try {
+        await pool.query('drop database if exists inmoflujo_bench_hostile with (force)');
+        await pool.query('create database inmoflujo_bench_hostile');
+      } catch (error) {
+        console.log(`PostgreSQL: not measured (${(error as Error).message})`);
+        continue;
+      } finally {
+        await pool.end();
+      }
+    }
+    const database = await openDatabase({ databaseUrl, dataDir });
+    await database.migrate();
+    await generateDataset(database.db, { scale, seed: 20_260_101, log: () => {} });
+    await database.close();
+    const port = await freePort();
+    const server = await startServer(port, { dataDir, databaseUrl });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      const cookie = await login(origin, `camila.fuentes@${DEMO_EMAIL_DOMAIN}`, DEMO_PASSWORD);
+      console.log(
+        `\n${engine} (dataset '${scale}'; load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')}):`,
+      );
+      results[engine] = await measureHostile(origin, cookie, server.pid, engine);
+    } finally {
+      await stopServer(server);
+    }
+  }
+  console.log(`\n${JSON.stringify(results)}`);
+}
+
+if (process.argv[1]?.endsWith('hostile.ts')) {
+  alone().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
