@@ -125,13 +125,21 @@ function BatchScreen({ batch, back }: { batch: PaymentBatchView; back: ReactNode
                   <Table.Th ta="right">Monto</Table.Th>
                   <Table.Th>Referencia</Table.Th>
                   <Table.Th>Correo Electrónico</Table.Th>
+                  <Table.Th>Cuenta</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {batch.lines.map((line) => (
                   <Table.Tr key={line.flowId}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRut(line.brokerRut)}</Table.Td>
-                    <Table.Td>{line.brokerName}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRut(line.holderRut)}</Table.Td>
+                    <Table.Td>
+                      {line.holderName}
+                      {line.holderName !== line.brokerName ? (
+                        <Text size="xs" c="dimmed">
+                          Broker: {line.brokerName}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td>{line.bankName}</Table.Td>
                     <Table.Td>{line.bankAccountType}</Table.Td>
                     <Table.Td>{line.bankAccountNumber}</Table.Td>
@@ -144,6 +152,15 @@ function BatchScreen({ batch, back }: { batch: PaymentBatchView; back: ReactNode
                       </Anchor>
                     </Table.Td>
                     <Table.Td>{line.email ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {line.accountChangedSince ? (
+                        <Badge color="orange" variant="light" miw="max-content">
+                          La cuenta cambió desde que se hizo la nómina
+                        </Badge>
+                      ) : (
+                        '—'
+                      )}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -200,9 +217,12 @@ function MarkPaidDialog({ batch, onClose }: { batch: PaymentBatchView; onClose: 
           value={paidDate}
           onChange={setPaidDate}
           maxDate={new Date()}
+          minDate={batch.earliestPaidDate ? new Date(`${batch.earliestPaidDate}T12:00:00`) : undefined}
           disabled={!batch.canChoosePaidDate}
           description={
-            batch.canChoosePaidDate ? undefined : 'Solo un administrador registra otra fecha que hoy.'
+            batch.earliestPaidDate
+              ? `La fecha en que pagó el banco, desde el ${formatDate(batch.earliestPaidDate)}; una anterior la registra un administrador.`
+              : 'La fecha en que pagó el banco.'
           }
         />
         <ErrorAlert error={markPaid.error} />

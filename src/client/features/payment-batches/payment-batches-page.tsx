@@ -240,9 +240,11 @@ function PayableBadge({ row }: { row: BatchCandidate }) {
       <Badge color="red" variant="light" miw="max-content">
         No se puede pagar
       </Badge>
-      <Text size="xs" c="red.8">
-        {row.notPayableReason}
-      </Text>
+      {row.notPayableReasons.map((reason) => (
+        <Text key={reason} size="xs" c="red.8">
+          {reason}
+        </Text>
+      ))}
     </Stack>
   );
 }

@@ -10,6 +10,8 @@ import {
   paymentBatchListQuery,
   paymentBatchPage,
   paymentBatchPaidBody,
+  paymentSettingsAnswer,
+  paymentSettingsBody,
 } from '../../../shared/schemas/payment-batches';
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
@@ -24,6 +26,18 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['payment-batches'];
   app.get('/candidates', { schema: { tags, response: { 200: batchCandidates } } }, async (request) =>
     paymentBatches.listCandidates(serviceContext(request)),
+  );
+
+  app.get('/settings', { schema: { tags, response: { 200: paymentSettingsAnswer } } }, async (request) => ({
+    settings: await paymentBatches.getSettings(serviceContext(request)),
+  }));
+
+  app.put(
+    '/settings',
+    { schema: { tags, body: paymentSettingsBody, response: { 200: paymentSettingsAnswer } } },
+    async (request) => ({
+      settings: await paymentBatches.updateSettings(serviceContext(request), request.body),
+    }),
   );
 
   app.get(
