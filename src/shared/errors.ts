@@ -619,6 +619,11 @@ export const errorCatalog = {
       'Un Gestor de Pagos registra la fecha del banco dentro de los últimos {days} días hábiles (desde el {earliest}); una fecha anterior la registra un administrador.',
     field: 'paidDate',
   },
+  PAYMENT_BATCH_TOO_MANY_FOR_BANK: {
+    status: 400,
+    message:
+      'El formato del banco «{layout}» admite a lo más {max} pagos por archivo: elija menos pagos para esta nómina.',
+  },
   PAYMENT_SETTINGS_FORBIDDEN: {
     status: 403,
     message: 'Solo un administrador cambia la configuración de pagos.',

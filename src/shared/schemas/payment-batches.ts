@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BANK_FILE_FIELD_KEYS } from '../domain/bank-file';
 import { exportFormat, reportColumns } from '../reports/columns';
 import { isoDate, pageOf, pageQuery, requiredText, uuid, versioned } from './common';
 
@@ -128,7 +129,10 @@ export type PaymentBatchView = z.infer<typeof paymentBatchView>;
 export const paymentBatchAnswer = z.object({ batch: paymentBatchView });
 export type PaymentBatchAnswer = z.infer<typeof paymentBatchAnswer>;
 
-export const paymentBatchExportQuery = z.strictObject({ format: exportFormat });
+/** CSV and XLSX in the generic columns, or `bank`: the file in the layout chosen in Configuración. */
+export const paymentBatchExportQuery = z.strictObject({
+  format: z.union([exportFormat, z.literal('bank')], { error: 'Formato no válido: use csv, xlsx o bank' }),
+});
 
 /** The file for the bank: a generic layout (one line per transfer), as CSV or XLSX. */
 export const BATCH_FILE_COLUMNS = reportColumns<BatchLine>()([
@@ -145,20 +149,7 @@ export const BATCH_FILE_COLUMNS = reportColumns<BatchLine>()([
 // --- Configuración → Pagos (issue 53, decisions 0052 and 0053) ------------------------------------
 
 /** What a bank file's column may carry: a batch line's fields, by key. */
-export const BANK_FILE_FIELDS = [
-  'holderRut',
-  'holderName',
-  'bankName',
-  'bankAccountType',
-  'bankAccountNumber',
-  'amountClp',
-  'reference',
-  'email',
-  'brokerRut',
-  'brokerName',
-  'reservationNumber',
-  'paymentNumber',
-] as const;
+export const BANK_FILE_FIELDS = BANK_FILE_FIELD_KEYS;
 export type BankFileField = (typeof BANK_FILE_FIELDS)[number];
 export const BANK_FILE_FIELD_LABELS: Record<BankFileField, string> = {
   holderRut: 'RUT del titular',

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '../../../shared/schemas/common';
 import {
@@ -16,7 +17,21 @@ import {
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
 import * as audit from '../audit/audit.service';
+import { bankFilePieces } from './bank-file';
 import * as paymentBatches from './payment-batches.service';
+
+/** The lines as they pass, counted into the export's audit record once all are written. */
+async function* countedLines<T>(
+  chunks: AsyncIterable<readonly T[]>,
+  record: (rows: number) => Promise<void>,
+): AsyncGenerator<readonly T[]> {
+  let rows = 0;
+  for await (const chunk of chunks) {
+    rows += chunk.length;
+    yield chunk;
+  }
+  await record(rows);
+}
 
 /**
  * /api/payment-batches: 'Nómina de pago' (issue 33) — the payments ready, the batches, one batch,
@@ -68,6 +83,25 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
       const ctx = serviceContext(request);
       const { format } = request.query;
       const exported = await paymentBatches.exportLines(ctx, request.params.id);
+      if (format === 'bank') {
+        const record = audit.exportRecorder(ctx, {
+          fileName: exported.fileName,
+          format: 'csv',
+          filters: { batchId: request.params.id, layout: exported.layout.name },
+        });
+        const fileName = `${exported.fileName}.txt`;
+        reply
+          .type(
+            `text/plain; charset=${exported.layout.encoding === 'windows-1252' ? 'windows-1252' : 'utf-8'}`,
+          )
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .header('cache-control', 'no-store');
+        return reply.send(
+          Readable.from(bankFilePieces(exported.layout, countedLines(exported.chunks, record)), {
+            objectMode: false,
+          }),
+        );
+      }
       const record = audit.exportRecorder(ctx, {
         fileName: exported.fileName,
         format,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { type BankFileLayoutSpec, bankField, GENERIC_BANK_LAYOUT } from '../../../shared/domain/bank-file';
 import { addDays, businessDaysBack } from '../../../shared/domain/business-days';
 import { batchTotal, notPayableReasons, paymentReference } from '../../../shared/domain/payment-batches';
 import type { FlowCommand } from '../../../shared/domain/workflow/types';
@@ -98,6 +99,12 @@ export async function listCandidates(ctx: ServiceContext): Promise<BatchCandidat
 export async function create(ctx: ServiceContext, flowIds: readonly string[]): Promise<PaymentBatchView> {
   requireStaff(ctx.user);
   if (new Set(flowIds).size !== flowIds.length) throw new AppError('PAYMENT_BATCH_DUPLICATE_PAYMENT');
+  const layout = (await settingsOf(ctx.db)).bankFileLayout ?? GENERIC_BANK_LAYOUT;
+  if (flowIds.length > layout.maxRecords) {
+    throw new AppError('PAYMENT_BATCH_TOO_MANY_FOR_BANK', {
+      params: { layout: layout.name, max: layout.maxRecords },
+    });
+  }
   let batchId: string;
   try {
     batchId = await ctx.db.transaction(async (tx) => {
@@ -182,16 +189,31 @@ export function get(ctx: ServiceContext, id: string): Promise<PaymentBatchView> 
 export async function exportLines(
   ctx: ServiceContext,
   id: string,
-): Promise<{ fileName: string; chunks: AsyncIterable<BatchLine[]> }> {
+): Promise<{ fileName: string; chunks: AsyncIterable<BatchLine[]>; layout: BankFileLayoutSpec }> {
   requireStaff(ctx.user);
   const batch = await queries.findBatch(ctx.db, id);
   if (!batch) throw new AppError('PAYMENT_BATCH_NOT_FOUND');
+  const { bankFileLayout: layout } = await settingsOf(ctx.db);
   const chunks = keysetChunks(
-    (after: number | null, limit: number) => queries.listLines(ctx.db, id, after, limit),
+    async (after: number | null, limit: number) =>
+      (await queries.listLines(ctx.db, id, after, limit)).map(oneLineEach),
     (line) => line.sortOrder,
     EXPORT_CHUNK_SIZE,
   );
-  return { fileName: `nomina_pago_${batch.number}_${santiagoDateOf(ctx.now)}`, chunks };
+  return {
+    fileName: `nomina_pago_${batch.number}_${santiagoDateOf(ctx.now)}`,
+    chunks,
+    layout: layout ?? GENERIC_BANK_LAYOUT,
+  };
+}
+
+/** A line's texts each on one line (the generic CSV too: a value never adds a physical line). */
+function oneLineEach<L extends BatchLine>(line: L): L {
+  const out: Record<string, unknown> = { ...line };
+  for (const [key, value] of Object.entries(line)) {
+    if (typeof value === 'string') out[key] = bankField(value, ';');
+  }
+  return out as L;
 }
 
 /**

@@ -556,6 +556,69 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     expect(exports!.count).toBe(2);
   });
 
+  it("the bank file in the administrator's layout: its columns, separator, header, encoding and record limit; no value breaks a record", async () => {
+    const who = await people();
+    const a = await atPaymentDate(who);
+    const b = await atPaymentDate(who);
+    const { settings } = (await who.admin.get('/api/payment-batches/settings')).json();
+    expect(settings.bankFileLayout).toBeNull();
+    const layout = {
+      name: 'Banco Austral',
+      columns: [
+        { field: 'holderRut', header: 'RUT' },
+        { field: 'holderName', header: 'Titular' },
+        { field: 'bankAccountNumber', header: 'Cuenta' },
+        { field: 'amountClp', header: 'Monto' },
+      ],
+      separator: 'tab',
+      hasHeader: false,
+      encoding: 'windows-1252',
+      maxRecords: 1,
+    };
+    const bad = await who.admin.put('/api/payment-batches/settings', {
+      ...settings,
+      canEdit: undefined,
+      bankFileLayout: { ...layout, columns: [], separator: 'x' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).fields).toMatchObject({
+      'bankFileLayout.columns': 'El formato necesita al menos una columna',
+      'bankFileLayout.separator': 'Elija un separador de la lista',
+    });
+    const { canEdit: _canEdit, ...body } = settings;
+    const saved = await who.admin.put('/api/payment-batches/settings', { ...body, bankFileLayout: layout });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().settings.bankFileLayout).toEqual(layout);
+
+    // The bank's record limit per file: a batch of two is refused, saying why; nothing is made.
+    const tooMany = await who.payments.post('/api/payment-batches', { flowIds: [a.flowId, b.flowId] });
+    expect(tooMany.statusCode).toBe(400);
+    expect(errorOf(tooMany).message).toBe(
+      'El formato del banco «Banco Austral» admite a lo más 1 pagos por archivo: elija menos pagos para esta nómina.',
+    );
+    expect(await batchCount()).toBe(0);
+
+    const batch = await createBatch(who.payments, [a.flowId]);
+    // Data written before the one-line rule (a holder name with a line break and a tab) cannot break the record.
+    await asSystem(ctx.appDb, (tx) =>
+      tx.execute(
+        sql`update payment_batch_items set holder_name = ${'Peñalolén\r\nInversiones\tSpA'} where batch_id = ${batch.id}`,
+      ),
+    );
+    const file = await who.payments.get(`/api/payment-batches/${batch.id}/export?format=bank`);
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-type']).toBe('text/plain; charset=windows-1252');
+    expect(file.headers['content-disposition']).toContain(`nomina_pago_${batch.number}_2026-11-20.txt`);
+    const bytes = file.rawPayload;
+    // Windows-1252: 'ñ' and 'é' one byte each.
+    expect(bytes.includes(Buffer.from([0xf1]))).toBe(true);
+    const text = new TextDecoder('windows-1252').decode(bytes);
+    expect(text).toBe(`${batch.lines[0]!.holderRut}\tPeñalolén Inversiones SpA\t0012345678\t4000000\r\n`);
+    // The generic CSV keeps one line per record too.
+    const csv = await who.payments.get(`/api/payment-batches/${batch.id}/export?format=csv`);
+    expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(2);
+  });
+
   it('allows the payments team and administrators on every route; denies the other user types', async () => {
     const who = await people();
     const a = await atPaymentDate(who);
