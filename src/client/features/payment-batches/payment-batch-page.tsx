@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { IconArrowLeft, IconCash, IconX } from '@tabler/icons-react';
+import { IconArrowLeft, IconCash, IconDownload, IconX } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorCatalog } from '../../../shared/errors';
@@ -62,10 +62,22 @@ function BatchScreen({ batch, back }: { batch: PaymentBatchView; back: ReactNode
         title={`Nómina de pago N° ${batch.number}`}
         actions={
           batch.canExport ? (
-            <ExportButtons
-              hrefOf={(format) => batchExportHref(batch.id, format)}
-              disabled={batch.lines.length === 0}
-            />
+            <Group gap="xs">
+              <Button
+                component="a"
+                href={batchExportHref(batch.id, 'bank')}
+                download
+                variant="light"
+                leftSection={<IconDownload size={16} />}
+                disabled={batch.lines.length === 0}
+              >
+                Archivo del banco
+              </Button>
+              <ExportButtons
+                hrefOf={(format) => batchExportHref(batch.id, format)}
+                disabled={batch.lines.length === 0}
+              />
+            </Group>
           ) : undefined
         }
       />
