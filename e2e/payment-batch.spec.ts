@@ -197,6 +197,20 @@ test('nómina de pago: la cuenta cambiada por pagos y verificada por otra person
   await expect(adminBank.getByText('Cuenta por verificar')).toBeVisible();
   await adminBank.getByRole('button', { name: 'Verificar cuenta' }).click();
   await expect(adminBank.getByText('Cuenta verificada')).toBeVisible();
+  mkdirSync(SCREENS, { recursive: true });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await adminBank.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/broker-bank-${width}.png` });
+  }
+  // Configuración → Pagos: the layout with its preview (the generic one).
+  await page.goto('/configuracion/pagos');
+  await expect(page.getByLabel('Vista previa del archivo del banco')).toContainText('RUT Beneficiario;');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SCREENS}/payment-settings-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await her.reload();
   await expect(row).toContainText(broker.name);
