@@ -217,6 +217,8 @@ test('nómina de pago: la cuenta cambiada por pagos y verificada por otra person
   await expect(row).toContainText('Banco Santander');
   await expect(row).toContainText('Cuenta Corriente 000071234568');
   await expect(row).toContainText('$ 4.000.000');
+  // One amount paid, explained: the invoice's total beside UF × the day's value, and their difference.
+  await expect(row).toContainText('UF × valor del día: $ 4.000.000 · Sin diferencia');
   await expect(row).toContainText('Se puede pagar');
 
   mkdirSync(SCREENS, { recursive: true });

@@ -36,6 +36,18 @@ export const batchCandidate = z.object({
   email: z.string().nullable(),
   /** The invoice's amount to pay (a factura's total, a boleta's net), whole pesos; null without one. */
   amountClp: z.string().nullable(),
+  /**
+   * One amount paid, explained (issue 53, decision 0053): the invoice's total to pay beside UF × the
+   * day's value, their difference and its cause; null without a ready invoice or the day's UF.
+   */
+  paidAmount: z
+    .object({
+      amountToPay: z.string(),
+      ufClp: z.string(),
+      difference: z.string(),
+      cause: z.string().nullable(),
+    })
+    .nullable(),
   invoiceFolio: z.string().nullable(),
   reference: z.string(),
   /** The open batch the payment is in already, by number. */

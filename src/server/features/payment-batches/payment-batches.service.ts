@@ -70,6 +70,7 @@ async function candidatesOf(
       isBankVerified: payment.isBankVerified,
       email: payment.email,
       amountClp: invoice.state === 'ready' ? invoice.amountToPay : null,
+      paidAmount: invoice.state === 'ready' ? invoice.explained : null,
       invoiceFolio: invoice.state === 'missing' ? null : invoice.folio,
       reference: paymentReference(payment.reservationNumber, payment.isSecondPayment),
       openBatchNumber: payment.openBatchNumber,

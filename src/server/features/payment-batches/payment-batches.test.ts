@@ -157,8 +157,23 @@ describe("'Nómina de pago': the bank's payment batch", () => {
       notPayableReasons: ['El broker no tiene datos bancarios'],
       bankName: null,
     });
-    // A mismatch an administrator accepted is paid as invoiced.
-    expect(byFlow.get(accepted.flowId)).toMatchObject({ isPayable: true, amountClp: '3990000' });
+    expect(byFlow.get(ready.flowId)!.paidAmount).toEqual({
+      amountToPay: '4000000',
+      ufClp: '4000000',
+      difference: '0',
+      cause: null,
+    });
+    // A mismatch an administrator accepted is paid as invoiced, its difference explained (issue 53).
+    expect(byFlow.get(accepted.flowId)).toMatchObject({
+      isPayable: true,
+      amountClp: '3990000',
+      paidAmount: {
+        amountToPay: '3990000',
+        ufClp: '4000000',
+        difference: '-10000',
+        cause: 'Diferencia de −$ 10.000 aceptada por un administrador: «Acordado con el broker»',
+      },
+    });
   });
 
   it('a corrected invoice that no longer matches, unaccepted, keeps the payment out of a batch', async () => {
