@@ -94,11 +94,12 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await expect(panel.getByTestId('invoice-line-issuerRut')).toHaveAttribute('data-matches', 'true');
   await expect(panel.getByTestId('invoice-line-net')).toHaveAttribute('data-matches', 'false');
   await expect(panel.getByTestId('invoice-line-net')).toContainText('$ 3.361.345');
-  await expect(panel.getByTestId('invoice-line-vat')).toHaveAttribute('data-matches', 'true');
+  // Its IVA is 19 % of its own net, not of the net the payment expects (issue 53).
+  await expect(panel.getByTestId('invoice-line-vat')).toHaveAttribute('data-matches', 'false');
   await expect(panel.getByTestId('invoice-line-total')).toHaveAttribute('data-matches', 'false');
   await expect(panel.getByTestId('invoice-line-total')).toContainText('$ 4.000.001');
   const blocked =
-    'La factura del broker no cuadra con el pago (Neto, Total): un administrador debe aceptar la diferencia, con un motivo, antes de completar la tarea.';
+    'La factura del broker no cuadra con el pago (Neto, IVA (19 %), Total): un administrador debe aceptar la diferencia, con un motivo, antes de completar la tarea.';
   await expect(panel.getByTestId('invoice-block')).toHaveText(blocked);
   await expect(panel.getByRole('button', { name: 'Aceptar diferencia' })).toHaveCount(0);
 

@@ -8,9 +8,11 @@ import {
 import { formatRut } from '../src/shared/domain/rut';
 import { completePaymentTasks, newStaffUser, uniqueRut, uniqueText } from './fixtures';
 
-// Issue 33: 'Nómina de pago' — the broker's bank data typed on the broker form, the payment waiting
-// for its date put into a batch by the payments team, the bank file exported (read back by an
-// independent reader) and the batch marked paid: /pagos shows the payment completed.
+// Issues 33 and 53: 'Nómina de pago' — the broker's bank data typed on the broker form by the
+// payments team, held out of the batch as 'Cuenta por verificar' until another person verifies it,
+// the payment then put into a batch, the bank file exported (read back by an independent reader)
+// and the batch marked paid on the bank's date, yesterday, by the payments team: /pagos shows the
+// payment completed on that day.
 
 const SCREENS = '.tmp/screens';
 
@@ -34,7 +36,7 @@ async function settled(page: Page) {
     .toBe(true);
 }
 
-test('nómina de pago: los datos bancarios del broker, el pago en una nómina, el archivo del banco y la nómina pagada', async ({
+test('nómina de pago: la cuenta cambiada por pagos y verificada por otra persona, el pago en una nómina, el archivo del banco y la nómina pagada ayer', async ({
   page,
   browser,
 }) => {
@@ -65,20 +67,32 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   expect(created.status(), await created.text()).toBe(201);
   const broker = (await created.json()).broker as { id: string; name: string };
 
-  // The administrator types its bank data on the broker form: an incomplete account is refused.
-  await page.goto(`/brokers/editar/${broker.id}`);
-  const bank = section(page, 'Datos Bancarios');
+  // Paula, of the payments team, types its bank data on the broker form: an incomplete account is refused.
+  const paula = await newStaffUser(page, browser, origin);
+  const her = paula.page;
+  await her.goto(`/brokers/editar/${broker.id}`);
+  const bank = section(her, 'Datos Bancarios');
   await bank.getByRole('textbox', { name: 'Banco' }).fill('Banco Santander');
-  await page.getByRole('button', { name: 'Guardar' }).click();
+  await her.getByRole('button', { name: 'Guardar' }).click();
   await expect(
-    bank.getByText('Complete el banco, el tipo y el número de cuenta, o deje los tres vacíos').first(),
+    bank
+      .getByText(
+        'Complete el banco, el tipo y el número de cuenta, el titular y su RUT, o deje los cinco vacíos',
+      )
+      .first(),
   ).toBeVisible();
   await bank.getByRole('combobox', { name: 'Tipo de Cuenta' }).click();
-  await page.getByRole('option', { name: 'Cuenta Corriente', exact: true }).click();
+  await her.getByRole('option', { name: 'Cuenta Corriente', exact: true }).click();
   await bank.getByRole('textbox', { name: 'Número de Cuenta' }).fill('0-000-71-23456-8');
+  await bank.getByRole('textbox', { name: 'Titular de la Cuenta' }).fill(`Corredora Nómina ${word} SpA`);
+  await bank.getByRole('textbox', { name: 'RUT del Titular' }).fill(formatRut(brokerRut));
   await bank.getByRole('textbox', { name: 'Correo para Pagos' }).fill(`pagos-${word}@corredora.cl`);
-  await page.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page).toHaveURL(/\/brokers(\?.*)?$/);
+  await her.getByRole('button', { name: 'Guardar' }).click();
+  await expect(her).toHaveURL(/\/brokers(\?.*)?$/);
+  await her.goto(`/brokers/editar/${broker.id}`);
+  await expect(section(her, 'Datos Bancarios').getByText('Cuenta por verificar')).toBeVisible();
+  // Its author cannot verify it: no 'Verificar cuenta' for her.
+  await expect(her.getByRole('button', { name: 'Verificar cuenta' })).toHaveCount(0);
 
   // A reservation sold through it: a commission of UF 100 in one payment, IVA included.
   const client = await page.request.post('/api/clients', {
@@ -156,19 +170,55 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   );
   expect(invoice.status(), await invoice.text()).toBe(201);
   await completePaymentTasks(page, flowId, FIRST_PAYMENT_INVOICE_TO_FINANCE);
+  // The office's record says 'Fecha de Pago' was reached three days ago (an administrator's dates):
+  // the bank may have paid it yesterday.
+  const flowView = (await (await page.request.get(`/api/payment-flows/${flowId}`)).json()).flow;
+  const paymentDateTask = flowView.stages
+    .flatMap((stage: { tasks: { id: string; name: string }[] }) => stage.tasks)
+    .find((task: { name: string }) => task.name === 'Fecha de Pago');
+  const dated = await page.request.put(`/api/payment-flows/${flowId}/tasks/${paymentDateTask.id}/dates`, {
+    headers,
+    data: { startedAt: `${santiagoDay(-3)}T12:00:00.000Z` },
+  });
+  expect(dated.status(), await dated.text()).toBe(200);
 
-  // Paula, of the payments team, opens Pagos → 'Nómina de pago'.
-  const paula = await newStaffUser(page, browser, origin);
-  const her = paula.page;
+  // Paula opens Pagos → 'Nómina de pago': the payment waits for the account's verification.
   await her.goto('/pagos');
   await her.getByRole('tab', { name: 'Nómina de pago' }).click();
   await expect(her).toHaveURL(/\/pagos\/nomina$/);
   const ready = her.getByRole('table', { name: 'Pagos listos para pagar' });
   const row = ready.getByRole('row').filter({ hasText: reservationNumber });
+  await expect(row).toContainText('No se puede pagar');
+  await expect(row).toContainText('Cuenta por verificar');
+
+  // Another person (the administrator) verifies the change on the broker form.
+  await page.goto(`/brokers/editar/${broker.id}`);
+  const adminBank = section(page, 'Datos Bancarios');
+  await expect(adminBank.getByText('Cuenta por verificar')).toBeVisible();
+  await adminBank.getByRole('button', { name: 'Verificar cuenta' }).click();
+  await expect(adminBank.getByText('Cuenta verificada')).toBeVisible();
+  mkdirSync(SCREENS, { recursive: true });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await adminBank.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/broker-bank-${width}.png` });
+  }
+  // Configuración → Pagos: the layout with its preview (the generic one).
+  await page.goto('/configuracion/pagos');
+  await expect(page.getByLabel('Vista previa del archivo del banco')).toContainText('RUT Beneficiario;');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${SCREENS}/payment-settings-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await her.reload();
   await expect(row).toContainText(broker.name);
   await expect(row).toContainText('Banco Santander');
   await expect(row).toContainText('Cuenta Corriente 000071234568');
   await expect(row).toContainText('$ 4.000.000');
+  // One amount paid, explained: the invoice's total beside UF × the day's value, and their difference.
+  await expect(row).toContainText('UF × valor del día: $ 4.000.000 · Sin diferencia');
   await expect(row).toContainText('Se puede pagar');
 
   mkdirSync(SCREENS, { recursive: true });
@@ -213,7 +263,7 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   ]);
   expect(sheets[0]!.data[1]).toEqual([
     brokerRut,
-    broker.name,
+    `Corredora Nómina ${word} SpA`,
     'Banco Santander',
     'Cuenta Corriente',
     '000071234568',
@@ -225,17 +275,32 @@ test('nómina de pago: los datos bancarios del broker, el pago en una nómina, e
   await her.getByRole('link', { name: 'Exportar CSV' }).click();
   const csv = readFileSync((await (await csvDownload).path())!, 'utf8');
   expect(csv).toContain(
-    `${brokerRut};Corredora Nómina ${word};Banco Santander;Cuenta Corriente;000071234568;4000000;`,
+    `${brokerRut};Corredora Nómina ${word} SpA;Banco Santander;Cuenta Corriente;000071234568;4000000;`,
   );
+  // The file in the bank's layout (Configuración → Pagos; the generic one here): one line per payment.
+  const bankDownload = her.waitForEvent('download');
+  await her.getByRole('link', { name: 'Archivo del banco' }).click();
+  const bankFile = readFileSync((await (await bankDownload).path())!, 'utf8');
+  expect(bankFile.split('\r\n')).toEqual([
+    'RUT Beneficiario;Nombre Beneficiario;Banco;Tipo de Cuenta;Número de Cuenta;Monto;Referencia;Correo Electrónico',
+    `${brokerRut};Corredora Nómina ${word} SpA;Banco Santander;Cuenta Corriente;000071234568;4000000;Comision reserva ${reservationNumber} pago 1;pagos-${word}@corredora.cl`,
+    '',
+  ]);
 
-  // Marked paid today: the payment flow's last task is completed by the engine.
+  // Marked paid on the bank's date, yesterday, by Paula: the payment flow's last task completed by the engine.
   await her.getByRole('button', { name: 'Marcar pagada' }).click();
   const batchNumber = /\d+$/.exec(title)![0];
   const dialog = her.getByRole('dialog', { name: `Marcar pagada la nómina N° ${batchNumber}` });
-  await expect(dialog.getByRole('textbox', { name: 'Fecha de pago' })).toBeDisabled();
+  const paidDate = dialog.getByRole('textbox', { name: 'Fecha de pago' });
+  await expect(paidDate).toBeEnabled();
+  const yesterday = santiagoDay(-1);
+  const [y, m, d] = yesterday.split('-');
+  await paidDate.fill(`${d}/${m}/${y}`);
+  await paidDate.press('Tab');
   await dialog.getByRole('button', { name: 'Marcar pagada' }).click();
   await expect(dialog).toBeHidden();
   await expect(her.getByText('Pagada', { exact: true }).first()).toBeVisible();
+  await expect(her.getByText(`${d}/${m}/${y}`).first()).toBeVisible();
   await expect(her.getByRole('button', { name: 'Marcar pagada' })).toHaveCount(0);
 
   // /pagos shows the payment completed; its flow too.

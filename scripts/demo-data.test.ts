@@ -117,6 +117,32 @@ describe('the demo dataset (demo scale)', () => {
     expect(withCommission / reservations.length).toBeLessThan(0.7);
   });
 
+  it('gives every broker a verified account held by the broker, entered by the payments team and verified by another person', async () => {
+    const brokers = await rows<{
+      rut: string;
+      holderRut: string;
+      holder: string;
+      businessName: string;
+      number: string;
+      changedBy: string;
+      verifiedBy: string;
+      changerType: string;
+    }>(sql`select b.rut, b.bank_holder_rut as "holderRut", b.bank_holder_name as holder,
+                  b.business_name as "businessName", b.bank_account_number as number,
+                  b.bank_changed_by::text as "changedBy", b.bank_verified_by::text as "verifiedBy",
+                  p.user_type as "changerType"
+             from brokers b join profiles p on p.id = b.bank_changed_by
+            where b.bank_verified_at is not null`);
+    expect(brokers).toHaveLength(40);
+    for (const broker of brokers) {
+      expect(broker.holderRut).toBe(broker.rut);
+      expect(broker.holder).toBe(broker.businessName);
+      expect(broker.number).toMatch(/^[0-9]{4,20}$/);
+      expect(broker.changerType).toBe('Gestor de Pagos');
+      expect(broker.verifiedBy).not.toBe(broker.changedBy);
+    }
+  });
+
   it('gives clients valid, unique RUTs and realistic names', async () => {
     const clients = await rows<{ rut: string; first_name: string; last_name: string }>(
       sql`select rut, first_name, last_name from clients`,

@@ -715,6 +715,16 @@ const COLUMNS = {
     kam_phone: 'text',
     kam_email: 'text',
     kam_receives_commission: 'boolean',
+    bank_name: 'text',
+    bank_account_type: 'text',
+    bank_account_number: 'text',
+    bank_holder_name: 'text',
+    bank_holder_rut: 'text',
+    payment_email: 'text',
+    bank_changed_by: 'uuid',
+    bank_changed_at: 'timestamptz',
+    bank_verified_by: 'uuid',
+    bank_verified_at: 'timestamptz',
     created_by: 'uuid',
     updated_by: 'uuid',
     created_at: 'timestamptz',
@@ -1091,11 +1101,13 @@ function brokerRow(ctx: Generation, i: number, pool: BrokerPool, users: Staff): 
   const id = rng.uuid();
   pool.ids.push(id);
   pool.weights.push(rng.next() ** 2 + 0.05);
+  const brokerRut = rut(76_000_000, 77_999_999);
+  const businessName = `${name.replace(' & Asociados', ' y Asociados')} Corredores de Propiedades ${rng.chance(0.6) ? 'SpA' : 'Limitada'}`;
   return {
     id,
-    rut: rut(76_000_000, 77_999_999),
+    rut: brokerRut,
     name,
-    business_name: `${name.replace(' & Asociados', ' y Asociados')} Corredores de Propiedades ${rng.chance(0.6) ? 'SpA' : 'Limitada'}`,
+    business_name: businessName,
     legal_representative: contact(),
     legal_representative_rut: rut(7_000_000, 19_999_999),
     commercial_address: `${rng.pick(STREETS)} ${rng.int(100, 9_999)}, oficina ${rng.int(101, 1_802)}`,
@@ -1115,9 +1127,39 @@ function brokerRow(ctx: Generation, i: number, pool: BrokerPool, users: Staff): 
     kam_phone: phone(),
     kam_email: `${slug(KAM_NAMES[i % 2]!)}@${DEMO_EMAIL_DOMAIN}`,
     kam_receives_commission: rng.chance(0.3),
+    ...brokerBankData(ctx, i, { rut: brokerRut, businessName, domain }, users),
     created_by: users.byKey.get(i % 2 === 0 ? 'kam1' : 'kam2'),
     updated_by: users.byKey.get(i % 2 === 0 ? 'kam1' : 'kam2'),
     created_at: iso(now - rng.int(400, 700) * DAY),
+  };
+}
+
+const BROKER_BANKS = ['Banco de Chile', 'Banco Santander', 'BCI', 'Banco Itaú', 'Scotiabank', 'BancoEstado'];
+const BROKER_ACCOUNT_TYPES = ['Cuenta Corriente', 'Cuenta Vista', 'Cuenta de Ahorro'];
+
+/**
+ * Every demo broker's account (issue 53): held by the broker itself, entered by the payments team
+ * and verified by an administrator a day later, so a 'Nómina de pago' can be tried. Derived from the
+ * broker's number, not drawn: the seeded stream (and every figure after it) stays as it was.
+ */
+function brokerBankData(
+  ctx: Generation,
+  i: number,
+  broker: { rut: string; businessName: string; domain: string },
+  users: Staff,
+): Row {
+  const changedAt = ctx.now - (300 + (i % 60)) * DAY;
+  return {
+    bank_name: BROKER_BANKS[i % BROKER_BANKS.length]!,
+    bank_account_type: BROKER_ACCOUNT_TYPES[i % BROKER_ACCOUNT_TYPES.length]!,
+    bank_account_number: `${broker.rut.slice(0, 8)}${String(i).padStart(4, '0')}`,
+    bank_holder_name: broker.businessName,
+    bank_holder_rut: broker.rut,
+    payment_email: `pagos@${broker.domain}`,
+    bank_changed_by: users.byKey.get(i % 2 === 0 ? 'pagos1' : 'pagos2'),
+    bank_changed_at: iso(changedAt),
+    bank_verified_by: users.admins[0],
+    bank_verified_at: iso(changedAt + DAY),
   };
 }
 

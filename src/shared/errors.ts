@@ -235,6 +235,26 @@ export const errorCatalog = {
   CLIENT_NOT_RESTRICTED: { status: 409, message: 'Este cliente no tiene oposición ni bloqueo registrados' },
   BROKER_NOT_FOUND: { status: 404, message: 'El broker no existe.' },
   BROKER_RUT_TAKEN: { status: 409, message: 'Ya existe un broker con este RUT', field: 'rut' },
+  // Bank data with a second pair of eyes (issue 53, decision 0052)
+  BANK_DATA_FORBIDDEN: {
+    status: 403,
+    message:
+      'Solo los Gestores de Pagos y los administradores cambian los datos bancarios. Los demás datos se pueden guardar sin cambiar la cuenta.',
+  },
+  BANK_VERIFY_FORBIDDEN: {
+    status: 403,
+    message: 'Solo un Gestor de Pagos o un administrador verifica una cuenta bancaria.',
+  },
+  BANK_VERIFY_OWN_CHANGE: {
+    status: 403,
+    message:
+      'Usted hizo este cambio de cuenta: otra persona (Gestor de Pagos o administrador) debe verificarlo.',
+  },
+  BANK_NOTHING_TO_VERIFY: {
+    status: 409,
+    message:
+      'No hay un cambio de cuenta por verificar (ya fue verificado o no hay datos bancarios). Recargue la página.',
+  },
 
   // Holders' data rights (Ley 21.719; Configuración → Solicitudes de titulares)
   DATA_REQUEST_NOT_FOUND: { status: 404, message: 'La solicitud no existe.' },
@@ -616,8 +636,18 @@ export const errorCatalog = {
   },
   PAYMENT_BATCH_PAID_DATE_ADMIN_ONLY: {
     status: 403,
-    message: 'Solo un administrador puede registrar una fecha de pago distinta de hoy.',
+    message:
+      'Un Gestor de Pagos registra la fecha del banco dentro de los últimos {days} días hábiles (desde el {earliest}); una fecha anterior la registra un administrador.',
     field: 'paidDate',
+  },
+  PAYMENT_BATCH_TOO_MANY_FOR_BANK: {
+    status: 400,
+    message:
+      'El formato del banco «{layout}» admite a lo más {max} pagos por archivo: elija menos pagos para esta nómina.',
+  },
+  PAYMENT_SETTINGS_FORBIDDEN: {
+    status: 403,
+    message: 'Solo un administrador cambia la configuración de pagos.',
   },
   PAYMENT_BATCH_PAYMENT_REFUSED: {
     status: 409,

@@ -49,7 +49,11 @@ export const policyDescriptions: Record<PolicyAction, string> = {
   'brokerInvoices.record':
     'Registrar o corregir la factura del broker de un pago: Gestores de Pagos mientras la tarea no esté completada, y administradores',
   'paymentBatches.markPaid':
-    'Marcar pagada una nómina de pago: Gestores de Pagos con la fecha de hoy, administradores con cualquier fecha pasada',
+    'Marcar pagada una nómina de pago con la fecha del banco: Gestores de Pagos dentro de los últimos días hábiles de Configuración → Pagos, administradores con cualquier fecha pasada',
+  'bankAccounts.change':
+    'Cambiar los datos bancarios de un broker, del beneficiario de una promoción o de una inmobiliaria: Gestores de Pagos y administradores',
+  'bankAccounts.verify':
+    'Verificar un cambio de cuenta bancaria: otro Gestor de Pagos o un administrador, nunca quien hizo el cambio',
 };
 
 export const taskRuleDescriptions: readonly string[] = [

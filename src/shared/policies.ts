@@ -25,10 +25,21 @@ interface Policies {
    */
   'brokerInvoices.record': { taskStatus: string };
   /**
-   * Mark a payment batch paid on a date (issue 33): the payments team ('Gestor de Pagos') on the day
-   * it pays, administrators on any past day (as completing a task with another date, spec part 2 §8).
+   * Mark a payment batch paid on the bank's date (issues 33 and 53): the payments team ('Gestor de
+   * Pagos') on a day from `earliest` (N business days back, a setting) to today, administrators on
+   * any past day (as completing a task with another date, spec part 2 §8).
    */
-  'paymentBatches.markPaid': { paidDate: string; today: string };
+  'paymentBatches.markPaid': { paidDate: string; today: string; earliest: string };
+  /**
+   * Change the bank data that decides where money goes (a broker's account, a promotion's payee, an
+   * agency's account; issue 53): the payments team and administrators.
+   */
+  'bankAccounts.change': { payee: 'broker' | 'promotion' | 'agency' };
+  /**
+   * Verify a change of bank data (issue 53): a second person of the payments team or an
+   * administrator, never the change's author.
+   */
+  'bankAccounts.verify': { changedBy: string | null };
 }
 
 export type PolicyAction = keyof Policies;
@@ -42,7 +53,11 @@ const rules: { [A in PolicyAction]: (user: PolicyUser, record: Policies[A]) => b
     (user.userType === 'Gestor de Pagos' && task.taskStatus !== 'completed'),
   'paymentBatches.markPaid': (user, batch) =>
     user.userType === 'Administrador' ||
-    (user.userType === 'Gestor de Pagos' && batch.paidDate === batch.today),
+    (user.userType === 'Gestor de Pagos' &&
+      batch.paidDate >= batch.earliest &&
+      batch.paidDate <= batch.today),
+  'bankAccounts.change': (user) => isPaymentsStaff(user),
+  'bankAccounts.verify': (user, change) => isPaymentsStaff(user) && change.changedBy !== user.id,
 };
 
 /** The payments team and administrators: who prepares, exports and pays 'Nómina de pago' (issue 33). */

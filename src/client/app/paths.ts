@@ -17,6 +17,7 @@ export const SETTINGS_TABS = [
   'valores-uf',
   'respaldos',
   'documentos',
+  'pagos',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 /** The tabs whose records have a form view (…/nuevo, …/editar/{id}). */

@@ -213,6 +213,18 @@ export const brokers = pgTable(
     bankAccountNumber: text('bank_account_number'),
     /** The address the bank's payment notice goes to. */
     paymentEmail: text('payment_email'),
+    /**
+     * Whose the account is (issue 53, decision 0052): the holder's legal name and RUT, what the bank
+     * file names as beneficiary; with the bank data or without it, never half.
+     */
+    bankHolderName: text('bank_holder_name'),
+    bankHolderRut: text('bank_holder_rut'),
+    /** Who set the bank data as it is and when (its author, who may never verify it). */
+    bankChangedBy: uuid('bank_changed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    bankChangedAt: instant('bank_changed_at'),
+    /** The second person who verified it; null: 'Cuenta por verificar', not payable. */
+    bankVerifiedBy: uuid('bank_verified_by').references(() => profiles.id, { onDelete: 'set null' }),
+    bankVerifiedAt: instant('bank_verified_at'),
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(
@@ -237,6 +249,14 @@ export const brokers = pgTable(
       sql.raw(`bank_account_type in (${ACCOUNT_TYPES_SQL}, 'Cuenta RUT')`),
     ),
     check('brokers_bank_account_number_check', sql`${t.bankAccountNumber} ~ '^[0-9]{4,20}$'`),
+    check(
+      'brokers_bank_holder_check',
+      sql`(${t.bankName} is null) = (${t.bankHolderName} is null) and (${t.bankName} is null) = (${t.bankHolderRut} is null)`,
+    ),
+    check(
+      'brokers_bank_verified_check',
+      sql`(${t.bankVerifiedAt} is null or ${t.bankName} is not null) and (${t.bankVerifiedBy} is null or ${t.bankVerifiedBy} <> ${t.bankChangedBy})`,
+    ),
     index('brokers_business_name_idx').on(t.businessName, t.id),
     index('brokers_kam_idx').on(t.kamName, t.name, t.id),
     // By RUT in number order (the RUT padded to its longest length, as for clients).
@@ -1293,7 +1313,7 @@ export const auditLog = pgTable(
 // ---------------------------------------------------------------------------------------------
 // E-mail notices (DESIGN §18, decision 0035). Written only by features/mail.
 
-const MAIL_KINDS_SQL = `'approval', 'mention', 'notices', 'paymentCompleted', 'digest', 'reminder', 'test'`;
+const MAIL_KINDS_SQL = `'approval', 'mention', 'notices', 'paymentCompleted', 'bankAccount', 'digest', 'reminder', 'test'`;
 const MAIL_STATUSES_SQL = `'pending', 'sent', 'failed', 'discarded'`;
 
 /**
@@ -1744,6 +1764,9 @@ export const paymentBatchItems = pgTable(
     bankName: text('bank_name').notNull(),
     bankAccountType: text('bank_account_type').notNull(),
     bankAccountNumber: text('bank_account_number').notNull(),
+    /** The account's holder as the file names the beneficiary (issue 53). */
+    holderName: text('holder_name').notNull(),
+    holderRut: text('holder_rut').notNull(),
     email: text('email'),
     amountClp: pesos('amount_clp').notNull(),
     reference: text('reference').notNull(),
@@ -1754,5 +1777,29 @@ export const paymentBatchItems = pgTable(
     uniqueIndex('payment_batch_items_batch_order_key').on(t.batchId, t.sortOrder),
     index('payment_batch_items_flow_idx').on(t.flowId),
     check('payment_batch_items_amount_check', sql`${t.amountClp} >= 0`),
+  ],
+);
+
+/**
+ * How money goes out (issue 53, decisions 0052 and 0053): one row. The pesos per UF of rounding a
+ * payment's amount may differ from UF × the day's value without an administrator's acceptance; the
+ * business days back the payments team may date a batch paid; the bank file's layout (null: the
+ * generic one).
+ */
+export const paymentSettings = pgTable(
+  'payment_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    tolerancePerUf: numeric('tolerance_per_uf', { precision: 14, scale: 2 }).notNull().default('1'),
+    paidDateBusinessDays: integer('paid_date_business_days').notNull().default(5),
+    bankFileLayout: jsonb('bank_file_layout'),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    check('payment_settings_single_row', sql`${t.id}`),
+    check('payment_settings_tolerance_check', sql`${t.tolerancePerUf} >= 0 and ${t.tolerancePerUf} <= 1000`),
+    check('payment_settings_days_check', sql`${t.paidDateBusinessDays} between 0 and 60`),
   ],
 );

@@ -143,15 +143,29 @@ export async function createClient(db: Database, overrides: Partial<typeof clien
   return row!;
 }
 
+/**
+ * A broker. With bank data, its account is held by the broker itself (its legal name and RUT) and
+ * already verified (issue 53), unless the overrides say otherwise.
+ */
 export async function createBroker(db: Database, overrides: Partial<typeof brokers.$inferInsert> = {}) {
   const n = next();
+  const rut = overrides.rut ?? uniqueRut();
+  const businessName = overrides.businessName ?? `Corredora ${n} Limitada`;
+  const bank = overrides.bankName
+    ? {
+        bankHolderName: businessName,
+        bankHolderRut: rut,
+        bankChangedAt: new Date(),
+        bankVerifiedAt: new Date(),
+      }
+    : {};
   const [row] = await asSystem(db, (tx) =>
     tx
       .insert(brokers)
       .values({
-        rut: uniqueRut(),
+        rut,
         name: `Broker ${n}`,
-        businessName: `Corredora ${n} Limitada`,
+        businessName,
         legalRepresentative: 'María González',
         legalRepresentativeRut: uniqueRut(),
         commercialAddress: 'Av. Apoquindo 4500',
@@ -160,6 +174,7 @@ export async function createBroker(db: Database, overrides: Partial<typeof broke
         constitutionDate: '2015-03-10',
         constitutionNotary: 'Notaría Pérez',
         kamName: 'Karla Mendoza',
+        ...bank,
         ...overrides,
       })
       .returning(),

@@ -125,6 +125,15 @@ export const AUDIT_TABLES = {
       source: field('Origen', 'ufSource'),
     },
   },
+  payment_settings: {
+    noun: 'la configuración de pagos',
+    fields: {
+      id: hidden('Id', 'boolean'),
+      tolerance_per_uf: field('Diferencia aceptada por UF', 'clp'),
+      paid_date_business_days: field('Días hábiles para fechar un pago', 'integer'),
+      bank_file_layout: field('Formato del archivo del banco'),
+    },
+  },
   privacy_settings: {
     noun: 'la configuración de privacidad',
     fields: {
@@ -169,6 +178,12 @@ export const AUDIT_TABLES = {
       bank_account_type: field('Tipo de cuenta'),
       bank_account_number: field('Número de cuenta'),
       payment_email: field('Correo para pagos'),
+      bank_holder_name: field('Titular de la cuenta'),
+      bank_holder_rut: field('RUT del titular', 'rut'),
+      bank_changed_by: ref('Cuenta cambiada por', 'user'),
+      bank_changed_at: field('Cuenta cambiada el', 'instant'),
+      bank_verified_by: ref('Cuenta verificada por', 'user'),
+      bank_verified_at: field('Cuenta verificada el', 'instant'),
     },
   },
   reservations: {
@@ -578,6 +593,7 @@ export const AUDIT_RECORD_KINDS = {
   sessions: 'Sesiones',
   data_subject_requests: 'Solicitudes de titulares',
   privacy_settings: 'Configuración de privacidad',
+  payment_settings: 'Configuración de pagos',
   holidays: 'Feriados',
   uf_values: 'Valores UF',
   document_types: 'Tipos de documento',
@@ -602,6 +618,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   sessions: 'Sesión',
   data_subject_requests: 'Solicitud de titular',
   privacy_settings: 'Configuración de privacidad',
+  payment_settings: 'Configuración de pagos',
   holidays: 'Feriado',
   uf_values: 'Valor UF',
   document_types: 'Tipo de documento',

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   checkInvoice,
   claimCountdown,
+  explainPaidAmount,
   type InvoiceFigures,
   netOfGross,
   type PaymentExpectation,
   percentOf,
+  roundingTolerance,
   vatOf,
   withholdingRateOf,
 } from './broker-invoices';
@@ -139,7 +141,9 @@ describe('checkInvoice: factura afecta', () => {
       taxed('3300000', '627000', '3927000'),
       payment({ clp: '4000000', includesVat: true }),
     );
-    expect(short.lines.filter((l) => !l.matches).map((l) => l.key)).toEqual(['net', 'total']);
+    // Its IVA is 19 % of its own (wrong) net: checked against the expected net, it does not match (issue 53).
+    expect(short.lines.filter((l) => !l.matches).map((l) => l.key)).toEqual(['net', 'vat', 'total']);
+    expect(line(short, 'vat')).toMatchObject({ expected: '638656', received: '627000' });
   });
 
   it('refuses another issuer and says when the UF value is missing', () => {
@@ -271,5 +275,56 @@ describe('claimCountdown (Ley 19.983)', () => {
     });
     // Across a month's and a year's end.
     expect(claimCountdown('2026-12-28', '2026-12-30')).toMatchObject({ deadline: '2027-01-05', daysLeft: 6 });
+  });
+});
+
+describe('one amount paid, explained (issue 53)', () => {
+  it('allows $ 1 per UF of rounding, never less than a peso', () => {
+    expect(roundingTolerance('100.00', '1')).toBe('100');
+    expect(roundingTolerance('0.40', '1')).toBe('1');
+    expect(roundingTolerance('50.00', '2.5')).toBe('125');
+  });
+
+  it('names the cause of the difference between the invoice and UF × the day', () => {
+    const base = { includesVat: true, withholding: null, tolerance: '100', acceptanceReason: null };
+    expect(explainPaidAmount({ ...base, kind: 'taxed', amountToPay: '4000000', ufClp: '4000000' })).toEqual({
+      amountToPay: '4000000',
+      ufClp: '4000000',
+      difference: '0',
+      cause: null,
+    });
+    expect(
+      explainPaidAmount({ ...base, kind: 'taxed', amountToPay: '3998363', ufClp: '3998300' }).cause,
+    ).toBe('Redondeo de $ 63 (dentro de la tolerancia de $ 100)');
+    expect(
+      explainPaidAmount({
+        ...base,
+        kind: 'taxed',
+        amountToPay: '3998363',
+        ufClp: '3978363',
+        acceptanceReason: 'UF del día de emisión',
+      }),
+    ).toMatchObject({
+      difference: '20000',
+      cause: 'Diferencia de $ 20.000 aceptada por un administrador: «UF del día de emisión»',
+    });
+    expect(
+      explainPaidAmount({
+        ...base,
+        kind: 'taxed',
+        includesVat: false,
+        amountToPay: '4760000',
+        ufClp: '4000000',
+      }).cause,
+    ).toBe('IVA (19 %) de la factura: $ 760.000');
+    expect(
+      explainPaidAmount({
+        ...base,
+        kind: 'fees',
+        withholding: '610000',
+        amountToPay: '3390000',
+        ufClp: '4000000',
+      }).cause,
+    ).toBe('Retención de la boleta: −$ 610.000');
   });
 });

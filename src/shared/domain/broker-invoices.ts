@@ -89,6 +89,8 @@ export interface PaymentExpectation {
   includesVat: boolean;
   /** The withholding rate of the issue date's year (boleta); null when the table has none. */
   withholdingRate: string | null;
+  /** Pesos a rounding may move the amounts (`roundingTolerance`); a peso when not given. */
+  tolerance?: string;
 }
 
 export type CheckLineKey = 'issuerRut' | 'net' | 'vat' | 'total' | 'gross' | 'withholding' | 'payable';
@@ -108,20 +110,21 @@ export interface InvoiceCheck {
   lines: CheckLine[];
 }
 
-const within = (a: string, b: string) => dec(a).minus(dec(b)).abs().lte(PESO_TOLERANCE);
-
 function amountLine(
   key: CheckLineKey,
   label: string,
   expected: string | null,
   received: string | null,
   missingNote: string,
-  tolerance = true,
+  tolerance: string | null = String(PESO_TOLERANCE),
 ): CheckLine {
   const value = received ?? '0';
   if (expected === null)
     return { key, label, expected: null, received: value, matches: false, note: missingNote };
-  const matches = tolerance ? within(expected, value) : dec(expected).eq(dec(value));
+  const matches =
+    tolerance === null
+      ? dec(expected).eq(dec(value))
+      : dec(expected).minus(dec(value)).abs().lte(dec(tolerance));
   return { key, label, expected, received: value, matches, note: null };
 }
 
@@ -146,26 +149,30 @@ export function checkInvoice(invoice: InvoiceFigures, payment: PaymentExpectatio
     note: null,
   });
   const clp = payment.clp;
+  const tolerance = payment.tolerance ?? String(PESO_TOLERANCE);
   if (invoice.kind === 'taxed') {
     const net = invoice.netAmount ?? '0';
     const vat = invoice.vatAmount ?? '0';
-    if (payment.includesVat) {
-      lines.push(amountLine('net', 'Neto', clp === null ? null : netOfGross(clp), net, UF_MISSING_LABEL));
-      lines.push(amountLine('vat', 'IVA (19 %)', vatOf(net), vat, ''));
-      lines.push(amountLine('total', 'Total', clp, invoice.totalAmount, UF_MISSING_LABEL));
-    } else {
-      lines.push(amountLine('net', 'Neto', clp, net, UF_MISSING_LABEL));
-      lines.push(amountLine('vat', 'IVA (19 %)', vatOf(net), vat, ''));
-      lines.push(amountLine('total', 'Total', dec(net).plus(dec(vat)).toFixed(0), invoice.totalAmount, ''));
-    }
+    // The IVA is checked against the net the payment expects, never the net received (issue 53): a
+    // wrong net with its own 19 % is still wrong.
+    const expectedNet = clp === null ? null : payment.includesVat ? netOfGross(clp) : clp;
+    const expectedVat = expectedNet === null ? null : vatOf(expectedNet);
+    const expectedTotal = payment.includesVat
+      ? clp
+      : expectedNet === null
+        ? null
+        : dec(expectedNet).plus(dec(expectedVat!)).toFixed(0);
+    lines.push(amountLine('net', 'Neto', expectedNet, net, UF_MISSING_LABEL, tolerance));
+    lines.push(amountLine('vat', 'IVA (19 %)', expectedVat, vat, UF_MISSING_LABEL, tolerance));
+    lines.push(amountLine('total', 'Total', expectedTotal, invoice.totalAmount, UF_MISSING_LABEL, tolerance));
   } else if (invoice.kind === 'exempt') {
-    lines.push(amountLine('vat', 'IVA', '0', invoice.vatAmount, '', false));
-    lines.push(amountLine('total', 'Total', clp, invoice.totalAmount, UF_MISSING_LABEL));
+    lines.push(amountLine('vat', 'IVA', '0', invoice.vatAmount, '', null));
+    lines.push(amountLine('total', 'Total', clp, invoice.totalAmount, UF_MISSING_LABEL, tolerance));
   } else {
     const gross = invoice.grossAmount ?? '0';
     const withholding = invoice.withholdingAmount ?? '0';
     const rate = payment.withholdingRate;
-    lines.push(amountLine('gross', 'Monto bruto', clp, gross, UF_MISSING_LABEL));
+    lines.push(amountLine('gross', 'Monto bruto', clp, gross, UF_MISSING_LABEL, tolerance));
     lines.push(
       amountLine(
         'withholding',
@@ -219,4 +226,71 @@ export function claimCountdown(receivedDate: string, today: string): ClaimCountd
         ? 'Queda 1 día para reclamar la factura'
         : `Quedan ${daysLeft} días para reclamar la factura`;
   return { deadline, daysLeft, isExpired, label };
+}
+
+/**
+ * The pesos a rounding may move a payment (issue 53, decision 0053): `perUf` pesos for each UF paid
+ * (a setting, $ 1 by default), never less than a peso.
+ */
+export function roundingTolerance(paymentUf: string, perUf: string): string {
+  const allowed = dec(paymentUf).abs().times(dec(perUf)).round(0, Big.roundHalfUp);
+  return allowed.lt(PESO_TOLERANCE) ? String(PESO_TOLERANCE) : allowed.toFixed(0);
+}
+
+export interface PaidAmountExplained {
+  /** What is paid: the invoice's total to pay (a boleta's net to pay). */
+  amountToPay: string;
+  /** UF × the day's value: what the product records as the commission's pesos. */
+  ufClp: string;
+  /** amountToPay − ufClp. */
+  difference: string;
+  /** Why they differ, in Spanish; null when they do not. */
+  cause: string | null;
+}
+
+/**
+ * One amount paid, explained (issue 53, decision 0053): the invoice's total to pay beside UF × the
+ * day's value, their difference and its cause — the IVA a commission without IVA adds, the boleta's
+ * withholding, a rounding within the tolerance, or a difference an administrator accepted (with the
+ * reason). The parts are named in that order; what is left beyond them is the rounding or the
+ * accepted difference.
+ */
+export function explainPaidAmount(input: {
+  kind: BrokerInvoiceKind;
+  includesVat: boolean;
+  amountToPay: string;
+  ufClp: string;
+  /** The boleta's withholding (its gross − its net to pay). */
+  withholding: string | null;
+  tolerance: string;
+  acceptanceReason: string | null;
+}): PaidAmountExplained {
+  const difference = dec(input.amountToPay).minus(dec(input.ufClp));
+  const parts: string[] = [];
+  let rest = difference;
+  if (input.kind === 'taxed' && !input.includesVat) {
+    const vat = dec(vatOf(input.ufClp));
+    parts.push(`IVA (19 %) de la factura: $ ${formatPesos(vat.toFixed(0))}`);
+    rest = rest.minus(vat);
+  }
+  if (input.kind === 'fees' && input.withholding !== null) {
+    parts.push(`retención de la boleta: −$ ${formatPesos(input.withholding)}`);
+    rest = rest.plus(dec(input.withholding));
+  }
+  if (!rest.eq(0)) {
+    const amount = `${rest.lt(0) ? '−' : ''}$ ${formatPesos(rest.abs().toFixed(0))}`;
+    if (rest.abs().lte(dec(input.tolerance)))
+      parts.push(`redondeo de ${amount} (dentro de la tolerancia de $ ${formatPesos(input.tolerance)})`);
+    else if (input.acceptanceReason !== null)
+      parts.push(`diferencia de ${amount} aceptada por un administrador: «${input.acceptanceReason}»`);
+    else parts.push(`diferencia de ${amount} sin aceptar`);
+  }
+  const cause =
+    parts.length === 0 ? null : `${parts[0]!.charAt(0).toUpperCase()}${parts.join('; ').slice(1)}`;
+  return { amountToPay: input.amountToPay, ufClp: input.ufClp, difference: difference.toFixed(0), cause };
+}
+
+/** Whole pesos with Chilean thousands dots ('3.998.363'). */
+function formatPesos(value: string): string {
+  return value.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  businessDaysBack,
   businessDaysBetween,
   isBusinessDay,
   nextBusinessDay,
@@ -45,5 +46,16 @@ describe('Chilean business days', () => {
         expect(count).toBeGreaterThanOrEqual(Math.floor((span * 5) / 7) - 1);
       }),
     );
+  });
+});
+
+describe('businessDaysBack', () => {
+  it('counts business days back over weekends and holidays, today itself for 0', () => {
+    // 2026-12-07 is a Monday; 2026-12-08 a holiday (Inmaculada Concepción).
+    const holidays = new Set(['2026-12-08']);
+    expect(businessDaysBack('2026-12-07', 0, holidays)).toBe('2026-12-07');
+    expect(businessDaysBack('2026-12-07', 1, holidays)).toBe('2026-12-04');
+    expect(businessDaysBack('2026-12-09', 1, holidays)).toBe('2026-12-07');
+    expect(businessDaysBack('2026-12-09', 5, holidays)).toBe('2026-12-01');
   });
 });

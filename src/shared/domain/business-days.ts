@@ -51,3 +51,18 @@ export function reminderWindow(
 ): { after: string; through: string } {
   return { after: today, through: nextBusinessDay(today, holidays) };
 }
+
+/**
+ * The earliest day of "the last `days` business days" up to `today` (issue 53): the `days`-th business
+ * day before today (today itself when `days` is 0). A batch the bank paid on any day from it to today
+ * may be dated so by the payments team.
+ */
+export function businessDaysBack(today: string, days: number, holidays: ReadonlySet<string>): string {
+  let day = today;
+  // Each step finds the previous business day: a few calendar days at most.
+  for (let left = days; left > 0; left -= 1) {
+    day = addDays(day, -1);
+    while (!isBusinessDay(day, holidays)) day = addDays(day, -1);
+  }
+  return day;
+}

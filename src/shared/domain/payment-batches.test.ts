@@ -5,8 +5,9 @@ import {
   bankDataProblem,
   batchTotal,
   isAccountNumber,
+  lastFour,
   normaliseAccountNumber,
-  notPayableReason,
+  notPayableReasons,
   paymentReference,
 } from './payment-batches';
 
@@ -58,23 +59,41 @@ describe('payment batches', () => {
     expect(paymentReference('X'.repeat(80), false)).toHaveLength(60);
   });
 
-  it('gives the first reason a payment cannot go into a batch: open batch, bank data, invoice', () => {
+  it('gives every reason a payment cannot go into a batch at once: open batch, bank data, verification, invoice', () => {
     const ready = { state: 'ready' as const, folio: '77', amountToPay: '4000000' };
-    expect(notPayableReason({ ...BANK, openBatchNumber: null }, ready)).toBeNull();
-    expect(notPayableReason({ ...BANK, openBatchNumber: 3 }, ready)).toBe(
+    const verified = { ...BANK, openBatchNumber: null, isBankVerified: true };
+    expect(notPayableReasons(verified, ready)).toEqual([]);
+    expect(notPayableReasons({ ...verified, openBatchNumber: 3 }, ready)).toEqual([
       'Ya está en la nómina abierta N° 3',
-    );
+    ]);
     expect(
-      notPayableReason(
-        { bankName: null, bankAccountType: null, bankAccountNumber: null, openBatchNumber: null },
-        ready,
+      notPayableReasons(
+        {
+          bankName: null,
+          bankAccountType: null,
+          bankAccountNumber: null,
+          openBatchNumber: null,
+          isBankVerified: false,
+        },
+        { state: 'missing' },
       ),
-    ).toBe('El broker no tiene datos bancarios');
-    expect(notPayableReason({ ...BANK, openBatchNumber: null }, { state: 'missing' })).toBe(
-      'Falta registrar la factura del broker',
-    );
-    expect(notPayableReason({ ...BANK, openBatchNumber: null }, { state: 'mismatch', folio: '77' })).toBe(
+    ).toEqual(['El broker no tiene datos bancarios', 'Falta registrar la factura del broker']);
+    expect(
+      notPayableReasons(
+        { ...verified, isBankVerified: false, openBatchNumber: 2 },
+        { state: 'mismatch', folio: '77' },
+      ),
+    ).toEqual([
+      'Ya está en la nómina abierta N° 2',
+      'Cuenta por verificar: otra persona de pagos debe verificar el cambio de cuenta del broker',
       'La factura folio 77 no cuadra con el pago y un administrador no ha aceptado la diferencia',
-    );
+    ]);
+    expect(notPayableReasons(verified, { state: 'ready', folio: '8', amountToPay: null })).toEqual([
+      'La factura no indica el monto a pagar',
+    ]);
+  });
+
+  it('shows no more of an account than its last four digits', () => {
+    expect(lastFour('00123456789')).toBe('···· 6789');
   });
 });

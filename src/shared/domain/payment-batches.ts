@@ -38,6 +38,14 @@ export function bankDataProblem(broker: PayeeBankData): string | null {
   return `Faltan datos bancarios del broker: ${missing.join(', ')}`;
 }
 
+/** 'Cuenta por verificar' (issue 53): bank data nobody but its author has looked at yet. */
+export const ACCOUNT_UNVERIFIED = 'Cuenta por verificar';
+
+/** The last four digits of an account, all a notice or a warning shows ('···· 5678'). */
+export function lastFour(accountNumber: string): string {
+  return `···· ${accountNumber.slice(-4)}`;
+}
+
 /** The pesos to transfer for an invoice: a factura's total; a boleta's net to pay (the withholding stays). */
 export function amountToPay(invoice: {
   kind: 'taxed' | 'exempt' | 'fees';
@@ -67,20 +75,29 @@ export type BatchInvoiceState =
   | { state: 'ready'; folio: string; amountToPay: string | null };
 
 /**
- * Why a payment whose 'Fecha de Pago' is open cannot go into a new batch, as a sentence; null when
- * it can: already in an open batch, no bank data, no invoice recorded, an invoice that does not
- * match the payment and was not accepted.
+ * Every reason a payment whose 'Fecha de Pago' is open cannot go into a new batch, as sentences, all
+ * at once (issue 53); none when it can: already in an open batch, no bank data, a changed account no
+ * second person has verified, no invoice recorded, an invoice that does not match the payment and
+ * was not accepted, an invoice without the amount to pay.
  */
-export function notPayableReason(
-  payment: PayeeBankData & { openBatchNumber: number | null },
+export function notPayableReasons(
+  payment: PayeeBankData & { openBatchNumber: number | null; isBankVerified: boolean },
   invoice: BatchInvoiceState,
-): string | null {
-  if (payment.openBatchNumber !== null) return `Ya está en la nómina abierta N° ${payment.openBatchNumber}`;
+): string[] {
+  const reasons: string[] = [];
+  if (payment.openBatchNumber !== null)
+    reasons.push(`Ya está en la nómina abierta N° ${payment.openBatchNumber}`);
   const bank = bankDataProblem(payment);
-  if (bank !== null) return bank;
-  if (invoice.state === 'missing') return 'Falta registrar la factura del broker';
-  if (invoice.state === 'mismatch')
-    return `La factura folio ${invoice.folio} no cuadra con el pago y un administrador no ha aceptado la diferencia`;
-  if (invoice.amountToPay === null) return 'La factura no indica el monto a pagar';
-  return null;
+  if (bank !== null) reasons.push(bank);
+  else if (!payment.isBankVerified)
+    reasons.push(
+      `${ACCOUNT_UNVERIFIED}: otra persona de pagos debe verificar el cambio de cuenta del broker`,
+    );
+  if (invoice.state === 'missing') reasons.push('Falta registrar la factura del broker');
+  else if (invoice.state === 'mismatch')
+    reasons.push(
+      `La factura folio ${invoice.folio} no cuadra con el pago y un administrador no ha aceptado la diferencia`,
+    );
+  else if (invoice.amountToPay === null) reasons.push('La factura no indica el monto a pagar');
+  return reasons;
 }

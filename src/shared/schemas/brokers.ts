@@ -10,7 +10,7 @@ import {
   versioned,
   yesNoAllFilter,
 } from './common';
-import { requiredDate, requiredRut } from './fields';
+import { isOneLine, ONE_LINE_MESSAGE, optionalRut, requiredDate, requiredRut } from './fields';
 
 /** The broker fields of spec part 1 §3 and their rules (§5). Used by the API and by the form. */
 
@@ -32,7 +32,9 @@ export const BROKER_MESSAGES = {
   email: 'Ingrese un correo electrónico válido',
   accountType: 'Seleccione un tipo de cuenta de la lista',
   accountNumber: 'El número de cuenta debe tener entre 4 y 20 dígitos',
-  bankIncomplete: 'Complete el banco, el tipo y el número de cuenta, o deje los tres vacíos',
+  bankIncomplete:
+    'Complete el banco, el tipo y el número de cuenta, el titular y su RUT, o deje los cinco vacíos',
+  holderRutInvalid: 'El RUT del titular no es válido (revise el dígito verificador)',
   accountRut: 'La Cuenta RUT es de BancoEstado: indique ese banco',
 } as const;
 
@@ -67,8 +69,10 @@ const brokerFields = z.strictObject({
   kamPhone: optionalText(30),
   kamEmail: optionalEmail(M.email),
   kamReceivesCommission: z.boolean({ error: 'Indique si el KAM recibe comisión' }).default(false),
-  // Bank data (issue 33, decision 0040): where the payment batch pays the broker.
-  bankName: optionalText(100),
+  // Bank data (issue 33, decision 0040): where the payment batch pays the broker; one line each (issue 53).
+  bankName: optionalText(100).refine((value) => value === null || isOneLine(value), {
+    error: ONE_LINE_MESSAGE,
+  }),
   bankAccountType: z
     .enum(BROKER_ACCOUNT_TYPES, { error: M.accountType })
     .nullish()
@@ -76,17 +80,28 @@ const brokerFields = z.strictObject({
   bankAccountNumber: optionalText(30)
     .refine((value) => value === null || isAccountNumber(value), { error: M.accountNumber })
     .transform((value) => (value === null ? null : normaliseAccountNumber(value))),
+  /** Whose the account is (issue 53): the beneficiary the bank file names, not the trade name. */
+  bankHolderName: optionalText(200).refine((value) => value === null || isOneLine(value), {
+    error: ONE_LINE_MESSAGE,
+  }),
+  bankHolderRut: optionalRut(M.holderRutInvalid),
   paymentEmail: optionalEmail(M.email),
 });
 
-/** The bank data of a broker: the three together or none; a Cuenta RUT at BancoEstado. */
-function checkBankData(
-  value: { bankName: string | null; bankAccountType: string | null; bankAccountNumber: string | null },
-  ctx: z.RefinementCtx,
-) {
-  const given = [value.bankName, value.bankAccountType, value.bankAccountNumber].filter((v) => v !== null);
-  if (given.length > 0 && given.length < 3) {
-    for (const path of ['bankName', 'bankAccountType', 'bankAccountNumber'] as const) {
+/** The fields that decide where money goes: changed by the payments team, verified by another person. */
+export const BANK_FIELDS = [
+  'bankName',
+  'bankAccountType',
+  'bankAccountNumber',
+  'bankHolderName',
+  'bankHolderRut',
+] as const;
+
+/** The bank data of a broker: the five together or none; a Cuenta RUT at BancoEstado. */
+function checkBankData(value: Record<(typeof BANK_FIELDS)[number], string | null>, ctx: z.RefinementCtx) {
+  const given = BANK_FIELDS.map((path) => value[path]).filter((v) => v !== null);
+  if (given.length > 0 && given.length < BANK_FIELDS.length) {
+    for (const path of BANK_FIELDS) {
       if (value[path] === null) ctx.addIssue({ code: 'custom', path: [path], message: M.bankIncomplete });
     }
   }
@@ -142,6 +157,17 @@ export type BrokerPage = z.infer<typeof brokerPage>;
 export const brokerKams = z.object({ kams: z.array(z.string()) });
 export type BrokerKams = z.infer<typeof brokerKams>;
 
+export const BANK_STATUSES = ['none', 'unverified', 'verified'] as const;
+export type BankStatus = (typeof BANK_STATUSES)[number];
+export const BANK_STATUS_LABELS: Record<BankStatus, string> = {
+  none: 'Sin datos bancarios',
+  unverified: 'Cuenta por verificar',
+  verified: 'Cuenta verificada',
+};
+
+/** POST /api/brokers/:id/bank-account/verify: the broker's version read (the change seen). */
+export const bankVerifyBody = z.strictObject(versioned);
+
 /** One broker with every field, for the form: carries the `version` an edit must send back. */
 export const brokerResponse = z.object({
   id: z.uuid(),
@@ -170,7 +196,18 @@ export const brokerResponse = z.object({
   bankName: z.string().nullable(),
   bankAccountType: z.enum(BROKER_ACCOUNT_TYPES).nullable(),
   bankAccountNumber: z.string().nullable(),
+  bankHolderName: z.string().nullable(),
+  bankHolderRut: z.string().nullable(),
   paymentEmail: z.string().nullable(),
+  /** The bank data's state (issue 53): none, 'Cuenta por verificar', verified. */
+  bankStatus: z.enum(BANK_STATUSES),
+  bankChangedByName: z.string().nullable(),
+  bankChangedAt: z.string().nullable(),
+  bankVerifiedByName: z.string().nullable(),
+  bankVerifiedAt: z.string().nullable(),
+  /** What the viewer may do (the server decides): change the bank data, verify the change. */
+  canChangeBank: z.boolean(),
+  canVerifyBank: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
   version: z.number().int(),

@@ -1,5 +1,29 @@
 import { z } from 'zod';
+import { normalizeRut } from '../domain/rut';
 import { closed, isoDate, rut } from './common';
+
+/** An optional RUT: empty (or null) is null; otherwise normalised '12345678-5' or its message. */
+export const optionalRut = (invalidMessage: string) =>
+  z
+    .string()
+    .trim()
+    .nullish()
+    .transform((value, ctx) => {
+      if (!value) return null;
+      const normalized = normalizeRut(value);
+      if (!normalized) {
+        ctx.addIssue({ code: 'custom', message: invalidMessage });
+        return z.NEVER;
+      }
+      return normalized;
+    });
+
+/** Control (line breaks, tabs), format and bidirectional characters: none on a one-line field. */
+const CONTROL_OR_BIDI = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+export const ONE_LINE_MESSAGE = 'Debe ser una sola línea, sin saltos de línea ni caracteres de control';
+export function isOneLine(value: string): boolean {
+  return !CONTROL_OR_BIDI.test(value);
+}
 
 /** A required RUT: its own message when empty, the check-digit message otherwise; normalised '12345678-5'. */
 export const requiredRut = (requiredMessage: string, invalidMessage: string) =>

@@ -66,3 +66,18 @@ export function useSaveBroker(id: string | undefined) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: brokerKeys.all }),
   });
 }
+
+/** 'Verificar cuenta' (issue 53): a second person confirms the bank data read at `version`. */
+export function useVerifyBrokerBank(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number): Promise<Broker> =>
+      api<BrokerAnswer>(`/api/brokers/${id}/bank-account/verify`, { method: 'POST', body: { version } }).then(
+        (answer) => answer.broker,
+      ),
+    onSuccess: (broker) => {
+      queryClient.setQueryData(brokerKeys.detail(id), broker);
+      return queryClient.invalidateQueries({ queryKey: brokerKeys.all });
+    },
+  });
+}

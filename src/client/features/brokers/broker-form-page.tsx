@@ -1,18 +1,32 @@
-import { Fieldset, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Fieldset,
+  Group,
+  Text as MText,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+} from '@mantine/core';
 import { schemaResolver, type UseFormReturnType, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { BROKER_ACCOUNT_TYPES, type BrokerAccountType } from '../../../shared/domain/payment-batches';
-import { formatRut } from '../../../shared/format';
-import { type Broker, brokerBody } from '../../../shared/schemas/brokers';
+import { formatDateTime, formatRut } from '../../../shared/format';
+import { isPaymentsStaff } from '../../../shared/policies';
+import { BANK_STATUS_LABELS, type Broker, brokerBody } from '../../../shared/schemas/brokers';
 import { paths } from '../../app/paths';
 import { DateField } from '../../components/date-field';
+import { ErrorAlert } from '../../components/error-alert';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
 import { PageHeader } from '../../components/page-header';
 import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
 import { notifySaved } from '../../lib/notify';
+import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
-import { useBroker, useSaveBroker } from './api';
+import { useBroker, useSaveBroker, useVerifyBrokerBank } from './api';
 
 const TEXT_FIELDS = [
   'name',
@@ -35,12 +49,14 @@ const TEXT_FIELDS = [
   'kamEmail',
   'bankName',
   'bankAccountNumber',
+  'bankHolderName',
   'paymentEmail',
 ] as const;
 
 type BrokerFormValues = Record<(typeof TEXT_FIELDS)[number], string> & {
   rut: string;
   legalRepresentativeRut: string;
+  bankHolderRut: string;
   constitutionDate: string | null;
   kamReceivesCommission: boolean;
   bankAccountType: BrokerAccountType | null;
@@ -55,6 +71,7 @@ function valuesOf(broker: Broker | undefined): BrokerFormValues {
     ...text,
     rut: broker ? formatRut(broker.rut) : '',
     legalRepresentativeRut: broker ? formatRut(broker.legalRepresentativeRut) : '',
+    bankHolderRut: broker?.bankHolderRut ? formatRut(broker.bankHolderRut) : '',
     constitutionDate: broker?.constitutionDate ?? null,
     kamReceivesCommission: broker?.kamReceivesCommission ?? false,
     bankAccountType: broker?.bankAccountType ?? null,
@@ -89,18 +106,21 @@ function Text({
   label,
   required,
   type,
+  disabled,
 }: {
   form: Form;
   field: (typeof TEXT_FIELDS)[number];
   label: string;
   required?: boolean;
   type?: 'email' | 'tel';
+  disabled?: boolean;
 }) {
   return (
     <TextInput
       label={label}
       required={required}
       type={type}
+      disabled={disabled}
       autoComplete="off"
       key={form.key(field)}
       {...form.getInputProps(field)}
@@ -157,6 +177,9 @@ function BrokerForm({
     navigate(listUrl, { state: AFTER_SAVE });
   });
 
+  const user = useCurrentUser();
+  // The server decides (issue 53): the payments team and administrators change the bank data.
+  const canChangeBank = broker ? broker.canChangeBank : isPaymentsStaff(user);
   const columns = { base: 1, sm: 2 } as const;
   return (
     <>
@@ -235,24 +258,88 @@ function BrokerForm({
           </Fieldset>
 
           <Fieldset legend="Datos Bancarios" radius="md" styles={LEGEND_STYLES}>
-            <SimpleGrid cols={columns}>
-              <Text form={form} field="bankName" label="Banco" />
-              <Select
-                label="Tipo de Cuenta"
-                data={[...BROKER_ACCOUNT_TYPES]}
-                clearable
-                allowDeselect
-                key={form.key('bankAccountType')}
-                {...form.getInputProps('bankAccountType')}
-              />
-              <Text form={form} field="bankAccountNumber" label="Número de Cuenta" />
-              <Text form={form} field="paymentEmail" label="Correo para Pagos" type="email" />
-            </SimpleGrid>
+            <Stack gap="sm">
+              {broker ? <BankStatus broker={broker} /> : null}
+              {canChangeBank ? null : (
+                <MText size="sm" c="dimmed">
+                  Solo los Gestores de Pagos y los administradores cambian los datos bancarios.
+                </MText>
+              )}
+              <SimpleGrid cols={columns}>
+                <Text form={form} field="bankName" label="Banco" disabled={!canChangeBank} />
+                <Select
+                  label="Tipo de Cuenta"
+                  data={[...BROKER_ACCOUNT_TYPES]}
+                  clearable
+                  allowDeselect
+                  disabled={!canChangeBank}
+                  key={form.key('bankAccountType')}
+                  {...form.getInputProps('bankAccountType')}
+                />
+                <Text
+                  form={form}
+                  field="bankAccountNumber"
+                  label="Número de Cuenta"
+                  disabled={!canChangeBank}
+                />
+                <Text
+                  form={form}
+                  field="bankHolderName"
+                  label="Titular de la Cuenta"
+                  disabled={!canChangeBank}
+                />
+                <RutInput
+                  label="RUT del Titular"
+                  disabled={!canChangeBank}
+                  key={form.key('bankHolderRut')}
+                  {...form.getInputProps('bankHolderRut')}
+                />
+                <Text form={form} field="paymentEmail" label="Correo para Pagos" type="email" />
+              </SimpleGrid>
+            </Stack>
           </Fieldset>
 
           <FormActions cancelTo={listUrl} saving={save.isPending} />
         </Stack>
       </form>
     </>
+  );
+}
+
+/** 'Cuenta por verificar' or 'Cuenta verificada', who did what, and 'Verificar cuenta' when the server allows it. */
+function BankStatus({ broker }: { broker: Broker }) {
+  const verify = useVerifyBrokerBank(broker.id);
+  if (broker.bankStatus === 'none') return null;
+  const unverified = broker.bankStatus === 'unverified';
+  return (
+    <Stack gap={4}>
+      <Group gap="sm">
+        <Badge color={unverified ? 'orange' : 'green'} variant="light">
+          {BANK_STATUS_LABELS[broker.bankStatus]}
+        </Badge>
+        {broker.canVerifyBank ? (
+          <Button
+            size="xs"
+            loading={verify.isPending}
+            onClick={() =>
+              verify.mutate(broker.version, { onSuccess: () => notifySaved('Cuenta bancaria verificada') })
+            }
+          >
+            Verificar cuenta
+          </Button>
+        ) : null}
+      </Group>
+      <MText size="xs" c="dimmed">
+        {broker.bankChangedAt
+          ? `Cambiada por ${broker.bankChangedByName ?? 'un usuario'} el ${formatDateTime(broker.bankChangedAt)}.`
+          : null}{' '}
+        {broker.bankVerifiedAt
+          ? `Verificada por ${broker.bankVerifiedByName ?? 'un usuario'} el ${formatDateTime(broker.bankVerifiedAt)}.`
+          : unverified
+            ? 'Los pagos a esta cuenta esperan que otra persona de pagos (no quien la cambió) la verifique.'
+            : null}
+      </MText>
+      <ErrorAlert error={verify.error} />
+    </Stack>
   );
 }

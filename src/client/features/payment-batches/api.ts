@@ -1,10 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type {
   BatchCandidates,
   PaymentBatchAnswer,
   PaymentBatchListQuery,
   PaymentBatchPage,
   PaymentBatchPaidBody,
+  PaymentSettingsBody,
+  paymentSettingsAnswer,
 } from '../../../shared/schemas/payment-batches';
 import { api } from '../../lib/api';
 import { paymentKeys } from '../payments/api';
@@ -87,5 +90,31 @@ export function useCancelBatch(id: string) {
   });
 }
 
-export const batchExportHref = (id: string, format: 'csv' | 'xlsx') =>
+export const batchExportHref = (id: string, format: 'csv' | 'xlsx' | 'bank') =>
   `/api/payment-batches/${id}/export?format=${format}`;
+
+/** Configuración → Pagos (issue 53): the tolerance per UF, the bank date's business days, the layout. */
+export const paymentSettingsKey = ['payment-batches', 'settings'] as const;
+
+export function usePaymentSettings() {
+  return useQuery({
+    queryKey: paymentSettingsKey,
+    queryFn: ({ signal }) =>
+      api<PaymentSettingsAnswer>('/api/payment-batches/settings', { signal }).then(
+        (answer) => answer.settings,
+      ),
+  });
+}
+
+export function useSavePaymentSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PaymentSettingsBody) =>
+      api<PaymentSettingsAnswer>('/api/payment-batches/settings', { method: 'PUT', body }).then(
+        (answer) => answer.settings,
+      ),
+    onSuccess: (settings) => queryClient.setQueryData(paymentSettingsKey, settings),
+  });
+}
+
+type PaymentSettingsAnswer = z.infer<typeof paymentSettingsAnswer>;

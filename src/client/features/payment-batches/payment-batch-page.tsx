@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { IconArrowLeft, IconCash, IconX } from '@tabler/icons-react';
+import { IconArrowLeft, IconCash, IconDownload, IconX } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorCatalog } from '../../../shared/errors';
@@ -62,10 +62,22 @@ function BatchScreen({ batch, back }: { batch: PaymentBatchView; back: ReactNode
         title={`Nómina de pago N° ${batch.number}`}
         actions={
           batch.canExport ? (
-            <ExportButtons
-              hrefOf={(format) => batchExportHref(batch.id, format)}
-              disabled={batch.lines.length === 0}
-            />
+            <Group gap="xs">
+              <Button
+                component="a"
+                href={batchExportHref(batch.id, 'bank')}
+                download
+                variant="light"
+                leftSection={<IconDownload size={16} />}
+                disabled={batch.lines.length === 0}
+              >
+                Archivo del banco
+              </Button>
+              <ExportButtons
+                hrefOf={(format) => batchExportHref(batch.id, format)}
+                disabled={batch.lines.length === 0}
+              />
+            </Group>
           ) : undefined
         }
       />
@@ -125,13 +137,21 @@ function BatchScreen({ batch, back }: { batch: PaymentBatchView; back: ReactNode
                   <Table.Th ta="right">Monto</Table.Th>
                   <Table.Th>Referencia</Table.Th>
                   <Table.Th>Correo Electrónico</Table.Th>
+                  <Table.Th>Cuenta</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {batch.lines.map((line) => (
                   <Table.Tr key={line.flowId}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRut(line.brokerRut)}</Table.Td>
-                    <Table.Td>{line.brokerName}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRut(line.holderRut)}</Table.Td>
+                    <Table.Td>
+                      {line.holderName}
+                      {line.holderName !== line.brokerName ? (
+                        <Text size="xs" c="dimmed">
+                          Broker: {line.brokerName}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td>{line.bankName}</Table.Td>
                     <Table.Td>{line.bankAccountType}</Table.Td>
                     <Table.Td>{line.bankAccountNumber}</Table.Td>
@@ -144,6 +164,15 @@ function BatchScreen({ batch, back }: { batch: PaymentBatchView; back: ReactNode
                       </Anchor>
                     </Table.Td>
                     <Table.Td>{line.email ?? '—'}</Table.Td>
+                    <Table.Td>
+                      {line.accountChangedSince ? (
+                        <Badge color="orange" variant="light" miw="max-content">
+                          La cuenta cambió desde que se hizo la nómina
+                        </Badge>
+                      ) : (
+                        '—'
+                      )}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -200,9 +229,12 @@ function MarkPaidDialog({ batch, onClose }: { batch: PaymentBatchView; onClose: 
           value={paidDate}
           onChange={setPaidDate}
           maxDate={new Date()}
+          minDate={batch.earliestPaidDate ? new Date(`${batch.earliestPaidDate}T12:00:00`) : undefined}
           disabled={!batch.canChoosePaidDate}
           description={
-            batch.canChoosePaidDate ? undefined : 'Solo un administrador registra otra fecha que hoy.'
+            batch.earliestPaidDate
+              ? `La fecha en que pagó el banco, desde el ${formatDate(batch.earliestPaidDate)}; una anterior la registra un administrador.`
+              : 'La fecha en que pagó el banco.'
           }
         />
         <ErrorAlert error={markPaid.error} />

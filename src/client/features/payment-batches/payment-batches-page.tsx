@@ -216,8 +216,11 @@ function CandidateRow({
           </Text>
         ) : null}
       </Table.Td>
-      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {row.amountClp === null ? '—' : formatCLP(row.amountClp)}
+      <Table.Td ta="right">
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {row.amountClp === null ? '—' : formatCLP(row.amountClp)}
+        </Text>
+        <PaidAmount row={row} />
       </Table.Td>
       <Table.Td>
         <Text size="xs">{row.reference}</Text>
@@ -226,6 +229,21 @@ function CandidateRow({
         <PayableBadge row={row} />
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/**
+ * One amount paid, explained (issue 53): UF × the day's value beside the invoice's total to pay, and
+ * the server's words for their difference.
+ */
+function PaidAmount({ row }: { row: BatchCandidate }) {
+  const paid = row.paidAmount;
+  if (!paid) return null;
+  return (
+    <Text size="xs" c="dimmed" ta="inherit" maw={260} style={{ marginLeft: 'auto' }}>
+      UF × valor del día: {formatCLP(paid.ufClp)}
+      {paid.cause ? ` · Diferencia ${formatCLP(paid.difference)}: ${paid.cause}` : ' · Sin diferencia'}
+    </Text>
   );
 }
 
@@ -240,9 +258,11 @@ function PayableBadge({ row }: { row: BatchCandidate }) {
       <Badge color="red" variant="light" miw="max-content">
         No se puede pagar
       </Badge>
-      <Text size="xs" c="red.8">
-        {row.notPayableReason}
-      </Text>
+      {row.notPayableReasons.map((reason) => (
+        <Text key={reason} size="xs" c="red.8">
+          {reason}
+        </Text>
+      ))}
     </Stack>
   );
 }
@@ -281,6 +301,7 @@ function CandidateCard({
               {row.amountClp === null ? '—' : formatCLP(row.amountClp)}
             </Text>
           </Group>
+          <PaidAmount row={row} />
           <Text size="xs">
             Reserva N° {row.reservationNumber} · Pago {row.paymentNumber}
             {row.invoiceFolio ? ` · Factura folio ${row.invoiceFolio}` : ''}

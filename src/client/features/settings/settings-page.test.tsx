@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '../../../shared/schemas/auth';
@@ -59,6 +59,7 @@ describe('SettingsPage', () => {
       'Valores UF',
       'Respaldos',
       'Documentos',
+      'Pagos',
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
@@ -111,6 +112,15 @@ describe('SettingsPage', () => {
     renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByRole('link', { name: 'Nuevo Proyecto' })).toBeNull();
+  });
+
+  it('shows Pagos to the payments team and hides it from a KAM (issue 53)', () => {
+    stubApi();
+    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Pagos');
+    cleanup();
+    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'Gestor de Pagos', isAdmin: false }));
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toContain('Pagos');
   });
 
   it('hides Auditoría from a user who is not an administrator, and says why at its address', () => {

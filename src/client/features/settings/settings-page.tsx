@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorCatalog } from '../../../shared/errors';
 import { type Action, can } from '../../../shared/permissions';
+import { isPaymentsStaff } from '../../../shared/policies';
 import { paths, SETTINGS_TABS, type SettingsTab } from '../../app/paths';
 import { NotFoundPage } from '../../app/route-error';
 import { ErrorAlert } from '../../components/error-alert';
@@ -14,6 +15,7 @@ import { DataRequestsSection } from '../data-requests';
 import { DocumentTypesSection } from '../documents';
 import { ImportsSection } from '../imports';
 import { MailSection } from '../mail';
+import { PaymentSettingsSection } from '../payment-batches';
 import { UfValuesSection } from '../uf-values';
 import { AgenciesSection } from './agencies-section';
 import { PaymentFlowSection } from './payment-flow-section';
@@ -37,6 +39,7 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   'valores-uf': 'Valores UF',
   respaldos: 'Respaldos',
   documentos: 'Documentos',
+  pagos: 'Pagos',
 };
 
 /** The tabs only some users see, and what they need. */
@@ -68,6 +71,7 @@ const SECTIONS: Record<SettingsTab, () => ReactNode> = {
   'valores-uf': () => <UfValuesSection />,
   respaldos: () => <BackupsSection />,
   documentos: () => <DocumentTypesSection />,
+  pagos: () => <PaymentSettingsSection />,
 };
 
 /**
@@ -79,6 +83,8 @@ export default function SettingsPage() {
   const navigate = useNavigate();
   const user = useCurrentUser();
   const tabs = SETTINGS_TABS.filter((value) => {
+    // Configuración → Pagos: the payments team reads it, administrators change it (issue 53).
+    if (value === 'pagos') return isPaymentsStaff(user);
     const needs = TAB_PERMISSIONS[value];
     return !needs || can(user, needs);
   });

@@ -195,6 +195,7 @@ const recordLabelOfPageRow = sql`case page."rootTable"
   when 'data_subject_requests' then (select 'Solicitud de titular del ' || to_char(x.received_date, 'DD/MM/YYYY')
                                        from data_subject_requests x where x.id = page."rootId")
   when 'privacy_settings' then 'Configuración de privacidad'
+  when 'payment_settings' then 'Configuración de pagos'
   when 'holidays' then 'Feriados'
   when 'uf_values' then 'Valores UF'
   when 'payment_batches' then (select 'Nómina de pago N° ' || x.number from payment_batches x where x.id = page."rootId")

@@ -368,6 +368,20 @@ const CASES: TableCase[] = [
     root: () => null,
   },
   {
+    table: 'payment_settings',
+    prepare: sql`delete from payment_settings`,
+    insert: () =>
+      sql`insert into payment_settings (paid_date_business_days) values (5) returning id::text as key`,
+    update: {
+      set: () => sql`update payment_settings set paid_date_business_days = 3`,
+      column: 'paid_date_business_days',
+      before: () => 5,
+      after: () => 3,
+    },
+    remove: () => sql`delete from payment_settings`,
+    root: () => null,
+  },
+  {
     table: 'documents',
     insert: (f) =>
       sql`insert into documents (reservation_id, document_type_id, name)

@@ -289,3 +289,16 @@ export async function updateAcceptance(
     .returning({ id: brokerInvoices.id });
   return rows.length === 1;
 }
+
+/**
+ * The pesos per UF a rounding may move a payment (Configuración → Pagos, issue 53): read here, the
+ * payment batches' setting (its owner writes it).
+ */
+export async function findTolerancePerUf(db: Executor): Promise<string> {
+  const [row] = await queryRows(
+    db,
+    sql`select tolerance_per_uf::text as value from payment_settings where id`,
+    z.object({ value: z.string() }),
+  );
+  return row?.value ?? '1';
+}

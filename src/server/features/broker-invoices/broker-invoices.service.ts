@@ -3,8 +3,11 @@ import {
   BROKER_INVOICE_KIND_LABELS,
   checkInvoice,
   claimCountdown,
+  explainPaidAmount,
   type InvoiceCheck,
+  type PaidAmountExplained,
   type PaymentExpectation,
+  roundingTolerance,
   withholdingRateOf,
 } from '../../../shared/domain/broker-invoices';
 import { decodeXmlBytes, readDte } from '../../../shared/domain/dte';
@@ -46,7 +49,7 @@ async function expectationOf(
 ) {
   const ufValue = subject.paymentDate ? null : await ufValues.valueOn(db, invoice.issueDate);
   const rates = invoice.kind === 'fees' ? await queries.listWithholdingRates(db) : [];
-  return expectationWith(subject, invoice, ufValue, rates);
+  return expectationWith(subject, invoice, ufValue, rates, await queries.findTolerancePerUf(db));
 }
 
 /** The expectation from what was read: the issue date's UF value (unused once dated) and the withholding rates. */
@@ -55,6 +58,7 @@ function expectationWith(
   invoice: Pick<queries.InvoiceRow, 'kind' | 'issueDate'>,
   issueDateUfValue: string | null,
   rates: readonly { year: number; rate: string }[],
+  tolerancePerUf: string,
 ) {
   let clp: string | null;
   let ufValue: string | null;
@@ -76,6 +80,8 @@ function expectationWith(
     clp,
     includesVat: subject.commissionIncludesTax,
     withholdingRate: withholdingRateOf(rates, Number(invoice.issueDate.slice(0, 4))),
+    // $ 1 per UF paid by default (Configuración → Pagos, issue 53): rounding, not a mismatch.
+    tolerance: roundingTolerance(paymentUf(subject, subject.isSecondPayment ? 2 : 1), tolerancePerUf),
   };
   return {
     payment,
@@ -87,7 +93,14 @@ function expectationWith(
 export type FlowInvoiceState =
   | { state: 'missing' }
   | { state: 'mismatch'; folio: string }
-  | { state: 'ready'; folio: string; kind: queries.InvoiceRow['kind']; amountToPay: string | null };
+  | {
+      state: 'ready';
+      folio: string;
+      kind: queries.InvoiceRow['kind'];
+      amountToPay: string | null;
+      /** The amount paid beside UF × the day's value, with the cause of their difference (issue 53). */
+      explained: PaidAmountExplained | null;
+    };
 
 /**
  * Each payment flow's invoice, for a payment batch (decision 0040): missing, not matching the payment
@@ -115,6 +128,7 @@ export async function invoiceStatesOf(
   const rates = [...invoices.values()].some((invoice) => invoice.kind === 'fees')
     ? await queries.listWithholdingRates(db)
     : [];
+  const tolerancePerUf = await queries.findTolerancePerUf(db);
   for (const subject of subjects) {
     const earlier = states.get(subject.flowId);
     if (earlier && earlier.state !== 'ready') continue;
@@ -123,8 +137,15 @@ export async function invoiceStatesOf(
       states.set(subject.flowId, { state: 'missing' });
       continue;
     }
-    const { payment } = expectationWith(subject, invoice, values.get(invoice.issueDate) ?? null, rates);
+    const { payment } = expectationWith(
+      subject,
+      invoice,
+      values.get(invoice.issueDate) ?? null,
+      rates,
+      tolerancePerUf,
+    );
     const check = checkInvoice(invoice, payment);
+    const toPay = amountToPay(invoice);
     states.set(
       subject.flowId,
       check.matches || invoice.acceptedAt !== null
@@ -132,7 +153,19 @@ export async function invoiceStatesOf(
             state: 'ready',
             folio: invoice.folio,
             kind: invoice.kind,
-            amountToPay: amountToPay(invoice),
+            amountToPay: toPay,
+            explained:
+              toPay === null || payment.clp === null
+                ? null
+                : explainPaidAmount({
+                    kind: invoice.kind,
+                    includesVat: payment.includesVat,
+                    amountToPay: toPay,
+                    ufClp: payment.clp,
+                    withholding: invoice.withholdingAmount,
+                    tolerance: payment.tolerance!,
+                    acceptanceReason: invoice.acceptedAt === null ? null : invoice.acceptanceReason,
+                  }),
           }
         : { state: 'mismatch', folio: invoice.folio },
     );

@@ -131,12 +131,13 @@ describe("the broker's invoice on its payment task", () => {
       [
         ['RUT emisor', BROKER_RUT, BROKER_RUT, true],
         ['Neto', '3361345', '3300000', false],
-        ['IVA (19 %)', '627000', '627000', true],
+        // The IVA is checked against the net the payment expects (issue 53): 19 % of a wrong net is wrong.
+        ['IVA (19 %)', '638656', '627000', false],
         ['Total', '4000000', '3927000', false],
       ],
     );
     const block =
-      'La factura del broker no cuadra con el pago (Neto, Total): un administrador debe aceptar la diferencia, con un motivo, antes de completar la tarea.';
+      'La factura del broker no cuadra con el pago (Neto, IVA (19 %), Total): un administrador debe aceptar la diferencia, con un motivo, antes de completar la tarea.';
     expect(task).toMatchObject({ completionBlock: block, canAccept: false });
 
     const refused = await complete(payments, base);

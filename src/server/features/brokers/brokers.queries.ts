@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type {
   Broker,
   BrokerListParams,
@@ -20,6 +20,18 @@ const rowColumns = {
   businessName: brokers.businessName,
   kamName: brokers.kamName,
   kamReceivesCommission: brokers.kamReceivesCommission,
+};
+
+/** A person's name by id (who changed or verified the bank data). */
+function personNameOf(column: SQLWrapper) {
+  return sql<
+    string | null
+  >`(select nullif(trim(p.first_name || ' ' || p.last_name), '') from profiles p where p.id = ${column})`;
+}
+
+/** A broker as stored, with who changed and verified its bank data (the service adds what the viewer may do). */
+export type StoredBroker = Omit<Broker, 'bankStatus' | 'canChangeBank' | 'canVerifyBank'> & {
+  bankChangedBy: string | null;
 };
 
 /** Every field of the form (never search_text or the audit columns). */
@@ -50,7 +62,14 @@ const detailColumns = {
   bankName: brokers.bankName,
   bankAccountType: brokers.bankAccountType,
   bankAccountNumber: brokers.bankAccountNumber,
+  bankHolderName: brokers.bankHolderName,
+  bankHolderRut: brokers.bankHolderRut,
   paymentEmail: brokers.paymentEmail,
+  bankChangedBy: brokers.bankChangedBy,
+  bankChangedByName: personNameOf(brokers.bankChangedBy),
+  bankChangedAt: isoInstant(brokers.bankChangedAt),
+  bankVerifiedByName: personNameOf(brokers.bankVerifiedBy),
+  bankVerifiedAt: isoInstant(brokers.bankVerifiedAt),
   createdAt: isoInstant(brokers.createdAt),
   updatedAt: isoInstant(brokers.updatedAt),
   version: brokers.version,
@@ -118,9 +137,21 @@ export async function listKamNames(db: Executor): Promise<string[]> {
   return rows.map((row) => row.kamName);
 }
 
-export async function findBroker(db: Executor, id: string): Promise<Broker | null> {
+export async function findBroker(db: Executor, id: string): Promise<StoredBroker | null> {
   const [row] = await db.select(detailColumns).from(brokers).where(eq(brokers.id, id)).limit(1);
   return row ?? null;
+}
+
+/** The broker's row locked for a change of its bank data or its verification. */
+export async function lockBroker(db: Executor, id: string): Promise<StoredBroker | null> {
+  const [row] = await db.select(detailColumns).from(brokers).where(eq(brokers.id, id)).limit(1).for('update');
+  return row ?? null;
+}
+
+/** Who set the bank data as it now is (a change: its author and time; the verification cleared). */
+export interface BankChange {
+  changedBy: string | null;
+  at: Date | null;
 }
 
 export async function rutTaken(db: Executor, rut: string, exceptId?: string): Promise<boolean> {
@@ -132,10 +163,20 @@ export async function rutTaken(db: Executor, rut: string, exceptId?: string): Pr
   return row !== undefined;
 }
 
-export async function insertBroker(db: Executor, values: BrokerValues, userId: string): Promise<Broker> {
+export async function insertBroker(
+  db: Executor,
+  values: BrokerValues,
+  userId: string,
+  bankChange: BankChange | null,
+): Promise<StoredBroker> {
   const [row] = await db
     .insert(brokers)
-    .values({ ...values, createdBy: userId, updatedBy: userId })
+    .values({
+      ...values,
+      ...(bankChange ? { bankChangedBy: bankChange.changedBy, bankChangedAt: bankChange.at } : {}),
+      createdBy: userId,
+      updatedBy: userId,
+    })
     .returning(detailColumns);
   return row!;
 }
@@ -147,12 +188,42 @@ export async function updateBroker(
   version: number,
   values: BrokerValues,
   userId: string,
-): Promise<Broker | null> {
+  bankChange: BankChange | null,
+): Promise<StoredBroker | null> {
   const [row] = await db
     .update(brokers)
     .set({
       ...values,
+      ...(bankChange
+        ? {
+            bankChangedBy: bankChange.changedBy,
+            bankChangedAt: bankChange.at,
+            bankVerifiedBy: null,
+            bankVerifiedAt: null,
+          }
+        : {}),
       updatedBy: userId,
+      updatedAt: sql`now()`,
+      version: sql`${brokers.version} + 1`,
+    })
+    .where(and(eq(brokers.id, id), eq(brokers.version, version)))
+    .returning(detailColumns);
+  return row ?? null;
+}
+
+/** The bank data verified by a second person (under the broker's lock, at the version read). */
+export async function setBankVerified(
+  db: Executor,
+  id: string,
+  version: number,
+  verified: { userId: string; at: Date },
+): Promise<StoredBroker | null> {
+  const [row] = await db
+    .update(brokers)
+    .set({
+      bankVerifiedBy: verified.userId,
+      bankVerifiedAt: verified.at,
+      updatedBy: verified.userId,
       updatedAt: sql`now()`,
       version: sql`${brokers.version} + 1`,
     })

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  bankVerifyBody,
   brokerAnswer,
   brokerBody,
   brokerKams,
@@ -44,6 +45,14 @@ export const brokersRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: idParams, body: brokerUpdateBody, response: { 200: brokerAnswer } } },
     async (request) => ({
       broker: await brokers.update(serviceContext(request), request.params.id, request.body),
+    }),
+  );
+
+  app.post(
+    '/:id/bank-account/verify',
+    { schema: { tags, params: idParams, body: bankVerifyBody, response: { 200: brokerAnswer } } },
+    async (request) => ({
+      broker: await brokers.verifyBank(serviceContext(request), request.params.id, request.body.version),
     }),
   );
 };

@@ -1,6 +1,17 @@
-import type { Broker, BrokerListParams, BrokerPage, BrokerValues } from '../../../shared/schemas/brokers';
+import { lastFour } from '../../../shared/domain/payment-batches';
+import { allow, type PolicyUser } from '../../../shared/policies';
+import {
+  BANK_FIELDS,
+  type BankStatus,
+  type Broker,
+  type BrokerListParams,
+  type BrokerPage,
+  type BrokerValues,
+} from '../../../shared/schemas/brokers';
 import type { ReadContext, ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as mail from '../mail/mail.service';
 import * as queries from './brokers.queries';
 
 /** The unique index on brokers.rut is the last line of defence when two saves race. */
@@ -23,32 +34,141 @@ export function listKams({ db }: ReadContext): Promise<string[]> {
   return queries.listKamNames(db);
 }
 
-export async function get({ db }: ReadContext, id: string): Promise<Broker> {
+function bankStatusOf(broker: queries.StoredBroker & { bankVerifiedAt: string | null }): BankStatus {
+  if (broker.bankName === null) return 'none';
+  return broker.bankVerifiedAt === null ? 'unverified' : 'verified';
+}
+
+/** The broker as the viewer sees it: its bank data's state and what the viewer may do with it. */
+function viewOf(user: PolicyUser, { bankChangedBy, ...broker }: queries.StoredBroker): Broker {
+  const bankStatus = bankStatusOf({ bankChangedBy, ...broker });
+  return {
+    ...broker,
+    bankStatus,
+    canChangeBank: allow(user, 'bankAccounts.change', { payee: 'broker' }),
+    canVerifyBank:
+      bankStatus === 'unverified' && allow(user, 'bankAccounts.verify', { changedBy: bankChangedBy }),
+  };
+}
+
+export async function get({ db, user }: ServiceContext, id: string): Promise<Broker> {
   const broker = await queries.findBroker(db, id);
   if (!broker) throw new AppError('BROKER_NOT_FOUND');
-  return broker;
+  return viewOf(user, broker);
+}
+
+/**
+ * Issue 53, decision 0052: may this user write these bank data over those? Any difference in the
+ * fields that decide where money goes is a change, which only the payments team and administrators
+ * make (the rest may save the broker's other fields); the one place the rule is checked.
+ */
+function bankChangeOf(
+  user: PolicyUser,
+  before: Pick<BrokerValues, (typeof BANK_FIELDS)[number]> | null,
+  after: BrokerValues,
+  now: Date,
+): queries.BankChange | null {
+  const changed = BANK_FIELDS.some((field) => (before?.[field] ?? null) !== after[field]);
+  if (!changed) return null;
+  if (!allow(user, 'bankAccounts.change', { payee: 'broker' })) throw new AppError('BANK_DATA_FORBIDDEN');
+  return { changedBy: user.id, at: now };
+}
+
+function personName(user: { firstName?: string; lastName?: string; email?: string }): string {
+  const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+  return name || user.email || 'Un usuario';
+}
+
+/** The broker's finance contact and KAM told of a change or a verification, in its transaction. */
+async function noticeIn(
+  tx: Executor,
+  ctx: ServiceContext,
+  broker: queries.StoredBroker,
+  action: mail.BankAccountNotice['action'],
+): Promise<void> {
+  await mail.recordBankAccountNoticesIn(
+    tx,
+    {
+      action,
+      brokerId: broker.id,
+      brokerName: broker.name,
+      bankName: broker.bankName,
+      accountType: broker.bankAccountType,
+      accountEnding: broker.bankAccountNumber ? lastFour(broker.bankAccountNumber) : null,
+      byName: personName(ctx.user),
+    },
+    [broker.financeContactEmail, broker.kamEmail],
+    ctx.now,
+  );
 }
 
 /** created_by / updated_by come from the session, never from the body. */
-export async function create({ db, user }: ServiceContext, values: BrokerValues): Promise<Broker> {
+export async function create(ctx: ServiceContext, values: BrokerValues): Promise<Broker> {
+  const { db, user } = ctx;
+  const bankChange = bankChangeOf(user, null, values, ctx.now);
   if (await queries.rutTaken(db, values.rut)) throw new AppError('BROKER_RUT_TAKEN');
-  return guardRut(() => db.transaction((tx) => queries.insertBroker(tx, values, user.id)));
+  const created = await guardRut(() =>
+    db.transaction(async (tx) => {
+      const broker = await queries.insertBroker(tx, values, user.id, bankChange);
+      if (bankChange) await noticeIn(tx, ctx, broker, 'changed');
+      return broker;
+    }),
+  );
+  return viewOf(user, created);
 }
 
-/** Saves an edit read at `version`; a stale version answers 409 and changes nothing. */
+/**
+ * Saves an edit read at `version`; a stale version answers 409 and changes nothing. A change of the
+ * bank data (payments team and administrators only) waits for a second person's verification and is
+ * told to the broker's finance contact and KAM, in the same transaction.
+ */
 export async function update(
-  { db, user }: ServiceContext,
+  ctx: ServiceContext,
   id: string,
   { version, ...values }: BrokerValues & { version: number },
 ): Promise<Broker> {
+  const { db, user } = ctx;
   if (await queries.rutTaken(db, values.rut, id)) {
     if (!(await queries.findBroker(db, id))) throw new AppError('BROKER_NOT_FOUND');
     throw new AppError('BROKER_RUT_TAKEN');
   }
   const updated = await guardRut(() =>
-    db.transaction((tx) => queries.updateBroker(tx, id, version, values, user.id)),
+    db.transaction(async (tx) => {
+      const before = await queries.lockBroker(tx, id);
+      if (!before) throw new AppError('BROKER_NOT_FOUND');
+      const bankChange = bankChangeOf(user, before, values, ctx.now);
+      const broker = await queries.updateBroker(tx, id, version, values, user.id, bankChange);
+      if (!broker) throw new AppError('STALE_VERSION');
+      if (bankChange) await noticeIn(tx, ctx, broker, broker.bankName === null ? 'removed' : 'changed');
+      return broker;
+    }),
   );
-  if (updated) return updated;
-  if (await queries.findBroker(db, id)) throw new AppError('STALE_VERSION');
-  throw new AppError('BROKER_NOT_FOUND');
+  return viewOf(user, updated);
+}
+
+/**
+ * 'Verificar cuenta' (issue 53): a second person of the payments team or an administrator — never
+ * the change's author — confirms the bank data read at `version`; from then on the broker's payments
+ * may go into a batch. Audited (the row's trigger) and told to the finance contact and KAM.
+ */
+export async function verifyBank(ctx: ServiceContext, id: string, version: number): Promise<Broker> {
+  const verified = await ctx.db.transaction(async (tx) => {
+    const broker = await queries.lockBroker(tx, id);
+    if (!broker) throw new AppError('BROKER_NOT_FOUND');
+    if (!allow(ctx.user, 'bankAccounts.verify', { changedBy: broker.bankChangedBy })) {
+      throw new AppError(
+        broker.bankChangedBy === ctx.user.id && allow(ctx.user, 'bankAccounts.change', { payee: 'broker' })
+          ? 'BANK_VERIFY_OWN_CHANGE'
+          : 'BANK_VERIFY_FORBIDDEN',
+      );
+    }
+    if (broker.version !== version) throw new AppError('STALE_VERSION');
+    if (broker.bankName === null || broker.bankVerifiedAt !== null)
+      throw new AppError('BANK_NOTHING_TO_VERIFY');
+    const saved = await queries.setBankVerified(tx, id, version, { userId: ctx.user.id, at: ctx.now });
+    if (!saved) throw new AppError('STALE_VERSION');
+    await noticeIn(tx, ctx, saved, 'verified');
+    return saved;
+  });
+  return viewOf(ctx.user, verified);
 }

@@ -33,6 +33,8 @@ const valid = {
   bankName: 'Banco de Chile',
   bankAccountType: 'Cuenta Corriente',
   bankAccountNumber: '001234567',
+  bankHolderName: 'Inversiones Andinas SpA',
+  bankHolderRut: '76543210-3',
   paymentEmail: 'pagos@andinas.cl',
 };
 
@@ -60,6 +62,14 @@ describe('brokers: create and read', () => {
       rut: '76543210-3',
       legalRepresentativeRut: '12345678-5',
       commercialContactEmail: 'paula.vidal@andinas.cl',
+      // Bank data given by the payments team waits for a second person (issue 53).
+      bankStatus: 'unverified',
+      bankChangedByName: expect.any(String),
+      bankChangedAt: expect.any(String),
+      bankVerifiedByName: null,
+      bankVerifiedAt: null,
+      canChangeBank: true,
+      canVerifyBank: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       version: 1,
@@ -91,6 +101,8 @@ describe('brokers: create and read', () => {
       'bankName',
       'bankAccountType',
       'bankAccountNumber',
+      'bankHolderName',
+      'bankHolderRut',
       'paymentEmail',
     ];
     const minimal = Object.fromEntries(Object.entries(valid).filter(([key]) => !optional.includes(key)));
@@ -98,6 +110,7 @@ describe('brokers: create and read', () => {
     expect(response.statusCode).toBe(201);
     expect(response.json().broker).toMatchObject({
       bankName: null,
+      bankStatus: 'none',
       bankAccountType: null,
       bankAccountNumber: null,
       paymentEmail: null,

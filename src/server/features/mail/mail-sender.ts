@@ -152,6 +152,9 @@ export function createMailSender(options: SenderOptions): MailSender {
       if (!payment) return discard('El flujo de pago ya no existe');
       to = payment.kamEmail?.trim() || null;
       if (!to) return discard('El corredor no tiene correo del KAM');
+    } else if (message.kind === 'bankAccount') {
+      to = message.toAddress?.trim() || null;
+      if (!to) return discard('Sin dirección de correo');
     } else {
       if (message.userId === null) return discard('El usuario ya no existe');
       if (message.userActive === false) return discard('Usuario desactivado');

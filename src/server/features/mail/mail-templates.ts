@@ -110,6 +110,33 @@ function taskBlock(facts: MessageFacts, notice: Record<string, unknown>): Block 
   };
 }
 
+const BANK_ACTION_TITLES: Record<string, string> = {
+  changed: 'Se cambió la cuenta bancaria',
+  removed: 'Se quitaron los datos bancarios',
+  verified: 'Se verificó la cuenta bancaria',
+};
+
+/** A broker's bank data changed or verified (issue 53): never more of the account than its end. */
+function bankAccountBlock(facts: MessageFacts, notice: Record<string, unknown>): Block {
+  const action = str(notice.action);
+  const account = [str(notice.bankName), str(notice.accountType), str(notice.accountEnding)]
+    .filter(Boolean)
+    .join(' · ');
+  const lines = [`Corredora: ${str(notice.brokerName)}`];
+  if (account) lines.push(`Cuenta: ${account}`);
+  lines.push(`${action === 'verified' ? 'Verificada' : 'Cambiada'} por ${str(notice.byName)}`);
+  if (action !== 'verified')
+    lines.push('Los pagos a esta cuenta esperan que otra persona de pagos verifique el cambio.');
+  return {
+    title: BANK_ACTION_TITLES[action] ?? 'Cuenta bancaria',
+    lines,
+    link: {
+      href: `${facts.appUrl.replace(/\/+$/, '')}/brokers/editar/${str(notice.brokerId)}`,
+      label: 'Ver el broker',
+    },
+  };
+}
+
 function subjectOf(facts: MessageFacts, blocks: Block[]): string {
   const n = facts.notices.length;
   const first = facts.notices[0] ?? {};
@@ -134,6 +161,8 @@ function subjectOf(facts: MessageFacts, blocks: Block[]): string {
       return facts.payment
         ? `Pago completado · Reserva N° ${facts.payment.reservationNumber} · ${facts.payment.projectName}`
         : 'Pago completado';
+    case 'bankAccount':
+      return `${blocks[0]?.title ?? 'Cuenta bancaria'} · ${str(first.brokerName)}`;
     case 'test':
       return 'Correo de prueba de Inmoflujo';
   }
@@ -155,6 +184,8 @@ function introOf(facts: MessageFacts): string {
       return 'El plazo de estas tareas suyas vence el próximo día hábil.';
     case 'paymentCompleted':
       return 'Se completó el flujo de pago de una comisión de su corredora.';
+    case 'bankAccount':
+      return 'Le avisamos de un cambio en los datos bancarios con que Inmoflujo paga a la corredora.';
     case 'test':
       return `Este es un correo de prueba enviado desde Configuración → Correos el ${formatDateTime(facts.now)}. Si lo recibe, los avisos por correo funcionan.`;
   }
@@ -183,6 +214,8 @@ export function compose(facts: MessageFacts): Composed | null {
     blocks = [paymentBlock(facts.payment)];
   } else if (facts.kind === 'test') {
     blocks = [];
+  } else if (facts.kind === 'bankAccount') {
+    blocks = facts.notices.map((notice) => bankAccountBlock(facts, notice));
   } else {
     blocks = facts.notices.flatMap((notice) => {
       const block = taskBlock(facts, {
@@ -196,7 +229,9 @@ export function compose(facts: MessageFacts): Composed | null {
   const greeting =
     facts.kind === 'paymentCompleted' && facts.payment
       ? `Hola ${facts.payment.kamName}:`
-      : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
+      : facts.kind === 'bankAccount'
+        ? 'Hola:'
+        : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
   const intro = introOf(facts);
   const subject = subjectOf(facts, blocks);
   const footer = 'Inmoflujo. Elija qué avisos recibe con el botón «Avisos por correo» de la barra superior.';

@@ -107,10 +107,30 @@ export interface ClaimedMessage {
   notices: Record<string, unknown>[];
   attempts: number;
   claimToken: string;
+  /** An outside recipient's address, set when the message was written (a broker's contacts). */
+  toAddress: string | null;
   /** The user's address and whether they are active (null: no user). */
   userEmail: string | null;
   userActive: boolean | null;
   userFirstName: string | null;
+}
+
+/** Messages to outside addresses, one each, due now (a broker's contacts told of its bank data). */
+export async function insertOutsideMessages(
+  tx: Executor,
+  kind: MailKind,
+  messages: readonly { toAddress: string; notice: Record<string, unknown> }[],
+  now: Date,
+): Promise<void> {
+  if (messages.length === 0) return;
+  const at = now.toISOString();
+  const json = JSON.stringify(messages.map((m) => ({ to_address: m.toAddress, notice: m.notice })));
+  await tx.execute(sql`
+    insert into mail_messages (kind, to_address, notices, notice_count, send_after, next_attempt_at,
+                               created_at, updated_at)
+    select ${kind}, v.to_address, jsonb_build_array(v.notice), 1, ${at}::timestamptz, ${at}::timestamptz,
+           ${at}::timestamptz, ${at}::timestamptz
+      from json_to_recordset(${json}::json) as v(to_address text, notice jsonb)`);
 }
 
 /**
@@ -140,6 +160,7 @@ export async function claimDue(
         from due
        where m.id = due.id
       returning m.id, m.kind, m.user_id as "userId", m.notices, m.attempts, m.claim_token as "claimToken",
+                m.to_address as "toAddress",
                 (select p.email from profiles p where p.id = m.user_id) as "userEmail",
                 (select p.is_active from profiles p where p.id = m.user_id) as "userActive",
                 (select p.first_name from profiles p where p.id = m.user_id) as "userFirstName"`,

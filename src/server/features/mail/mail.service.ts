@@ -25,6 +25,9 @@ import * as queries from './mail.queries';
  * the outbox, 'Reintentar', a test message to oneself, the holidays.
  */
 
+/** The holidays between two days (the business-day calendar other features count on). */
+export { listHolidayDates } from './mail.queries';
+
 /** Assignments and rejections of one user within this many minutes go as one message... */
 export const GROUP_MINUTES = 15;
 /** ...of at most this many notices (a full group goes at once; decision 0035). */
@@ -79,6 +82,37 @@ export async function recordMentionsIn(
       })),
     now,
     GROUPS,
+  );
+}
+
+/** What a bank-data notice tells (issue 53): never more of the account than its last four digits. */
+export interface BankAccountNotice {
+  action: 'changed' | 'verified' | 'removed';
+  brokerId: string;
+  brokerName: string;
+  bankName: string | null;
+  accountType: string | null;
+  /** '···· 5678'. */
+  accountEnding: string | null;
+  byName: string;
+}
+
+/**
+ * A broker's bank data changed or verified: its finance contact and its KAM told by e-mail, in the
+ * change's transaction (issue 53). Each address once.
+ */
+export async function recordBankAccountNoticesIn(
+  tx: Executor,
+  notice: BankAccountNotice,
+  addresses: readonly (string | null)[],
+  now: Date,
+): Promise<void> {
+  const to = [...new Set(addresses.map((a) => a?.trim().toLowerCase()).filter((a): a is string => !!a))];
+  await queries.insertOutsideMessages(
+    tx,
+    'bankAccount',
+    to.map((toAddress) => ({ toAddress, notice: { ...notice, at: now.toISOString() } })),
+    now,
   );
 }
 

@@ -19,6 +19,9 @@ const readyPayment = z.object({
   bankName: z.string().nullable(),
   bankAccountType: z.string().nullable(),
   bankAccountNumber: z.string().nullable(),
+  holderName: z.string().nullable(),
+  holderRut: z.string().nullable(),
+  isBankVerified: z.boolean(),
   email: z.string().nullable(),
   openBatchNumber: z.number().int().nullable(),
 });
@@ -62,6 +65,8 @@ export function listReadyPayments(
                b.id as "brokerId", b.rut as "brokerRut", b.name as "brokerName",
                b.bank_name as "bankName", b.bank_account_type as "bankAccountType",
                b.bank_account_number as "bankAccountNumber",
+               b.bank_holder_name as "holderName", b.bank_holder_rut as "holderRut",
+               b.bank_verified_at is not null as "isBankVerified",
                coalesce(b.payment_email, b.finance_contact_email) as "email",
                (select pb.number from payment_batch_items i join payment_batches pb on pb.id = i.batch_id
                  where i.flow_id = f.id and i.is_open) as "openBatchNumber"
@@ -113,6 +118,8 @@ export interface NewBatchItem {
   bankName: string;
   bankAccountType: string;
   bankAccountNumber: string;
+  holderName: string;
+  holderRut: string;
   email: string | null;
   amountClp: string;
   reference: string;
@@ -127,12 +134,12 @@ export async function insertItems(
   const rows = items.map(
     (item, index) =>
       sql`(${batchId}, ${item.flowId}, ${index + 1}, ${item.brokerId}, ${item.brokerRut}, ${item.brokerName},
-           ${item.bankName}, ${item.bankAccountType}, ${item.bankAccountNumber}, ${item.email},
-           ${item.amountClp}, ${item.reference})`,
+           ${item.bankName}, ${item.bankAccountType}, ${item.bankAccountNumber}, ${item.holderName},
+           ${item.holderRut}, ${item.email}, ${item.amountClp}, ${item.reference})`,
   );
   await tx.execute(
     sql`insert into payment_batch_items (batch_id, flow_id, sort_order, broker_id, broker_rut, broker_name,
-          bank_name, bank_account_type, bank_account_number, email, amount_clp, reference)
+          bank_name, bank_account_type, bank_account_number, holder_name, holder_rut, email, amount_clp, reference)
         values ${sql.join(rows, sql`, `)}`,
   );
 }
@@ -243,9 +250,12 @@ const batchLineRow = z.object({
   bankName: z.string(),
   bankAccountType: z.string(),
   bankAccountNumber: z.string(),
+  holderName: z.string(),
+  holderRut: z.string(),
   amountClp: z.string(),
   reference: z.string(),
   email: z.string().nullable(),
+  accountChangedSince: z.boolean(),
 });
 
 /** A batch's lines in order, after `after` (keyset: the export reads them in chunks). */
@@ -262,8 +272,13 @@ export async function listLines(
                (case when f.is_second_payment then 2 else 1 end)::int as "paymentNumber",
                i.broker_rut as "brokerRut", i.broker_name as "brokerName", i.bank_name as "bankName",
                i.bank_account_type as "bankAccountType", i.bank_account_number as "bankAccountNumber",
-               i.amount_clp::text as "amountClp", i.reference, i.email
+               i.holder_name as "holderName", i.holder_rut as "holderRut",
+               i.amount_clp::text as "amountClp", i.reference, i.email,
+               (b.bank_name, b.bank_account_type, b.bank_account_number, b.bank_holder_name, b.bank_holder_rut)
+                 is distinct from (i.bank_name, i.bank_account_type, i.bank_account_number, i.holder_name, i.holder_rut)
+                 as "accountChangedSince"
           from payment_batch_items i
+          join brokers b on b.id = i.broker_id
           join flows f on f.id = i.flow_id
           join reservations r on r.id = f.reservation_id
          where i.batch_id = ${batchId} and i.sort_order > ${after ?? 0}
@@ -289,4 +304,44 @@ export async function listBatchFlows(
          order by i.sort_order`,
     z.object({ flowId: z.string(), reservationNumber: z.string(), paymentNumber: z.number().int() }),
   );
+}
+
+// --- payment_settings (one row, issue 53) ---------------------------------------------------------
+
+const settingsRow = z.object({
+  tolerancePerUf: z.string(),
+  paidDateBusinessDays: z.number().int(),
+  bankFileLayout: z.unknown().nullable(),
+  version: z.number().int(),
+});
+export type StoredPaymentSettings = z.infer<typeof settingsRow>;
+
+export async function findSettings(db: Executor): Promise<StoredPaymentSettings> {
+  const [row] = await queryRows(
+    db,
+    sql`select tolerance_per_uf::text as "tolerancePerUf", paid_date_business_days as "paidDateBusinessDays",
+               bank_file_layout as "bankFileLayout", version
+          from payment_settings where id`,
+    settingsRow,
+  );
+  return row!;
+}
+
+/** Saves the settings read at `version`; false when another change came first. */
+export async function updateSettings(
+  tx: Executor,
+  values: { tolerancePerUf: string; paidDateBusinessDays: number; bankFileLayout: unknown; version: number },
+  userId: string,
+): Promise<boolean> {
+  const rows = await queryRows(
+    tx,
+    sql`update payment_settings
+           set tolerance_per_uf = ${values.tolerancePerUf}, paid_date_business_days = ${values.paidDateBusinessDays},
+               bank_file_layout = ${values.bankFileLayout === null ? null : JSON.stringify(values.bankFileLayout)}::jsonb,
+               updated_by = ${userId}, updated_at = now(), version = version + 1
+         where id and version = ${values.version}
+         returning version`,
+    z.object({ version: z.number().int() }),
+  );
+  return rows.length > 0;
 }

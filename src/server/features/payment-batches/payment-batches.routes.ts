@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '../../../shared/schemas/common';
 import {
@@ -10,11 +11,27 @@ import {
   paymentBatchListQuery,
   paymentBatchPage,
   paymentBatchPaidBody,
+  paymentSettingsAnswer,
+  paymentSettingsBody,
 } from '../../../shared/schemas/payment-batches';
 import { sendExport } from '../../exports';
 import { serviceContext } from '../../http/context';
 import * as audit from '../audit/audit.service';
+import { bankFilePieces } from './bank-file';
 import * as paymentBatches from './payment-batches.service';
+
+/** The lines as they pass, counted into the export's audit record once all are written. */
+async function* countedLines<T>(
+  chunks: AsyncIterable<readonly T[]>,
+  record: (rows: number) => Promise<void>,
+): AsyncGenerator<readonly T[]> {
+  let rows = 0;
+  for await (const chunk of chunks) {
+    rows += chunk.length;
+    yield chunk;
+  }
+  await record(rows);
+}
 
 /**
  * /api/payment-batches: 'Nómina de pago' (issue 33) — the payments ready, the batches, one batch,
@@ -24,6 +41,18 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['payment-batches'];
   app.get('/candidates', { schema: { tags, response: { 200: batchCandidates } } }, async (request) =>
     paymentBatches.listCandidates(serviceContext(request)),
+  );
+
+  app.get('/settings', { schema: { tags, response: { 200: paymentSettingsAnswer } } }, async (request) => ({
+    settings: await paymentBatches.getSettings(serviceContext(request)),
+  }));
+
+  app.put(
+    '/settings',
+    { schema: { tags, body: paymentSettingsBody, response: { 200: paymentSettingsAnswer } } },
+    async (request) => ({
+      settings: await paymentBatches.updateSettings(serviceContext(request), request.body),
+    }),
   );
 
   app.get(
@@ -54,6 +83,25 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
       const ctx = serviceContext(request);
       const { format } = request.query;
       const exported = await paymentBatches.exportLines(ctx, request.params.id);
+      if (format === 'bank') {
+        const record = audit.exportRecorder(ctx, {
+          fileName: exported.fileName,
+          format: 'csv',
+          filters: { batchId: request.params.id, layout: exported.layout.name },
+        });
+        const fileName = `${exported.fileName}.txt`;
+        reply
+          .type(
+            `text/plain; charset=${exported.layout.encoding === 'windows-1252' ? 'windows-1252' : 'utf-8'}`,
+          )
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .header('cache-control', 'no-store');
+        return reply.send(
+          Readable.from(bankFilePieces(exported.layout, countedLines(exported.chunks, record)), {
+            objectMode: false,
+          }),
+        );
+      }
       const record = audit.exportRecorder(ctx, {
         fileName: exported.fileName,
         format,

@@ -1,24 +1,31 @@
 import type { z } from 'zod';
-import { batchTotal, notPayableReason, paymentReference } from '../../../shared/domain/payment-batches';
+import { type BankFileLayoutSpec, bankField, GENERIC_BANK_LAYOUT } from '../../../shared/domain/bank-file';
+import { addDays, businessDaysBack } from '../../../shared/domain/business-days';
+import { batchTotal, notPayableReasons, paymentReference } from '../../../shared/domain/payment-batches';
 import type { FlowCommand } from '../../../shared/domain/workflow/types';
-import { santiagoDateOf, santiagoInstant } from '../../../shared/format';
+import { formatDate, santiagoDateOf, santiagoInstant } from '../../../shared/format';
 import { isAdmin } from '../../../shared/permissions';
 import { allow, isPaymentsStaff } from '../../../shared/policies';
 import {
+  type BankFileLayout,
   type BatchCandidate,
   type BatchCandidates,
   type BatchLine,
+  bankFileLayout,
   MAX_BATCH_PAYMENTS,
   type PaymentBatchPage,
   type PaymentBatchView,
+  type PaymentSettingsView,
   type paymentBatchListQuery,
   type paymentBatchPaidBody,
+  type paymentSettingsBody,
 } from '../../../shared/schemas/payment-batches';
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { EXPORT_CHUNK_SIZE, keysetChunks } from '../../exports';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as brokerInvoices from '../broker-invoices/broker-invoices.service';
+import * as mail from '../mail/mail.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './payment-batches.queries';
 
@@ -46,7 +53,7 @@ async function candidatesOf(
   );
   return ready.map((payment) => {
     const invoice = invoices.get(payment.flowId) ?? { state: 'missing' as const };
-    const reason = notPayableReason(payment, invoice);
+    const reasons = notPayableReasons(payment, invoice);
     return {
       flowId: payment.flowId,
       reservationId: payment.reservationId,
@@ -58,13 +65,17 @@ async function candidatesOf(
       bankName: payment.bankName,
       bankAccountType: payment.bankAccountType,
       bankAccountNumber: payment.bankAccountNumber,
+      holderName: payment.holderName,
+      holderRut: payment.holderRut,
+      isBankVerified: payment.isBankVerified,
       email: payment.email,
       amountClp: invoice.state === 'ready' ? invoice.amountToPay : null,
+      paidAmount: invoice.state === 'ready' ? invoice.explained : null,
       invoiceFolio: invoice.state === 'missing' ? null : invoice.folio,
       reference: paymentReference(payment.reservationNumber, payment.isSecondPayment),
       openBatchNumber: payment.openBatchNumber,
-      isPayable: reason === null,
-      notPayableReason: reason,
+      isPayable: reasons.length === 0,
+      notPayableReasons: reasons,
     };
   });
 }
@@ -89,6 +100,12 @@ export async function listCandidates(ctx: ServiceContext): Promise<BatchCandidat
 export async function create(ctx: ServiceContext, flowIds: readonly string[]): Promise<PaymentBatchView> {
   requireStaff(ctx.user);
   if (new Set(flowIds).size !== flowIds.length) throw new AppError('PAYMENT_BATCH_DUPLICATE_PAYMENT');
+  const layout = (await settingsOf(ctx.db)).bankFileLayout ?? GENERIC_BANK_LAYOUT;
+  if (flowIds.length > layout.maxRecords) {
+    throw new AppError('PAYMENT_BATCH_TOO_MANY_FOR_BANK', {
+      params: { layout: layout.name, max: layout.maxRecords },
+    });
+  }
   let batchId: string;
   try {
     batchId = await ctx.db.transaction(async (tx) => {
@@ -102,7 +119,7 @@ export async function create(ctx: ServiceContext, flowIds: readonly string[]): P
             params: {
               payment: candidate.paymentNumber,
               reservation: candidate.reservationNumber,
-              reason: candidate.notPayableReason ?? '',
+              reason: candidate.notPayableReasons.join('. '),
             },
           });
         }
@@ -114,6 +131,8 @@ export async function create(ctx: ServiceContext, flowIds: readonly string[]): P
           bankName: candidate.bankName!,
           bankAccountType: candidate.bankAccountType!,
           bankAccountNumber: candidate.bankAccountNumber!,
+          holderName: candidate.holderName!,
+          holderRut: candidate.holderRut!,
           email: candidate.email,
           amountClp: candidate.amountClp!,
           reference: candidate.reference,
@@ -144,17 +163,19 @@ export function list(
   return queries.listBatches(ctx.db, query);
 }
 
-async function viewOf(db: Executor, user: Viewer, id: string): Promise<PaymentBatchView> {
+async function viewOf(db: Executor, user: Viewer, id: string, now: Date): Promise<PaymentBatchView> {
   const batch = await queries.findBatch(db, id);
   if (!batch) throw new AppError('PAYMENT_BATCH_NOT_FOUND');
   const lines = await queries.listLines(db, id, null, MAX_BATCH_PAYMENTS);
   const open = batch.status === 'open';
+  const earliest = open && !isAdmin(user) ? (await earliestPaidDate(db, santiagoDateOf(now))).earliest : null;
   return {
     ...batch,
     lines: lines.map(({ sortOrder: _sortOrder, ...line }) => line),
     canExport: true,
     canMarkPaid: open,
-    canChoosePaidDate: open && isAdmin(user),
+    canChoosePaidDate: open,
+    earliestPaidDate: earliest,
     canCancel: open,
   };
 }
@@ -162,23 +183,38 @@ async function viewOf(db: Executor, user: Viewer, id: string): Promise<PaymentBa
 /** GET /api/payment-batches/:id: the batch with its lines and what the viewer may do. */
 export function get(ctx: ServiceContext, id: string): Promise<PaymentBatchView> {
   requireStaff(ctx.user);
-  return viewOf(ctx.db, ctx.user, id);
+  return viewOf(ctx.db, ctx.user, id, ctx.now);
 }
 
 /** The bank file's lines in keyset chunks (checked first: once streaming, an error only cuts the file). */
 export async function exportLines(
   ctx: ServiceContext,
   id: string,
-): Promise<{ fileName: string; chunks: AsyncIterable<BatchLine[]> }> {
+): Promise<{ fileName: string; chunks: AsyncIterable<BatchLine[]>; layout: BankFileLayoutSpec }> {
   requireStaff(ctx.user);
   const batch = await queries.findBatch(ctx.db, id);
   if (!batch) throw new AppError('PAYMENT_BATCH_NOT_FOUND');
+  const { bankFileLayout: layout } = await settingsOf(ctx.db);
   const chunks = keysetChunks(
-    (after: number | null, limit: number) => queries.listLines(ctx.db, id, after, limit),
+    async (after: number | null, limit: number) =>
+      (await queries.listLines(ctx.db, id, after, limit)).map(oneLineEach),
     (line) => line.sortOrder,
     EXPORT_CHUNK_SIZE,
   );
-  return { fileName: `nomina_pago_${batch.number}_${santiagoDateOf(ctx.now)}`, chunks };
+  return {
+    fileName: `nomina_pago_${batch.number}_${santiagoDateOf(ctx.now)}`,
+    chunks,
+    layout: layout ?? GENERIC_BANK_LAYOUT,
+  };
+}
+
+/** A line's texts each on one line (the generic CSV too: a value never adds a physical line). */
+function oneLineEach<L extends BatchLine>(line: L): L {
+  const out: Record<string, unknown> = { ...line };
+  for (const [key, value] of Object.entries(line)) {
+    if (typeof value === 'string') out[key] = bankField(value, ';');
+  }
+  return out as L;
 }
 
 /**
@@ -196,8 +232,11 @@ export async function markPaid(
   requireStaff(ctx.user);
   const today = santiagoDateOf(ctx.now);
   if (body.paidDate > today) throw new AppError('PAYMENT_BATCH_PAID_DATE_FUTURE');
-  if (!allow(ctx.user, 'paymentBatches.markPaid', { paidDate: body.paidDate, today }))
-    throw new AppError('PAYMENT_BATCH_PAID_DATE_ADMIN_ONLY');
+  const { earliest, days } = await earliestPaidDate(ctx.db, today);
+  if (!allow(ctx.user, 'paymentBatches.markPaid', { paidDate: body.paidDate, today, earliest }))
+    throw new AppError('PAYMENT_BATCH_PAID_DATE_ADMIN_ONLY', {
+      params: { days, earliest: formatDate(earliest) },
+    });
   // A past day: the middle of that Santiago day, so its payment date is that day whatever the offset.
   const completedAt = body.paidDate === today ? undefined : santiagoInstant(body.paidDate, '12:00')!;
   const { view, outcomes } = await ctx.db.transaction(async (tx) => {
@@ -225,7 +264,7 @@ export async function markPaid(
               const taskRowId = open[0]!.id;
               return [
                 completedAt
-                  ? { type: 'setStatus', taskRowId, status: 'completed', completedAt }
+                  ? { type: 'setStatus', taskRowId, status: 'completed', completedAt, isBankDate: true }
                   : { type: 'setStatus', taskRowId, status: 'completed' },
               ];
             },
@@ -238,10 +277,18 @@ export async function markPaid(
       }
     }
     await queries.updateBatchPaid(tx, id, { paidDate: body.paidDate, userId: ctx.user.id, at: ctx.now });
-    return { view: await viewOf(tx, ctx.user, id), outcomes };
+    return { view: await viewOf(tx, ctx.user, id, ctx.now), outcomes };
   });
   for (const outcome of outcomes) workflows.publishOutcome(ctx.events, outcome);
   return view;
+}
+
+/** The earliest bank date the payments team may record: N business days back (a setting). */
+async function earliestPaidDate(db: Executor, today: string): Promise<{ earliest: string; days: number }> {
+  const { paidDateBusinessDays: days } = await queries.findSettings(db);
+  // N business days are never more than 2N + 20 calendar days back (weekends and holidays).
+  const holidays = await mail.listHolidayDates(db, addDays(today, -(2 * days + 20)), today);
+  return { earliest: businessDaysBack(today, days, holidays), days };
 }
 
 /** Cancels an open batch (its version read): its payments are free for another batch. */
@@ -253,6 +300,38 @@ export async function cancel(ctx: ServiceContext, id: string, version: number): 
     if (batch.status !== 'open') throw new AppError('PAYMENT_BATCH_NOT_OPEN');
     if (batch.version !== version) throw new AppError('STALE_VERSION');
     await queries.updateBatchCancelled(tx, id, { userId: ctx.user.id, at: ctx.now });
-    return viewOf(tx, ctx.user, id);
+    return viewOf(tx, ctx.user, id, ctx.now);
   });
+}
+
+// --- Configuración → Pagos (issue 53) -------------------------------------------------------------
+
+function layoutOf(stored: unknown): BankFileLayout | null {
+  if (stored === null || stored === undefined) return null;
+  const parsed = bankFileLayout.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}
+
+/** How money goes out: the tolerance per UF, the bank date's business days, the bank file's layout. */
+export async function settingsOf(db: Executor): Promise<Omit<PaymentSettingsView, 'canEdit'>> {
+  const stored = await queries.findSettings(db);
+  return { ...stored, bankFileLayout: layoutOf(stored.bankFileLayout) };
+}
+
+/** GET /api/payment-batches/settings: the payments team and administrators read them. */
+export async function getSettings(ctx: ServiceContext): Promise<PaymentSettingsView> {
+  requireStaff(ctx.user);
+  return { ...(await settingsOf(ctx.db)), canEdit: isAdmin(ctx.user) };
+}
+
+/** PUT /api/payment-batches/settings: administrators only, at the version read. */
+export async function updateSettings(
+  ctx: ServiceContext,
+  body: z.output<typeof paymentSettingsBody>,
+): Promise<PaymentSettingsView> {
+  if (!isAdmin(ctx.user)) throw new AppError('PAYMENT_SETTINGS_FORBIDDEN');
+  await ctx.db.transaction(async (tx) => {
+    if (!(await queries.updateSettings(tx, body, ctx.user.id))) throw new AppError('STALE_VERSION');
+  });
+  return getSettings(ctx);
 }

@@ -149,15 +149,31 @@ describe("'Nómina de pago': the bank's payment batch", () => {
       invoiceFolio: ready.folio,
       reference: `Comision reserva ${ready.reservation.reservationNumber} pago 1`,
       isPayable: true,
-      notPayableReason: null,
+      isBankVerified: true,
+      notPayableReasons: [],
     });
     expect(byFlow.get(noBank.flowId)).toMatchObject({
       isPayable: false,
-      notPayableReason: 'El broker no tiene datos bancarios',
+      notPayableReasons: ['El broker no tiene datos bancarios'],
       bankName: null,
     });
-    // A mismatch an administrator accepted is paid as invoiced.
-    expect(byFlow.get(accepted.flowId)).toMatchObject({ isPayable: true, amountClp: '3990000' });
+    expect(byFlow.get(ready.flowId)!.paidAmount).toEqual({
+      amountToPay: '4000000',
+      ufClp: '4000000',
+      difference: '0',
+      cause: null,
+    });
+    // A mismatch an administrator accepted is paid as invoiced, its difference explained (issue 53).
+    expect(byFlow.get(accepted.flowId)).toMatchObject({
+      isPayable: true,
+      amountClp: '3990000',
+      paidAmount: {
+        amountToPay: '3990000',
+        ufClp: '4000000',
+        difference: '-10000',
+        cause: 'Diferencia de −$ 10.000 aceptada por un administrador: «Acordado con el broker»',
+      },
+    });
   });
 
   it('a corrected invoice that no longer matches, unaccepted, keeps the payment out of a batch', async () => {
@@ -189,8 +205,9 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     const row = (await candidates(who.payments)).find((candidate) => candidate.flowId === flowId)!;
     expect(row).toMatchObject({
       isPayable: false,
-      notPayableReason:
+      notPayableReasons: [
         'La factura folio 9999 no cuadra con el pago y un administrador no ha aceptado la diferencia',
+      ],
     });
     const refused = await who.payments.post('/api/payment-batches', { flowIds: [flowId] });
     expect(refused.statusCode).toBe(409);
@@ -229,11 +246,19 @@ describe("'Nómina de pago': the bank's payment batch", () => {
       paidDate: null,
       canExport: true,
       canMarkPaid: true,
-      canChoosePaidDate: false,
+      canChoosePaidDate: true,
+      earliestPaidDate: '2026-11-13',
       canCancel: true,
     });
     expect(batch.lines.map((line) => line.flowId)).toEqual([a.flowId, b.flowId]);
-    expect(batch.lines[0]).toMatchObject({ bankAccountNumber: '0012345678', amountClp: '4000000' });
+    // The beneficiary is the account's holder (its legal name and RUT), not the trade name.
+    expect(batch.lines[0]).toMatchObject({
+      bankAccountNumber: '0012345678',
+      amountClp: '4000000',
+      holderName: expect.stringMatching(/^Corredora \d+ Limitada$/),
+      accountChangedSince: false,
+    });
+    expect(batch.lines[0]!.holderRut).toBe(batch.lines[0]!.brokerRut);
 
     const list = await who.payments.get('/api/payment-batches');
     expect(list.json()).toMatchObject({
@@ -273,9 +298,9 @@ describe("'Nómina de pago': the bank's payment batch", () => {
       );
       await tx.execute(
         sql`insert into payment_batch_items (batch_id, flow_id, sort_order, broker_id, broker_rut, broker_name,
-              bank_name, bank_account_type, bank_account_number, amount_clp, reference)
+              bank_name, bank_account_type, bank_account_number, holder_name, holder_rut, amount_clp, reference)
             select ${batch!.id}, flow_id, 1, broker_id, broker_rut, broker_name, bank_name, bank_account_type,
-                   bank_account_number, amount_clp, reference
+                   bank_account_number, holder_name, holder_rut, amount_clp, reference
               from payment_batch_items where batch_id = ${first.id}`,
       );
     }).then(
@@ -387,48 +412,77 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     expect(dates!.count).toBe(2);
   });
 
-  it('a past day: administrators only, the payment dated that day; a future day refused; nothing changes on refusal', async () => {
+  it("the bank's date: the payments team within the last N business days, administrators any past day; a future day refused", async () => {
     const who = await people();
-    const a = await atPaymentDate(who, { at: EARLIER });
-    const batch = await createBatch(who.payments, [a.flowId]);
-
-    const notToday = await who.payments.post(`/api/payment-batches/${batch.id}/paid`, {
-      paidDate: '2026-11-19',
-      version: batch.version,
+    // One business day back (the setting, an administrator's): from Thursday 19 November.
+    const settings = (await who.admin.get('/api/payment-batches/settings')).json().settings;
+    expect(settings).toMatchObject({ tolerancePerUf: '1.00', paidDateBusinessDays: 5, canEdit: true });
+    const teamSets = await who.payments.put('/api/payment-batches/settings', {
+      tolerancePerUf: '1',
+      paidDateBusinessDays: 1,
+      bankFileLayout: null,
+      version: settings.version,
     });
-    expect(notToday.statusCode).toBe(403);
-    expect(errorOf(notToday).message).toBe(
-      'Solo un administrador puede registrar una fecha de pago distinta de hoy.',
+    expect(teamSets.statusCode).toBe(403);
+    expect(errorOf(teamSets).message).toBe('Solo un administrador cambia la configuración de pagos.');
+    const set = await who.admin.put('/api/payment-batches/settings', {
+      tolerancePerUf: '1',
+      paidDateBusinessDays: 1,
+      bankFileLayout: null,
+      version: settings.version,
+    });
+    expect(set.statusCode, set.body).toBe(200);
+
+    const a = await atPaymentDate(who, { at: EARLIER });
+    const b = await atPaymentDate(who, { at: EARLIER });
+    const first = await createBatch(who.payments, [a.flowId]);
+    const second = await createBatch(who.payments, [b.flowId]);
+    expect(first).toMatchObject({ canChoosePaidDate: true, earliestPaidDate: '2026-11-19' });
+
+    const tooOld = await who.payments.post(`/api/payment-batches/${first.id}/paid`, {
+      paidDate: '2026-11-18',
+      version: first.version,
+    });
+    expect(tooOld.statusCode).toBe(403);
+    expect(errorOf(tooOld).message).toBe(
+      'Un Gestor de Pagos registra la fecha del banco dentro de los últimos 1 días hábiles (desde el 19/11/2026); una fecha anterior la registra un administrador.',
     );
-    const future = await who.admin.post(`/api/payment-batches/${batch.id}/paid`, {
+    const future = await who.admin.post(`/api/payment-batches/${first.id}/paid`, {
       paidDate: '2026-11-21',
-      version: batch.version,
+      version: first.version,
     });
     expect(future.statusCode).toBe(400);
     expect(errorOf(future).message).toBe('La fecha de pago no puede ser posterior a hoy.');
-    const badDate = await who.admin.post(`/api/payment-batches/${batch.id}/paid`, {
+    const badDate = await who.admin.post(`/api/payment-batches/${first.id}/paid`, {
       paidDate: '2026-02-30',
-      version: batch.version,
+      version: first.version,
     });
     expect(badDate.statusCode).toBe(400);
     expect(await flowStatus(a.flowId)).toBe('in_progress');
     expect(await paymentOf(a.flowId)).toEqual({ date: null, clp: null, ufValue: null });
 
-    const adminView = await who.admin.get(`/api/payment-batches/${batch.id}`);
-    expect(adminView.json().batch.canChoosePaidDate).toBe(true);
-    const stale = await who.admin.post(`/api/payment-batches/${batch.id}/paid`, {
-      paidDate: '2026-11-19',
-      version: batch.version + 5,
+    const adminView = await who.admin.get(`/api/payment-batches/${first.id}`);
+    expect(adminView.json().batch).toMatchObject({ canChoosePaidDate: true, earliestPaidDate: null });
+    const stale = await who.admin.post(`/api/payment-batches/${first.id}/paid`, {
+      paidDate: '2026-11-18',
+      version: first.version + 5,
     });
     expect(stale.statusCode).toBe(409);
     expect(errorOf(stale).code).toBe('STALE_VERSION');
 
-    const paid = await who.admin.post(`/api/payment-batches/${batch.id}/paid`, {
+    // Yesterday, the bank's date, by the payments team; an older day by an administrator.
+    const yesterday = await who.payments.post(`/api/payment-batches/${second.id}/paid`, {
       paidDate: '2026-11-19',
-      version: batch.version,
+      version: second.version,
+    });
+    expect(yesterday.statusCode, yesterday.body).toBe(200);
+    expect(await paymentOf(b.flowId)).toEqual({ date: '2026-11-19', clp: '4002000', ufValue: '40020.00' });
+    const paid = await who.admin.post(`/api/payment-batches/${first.id}/paid`, {
+      paidDate: '2026-11-18',
+      version: first.version,
     });
     expect(paid.statusCode, paid.body).toBe(200);
-    expect(await paymentOf(a.flowId)).toEqual({ date: '2026-11-19', clp: '4002000', ufValue: '40020.00' });
+    expect(await paymentOf(a.flowId)).toEqual({ date: '2026-11-18', clp: '4001000', ufValue: '40010.00' });
   });
 
   it('one payment the engine refuses refuses the whole batch: nothing is paid', async () => {
@@ -462,7 +516,7 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     const batch = await createBatch(who.payments, [a.flowId]);
     const [broker] = await queryRows<{ rut: string; name: string }>(
       ctx.db,
-      sql`select rut, name from brokers where id = ${a.broker.id}`,
+      sql`select bank_holder_rut as rut, bank_holder_name as name from brokers where id = ${a.broker.id}`,
     );
 
     const csv = await who.payments.get(`/api/payment-batches/${batch.id}/export?format=csv`);
@@ -517,6 +571,69 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     expect(exports!.count).toBe(2);
   });
 
+  it("the bank file in the administrator's layout: its columns, separator, header, encoding and record limit; no value breaks a record", async () => {
+    const who = await people();
+    const a = await atPaymentDate(who);
+    const b = await atPaymentDate(who);
+    const { settings } = (await who.admin.get('/api/payment-batches/settings')).json();
+    expect(settings.bankFileLayout).toBeNull();
+    const layout = {
+      name: 'Banco Austral',
+      columns: [
+        { field: 'holderRut', header: 'RUT' },
+        { field: 'holderName', header: 'Titular' },
+        { field: 'bankAccountNumber', header: 'Cuenta' },
+        { field: 'amountClp', header: 'Monto' },
+      ],
+      separator: 'tab',
+      hasHeader: false,
+      encoding: 'windows-1252',
+      maxRecords: 1,
+    };
+    const bad = await who.admin.put('/api/payment-batches/settings', {
+      ...settings,
+      canEdit: undefined,
+      bankFileLayout: { ...layout, columns: [], separator: 'x' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).fields).toMatchObject({
+      'bankFileLayout.columns': 'El formato necesita al menos una columna',
+      'bankFileLayout.separator': 'Elija un separador de la lista',
+    });
+    const { canEdit: _canEdit, ...body } = settings;
+    const saved = await who.admin.put('/api/payment-batches/settings', { ...body, bankFileLayout: layout });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().settings.bankFileLayout).toEqual(layout);
+
+    // The bank's record limit per file: a batch of two is refused, saying why; nothing is made.
+    const tooMany = await who.payments.post('/api/payment-batches', { flowIds: [a.flowId, b.flowId] });
+    expect(tooMany.statusCode).toBe(400);
+    expect(errorOf(tooMany).message).toBe(
+      'El formato del banco «Banco Austral» admite a lo más 1 pagos por archivo: elija menos pagos para esta nómina.',
+    );
+    expect(await batchCount()).toBe(0);
+
+    const batch = await createBatch(who.payments, [a.flowId]);
+    // Data written before the one-line rule (a holder name with a line break and a tab) cannot break the record.
+    await asSystem(ctx.appDb, (tx) =>
+      tx.execute(
+        sql`update payment_batch_items set holder_name = ${'Peñalolén\r\nInversiones\tSpA'} where batch_id = ${batch.id}`,
+      ),
+    );
+    const file = await who.payments.get(`/api/payment-batches/${batch.id}/export?format=bank`);
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-type']).toBe('text/plain; charset=windows-1252');
+    expect(file.headers['content-disposition']).toContain(`nomina_pago_${batch.number}_2026-11-20.txt`);
+    const bytes = file.rawPayload;
+    // Windows-1252: 'ñ' and 'é' one byte each.
+    expect(bytes.includes(Buffer.from([0xf1]))).toBe(true);
+    const text = new TextDecoder('windows-1252').decode(bytes);
+    expect(text).toBe(`${batch.lines[0]!.holderRut}\tPeñalolén Inversiones SpA\t0012345678\t4000000\r\n`);
+    // The generic CSV keeps one line per record too.
+    const csv = await who.payments.get(`/api/payment-batches/${batch.id}/export?format=csv`);
+    expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(2);
+  });
+
   it('allows the payments team and administrators on every route; denies the other user types', async () => {
     const who = await people();
     const a = await atPaymentDate(who);
@@ -568,6 +685,161 @@ describe("'Nómina de pago': the bank's payment batch", () => {
     expect(unknown.statusCode).toBe(404);
     expect(errorOf(unknown).message).toBe('La nómina de pago no existe.');
   });
+
+  /** The broker's form as it stands, with `extra` over it (PUT /api/brokers/:id). */
+  async function brokerBody(agent: Agent, brokerId: string, extra: Record<string, unknown>) {
+    const { broker } = (await agent.get(`/api/brokers/${brokerId}`)).json();
+    const {
+      id: _id,
+      createdAt: _c,
+      updatedAt: _u,
+      bankStatus: _s,
+      bankChangedByName: _cb,
+      bankChangedAt: _ca,
+      bankVerifiedByName: _vb,
+      bankVerifiedAt: _va,
+      canChangeBank: _cc,
+      canVerifyBank: _cv,
+      ...fields
+    } = broker;
+    return { ...fields, ...extra };
+  }
+
+  async function bankNotices() {
+    return queryRows<{ to: string; notices: Record<string, unknown>[] }>(
+      ctx.db,
+      sql`select to_address as "to", notices from mail_messages where kind = 'bankAccount' order by created_at, to_address`,
+    );
+  }
+
+  it("bank data: a KAM's change refused (403); a payments user's change waits for another person, never its author; the batch refuses it meanwhile; audited and told", async () => {
+    const who = await people();
+    const other = await loginAs(ctx, { userType: 'Gestor de Pagos', firstName: 'Tomás', lastName: 'Ibarra' });
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const broker = await createBroker(ctx.db, {
+      ...BANK,
+      financeContactEmail: 'finanzas@corredora.cl',
+      kamEmail: 'kam@corredora.cl',
+    });
+    const before = await atPaymentDate(who, { brokerId: broker.id });
+    const made = await createBatch(who.payments, [before.flowId]);
+    const paying = await atPaymentDate(who, { brokerId: broker.id });
+
+    // A KAM may save the broker's other fields, but not its account.
+    const newAccount = { bankAccountNumber: '9876543210', bankHolderName: 'Inversiones Otra SpA' };
+    const byKam = await kam.put(`/api/brokers/${broker.id}`, await brokerBody(kam, broker.id, newAccount));
+    expect(byKam.statusCode).toBe(403);
+    expect(errorOf(byKam).code).toBe('BANK_DATA_FORBIDDEN');
+    const kamOther = await kam.put(
+      `/api/brokers/${broker.id}`,
+      await brokerBody(kam, broker.id, { commercialContactName: 'Otra Persona' }),
+    );
+    expect(kamOther.statusCode, kamOther.body).toBe(200);
+    expect(kamOther.json().broker).toMatchObject({ bankStatus: 'verified', bankAccountNumber: '0012345678' });
+    // A line break cannot enter the bank's name (one line each).
+    const twoLines = await who.payments.put(
+      `/api/brokers/${broker.id}`,
+      await brokerBody(who.payments, broker.id, { bankName: 'Banco de Chile\r\nX;Y' }),
+    );
+    expect(twoLines.statusCode).toBe(400);
+    expect(errorOf(twoLines).fields?.bankName).toBe(
+      'Debe ser una sola línea, sin saltos de línea ni caracteres de control',
+    );
+    expect(await bankNotices()).toEqual([]);
+
+    // The payments team changes it: pending, not payable, told to the finance contact and the KAM.
+    const changed = await who.payments.put(
+      `/api/brokers/${broker.id}`,
+      await brokerBody(who.payments, broker.id, newAccount),
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    const pending = changed.json().broker;
+    expect(pending).toMatchObject({
+      bankStatus: 'unverified',
+      bankAccountNumber: '9876543210',
+      bankChangedByName: 'Pía Rojas',
+      bankVerifiedAt: null,
+      canVerifyBank: false,
+    });
+    const row = (await candidates(who.payments)).find((candidate) => candidate.flowId === paying.flowId)!;
+    expect(row).toMatchObject({
+      isPayable: false,
+      isBankVerified: false,
+      notPayableReasons: [
+        'Cuenta por verificar: otra persona de pagos debe verificar el cambio de cuenta del broker',
+      ],
+    });
+    const refused = await who.admin.post('/api/payment-batches', { flowIds: [paying.flowId] });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toContain('Cuenta por verificar');
+    // The batch made before keeps the account it was made with, and says it changed since.
+    const kept = (await who.payments.get(`/api/payment-batches/${made.id}`)).json().batch;
+    expect(kept.lines[0]).toMatchObject({ bankAccountNumber: '0012345678', accountChangedSince: true });
+
+    const notices = await bankNotices();
+    expect(notices.map((notice) => notice.to)).toEqual(['finanzas@corredora.cl', 'kam@corredora.cl']);
+    expect(notices[0]!.notices[0]).toMatchObject({ action: 'changed', accountEnding: '···· 3210' });
+    expect(JSON.stringify(notices)).not.toContain('9876543210');
+
+    // Its author cannot verify it, nor can a KAM; another payments user can, once.
+    const own = await who.payments.post(`/api/brokers/${broker.id}/bank-account/verify`, {
+      version: pending.version,
+    });
+    expect(own.statusCode).toBe(403);
+    expect(errorOf(own).message).toBe(
+      'Usted hizo este cambio de cuenta: otra persona (Gestor de Pagos o administrador) debe verificarlo.',
+    );
+    const byKamVerify = await kam.post(`/api/brokers/${broker.id}/bank-account/verify`, {
+      version: pending.version,
+    });
+    expect(byKamVerify.statusCode).toBe(403);
+    expect(errorOf(byKamVerify).code).toBe('BANK_VERIFY_FORBIDDEN');
+    const otherView = (await other.get(`/api/brokers/${broker.id}`)).json().broker;
+    expect(otherView).toMatchObject({ canVerifyBank: true, canChangeBank: true });
+    const verified = await other.post(`/api/brokers/${broker.id}/bank-account/verify`, {
+      version: pending.version,
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().broker).toMatchObject({
+      bankStatus: 'verified',
+      bankVerifiedByName: 'Tomás Ibarra',
+      canVerifyBank: false,
+    });
+    const twice = await who.admin.post(`/api/brokers/${broker.id}/bank-account/verify`, {
+      version: verified.json().broker.version,
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(errorOf(twice).code).toBe('BANK_NOTHING_TO_VERIFY');
+
+    const payable = (await candidates(who.payments)).find((candidate) => candidate.flowId === paying.flowId)!;
+    expect(payable).toMatchObject({
+      isPayable: true,
+      holderName: 'Inversiones Otra SpA',
+      bankAccountNumber: '9876543210',
+    });
+    const batch = await createBatch(who.payments, [paying.flowId]);
+    expect(batch.lines[0]).toMatchObject({ holderName: 'Inversiones Otra SpA', accountChangedSince: false });
+
+    // Audited: the change (by whom) and the verification (by whom), on the broker's history.
+    const log = await queryRows<{ after: Record<string, unknown>; actor: string | null }>(
+      ctx.db,
+      sql`select after, actor_id as actor from audit_log
+           where table_name = 'brokers' and record_id = ${broker.id} and action = 'update'
+           order by id`,
+    );
+    expect(log.map((entry) => [entry.actor, entry.after.bank_verified_by ?? null])).toEqual([
+      [kam.user!.id, null],
+      [who.payments.user!.id, null],
+      [other.user!.id, other.user!.id],
+    ]);
+    const told = await bankNotices();
+    expect(told.map((notice) => `${notice.notices[0]!.action} ${notice.to}`).sort()).toEqual([
+      'changed finanzas@corredora.cl',
+      'changed kam@corredora.cl',
+      'verified finanzas@corredora.cl',
+      'verified kam@corredora.cl',
+    ]);
+  });
 });
 
 describe("the broker's bank data", () => {
@@ -598,6 +870,8 @@ describe("the broker's bank data", () => {
         bankName: 'BancoEstado',
         bankAccountType: 'Cuenta RUT',
         bankAccountNumber: '12.345.678',
+        bankHolderName: 'Corredora Uno Limitada',
+        bankHolderRut: '76.543.210-3',
         paymentEmail: 'Finanzas@Broker.CL',
       }),
     );
@@ -606,7 +880,10 @@ describe("the broker's bank data", () => {
       bankName: 'BancoEstado',
       bankAccountType: 'Cuenta RUT',
       bankAccountNumber: '12345678',
+      bankHolderName: 'Corredora Uno Limitada',
+      bankHolderRut: '76543210-3',
       paymentEmail: 'finanzas@broker.cl',
+      bankStatus: 'unverified',
     });
     const [log] = await queryRows<{ after: Record<string, unknown> }>(
       ctx.db,
@@ -622,7 +899,7 @@ describe("the broker's bank data", () => {
       [
         { bankName: 'Banco de Chile' },
         'bankAccountType',
-        'Complete el banco, el tipo y el número de cuenta, o deje los tres vacíos',
+        'Complete el banco, el tipo y el número de cuenta, el titular y su RUT, o deje los cinco vacíos',
       ],
       [
         { bankName: 'Banco de Chile', bankAccountType: 'Cuenta Corriente', bankAccountNumber: '12-ab' },
@@ -640,6 +917,11 @@ describe("the broker's bank data", () => {
         'La Cuenta RUT es de BancoEstado: indique ese banco',
       ],
       [{ paymentEmail: 'no-es-correo' }, 'paymentEmail', 'Ingrese un correo electrónico válido'],
+      [
+        { bankHolderRut: '76.543.210-4' },
+        'bankHolderRut',
+        'El RUT del titular no es válido (revise el dígito verificador)',
+      ],
     ];
     for (const [extra, field, message] of cases) {
       const response = await admin.put(`/api/brokers/${created.id}`, body(created, extra));

@@ -168,7 +168,12 @@ export function refusalOf(
       if (state.status === 'cancelled' || judge.subjectClosed) return 'FLOW_CANCELLED';
       return state.status === 'pending' ? null : 'FLOW_ALREADY_STARTED';
     case 'setStatus':
-      return setStatusRefusal(judge, command.taskRowId, command.status, command.completedAt !== undefined);
+      return setStatusRefusal(
+        judge,
+        command.taskRowId,
+        command.status,
+        command.completedAt !== undefined && command.isBankDate !== true,
+      );
     case 'reopen': {
       const task = state.tasks.find((candidate) => candidate.id === command.taskRowId);
       // Reopening a task that is not completed changes nothing.

@@ -89,8 +89,12 @@ export interface Actor {
 export type FlowCommand =
   /** 'Proceder con Pago': a pending flow starts (administrators). */
   | { type: 'start' }
-  /** Any status from the select; completing may carry an administrator's date. */
-  | { type: 'setStatus'; taskRowId: string; status: TaskStatus; completedAt?: Date }
+  /**
+   * Any status from the select; completing may carry an administrator's date, or the bank's date of a
+   * payment batch (`isBankDate`: the batch's own rule, 'paymentBatches.markPaid', judged who may give
+   * it; issue 53). No request body reaches this flag: only the batch's service sets it.
+   */
+  | { type: 'setStatus'; taskRowId: string; status: TaskStatus; completedAt?: Date; isBankDate?: true }
   /** A completed task back to pending (administrators: it is a change of a completed task). */
   | { type: 'reopen'; taskRowId: string }
   | { type: 'assign'; taskRowId: string; userId: string }

@@ -21,7 +21,14 @@ const FIELDS = IMPORT_FIELDS.brokers;
 const COLUMNS = IMPORT_FIELDS.brokers.map((field) => field.key) as (keyof BrokerValues)[];
 type BrokerColumns = BrokerValues;
 /** What the import does not carry (the bank data, decision 0040): kept as the broker has it. */
-const KEPT = ['bankName', 'bankAccountType', 'bankAccountNumber', 'paymentEmail'] as const;
+const KEPT = [
+  'bankName',
+  'bankAccountType',
+  'bankAccountNumber',
+  'bankHolderName',
+  'bankHolderRut',
+  'paymentEmail',
+] as const;
 
 interface BrokerPlan {
   id: string | null;
