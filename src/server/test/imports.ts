@@ -86,3 +86,22 @@ export async function templateHeaders(agent: Agent, kind: string): Promise<strin
 export function rowFor(headers: string[], values: Record<string, unknown>): unknown[] {
   return headers.map((header) => (header in values ? values[header] : null));
 }
+
+/**
+ * A snapshot without what says who changed a row last and its version: an undo puts the data back
+ * as a new version (a version never moves backwards), so the data is compared, and the versions apart.
+ */
+export function dataOf(snapshot: Record<string, string>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [table, rows] of Object.entries(snapshot)) {
+    result[table] = JSON.stringify(
+      (JSON.parse(rows) as string[])
+        .map((row) => {
+          const { version: _v, updated_at: _at, updated_by: _by, ...data } = JSON.parse(row);
+          return JSON.stringify(data);
+        })
+        .sort(),
+    );
+  }
+  return result;
+}

@@ -16,6 +16,7 @@ import {
 import { openEventStream } from '../../test/event-stream';
 import {
   applyAndWait,
+  dataOf,
   dotted,
   rowFor,
   tableSnapshot,
@@ -296,13 +297,15 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
 
     const undone = await admin.post(`/api/imports/runs/${file.runId}/undo`);
     expect(undone.statusCode, undone.body).toBe(200);
-    expect(await snapshot(ctx)).toEqual(before);
+    // The data as it was; the unit the import updated as a new version (never backwards).
+    expect(dataOf(await snapshot(ctx))).toEqual(dataOf(before));
     expect((await sellerTab.next('stock-changed')).data).toEqual({ projectId: project.id });
     const [restored] = await queryRows<{ version: number; typology: string }>(
       ctx.db,
       sql`select version, typology from units where id = ${a1201.id}`,
     );
-    expect(restored).toEqual({ version: 1, typology: '2D2B' });
+    // Its typology back, as a new version: 1 → 2 by the import, 2 → 3 by the undo (never backwards).
+    expect(restored).toEqual({ version: 3, typology: '2D2B' });
   });
 
   it('says why a unit row cannot be imported, with the stock forms’ messages, writing nothing', async () => {

@@ -29,7 +29,7 @@ import {
   type PlanOutcome,
   plan,
   rollBackRun,
-  undoRecords,
+  undoRun,
 } from './pipeline';
 import { openTable } from './read-file';
 
@@ -334,12 +334,10 @@ export async function undo(ctx: ServiceContext, runId: string): Promise<ImportRu
   requireAdmin(ctx);
   const run = await queries.findRunState(ctx.db, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  if (run.status === 'undone') throw new AppError('IMPORT_ALREADY_UNDONE');
   if (run.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
   const stockProjects = await queries.listStockProjectsOfRun(ctx.db, runId);
-  await undoRecords(ctx.db, runId, ctx.user.id);
-  await ctx.db.transaction((tx) =>
-    queries.updateRun(tx, runId, { status: 'undone', undoneAt: ctx.now, undoneBy: ctx.user.id }),
-  );
+  await undoRun(ctx.db, runId, ctx.user.id, ctx.now);
   publishStockChanged(ctx, stockProjects);
   return getRun(ctx, runId);
 }

@@ -18,6 +18,7 @@ import {
 } from '../../test/builders';
 import {
   applyAndWait,
+  dataOf,
   dotted,
   rowFor,
   tableSnapshot,
@@ -369,7 +370,10 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
     const undone = await admin.post(`/api/imports/runs/${file.runId}/undo`);
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json().run.status).toBe('undone');
-    expect(await snapshot(ctx)).toEqual(before);
+    // The data as it was, as a new version: the client updated by the import went 1 → 2, its undo 2 → 3.
+    expect(dataOf(await snapshot(ctx))).toEqual(dataOf(before));
+    const versions = await queryRows<{ version: number }>(ctx.db, sql`select version from clients`);
+    expect(versions.map((row) => row.version)).toEqual([3]);
   });
 
   it('brokers: round trip with the template, re-apply changes nothing, undo restores', async () => {

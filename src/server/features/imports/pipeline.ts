@@ -8,7 +8,7 @@ import {
   type SkippedRow,
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
-import { type Database, isEmbedded } from '../../db/client';
+import { type Database, type Executor, isEmbedded } from '../../db/client';
 import {
   analyzedRows,
   analyzeSize,
@@ -18,10 +18,24 @@ import {
 } from '../../db/maintenance';
 import { letOthersThrough } from '../../event-loop';
 import { AppError } from '../../http/app-error';
+import * as brokersService from '../brokers/brokers.service';
+import * as clientsService from '../clients/clients.service';
+import * as commissionsService from '../commissions/commissions.service';
+import * as reservationsService from '../reservations/reservations.service';
+import * as stock from '../stock/stock.service';
+import type { StoredRecord } from './imports.queries';
 import * as queries from './imports.queries';
 import { brokersKind } from './kinds/brokers';
 import { clientsKind } from './kinds/clients';
-import { type ChangedRecord, type KindModule, type PlannedRow, type ReadRow, readRow } from './kinds/kind';
+import {
+  type ChangedRecord,
+  IMPORT_TABLES,
+  type ImportTable,
+  type KindModule,
+  type PlannedRow,
+  type ReadRow,
+  readRow,
+} from './kinds/kind';
 import { reservationsKind } from './kinds/reservations';
 import { unitsKind } from './kinds/units';
 import { type OpenedTable, openTable, type SheetRow } from './read-file';
@@ -419,65 +433,146 @@ export async function rollBackRun(
   );
 }
 
-/** Records undone per transaction (a reservation takes its flows with it). */
-const UNDO_CHUNK = 200;
+/**
+ * Each table an import writes, locked, restored and deleted by its owning feature (decision 0056):
+ * the undo writes no table itself.
+ */
+const OWNERS: Record<
+  ImportTable,
+  {
+    lock(tx: Executor, ids: readonly string[]): Promise<void>;
+    restore(
+      tx: Executor,
+      rows: readonly { id: string; before: Record<string, unknown> }[],
+      userId: string | null,
+    ): Promise<void>;
+    remove(tx: Executor, ids: readonly string[]): Promise<void>;
+  }
+> = {
+  clients: {
+    lock: clientsService.lockImportedIn,
+    restore: clientsService.restoreImportedIn,
+    remove: clientsService.removeImportedIn,
+  },
+  brokers: {
+    lock: brokersService.lockImportedIn,
+    restore: brokersService.restoreImportedIn,
+    remove: brokersService.removeImportedIn,
+  },
+  reservations: {
+    lock: reservationsService.lockImportedIn,
+    restore: reservationsService.restoreImportedIn,
+    remove: reservationsService.removeImportedIn,
+  },
+  broker_commissions: {
+    lock: commissionsService.lockImportedIn,
+    restore: commissionsService.restoreImportedIn,
+    remove: commissionsService.removeImportedIn,
+  },
+  units: {
+    lock: (tx, ids) => stock.lockImportedIn(tx, 'units', ids),
+    restore: (tx, rows, userId) => stock.restoreImportedIn(tx, 'units', rows, userId),
+    remove: (tx, ids) => stock.removeImportedIn(tx, 'units', ids),
+  },
+  price_lists: {
+    lock: (tx, ids) => stock.lockImportedIn(tx, 'price_lists', ids),
+    restore: (tx, rows, userId) => stock.restoreImportedIn(tx, 'price_lists', rows, userId),
+    remove: (tx, ids) => stock.removeImportedIn(tx, 'price_lists', ids),
+  },
+};
+
+/** Rows restored or deleted per statement (the JSON of a thousand snapshots stays small). */
+const REVERT_STEP = 1_000;
 
 /**
- * Reverts what a run wrote, newest first: creations deleted (a reservation's flows and commission
- * with it), updates restored to the whole row they replaced. Refused, naming the records, when someone
- * else changed them since (`force`: an apply rolling itself back still refuses to lose those changes,
- * and answers them). Chunked like the apply; each chunk forgets the records it reverted, so an undo
- * cut short is finished by the next.
+ * Reverts what a run wrote inside the caller's transaction: every record it changed locked first (by
+ * its owner, the tables in one order), then checked under that lock — changed since by someone else
+ * (an edit saved meanwhile, a task moved on its flow, a reservation made for its client) and the
+ * undo is refused naming those records (`force`: an apply rolling itself back answers them instead);
+ * then, newest first, creations deleted (a reservation's flows and commission with it) and updates
+ * put back as a new version (a version never moves backwards). Nothing is reverted when one record
+ * is refused.
  */
-export async function undoRecords(
-  db: Database,
+async function revertIn(
+  tx: Executor,
   runId: string,
   actorId: string | null,
-  options: { force?: boolean; since?: Date } = {},
+  options: { force?: boolean },
 ): Promise<string[]> {
-  const run = await queries.findRunState(db, runId);
+  const run = await queries.findRunState(tx, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
-  const since = run.startedAt ?? run.createdAt;
-  const conflicts = await queries.listLaterChanges(db, runId, since, 11);
+  const records = await queries.listRecordsOf(tx, runId);
+  for (const table of IMPORT_TABLES) {
+    const ids = records.filter((record) => record.tableName === table).map((record) => record.recordId);
+    for (let start = 0; start < ids.length; start += REVERT_STEP)
+      await OWNERS[table].lock(tx, ids.slice(start, start + REVERT_STEP));
+  }
+  const conflicts = await queries.listLaterChanges(tx, runId, run.startedAt ?? run.createdAt, 11);
   if (conflicts.length > 0) {
     if (options.force) return conflicts;
     const shown = conflicts.slice(0, 10).join(', ') + (conflicts.length > 10 ? ' y otros' : '');
     throw new AppError('IMPORT_UNDO_CONFLICT', { params: { records: shown } });
   }
-  const acting = actingAs(db, { userId: actorId, requestId: runId, at: null });
-  for (;;) {
-    const records = await queries.recordsOf(db, runId, null, UNDO_CHUNK);
-    if (records.length === 0) break;
-    await acting.transaction(async (tx) => {
-      let index = 0;
-      while (index < records.length) {
-        const record = records[index]!;
-        if (record.action === 'update') {
-          if (record.before)
-            await queries.updateRowToSnapshot(tx, record.tableName, record.recordId, record.before);
-          index += 1;
-          continue;
-        }
-        // Consecutive creations of one table: one delete.
-        const ids: string[] = [];
-        while (
-          index < records.length &&
-          records[index]!.action === 'insert' &&
-          records[index]!.tableName === record.tableName
-        ) {
-          ids.push(records[index]!.recordId);
-          index += 1;
-        }
-        await queries.deleteRows(tx, record.tableName, ids);
-      }
-      await queries.deleteRecordsByIds(
+  // Consecutive records of one table and action: one statement per step.
+  let index = 0;
+  while (index < records.length) {
+    const first = records[index]!;
+    const group: StoredRecord[] = [];
+    while (
+      index < records.length &&
+      records[index]!.tableName === first.tableName &&
+      records[index]!.action === first.action &&
+      group.length < REVERT_STEP
+    ) {
+      group.push(records[index]!);
+      index += 1;
+    }
+    const owner = OWNERS[first.tableName];
+    if (first.action === 'insert')
+      await owner.remove(
         tx,
-        records.map((record) => record.id),
+        group.map((record) => record.recordId),
       );
-    });
-    await letOthersThrough();
+    else
+      await owner.restore(
+        tx,
+        group.flatMap((record) => (record.before ? [{ id: record.recordId, before: record.before }] : [])),
+        actorId,
+      );
   }
+  await queries.deleteRecordsOfRun(tx, runId);
   return [];
+}
+
+/**
+ * Reverts what a run wrote, in one transaction (`revertIn`): after a failed or cancelled apply, with
+ * `force` (the records others changed are answered, not lost).
+ */
+export async function undoRecords(
+  db: Database,
+  runId: string,
+  actorId: string | null,
+  options: { force?: boolean } = {},
+): Promise<string[]> {
+  return actingAs(db, { userId: actorId, requestId: runId, at: null }).transaction((tx) =>
+    revertIn(tx, runId, actorId, options),
+  );
+}
+
+/**
+ * 'Deshacer importación': under the run's lock, so that of concurrent undos exactly one reverts and
+ * the others are told it was undone; the run's records reverted and the run 'Deshecha' in the same
+ * transaction.
+ */
+export async function undoRun(db: Database, runId: string, actorId: string, now: Date): Promise<void> {
+  await actingAs(db, { userId: actorId, requestId: runId, at: null }).transaction(async (tx) => {
+    const locked = await queries.lockRun(tx, runId);
+    if (!locked) throw new AppError('IMPORT_RUN_NOT_FOUND');
+    if (locked.status === 'undone') throw new AppError('IMPORT_ALREADY_UNDONE');
+    if (locked.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
+    await revertIn(tx, runId, actorId, {});
+    await queries.updateRun(tx, runId, { status: 'undone', undoneAt: now, undoneBy: actorId });
+  });
 }
 
 export { countsSentence, errorMessage };
