@@ -1,10 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { paymentUf, ufToClp } from '../../../shared/domain/uf';
 import { errorMessage } from '../../../shared/errors';
 import { queryRows } from '../../db/client';
+import { migrationsFolder } from '../../paths';
 import { errorOf, loginAs, useTestApp } from '../../test/app';
-import { createBroker, createClient, createProject, createUser, uniqueRut } from '../../test/builders';
+import {
+  createBroker,
+  createClient,
+  createProject,
+  createReservation,
+  createUser,
+  seedUfValues,
+  uniqueRut,
+} from '../../test/builders';
+import { createCommission } from '../../test/flow-builders';
 import { applyAndWait, dotted, rowFor, templateHeaders, uploadAndCheck, workbook } from '../../test/imports';
 
 /**
@@ -127,6 +139,66 @@ describe('imports through the owners of the tables', { timeout: 240_000 }, () =>
         '39280.11',
       ),
     );
+  });
+});
+
+describe('migration 0041: payments imported as paid before get their pesos', { timeout: 240_000 }, () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('freezes them at their day’s UF value by the domain’s rule (the two homes of the rule agree), leaving a missing day and frozen ones alone', async () => {
+    await seedUfValues(ctx.db, { '2026-06-30': '39267.07', '2026-07-15': '39301.55' });
+    const broker = await createBroker(ctx.db);
+    // Amounts chosen for the roundings: half a cent, half a peso, a percentage of a third.
+    const cases = [
+      { commissionAmount: '60.50', numberOfPayments: 2, firstPaymentPercentage: 50 },
+      { commissionAmount: '33.33', numberOfPayments: 2, firstPaymentPercentage: 25 },
+      { commissionAmount: '100.01', numberOfPayments: 1, firstPaymentPercentage: 100 },
+      { commissionAmount: '75.15', numberOfPayments: 2, firstPaymentPercentage: 50 },
+    ] as const;
+    const made: string[] = [];
+    for (const figures of cases) {
+      const reservation = await createReservation(ctx.db, { brokerId: broker.id, isWithBroker: true });
+      const commission = await createCommission(ctx.db, reservation, {
+        ...figures,
+        payment1Date: '2026-06-30',
+        payment2Date: figures.numberOfPayments === 2 ? '2026-07-15' : null,
+      });
+      made.push(commission.id);
+    }
+    // One on a day with no value, one already frozen (kept as it is).
+    const missing = await createCommission(
+      ctx.db,
+      await createReservation(ctx.db, { brokerId: broker.id, isWithBroker: true }),
+      { payment1Date: '2026-07-01' },
+    );
+    const frozen = await createCommission(
+      ctx.db,
+      await createReservation(ctx.db, { brokerId: broker.id, isWithBroker: true }),
+      { payment1Date: '2026-06-30', payment1Clp: '1', payment1UfValue: '1.00' },
+    );
+    const migration = readFileSync(join(migrationsFolder, '0041_imported_payment_pesos.sql'), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint'))
+      await ctx.db.execute(sql.raw(statement));
+
+    const pesos = async (id: string) =>
+      (
+        await queryRows<{ c1: string | null; u1: string | null; c2: string | null; u2: string | null }>(
+          ctx.db,
+          sql`select payment_1_clp::text as c1, payment_1_uf_value::text as u1,
+                     payment_2_clp::text as c2, payment_2_uf_value::text as u2
+                from broker_commissions where id = ${id}`,
+        )
+      )[0]!;
+    for (const [index, figures] of cases.entries()) {
+      expect(await pesos(made[index]!), figures.commissionAmount).toEqual({
+        c1: ufToClp(paymentUf(figures, 1), '39267.07'),
+        u1: '39267.07',
+        c2: figures.numberOfPayments === 2 ? ufToClp(paymentUf(figures, 2), '39301.55') : null,
+        u2: figures.numberOfPayments === 2 ? '39301.55' : null,
+      });
+    }
+    expect(await pesos(missing.id)).toEqual({ c1: null, u1: null, c2: null, u2: null });
+    expect(await pesos(frozen.id)).toEqual({ c1: '1', u1: '1.00', c2: null, u2: null });
   });
 });
 
