@@ -520,23 +520,42 @@ export const headerRowField = z
   .optional();
 
 /** Why a row of the file was not read as data (decision 0049). */
-export const SKIP_REASONS = ['title', 'blank', 'total', 'footer'] as const;
+export const SKIP_REASONS = ['title', 'blank', 'total', 'footer', 'repeated'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   title: 'título sobre el encabezado',
   blank: 'fila en blanco',
   total: 'fila de totales',
   footer: 'nota al pie (solo texto en la primera columna)',
+  repeated: 'idéntica a otra fila del archivo: se importa una vez',
 };
-export const skippedRow = z.object({ rowNumber: z.number().int(), reason: z.enum(SKIP_REASONS) });
+export const skippedRow = z.object({
+  rowNumber: z.number().int(),
+  reason: z.enum(SKIP_REASONS),
+  /** A repeated row: the row it repeats (the one imported). */
+  firstRow: z.number().int().optional(),
+});
 export type SkippedRow = z.infer<typeof skippedRow>;
 /** Skipped rows listed in an answer; the count says how many there were. */
 export const MAX_LISTED_SKIPPED = 100;
 
 /** 'Fila 12: fila de totales' — a skipped row as the screen and `npm run import` say it. */
 export function skippedSentence(row: SkippedRow): string {
+  if (row.reason === 'repeated' && row.firstRow !== undefined)
+    return `Fila ${row.rowNumber}: idéntica a la fila ${row.firstRow}, se importa una vez`;
   return `Fila ${row.rowNumber}: ${SKIP_REASON_LABELS[row.reason]}`;
 }
+
+/**
+ * Rows of one file with the same key (issue 55): the first is kept and the others are errors naming
+ * it ('keepFirst', the default), or every one of them is an error ('refuseAll'). Identical repeated
+ * rows are imported once either way, with a note.
+ */
+export const REPEATED_KEYS = ['keepFirst', 'refuseAll'] as const;
+export type RepeatedKeys = (typeof REPEATED_KEYS)[number];
+
+/** Errors kept per row (then 'y N más'), so that a message never grows with the file (issue 52). */
+export const MAX_ROW_ERRORS = 5;
 
 /** What the screen shows after an upload: the sheets, where the header is, the headers and the mapping matched. */
 export const uploadedFile = z.object({
@@ -568,12 +587,17 @@ export const dryRunBody = z.strictObject({
   sheetName: z.string().min(1).max(100).nullable().optional(),
   headerRow: headerRowField,
   mapping: mappingBody,
+  repeatedKeys: z.enum(REPEATED_KEYS).default('keepFirst'),
 });
 
 /** GET …/errors: the header row the review used, when the user chose one. */
 export const errorsQuery = z.strictObject({
   headerRow: z.coerce.number().int().min(1).max(HEADER_ROW_MAX).optional(),
+  repeatedKeys: z.enum(REPEATED_KEYS).optional(),
 });
+
+/** The errors workbook's first column: each row's number in the file uploaded (issue 55). */
+export const ORIGINAL_ROW_HEADER = 'Fila original';
 
 export const applyBody = dryRunBody.extend({ onlyValidRows: z.boolean().default(false) });
 
@@ -605,6 +629,8 @@ export const dryRunResult = z.object({
   totalRows: z.number().int(),
   /** The first MAX_LISTED_ERRORS errors; the errors workbook has them all. */
   errors: z.array(rowError),
+  /** The errors not listed ('y N más'). */
+  moreErrors: z.number().int(),
   summary: z.string(),
   /** Where the header was found or chosen. */
   headerRow: z.number().int(),

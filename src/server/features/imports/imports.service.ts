@@ -12,6 +12,8 @@ import {
   MAX_LISTED_ERRORS,
   MAX_LISTED_SKIPPED,
   matchHeaders,
+  ORIGINAL_ROW_HEADER,
+  type RepeatedKeys,
   type UploadedFile,
 } from '../../../shared/schemas/imports';
 import type { ServiceContext } from '../../context';
@@ -159,6 +161,7 @@ interface RunInput {
   sheetName?: string | null | undefined;
   headerRow?: number | null | undefined;
   mapping: Record<string, number | null>;
+  repeatedKeys?: RepeatedKeys | undefined;
 }
 
 /** Remembers the mapping by header text (folded), for the next file of this kind. */
@@ -182,6 +185,7 @@ function dryRunAnswer(outcome: PlanOutcome): DryRunResult {
     counts: outcome.counts,
     totalRows: outcome.totalRows,
     errors: outcome.errors.slice(0, MAX_LISTED_ERRORS),
+    moreErrors: Math.max(0, outcome.errors.length - MAX_LISTED_ERRORS),
     summary: countsSentence(outcome.counts),
     headerRow: outcome.headerRow,
     skippedRows: outcome.skipped.rows.slice(0, MAX_LISTED_SKIPPED),
@@ -202,6 +206,7 @@ export async function dryRun(ctx: ServiceContext, runId: string, input: RunInput
       sheetName: input.sheetName,
       headerRow: input.headerRow,
       mapping: input.mapping,
+      repeatedKeys: input.repeatedKeys,
     },
     ctx.now,
   );
@@ -253,6 +258,7 @@ export async function startApply(
       sheetName: input.sheetName,
       headerRow: input.headerRow,
       mapping: input.mapping,
+      repeatedKeys: input.repeatedKeys,
     };
     const outcome = await plan(ctx.db, pipelineInput, ctx.now);
     if (outcome.counts.errors > 0 && !input.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
@@ -431,13 +437,16 @@ export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKi
 }
 
 /**
- * The uploaded sheet again with an 'Errores' column (every row, its errors in words), for the user to
- * fix in Excel and upload again. Streamed: the rows are read and written one at a time.
+ * The rows with errors only (issue 55), each with its row number in the uploaded file ('Fila original')
+ * and its reasons ('Errores'), under the file's own header: fixed in Excel, it is uploaded again as it
+ * is (the two added columns are not mapped). Streamed: the rows are read and written one at a time,
+ * the event loop let through every few hundred rows; a file with no errors gives the header alone.
  */
 export async function errorsWorkbook(
   ctx: ServiceContext,
   runId: string,
   headerRow: number | null = null,
+  repeatedKeys?: RepeatedKeys,
 ): Promise<Download> {
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
@@ -445,12 +454,16 @@ export async function errorsWorkbook(
   const mapping = (run.mapping as Record<string, number | null> | null) ?? null;
   if (!mapping)
     throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
-  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping };
+  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping, repeatedKeys };
   const outcome = await plan(ctx.db, input, ctx.now);
   const byRow = new Map<number, string[]>();
   for (const error of outcome.errors) {
     const list = byRow.get(error.rowNumber) ?? [];
-    list.push(`${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`);
+    list.push(
+      error.column === ''
+        ? error.reason
+        : `${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`,
+    );
     byRow.set(error.rowNumber, list);
   }
   const table = await openTable(run.fileBytes, { sheet: run.sheetName, headerRow });
@@ -463,16 +476,24 @@ export async function errorsWorkbook(
   });
   const sheet = workbook.addWorksheet((table.sheetName ?? IMPORT_KIND_LABELS[kind]).slice(0, 31));
   const width = table.header.cells.length;
-  const header = sheet.addRow([...table.header.cells.map((cell) => cellText(cell)), 'Errores']);
+  const header = sheet.addRow([
+    ORIGINAL_ROW_HEADER,
+    ...table.header.cells.map((cell) => cellText(cell)),
+    'Errores',
+  ]);
   header.font = { bold: true };
   header.commit();
   (async () => {
+    let read = 0;
     for await (const row of table.rows) {
+      if (++read % 500 === 0) await letOthersThrough();
+      const reasons = byRow.get(row.rowNumber);
+      if (!reasons) continue;
       const cells = Array.from({ length: width }, (_, index) => row.cells[index] ?? null);
-      const written = sheet.addRow([...cells, byRow.get(row.rowNumber)?.join('; ') ?? null]);
+      const written = sheet.addRow([row.rowNumber, ...cells, reasons.join('; ')]);
       // Dates stay dates, shown as Chilean staff write them.
       cells.forEach((cell, index) => {
-        if (cell instanceof Date) written.getCell(index + 1).numFmt = 'dd/mm/yyyy';
+        if (cell instanceof Date) written.getCell(index + 2).numFmt = 'dd/mm/yyyy';
       });
       written.commit();
     }

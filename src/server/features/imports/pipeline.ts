@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import { formatRut } from '../../../shared/domain/rut';
 import { errorMessage } from '../../../shared/errors';
+import { formatInteger } from '../../../shared/format';
 import {
   countsSentence,
   type ImportCounts,
   type ImportKind,
+  MAX_ROW_ERRORS,
+  type RepeatedKeys,
   type RowError,
   type SkippedRow,
 } from '../../../shared/schemas/imports';
@@ -86,6 +90,9 @@ const PLAN_BATCH = 100;
 /** Rows handled per stretch of a dry run's closing passes (duplicates, claims, counts). */
 const PASS_STEPS = 5_000;
 
+/** Identical repeated rows listed in the review (the count says how many there were). */
+const MAX_LISTED_REPEATS = 100;
+
 export interface PipelineInput {
   kind: ImportKind;
   bytes: Buffer;
@@ -93,14 +100,18 @@ export interface PipelineInput {
   /** The header row chosen on screen or with `--header-row`; null or absent: found by the reader. */
   headerRow?: number | null;
   mapping: Record<string, number | null>;
+  /** Rows repeating a key: the first kept (default), or all refused. */
+  repeatedKeys?: RepeatedKeys;
 }
 
 export interface PlanOutcome {
   counts: ImportCounts;
   totalRows: number;
   errors: RowError[];
-  /** Rows that may not be applied (errors, duplicate keys). */
+  /** Rows that may not be applied (errors, differing repeated keys). */
   errorRows: Set<number>;
+  /** Rows identical to an earlier one: imported once (the earlier one), these skipped. */
+  repeatRows: Set<number>;
   /** Where the header was, and the rows the reader skipped (title, blank, totals, footers): the first ones, and how many. */
   headerRow: number;
   skipped: { rows: SkippedRow[]; count: number };
@@ -141,15 +152,50 @@ function keyOf(kind: KindModule, row: ReadRow): { key: string; text: string } | 
   return { key: String(value).toLowerCase(), text };
 }
 
+/** A row's mapped cells as one text: two rows with the same key and this text are the same row. */
+function fingerprintOf(row: ReadRow): string {
+  return createHash('sha1').update(JSON.stringify(row.texts)).digest('base64');
+}
+
+/** At most MAX_ROW_ERRORS errors of a row, then one saying how many more (issue 52). */
+function boundedRowErrors(errors: RowError[]): RowError[] {
+  if (errors.length <= MAX_ROW_ERRORS) return errors;
+  const more = errors.length - (MAX_ROW_ERRORS - 1);
+  const first = errors[0]!;
+  return [
+    ...errors.slice(0, MAX_ROW_ERRORS - 1),
+    {
+      rowNumber: first.rowNumber,
+      column: '',
+      value: '',
+      reason: `y ${formatInteger(more)} errores más en esta fila`,
+    },
+  ];
+}
+
+/** What the file says more than once under one key, as the plan's closing pass reads it. */
+interface KeyUse {
+  text: string;
+  first: number;
+  print: string;
+  /** Rows after the first with this key and other values (errors), and identical ones (imported once). */
+  differing: number[];
+  identical: number[];
+}
+
 /**
- * The dry run: every row read, validated and planned against the database; nothing written.
- * Two rows with the same key are both errors, naming each other.
+ * The dry run: every row read, validated and planned against the database; nothing written. Rows that
+ * repeat a key (issue 55): identical ones are imported once, noted as skipped; differing ones are
+ * errors naming the first row, which is kept — or, with 'refuseAll', every row of that key is an
+ * error. Each message says how many rows and which was first, never the list: the text stays linear
+ * in the file's size (issue 52).
  */
 export async function plan(db: Database, input: PipelineInput, now: Date): Promise<PlanOutcome> {
   const kind = KINDS[input.kind];
   requireMapping(kind, input.mapping);
+  const repeatedKeys = input.repeatedKeys ?? 'keepFirst';
   const outcomes: PlannedRow[] = [];
-  const keys = new Map<string, { rows: number[]; text: string }>();
+  const keys = new Map<string, KeyUse>();
   const memo: Record<string, unknown> = {};
   let batch: ReadRow[] = [];
   const flush = async () => {
@@ -164,9 +210,15 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   for await (const row of readRows(table, input, kind)) {
     const key = keyOf(kind, row);
     if (key !== undefined) {
+      const print = fingerprintOf(row);
       const seen = keys.get(key.key);
-      if (seen) seen.rows.push(row.rowNumber);
-      else keys.set(key.key, { rows: [row.rowNumber], text: key.text });
+      if (!seen)
+        keys.set(key.key, { text: key.text, first: row.rowNumber, print, differing: [], identical: [] });
+      else {
+        // A repeat is not planned: it is imported once (identical) or is an error naming the first.
+        (seen.print === print ? seen.identical : seen.differing).push(row.rowNumber);
+        continue;
+      }
     }
     batch.push(row);
     if (batch.length >= PLAN_BATCH) await flush();
@@ -183,40 +235,58 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     if (stretchEnds()) await letOthersThrough();
   }
   const keyField = kind.fields.find((field) => field.key === kind.keyField)!;
-  const rowsWord = (rows: number[]) => `${rows.length === 1 ? 'la fila' : 'las filas'} ${rows.join(', ')}`;
-  for (const { rows, text } of keys.values()) {
+  const repeats: SkippedRow[] = [];
+  let repeatCount = 0;
+  const repeatRows = new Set<number>();
+  const repeatErrors: PlannedRow[] = [];
+  for (const use of keys.values()) {
     if (stretchEnds()) await letOthersThrough();
-    if (rows.length < 2) continue;
-    for (const rowNumber of rows) {
-      const outcome = byRow.get(rowNumber)!;
-      const others = rows.filter((other) => other !== rowNumber);
-      outcome.action = 'error';
-      outcome.errors = [
-        ...outcome.errors,
-        {
-          rowNumber,
-          column: keyField.label,
-          value: text,
-          reason: `${keyField.label} repetido en ${rowsWord(others)} de este archivo`,
-        },
-      ];
+    for (const rowNumber of use.identical) {
+      repeatRows.add(rowNumber);
+      repeatCount += 1;
+      if (repeats.length < MAX_LISTED_REPEATS)
+        repeats.push({ rowNumber, reason: 'repeated', firstRow: use.first });
+    }
+    if (use.differing.length === 0) continue;
+    const others = use.differing.length + use.identical.length;
+    const refused = repeatedKeys === 'refuseAll';
+    const reason = `${keyField.label} repetido en ${formatInteger(others)} ${others === 1 ? 'fila' : 'filas'} (la primera es la ${use.first})`;
+    const errorOf = (rowNumber: number): RowError => ({
+      rowNumber,
+      column: keyField.label,
+      value: use.text,
+      reason,
+    });
+    for (const rowNumber of use.differing) {
+      repeatErrors.push({ rowNumber, action: 'error', errors: [errorOf(rowNumber)] });
+    }
+    if (refused) {
+      const first = byRow.get(use.first)!;
+      first.action = 'error';
+      first.errors = [...first.errors, errorOf(use.first)];
     }
   }
-  // What two rows claim (a unit of two reservations): an error on each, naming the other rows.
-  const claims = new Map<string, number[]>();
+  for (const outcome of repeatErrors) {
+    outcomes.push(outcome);
+    byRow.set(outcome.rowNumber, outcome);
+  }
+  // What two rows claim (a unit of two reservations): an error on each, naming the first row and how many.
+  const claims = new Map<string, { first: number; count: number }>();
   for (const outcome of outcomes) {
     if (stretchEnds()) await letOthersThrough();
     for (const claim of outcome.claims ?? []) {
-      const rows = claims.get(claim.key);
-      if (rows) rows.push(outcome.rowNumber);
-      else claims.set(claim.key, [outcome.rowNumber]);
+      const seen = claims.get(claim.key);
+      if (seen) {
+        seen.count += 1;
+        seen.first = Math.min(seen.first, outcome.rowNumber);
+      } else claims.set(claim.key, { first: outcome.rowNumber, count: 1 });
     }
   }
   for (const outcome of outcomes) {
     if (stretchEnds()) await letOthersThrough();
     for (const claim of outcome.claims ?? []) {
-      const others = claims.get(claim.key)!.filter((other) => other !== outcome.rowNumber);
-      if (others.length === 0) continue;
+      const { first, count } = claims.get(claim.key)!;
+      if (count < 2) continue;
       outcome.action = 'error';
       outcome.errors = [
         ...outcome.errors,
@@ -224,7 +294,10 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
           rowNumber: outcome.rowNumber,
           column: claim.column,
           value: claim.value,
-          reason: `Ya está en ${rowsWord(others)} de este archivo`,
+          reason:
+            first === outcome.rowNumber
+              ? `Lo toman ${formatInteger(count)} filas de este archivo (esta es la primera)`
+              : `Lo toman ${formatInteger(count)} filas de este archivo (la primera es la ${first})`,
         },
       ];
     }
@@ -240,17 +313,22 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     else {
       counts.errors += 1;
       errorRows.add(outcome.rowNumber);
-      errors.push(...outcome.errors);
+      errors.push(...boundedRowErrors(outcome.errors));
     }
   }
   errors.sort((a, b) => a.rowNumber - b.rowNumber);
+  repeats.sort((a, b) => a.rowNumber - b.rowNumber);
   return {
     counts,
-    totalRows: outcomes.length,
+    totalRows: outcomes.length + repeatCount,
     errors,
     errorRows,
+    repeatRows,
     headerRow: table.header.rowNumber,
-    skipped: table.skipped,
+    skipped: {
+      rows: [...table.skipped.rows, ...repeats].sort((a, b) => a.rowNumber - b.rowNumber),
+      count: table.skipped.count + repeatCount,
+    },
   };
 }
 
@@ -291,7 +369,7 @@ export async function apply(
   if (dry.counts.errors > 0 && !options.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
   const acting = actingAs(db, { userId: options.actorId, requestId: runId, at: null });
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: dry.counts.errors };
-  let processed = dry.counts.errors;
+  let processed = dry.counts.errors + dry.repeatRows.size;
   let chunkIndex = 0;
   // The main table's rows by its statistics, and when they were last taken.
   const startRows = await analyzedRows(db, GROWN_TABLES[input.kind][0]!);
@@ -361,7 +439,7 @@ export async function apply(
     const chunkSize = isEmbedded(db) ? kind.chunkSize.embedded : kind.chunkSize.postgres;
     let chunk: ReadRow[] = [];
     for await (const row of readRows(await openInput(input), input, kind)) {
-      if (dry.errorRows.has(row.rowNumber)) continue;
+      if (dry.errorRows.has(row.rowNumber) || dry.repeatRows.has(row.rowNumber)) continue;
       chunk.push(row);
       if (chunk.length >= chunkSize) {
         await writeChunk(chunk);
