@@ -39,10 +39,18 @@ export async function upload(agent: Agent, kind: string, name: string, bytes: Bu
 }
 
 /** Uploads, dry-runs with the matched mapping; answers the run id, mapping and dry run. */
-export async function uploadAndCheck(agent: Agent, kind: string, name: string, bytes: Buffer) {
+/** Uploads and reviews a file, with the mapping matched (and the fields `changes` maps otherwise). */
+export async function uploadAndCheck(
+  agent: Agent,
+  kind: string,
+  name: string,
+  bytes: Buffer,
+  changes: Record<string, number | number[] | null> = {},
+) {
   const uploaded = await upload(agent, kind, name, bytes);
   expect(uploaded.statusCode, uploaded.body).toBe(201);
   const file = uploaded.json();
+  file.mapping = { ...file.mapping, ...changes };
   const dry = await agent.post(`/api/imports/runs/${file.runId}/dry-run`, {
     mapping: file.mapping,
     sheetName: file.sheetName,

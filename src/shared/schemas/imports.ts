@@ -41,7 +41,25 @@ export interface ImportField {
   values?: readonly string[];
   /** The template's example row. */
   example: string;
+  /**
+   * Columns that together make this field when no one column does (folded headers, in order):
+   * 'Apellido Paterno' + 'Apellido Materno' → Apellidos (issue 55).
+   */
+  joins?: readonly (readonly string[])[];
 }
+
+/** A field's columns: one, several joined with a space (issue 55), or none. */
+export type ColumnMapping = Record<string, number | number[] | null>;
+
+/** The columns mapped to a field, in order (none: an empty list). */
+export function columnsOf(mapping: ColumnMapping, key: string): number[] {
+  const value = mapping[key];
+  if (value === null || value === undefined) return [];
+  return typeof value === 'number' ? [value] : value;
+}
+
+/** Columns a field may join. */
+export const MAX_JOINED_COLUMNS = 4;
 
 /** The sale flow's stages an imported reservation may have reached ('Completada': every task done). */
 export const IMPORT_STAGES = ['Reserva', 'Promesa', 'Escrituración', 'Reparos', 'Completada'] as const;
@@ -73,6 +91,10 @@ const CLIENT_FIELDS: readonly ImportField[] = [
     key: 'lastName',
     label: 'Apellidos',
     aliases: ['Apellido', 'Apellidos cliente'],
+    joins: [
+      ['Apellido Paterno', 'Apellido Materno'],
+      ['Primer Apellido', 'Segundo Apellido'],
+    ],
     type: 'text',
     required: true,
     example: 'González Pérez',
@@ -469,9 +491,9 @@ export function matchHeaders(
   kind: ImportKind,
   headers: readonly string[],
   remembered: Record<string, string> = {},
-): Record<string, number | null> {
+): ColumnMapping {
   const fields = IMPORT_FIELDS[kind];
-  const mapping: Record<string, number | null> = Object.fromEntries(fields.map((field) => [field.key, null]));
+  const mapping: ColumnMapping = Object.fromEntries(fields.map((field) => [field.key, null]));
   const taken = new Set<number>();
   const folded = headers.map((header) => foldText(header));
   const assign = (key: string, index: number) => {
@@ -480,9 +502,14 @@ export function matchHeaders(
       taken.add(index);
     }
   };
+  // The mapping remembered from the screen: several headers of one field are joined, in the file's order.
   folded.forEach((header, index) => {
     const key = remembered[header];
-    if (key && key in mapping) assign(key, index);
+    if (!key || !(key in mapping) || taken.has(index)) return;
+    const current = columnsOf(mapping, key);
+    if (current.length >= MAX_JOINED_COLUMNS) return;
+    mapping[key] = current.length === 0 ? index : [...current, index];
+    taken.add(index);
   });
   // Exact labels first, then aliases: 'RUT Cliente' is the reservation's client even though 'RUT' is an alias.
   for (const pass of ['label', 'alias'] as const) {
@@ -491,6 +518,20 @@ export function matchHeaders(
       for (const name of names) {
         const index = folded.findIndex((header, i) => header === foldText(name) && !taken.has(i));
         if (index >= 0) assign(field.key, index);
+      }
+    }
+  }
+  // Then the columns that make a field together ('Apellido Paterno' + 'Apellido Materno').
+  for (const field of fields) {
+    if (mapping[field.key] !== null) continue;
+    for (const names of field.joins ?? []) {
+      const indexes = names.map((name) =>
+        folded.findIndex((header, i) => header === foldText(name) && !taken.has(i)),
+      );
+      if (indexes.every((index) => index >= 0)) {
+        mapping[field.key] = indexes;
+        for (const index of indexes) taken.add(index);
+        break;
       }
     }
   }
@@ -571,11 +612,25 @@ export const uploadedFile = z.object({
   /** The first rows with something in them: what may be chosen as the header (their first cells as text). */
   headerCandidates: z.array(z.object({ rowNumber: z.number().int(), text: z.string() })),
   headers: z.array(z.string()),
-  mapping: z.record(z.string(), z.number().int().nullable()),
+  mapping: z.record(z.string(), z.union([z.number().int(), z.array(z.number().int())]).nullable()),
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
-export const mappingBody = z.record(z.string(), z.number().int().min(0).max(199).nullable());
+const columnIndex = z.number().int().min(0).max(199);
+/** A field's column, or its columns joined (two to MAX_JOINED_COLUMNS, each once), or none. */
+export const mappingBody = z.record(
+  z.string(),
+  z
+    .union([columnIndex, z.array(columnIndex)])
+    .nullable()
+    .superRefine((value, ctx) => {
+      if (!Array.isArray(value)) return;
+      if (value.length < 2 || value.length > MAX_JOINED_COLUMNS)
+        ctx.addIssue({ code: 'custom', message: `Una columna une de 2 a ${MAX_JOINED_COLUMNS} columnas` });
+      else if (new Set(value).size !== value.length)
+        ctx.addIssue({ code: 'custom', message: 'Una columna se une una sola vez' });
+    }),
+);
 
 /** Another sheet, or another header row, of the uploaded file. */
 export const sheetBody = z.strictObject({

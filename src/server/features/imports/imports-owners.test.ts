@@ -142,6 +142,52 @@ describe('imports through the owners of the tables', { timeout: 240_000 }, () =>
   });
 });
 
+describe('joined columns (issue 55)', { timeout: 240_000 }, () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('a title block and split surnames: the header found, the surnames joined into Apellidos, remembered for the next file', async () => {
+    const admin = await loginAs(ctx);
+    const [a, b] = [uniqueRut(), uniqueRut()];
+    const bytes = await workbook([
+      ['Clientes exportados por el sistema anterior'],
+      [],
+      ['RUT', 'Nombres', 'Apellido Paterno', 'Apellido Materno', 'Fecha de nacimiento'],
+      [dotted(a), 'María José', 'González', 'Pérez', '01/02/1980'],
+      [dotted(b), 'Pedro', 'Soto', '', '03/04/1985'],
+      ['Total: 2 clientes'],
+    ]);
+    const { file, dry } = await uploadAndCheck(admin, 'clients', 'clientes.xlsx', bytes);
+    expect(file.headerRow).toBe(3);
+    expect(file.mapping.lastName).toEqual([2, 3]);
+    expect(dry.errors).toEqual([]);
+    expect(dry.summary).toBe('2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores');
+    await applyAndWait(admin, file.runId, file.mapping);
+    const rows = await queryRows<{ rut: string; last_name: string }>(
+      ctx.db,
+      sql`select rut, last_name from clients order by last_name`,
+    );
+    // A blank surname leaves no trailing space.
+    expect(rows).toEqual([
+      { rut: a, last_name: 'González Pérez' },
+      { rut: b, last_name: 'Soto' },
+    ]);
+
+    // Headers no rule knows, joined on screen: the next file with them is mapped the same way.
+    const other = await workbook([
+      ['RUT', 'Nombre', 'Ap. Pat.', 'Ap. Mat.', 'Nacimiento'],
+      [dotted(uniqueRut()), 'Eva', 'Lara', 'Mena', '05/06/1990'],
+    ]);
+    const first = await uploadAndCheck(admin, 'clients', 'otro.xlsx', other, {
+      lastName: [2, 3],
+      birthDate: 4,
+    });
+    expect(first.dry.errors).toEqual([]);
+    const again = await uploadAndCheck(admin, 'clients', 'otro-mas.xlsx', other);
+    expect(again.file.mapping.lastName).toEqual([2, 3]);
+    expect(again.file.mapping.birthDate).toBe(4);
+  });
+});
+
 describe('migration 0041: payments imported as paid before get their pesos', { timeout: 240_000 }, () => {
   const ctx = useTestApp({ now: () => NOW });
 

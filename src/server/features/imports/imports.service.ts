@@ -3,6 +3,8 @@ import { PassThrough } from 'node:stream';
 import { type CellValue, cellText, foldText } from '../../../shared/domain/import-cells';
 import { can } from '../../../shared/permissions';
 import {
+  type ColumnMapping,
+  columnsOf,
   countsSentence,
   type DryRunResult,
   IMPORT_FIELDS,
@@ -160,7 +162,7 @@ export async function chooseSheet(
 interface RunInput {
   sheetName?: string | null | undefined;
   headerRow?: number | null | undefined;
-  mapping: Record<string, number | null>;
+  mapping: ColumnMapping;
   repeatedKeys?: RepeatedKeys | undefined;
 }
 
@@ -173,9 +175,12 @@ async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buf
   await table.close();
   const headers = table.header.cells.map((cell) => foldText(cellText(cell)));
   const columns: Record<string, string> = {};
-  for (const [key, index] of Object.entries(input.mapping)) {
-    const header = index === null ? undefined : headers[index];
-    if (header) columns[header] = key;
+  // Each column of a field, joined ones too: the next file's headers find them all (and the CLI's).
+  for (const key of Object.keys(input.mapping)) {
+    for (const index of columnsOf(input.mapping, key)) {
+      const header = headers[index];
+      if (header) columns[header] = key;
+    }
   }
   await ctx.db.transaction((tx) => queries.upsertMapping(tx, kind, columns, ctx.user.id));
 }
@@ -451,7 +456,7 @@ export async function errorsWorkbook(
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   const kind = run.kind as ImportKind;
-  const mapping = (run.mapping as Record<string, number | null> | null) ?? null;
+  const mapping = (run.mapping as ColumnMapping | null) ?? null;
   if (!mapping)
     throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
   const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping, repeatedKeys };

@@ -3,6 +3,8 @@ import { formatRut } from '../../../shared/domain/rut';
 import { errorMessage } from '../../../shared/errors';
 import { formatInteger } from '../../../shared/format';
 import {
+  type ColumnMapping,
+  columnsOf,
   countsSentence,
   type ImportCounts,
   type ImportKind,
@@ -99,7 +101,7 @@ export interface PipelineInput {
   sheetName?: string | null;
   /** The header row chosen on screen or with `--header-row`; null or absent: found by the reader. */
   headerRow?: number | null;
-  mapping: Record<string, number | null>;
+  mapping: ColumnMapping;
   /** Rows repeating a key: the first kept (default), or all refused. */
   repeatedKeys?: RepeatedKeys;
 }
@@ -117,8 +119,8 @@ export interface PlanOutcome {
   skipped: { rows: SkippedRow[]; count: number };
 }
 
-function requireMapping(kind: KindModule, mapping: Record<string, number | null>) {
-  const missing = kind.fields.filter((field) => field.required && (mapping[field.key] ?? null) === null);
+function requireMapping(kind: KindModule, mapping: ColumnMapping) {
+  const missing = kind.fields.filter((field) => field.required && columnsOf(mapping, field.key).length === 0);
   if (missing.length > 0) {
     throw new AppError('IMPORT_MAPPING_MISSING', {
       params: { fields: missing.map((field) => field.label).join(', ') },
