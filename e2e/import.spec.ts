@@ -155,7 +155,8 @@ test.describe('importar', () => {
     const fixed = test.info().outputPath('reservas_corregidas.xlsx');
     await book.xlsx.writeFile(fixed);
 
-    await chooseFile(page, fixed);
+    // Its first column is 'Fila original' (not mapped).
+    await chooseFile(page, fixed, 'Reservas', 'N° Reserva', '1');
     await page.getByRole('button', { name: 'Revisar archivo' }).click();
     await expect(page.getByTestId('import-summary')).toHaveText(
       '3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
@@ -419,7 +420,7 @@ test.describe('importar', () => {
       '2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
       { timeout: 60_000 },
     );
-    const client = await page.request.get(`/api/clients?q=${encodeURIComponent(jose)}`);
+    const client = await page.request.get(`/api/clients?search=${encodeURIComponent(jose)}`);
     expect((await client.json()).rows[0].lastName).toBe(`${surname} Soto`);
 
     // The runs list keeps the state whole at 1440 px; the second run undone, said so, its box gone.
@@ -443,7 +444,7 @@ test.describe('importar', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: test.info().outputPath(`deshecha-${width}.png`), fullPage: true });
     }
-    const gone = await page.request.get(`/api/clients?q=${encodeURIComponent(jose)}`);
+    const gone = await page.request.get(`/api/clients?search=${encodeURIComponent(jose)}`);
     expect((await gone.json()).rows).toHaveLength(0);
   });
 });

@@ -280,6 +280,7 @@ function MappingStep({
                 <Table.Td>
                   <FieldColumns
                     label={field.label}
+                    joinable={field.type === 'text'}
                     columns={columns}
                     chosen={columnsOf(mapping, field.key)}
                     onChange={(chosen) =>
@@ -305,11 +306,14 @@ function MappingStep({
  */
 function FieldColumns({
   label,
+  joinable,
   columns,
   chosen,
   onChange,
 }: {
   label: string;
+  /** Text fields only: a name, a surname, an address are made of columns; a RUT or a date is not. */
+  joinable: boolean;
   columns: { value: string; label: string }[];
   chosen: number[];
   onChange: (chosen: number[]) => void;
@@ -348,20 +352,23 @@ function FieldColumns({
           }}
         />
       ))}
-      {first !== undefined && chosen.length < MAX_JOINED_COLUMNS && free(undefined).length > 1 && (
-        <Button
-          size="compact-xs"
-          variant="subtle"
-          w="fit-content"
-          aria-label={`Unir otra columna a ${label}`}
-          onClick={() => {
-            const next = free(undefined).find((option) => option.value !== '');
-            if (next) onChange([...chosen, Number(next.value)]);
-          }}
-        >
-          Unir otra columna
-        </Button>
-      )}
+      {joinable &&
+        first !== undefined &&
+        chosen.length < MAX_JOINED_COLUMNS &&
+        free(undefined).length > 1 && (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            w="fit-content"
+            aria-label={`Unir otra columna a ${label}`}
+            onClick={() => {
+              const next = free(undefined).find((option) => option.value !== '');
+              if (next) onChange([...chosen, Number(next.value)]);
+            }}
+          >
+            Unir otra columna
+          </Button>
+        )}
     </Stack>
   );
 }
