@@ -58,13 +58,12 @@ export async function restoreSnapshots(
   const list = columns.map((column) => `"${column}"`).join(', ');
   const source = columns.map((column) => `r."${column}"`).join(', ');
   const extra = [
-    has('version') ? `, version = t.version + 1` : '',
-    has('updated_at') ? `, updated_at = now()` : '',
-    has('updated_by') ? `, updated_by = ${actorId === null ? 'null' : `'${actorId}'::uuid`}` : '',
-  ].join('');
-  if (actorId !== null && !/^[0-9a-f-]{36}$/i.test(actorId)) throw new Error('restoreSnapshots: actor id');
+    has('version') ? sql`, version = t.version + 1` : sql``,
+    has('updated_at') ? sql`, updated_at = now()` : sql``,
+    has('updated_by') ? sql`, updated_by = ${actorId}::uuid` : sql``,
+  ];
   await tx.execute(
-    sql`update ${table} t set (${sql.raw(list)}) = row(${sql.raw(source)})${sql.raw(extra)}
+    sql`update ${table} t set (${sql.raw(list)}) = row(${sql.raw(source)})${sql.join(extra, sql``)}
         from jsonb_populate_recordset(null::${sql.raw(`"${name}"`)}, ${JSON.stringify(rows.map((row) => row.before))}::jsonb) r
         where t.id = r.id`,
   );
