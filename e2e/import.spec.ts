@@ -38,14 +38,20 @@ async function workbookFile(rows: unknown[][], path: string) {
 }
 
 /** Chooses the kind and the file; the mapping table appears, the first column matched. */
-async function chooseFile(page: Page, path: string, kind = 'Reservas', firstField = 'N° Reserva') {
+async function chooseFile(
+  page: Page,
+  path: string,
+  kind = 'Reservas',
+  firstField = 'N° Reserva',
+  firstColumn = '0',
+) {
   await page.goto('/configuracion/importar');
   await page.getByLabel('Tipo de datos').selectOption({ label: kind });
   const chooser = page.waitForEvent('filechooser');
   await page.getByLabel('Archivo (.xlsx o .csv)').click();
   await (await chooser).setFiles(path);
   await expect(page.getByRole('table', { name: 'Asignación de columnas' })).toBeVisible();
-  await expect(page.getByLabel(`Columna para ${firstField}`)).toHaveValue('0');
+  await expect(page.getByLabel(`Columna para ${firstField}`)).toHaveValue(firstColumn);
 }
 
 async function newProject(request: APIRequestContext, origin: string) {
@@ -136,17 +142,21 @@ test.describe('importar', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(readFileSync(await file.path()) as never);
     const sheet = book.worksheets[0]!;
-    expect(sheet.getRow(1).getCell(10).value).toBe('Errores');
-    expect(String(sheet.getRow(2).getCell(10).value)).toContain('RUT Cliente');
-    expect(String(sheet.getRow(3).getCell(10).value)).toContain('Fecha reserva');
-    expect(String(sheet.getRow(4).getCell(10).value)).toContain('Fecha promesa');
-    sheet.getRow(2).getCell(2).value = ruts[0];
-    sheet.getRow(3).getCell(4).value = '06/01/2026';
-    sheet.getRow(4).getCell(8).value = '20/02/2026';
+    // Each row with its row in the file uploaded first, the reasons last (issue 55).
+    expect(sheet.getRow(1).getCell(1).value).toBe('Fila original');
+    expect(sheet.getRow(1).getCell(11).value).toBe('Errores');
+    expect([2, 3, 4].map((row) => sheet.getRow(row).getCell(1).value)).toEqual([2, 3, 4]);
+    expect(String(sheet.getRow(2).getCell(11).value)).toContain('RUT Cliente');
+    expect(String(sheet.getRow(3).getCell(11).value)).toContain('Fecha reserva');
+    expect(String(sheet.getRow(4).getCell(11).value)).toContain('Fecha promesa');
+    sheet.getRow(2).getCell(3).value = ruts[0];
+    sheet.getRow(3).getCell(5).value = '06/01/2026';
+    sheet.getRow(4).getCell(9).value = '20/02/2026';
     const fixed = test.info().outputPath('reservas_corregidas.xlsx');
     await book.xlsx.writeFile(fixed);
 
-    await chooseFile(page, fixed);
+    // Its first column is 'Fila original' (not mapped).
+    await chooseFile(page, fixed, 'Reservas', 'N° Reserva', '1');
     await page.getByRole('button', { name: 'Revisar archivo' }).click();
     await expect(page.getByTestId('import-summary')).toHaveText(
       '3 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
@@ -320,5 +330,121 @@ test.describe('importar', () => {
       '2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
       { timeout: 60_000 },
     );
+  });
+
+  test('el administrador importa clientes con título y apellidos separados: dice dónde está el encabezado, une las columnas, descarga los errores, los corrige, importa de nuevo y deshace', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    // Issue 55: the table below a title block, the surnames in two columns no rule knows, a bad RUT,
+    // a RUT repeated with other values and an identical row.
+    const [ana, jose, eva] = [uniqueRut(), uniqueRut(), uniqueRut()];
+    const surname = uniqueText('Núñez');
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Clientes');
+    sheet.addRow(['Clientes exportados del sistema anterior']);
+    sheet.mergeCells('A1:E1');
+    sheet.addRow([]);
+    sheet.addRow(['RUT', 'Nombres', 'Ap. Paterno', 'Ap. Materno', 'Fecha de nacimiento']);
+    sheet.addRow([ana, 'Ana María', surname, 'Pérez', '01/02/1980']);
+    sheet.addRow(['12.345.678-9', 'José', surname, 'Soto', '31/12/1975']);
+    sheet.addRow([ana, 'Ana María', surname, 'Pérez', '01/02/1980']);
+    sheet.addRow([ana, 'Ana', surname, 'Lagos', '01/02/1980']);
+    sheet.addRow([eva, 'Eva', surname, 'Mena', '05/06/1990']);
+    sheet.addRow([`Total: 5 clientes`]);
+    const path = test.info().outputPath('clientes-apellidos.xlsx');
+    await book.xlsx.writeFile(path);
+
+    await chooseFile(page, path, 'Clientes', 'RUT');
+    // Where the header is, said on screen; chosen there as well.
+    await expect(page.getByTestId('import-header-row')).toHaveText('Encabezado en la fila 3');
+    await page
+      .getByLabel('Fila de encabezado')
+      .selectOption({ label: 'Fila 3: RUT · Nombres · Ap. Paterno · Ap. Materno · Fecha de nacimiento' });
+    await expect(page.getByTestId('import-header-row')).toHaveText('Encabezado en la fila 3 (elegida)');
+    // The two surname columns joined into Apellidos.
+    await page.getByLabel('Columna para Apellidos').selectOption({ label: 'Ap. Paterno' });
+    await page.getByRole('button', { name: 'Unir otra columna a Apellidos' }).click();
+    await page.getByLabel('Columna 2 para Apellidos').selectOption({ label: 'Ap. Materno' });
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`unir-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await page.getByRole('button', { name: 'Revisar archivo' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 2 con errores',
+    );
+    const errors = page.getByRole('table', { name: 'Errores del archivo' });
+    await expect(errors).toContainText('El RUT no es válido');
+    await expect(errors).toContainText('RUT repetido en 2 filas (la primera es la 4)');
+    await expect(page.getByTestId('import-skipped')).toContainText(
+      'Fila 6: idéntica a la fila 4, se importa una vez',
+    );
+
+    // The errors workbook: only the two rows, with their original row; fixed and kept for later.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Descargar planilla con errores' }).click();
+    const errorsBook = new ExcelJS.Workbook();
+    await errorsBook.xlsx.load(readFileSync(await (await download).path()) as never);
+    const errorsSheet = errorsBook.worksheets[0]!;
+    expect(errorsSheet.actualRowCount).toBe(3);
+    expect([2, 3].map((row) => errorsSheet.getRow(row).getCell(1).value)).toEqual([5, 7]);
+    errorsSheet.getRow(2).getCell(2).value = jose;
+    // The repeated RUT was another person: given their own RUT.
+    const other = uniqueRut();
+    errorsSheet.getRow(3).getCell(2).value = other;
+    const fixed = test.info().outputPath('clientes-apellidos_corregidos.xlsx');
+    await errorsBook.xlsx.writeFile(fixed);
+
+    // The valid rows now.
+    await page.getByLabel('Importar solo filas válidas').check();
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importación terminada' })).toContainText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 2 con errores',
+      { timeout: 60_000 },
+    );
+
+    // The fixed rows again: the header in row 1, the surnames joined as remembered.
+    // Its first column is 'Fila original' (not mapped).
+    await chooseFile(page, fixed, 'Clientes', 'RUT', '1');
+    await expect(page.getByLabel('Columna para Apellidos')).toHaveValue('3');
+    await expect(page.getByLabel('Columna 2 para Apellidos')).toHaveValue('4');
+    await page.getByRole('button', { name: 'Revisar archivo' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
+    );
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importación terminada' })).toContainText(
+      '2 nuevos, 0 actualizados, 0 sin cambios, 0 con errores',
+      { timeout: 60_000 },
+    );
+    const client = await page.request.get(`/api/clients?search=${encodeURIComponent(jose)}`);
+    expect((await client.json()).rows[0].lastName).toBe(`${surname} Soto`);
+
+    // The runs list keeps the state whole at 1440 px; the second run undone, said so, its box gone.
+    const runs = page.getByRole('table', { name: 'Importaciones realizadas' });
+    const run = runs.getByRole('row').filter({ hasText: 'clientes-apellidos_corregidos.xlsx' });
+    const state = run.getByText('Aplicada', { exact: true });
+    await expect(state).toBeVisible();
+    expect(await state.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await page.screenshot({ path: test.info().outputPath('importaciones-1440.png'), fullPage: true });
+    await run.getByRole('button', { name: 'Deshacer importación' }).click();
+    await page
+      .getByRole('dialog', { name: 'Deshacer importación' })
+      .getByRole('button', { name: 'Deshacer importación' })
+      .click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importación deshecha' })).toContainText(
+      'clientes-apellidos_corregidos.xlsx',
+    );
+    await expect(page.getByRole('status').filter({ hasText: 'Importación terminada' })).toHaveCount(0);
+    await expect(run).toContainText('Deshecha');
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: test.info().outputPath(`deshecha-${width}.png`), fullPage: true });
+    }
+    const gone = await page.request.get(`/api/clients?search=${encodeURIComponent(jose)}`);
+    expect((await gone.json()).rows).toHaveLength(0);
   });
 });

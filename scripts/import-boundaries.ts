@@ -7,12 +7,14 @@
  * - a server feature reaches another feature only through its `<feature>.service.ts`;
  * - a client feature reaches another feature only through its `api.ts`, its `index.ts` or its `keys.ts`
  *   (query keys alone, light enough for the shell: decision 0005);
- * - flow rows (flows, their task rows, assignees, comments, mentions, rejections) are written only
- *   by `src/server/features/workflows` (issue 29: one writer) — anywhere in src, scripts and bench
- *   but tests, which may set up a state directly.
+ * - every table is written only by its owning feature (`src/server/db/owners.ts`, decision 0056):
+ *   others call the owner's service — anywhere in src, scripts and bench but tests, which may set up
+ *   a state directly, and the dataset writers (demo, journeys, benches), which may write any table
+ *   but the flow rows (issue 29: only the workflow engine writes those).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { DATASET_WRITERS, TABLE_OWNERS } from '../src/server/db/owners';
 
 export interface SourceFile {
   /** Path relative to the project root, with forward slashes ('src/server/app.ts'). */
@@ -68,52 +70,105 @@ export function boundaryViolations(files: readonly SourceFile[]): string[] {
   return violations;
 }
 
-const FLOW_TABLES = [
-  'flows',
-  'flow_tasks',
-  'flow_task_assignees',
-  'flow_task_comments',
-  'flow_task_comment_mentions',
-  'flow_task_rejections',
-];
-const FLOW_TABLE_OBJECTS = [
-  'flows',
-  'flowTasks',
-  'flowTaskAssignees',
-  'flowTaskComments',
-  'flowTaskCommentMentions',
-  'flowTaskRejections',
-];
-const TABLE = `(?:${FLOW_TABLES.join('|')})`;
-/** SQL that writes a flow table, a generic row writer given one, or Drizzle's builder on one. */
-const FLOW_WRITES = [
-  new RegExp(
-    `\\b(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?${TABLE}"?(?![\\w.])`,
-    'gi',
-  ),
-  new RegExp(`\\binsertRows\\(\\s*\\w+\\s*,\\s*['"]${TABLE}['"]`, 'g'),
-  new RegExp(
-    `\\.(?:insert|update|delete)\\(\\s*(?:schema\\.)?(?:${FLOW_TABLE_OBJECTS.join('|')})\\s*\\)`,
-    'g',
-  ),
-];
+/** The tables of the schema with the name of their Drizzle object ('clients' ← `clients`, 'flow_tasks' ← `flowTasks`). */
+export function schemaTables(schemaText: string): { name: string; object: string }[] {
+  return [...schemaText.matchAll(/export const (\w+) = pgTable\(\s*'(\w+)'/g)].map((match) => ({
+    object: match[1]!,
+    name: match[2]!,
+  }));
+}
 
-/** Writes to flow tables outside the workflows feature, as 'path:line: the statement'. */
-export function flowWriteViolations(files: readonly SourceFile[]): string[] {
+/** SQL that writes a table, a generic row writer given one, or Drizzle's builder on one: the table's name. */
+function writesOf(text: string, tables: readonly { name: string; object: string }[]) {
+  const names = tables.map((table) => table.name).join('|');
+  const objects = tables.map((table) => table.object).join('|');
+  const byObject = new Map(tables.map((table) => [table.object, table.name]));
+  const patterns: { pattern: RegExp; table: (match: RegExpMatchArray) => string }[] = [
+    {
+      pattern: new RegExp(
+        `\\b(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(${names})"?(?![\\w.])`,
+        'gi',
+      ),
+      table: (match) => match[1]!.toLowerCase(),
+    },
+    {
+      pattern: new RegExp(
+        `\\b(?:insertRows|insertRowsAsJson)\\(\\s*\\w+\\s*,\\s*(?:['"](${names})['"]|(?:schema\\.)?(${objects})\\b)`,
+        'g',
+      ),
+      table: (match) => match[1] ?? byObject.get(match[2]!)!,
+    },
+    {
+      pattern: new RegExp(`\\.(?:insert|update|delete)\\(\\s*(?:schema\\.)?(${objects})\\s*\\)`, 'g'),
+      table: (match) => byObject.get(match[1]!)!,
+    },
+    {
+      // A table interpolated into SQL: its Drizzle object, or a name chosen at run time (DYNAMIC).
+      pattern: /\b(?:insert\s+into|update|delete\s+from)\s+\$\{\s*([^}]+?)\s*\}/gi,
+      table: (match) => byObject.get(match[1]!) ?? DYNAMIC,
+    },
+  ];
+  return patterns.flatMap(({ pattern, table }) =>
+    [...text.matchAll(pattern)].map((match) => ({
+      table: table(match),
+      index: match.index!,
+      text: match[0],
+    })),
+  );
+}
+
+/** A write whose table is chosen at run time: only the generic helpers of src/server/db may write so. */
+const DYNAMIC = '(a table chosen at run time)';
+
+const FLOW_TABLES = new Set(
+  Object.entries(TABLE_OWNERS)
+    .filter(([name, owner]) => owner === 'workflows' && name.startsWith('flow'))
+    .map(([name]) => name),
+);
+
+/**
+ * Writes to a table outside its owning feature (`src/server/db/owners.ts`), as 'path:line: the
+ * statement — why'. Tests may set up a state directly; the dataset writers (demo, journeys, benches)
+ * may write any table but the flow rows, which only features/workflows writes (issue 29).
+ */
+export function ownershipViolations(
+  files: readonly SourceFile[],
+  tables: readonly { name: string; object: string }[],
+  owners: Record<string, string> = TABLE_OWNERS,
+): string[] {
   const violations: string[] = [];
   for (const file of files) {
-    if (file.path.startsWith('src/server/features/workflows/')) continue;
     if (/\.test\.tsx?$/.test(file.path) || file.path.startsWith('src/server/test/')) continue;
-    for (const pattern of FLOW_WRITES) {
-      for (const match of file.text.matchAll(pattern)) {
-        const line = file.text.slice(0, match.index).split('\n').length;
+    const feature = featureOf(file.path, 'server');
+    const seeds = DATASET_WRITERS.some((writer) => file.path.startsWith(writer));
+    for (const write of writesOf(file.text, tables)) {
+      if (write.table === DYNAMIC) {
+        if (seeds || file.path.startsWith('src/server/db/')) continue;
+        const line = file.text.slice(0, write.index).split('\n').length;
         violations.push(
-          `${file.path}:${line}: '${match[0].replace(/\s+/g, ' ')}' — flow rows are written only by features/workflows`,
+          `${file.path}:${line}: '${write.text.replace(/\s+/g, ' ')}' — a write to a table named at run time: call its owner's service`,
         );
+        continue;
       }
+      const owner = owners[write.table];
+      if (owner === undefined) {
+        violations.push(`${file.path}: table ${write.table} has no owner in src/server/db/owners.ts`);
+        continue;
+      }
+      if (owner === feature) continue;
+      if (seeds && !FLOW_TABLES.has(write.table)) continue;
+      const line = file.text.slice(0, write.index).split('\n').length;
+      violations.push(
+        `${file.path}:${line}: '${write.text.replace(/\s+/g, ' ')}' — ${write.table} is written only by features/${owner} (its service's …In functions)`,
+      );
     }
   }
   return violations;
+}
+
+/** The schema's tables, read from src/server/db/schema.ts. */
+export function projectTables(): { name: string; object: string }[] {
+  return schemaTables(readFileSync('src/server/db/schema.ts', 'utf8'));
 }
 
 /** The verbs of a query function (docs/code-style.md, 'Service functions'). */
@@ -180,7 +235,10 @@ export function projectSources(root = 'src'): SourceFile[] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const violations = [
     ...boundaryViolations(projectSources()),
-    ...flowWriteViolations(['src', 'scripts', 'bench'].flatMap((root) => projectSources(root))),
+    ...ownershipViolations(
+      ['src', 'scripts', 'bench'].flatMap((root) => projectSources(root)),
+      projectTables(),
+    ),
     ...queryNameViolations(projectSources()),
     ...onDemandViolations(projectSources()),
   ];

@@ -1,9 +1,11 @@
 // Imports a file on the configured database, through the same pipeline as Configuración → Importar:
 //   npm run import -- <clientes|brokers|unidades|reservas> <archivo.xlsx|.csv> [--dry-run] [--sheet NOMBRE]
-//     [--header-row N] [--only-valid] [--as correo@administrador]
+//     [--header-row N] [--only-valid] [--repetidas rechazar] [--as correo@administrador]
 // The header row is found below a title block unless --header-row says where it is; where it is, and
 // the rows skipped (title, blank, totals, footers), are printed first. Columns are matched by their
-// headers (and the mapping last used on screen). Uses DATABASE_URL /
+// headers and by the mapping last saved on screen, joined columns too ('Apellidos ← Apellido Paterno +
+// Apellido Materno', printed). Rows repeating a key: the first imported and the others errors naming
+// it, or with --repetidas rechazar all of them errors. Uses DATABASE_URL /
 // DATA_DIR like the server (stop the server first when on the embedded database). The last line is
 // 'N nuevos, N actualizados, N sin cambios, N con errores'.
 import { readFileSync } from 'node:fs';
@@ -22,8 +24,10 @@ import { openTable } from '../src/server/features/imports/read-file';
 import { cellText } from '../src/shared/domain/import-cells';
 import { errorMessage } from '../src/shared/errors';
 import {
+  columnsOf,
   countsSentence,
   HEADER_ROW_MAX,
+  IMPORT_FIELDS,
   type ImportKind,
   MAX_LISTED_SKIPPED,
   matchHeaders,
@@ -47,6 +51,7 @@ const { values, positionals } = parseArgs({
     sheet: { type: 'string' },
     'header-row': { type: 'string' },
     'only-valid': { type: 'boolean', default: false },
+    repetidas: { type: 'string' },
     as: { type: 'string' },
   },
 });
@@ -65,6 +70,14 @@ if (headerRow !== null && (!Number.isInteger(headerRow) || headerRow < 1 || head
   process.exit(2);
 }
 
+if (values.repetidas !== undefined && values.repetidas !== 'rechazar') {
+  console.error(
+    '--repetidas acepta solo "rechazar" (sin la opción: se importa la primera fila de cada clave)',
+  );
+  process.exit(2);
+}
+const repeatedKeys = values.repetidas === 'rechazar' ? 'refuseAll' : 'keepFirst';
+
 const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
 const say = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -76,11 +89,23 @@ try {
   await table.close();
   const headers = table.header.cells.map((cell) => cellText(cell));
   const mapping = matchHeaders(kind, headers, await queries.findMapping(db, kind));
-  const input = { kind, bytes, sheetName: table.sheetName, headerRow: table.header.rowNumber, mapping };
+  const input = {
+    kind,
+    bytes,
+    sheetName: table.sheetName,
+    headerRow: table.header.rowNumber,
+    mapping,
+    repeatedKeys,
+  } as const;
   const now = new Date();
   console.log(
     `Encabezado en la fila ${table.header.rowNumber}${headerRow === null ? '' : ' (indicada con --header-row)'}: ${headers.filter(Boolean).join(', ')}`,
   );
+  for (const field of IMPORT_FIELDS[kind]) {
+    const joined = columnsOf(mapping, field.key);
+    if (joined.length > 1)
+      console.log(`${field.label} ← ${joined.map((index) => headers[index]).join(' + ')}`);
+  }
   const outcome = await plan(db, input, now);
   for (const skipped of outcome.skipped.rows.slice(0, MAX_LISTED_SKIPPED))
     console.log(`${skippedSentence(skipped)} (omitida)`);

@@ -360,6 +360,10 @@ export const errorCatalog = {
     message: 'Ya hay una importación en curso. Espere a que termine para iniciar otra.',
   },
   IMPORT_NOT_UNDOABLE: { status: 409, message: 'Solo se puede deshacer una importación aplicada.' },
+  IMPORT_ALREADY_UNDONE: {
+    status: 409,
+    message: 'Esta importación ya fue deshecha (otra persona la deshizo recién); no se cambió nada más.',
+  },
   IMPORT_UNDO_CONFLICT: {
     status: 409,
     message:

@@ -39,10 +39,18 @@ export async function upload(agent: Agent, kind: string, name: string, bytes: Bu
 }
 
 /** Uploads, dry-runs with the matched mapping; answers the run id, mapping and dry run. */
-export async function uploadAndCheck(agent: Agent, kind: string, name: string, bytes: Buffer) {
+/** Uploads and reviews a file, with the mapping matched (and the fields `changes` maps otherwise). */
+export async function uploadAndCheck(
+  agent: Agent,
+  kind: string,
+  name: string,
+  bytes: Buffer,
+  changes: Record<string, number | number[] | null> = {},
+) {
   const uploaded = await upload(agent, kind, name, bytes);
   expect(uploaded.statusCode, uploaded.body).toBe(201);
   const file = uploaded.json();
+  file.mapping = { ...file.mapping, ...changes };
   const dry = await agent.post(`/api/imports/runs/${file.runId}/dry-run`, {
     mapping: file.mapping,
     sheetName: file.sheetName,
@@ -85,4 +93,23 @@ export async function templateHeaders(agent: Agent, kind: string): Promise<strin
 
 export function rowFor(headers: string[], values: Record<string, unknown>): unknown[] {
   return headers.map((header) => (header in values ? values[header] : null));
+}
+
+/**
+ * A snapshot without what says who changed a row last and its version: an undo puts the data back
+ * as a new version (a version never moves backwards), so the data is compared, and the versions apart.
+ */
+export function dataOf(snapshot: Record<string, string>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [table, rows] of Object.entries(snapshot)) {
+    result[table] = JSON.stringify(
+      (JSON.parse(rows) as string[])
+        .map((row) => {
+          const { version: _v, updated_at: _at, updated_by: _by, ...data } = JSON.parse(row);
+          return JSON.stringify(data);
+        })
+        .sort(),
+    );
+  }
+  return result;
 }

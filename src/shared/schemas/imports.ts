@@ -42,7 +42,25 @@ export interface ImportField {
   values?: readonly string[];
   /** The template's example row. */
   example: string;
+  /**
+   * Columns that together make this field when no one column does (folded headers, in order):
+   * 'Apellido Paterno' + 'Apellido Materno' → Apellidos (issue 55).
+   */
+  joins?: readonly (readonly string[])[];
 }
+
+/** A field's columns: one, several joined with a space (issue 55), or none. */
+export type ColumnMapping = Record<string, number | number[] | null>;
+
+/** The columns mapped to a field, in order (none: an empty list). */
+export function columnsOf(mapping: ColumnMapping, key: string): number[] {
+  const value = mapping[key];
+  if (value === null || value === undefined) return [];
+  return typeof value === 'number' ? [value] : value;
+}
+
+/** Columns a field may join. */
+export const MAX_JOINED_COLUMNS = 4;
 
 /** The sale flow's stages an imported reservation may have reached ('Completada': every task done). */
 export const IMPORT_STAGES = ['Reserva', 'Promesa', 'Escrituración', 'Reparos', 'Completada'] as const;
@@ -74,6 +92,10 @@ const CLIENT_FIELDS: readonly ImportField[] = [
     key: 'lastName',
     label: 'Apellidos',
     aliases: ['Apellido', 'Apellidos cliente'],
+    joins: [
+      ['Apellido Paterno', 'Apellido Materno'],
+      ['Primer Apellido', 'Segundo Apellido'],
+    ],
     type: 'text',
     required: true,
     example: 'González Pérez',
@@ -470,9 +492,9 @@ export function matchHeaders(
   kind: ImportKind,
   headers: readonly string[],
   remembered: Record<string, string> = {},
-): Record<string, number | null> {
+): ColumnMapping {
   const fields = IMPORT_FIELDS[kind];
-  const mapping: Record<string, number | null> = Object.fromEntries(fields.map((field) => [field.key, null]));
+  const mapping: ColumnMapping = Object.fromEntries(fields.map((field) => [field.key, null]));
   const taken = new Set<number>();
   const folded = headers.map((header) => foldText(header));
   const assign = (key: string, index: number) => {
@@ -481,9 +503,14 @@ export function matchHeaders(
       taken.add(index);
     }
   };
+  // The mapping remembered from the screen: several headers of one field are joined, in the file's order.
   folded.forEach((header, index) => {
     const key = remembered[header];
-    if (key && key in mapping) assign(key, index);
+    if (!key || !(key in mapping) || taken.has(index)) return;
+    const current = columnsOf(mapping, key);
+    if (current.length >= MAX_JOINED_COLUMNS) return;
+    mapping[key] = current.length === 0 ? index : [...current, index];
+    taken.add(index);
   });
   // Exact labels first, then aliases: 'RUT Cliente' is the reservation's client even though 'RUT' is an alias.
   for (const pass of ['label', 'alias'] as const) {
@@ -492,6 +519,20 @@ export function matchHeaders(
       for (const name of names) {
         const index = folded.findIndex((header, i) => header === foldText(name) && !taken.has(i));
         if (index >= 0) assign(field.key, index);
+      }
+    }
+  }
+  // Then the columns that make a field together ('Apellido Paterno' + 'Apellido Materno').
+  for (const field of fields) {
+    if (mapping[field.key] !== null) continue;
+    for (const names of field.joins ?? []) {
+      const indexes = names.map((name) =>
+        folded.findIndex((header, i) => header === foldText(name) && !taken.has(i)),
+      );
+      if (indexes.every((index) => index >= 0)) {
+        mapping[field.key] = indexes;
+        for (const index of indexes) taken.add(index);
+        break;
       }
     }
   }
@@ -521,23 +562,42 @@ export const headerRowField = z
   .optional();
 
 /** Why a row of the file was not read as data (decision 0049). */
-export const SKIP_REASONS = ['title', 'blank', 'total', 'footer'] as const;
+export const SKIP_REASONS = ['title', 'blank', 'total', 'footer', 'repeated'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   title: 'título sobre el encabezado',
   blank: 'fila en blanco',
   total: 'fila de totales',
   footer: 'nota al pie (solo texto en la primera columna)',
+  repeated: 'idéntica a otra fila del archivo: se importa una vez',
 };
-export const skippedRow = z.object({ rowNumber: z.number().int(), reason: z.enum(SKIP_REASONS) });
+export const skippedRow = z.object({
+  rowNumber: z.number().int(),
+  reason: z.enum(SKIP_REASONS),
+  /** A repeated row: the row it repeats (the one imported). */
+  firstRow: z.number().int().optional(),
+});
 export type SkippedRow = z.infer<typeof skippedRow>;
 /** Skipped rows listed in an answer; the count says how many there were. */
 export const MAX_LISTED_SKIPPED = 100;
 
 /** 'Fila 12: fila de totales' — a skipped row as the screen and `npm run import` say it. */
 export function skippedSentence(row: SkippedRow): string {
+  if (row.reason === 'repeated' && row.firstRow !== undefined)
+    return `Fila ${row.rowNumber}: idéntica a la fila ${row.firstRow}, se importa una vez`;
   return `Fila ${row.rowNumber}: ${SKIP_REASON_LABELS[row.reason]}`;
 }
+
+/**
+ * Rows of one file with the same key (issue 55): the first is kept and the others are errors naming
+ * it ('keepFirst', the default), or every one of them is an error ('refuseAll'). Identical repeated
+ * rows are imported once either way, with a note.
+ */
+export const REPEATED_KEYS = ['keepFirst', 'refuseAll'] as const;
+export type RepeatedKeys = (typeof REPEATED_KEYS)[number];
+
+/** Errors kept per row (then 'y N más'), so that a message never grows with the file (issue 52). */
+export const MAX_ROW_ERRORS = 5;
 
 /** What the screen shows after an upload: the sheets, where the header is, the headers and the mapping matched. */
 export const uploadedFile = z.object({
@@ -553,11 +613,25 @@ export const uploadedFile = z.object({
   /** The first rows with something in them: what may be chosen as the header (their first cells as text). */
   headerCandidates: z.array(z.object({ rowNumber: z.number().int(), text: z.string() })),
   headers: z.array(z.string()),
-  mapping: z.record(z.string(), z.number().int().nullable()),
+  mapping: z.record(z.string(), z.union([z.number().int(), z.array(z.number().int())]).nullable()),
 });
 export type UploadedFile = z.infer<typeof uploadedFile>;
 
-export const mappingBody = z.record(line().max(100), z.number().int().min(0).max(199).nullable());
+const columnIndex = z.number().int().min(0).max(199);
+/** A field's column, or its columns joined (two to MAX_JOINED_COLUMNS, each once), or none. */
+export const mappingBody = z.record(
+  line().max(100),
+  z
+    .union([columnIndex, z.array(columnIndex)])
+    .nullable()
+    .superRefine((value, ctx) => {
+      if (!Array.isArray(value)) return;
+      if (value.length < 2 || value.length > MAX_JOINED_COLUMNS)
+        ctx.addIssue({ code: 'custom', message: `Una columna une de 2 a ${MAX_JOINED_COLUMNS} columnas` });
+      else if (new Set(value).size !== value.length)
+        ctx.addIssue({ code: 'custom', message: 'Una columna se une una sola vez' });
+    }),
+);
 
 /** Another sheet, or another header row, of the uploaded file. */
 export const sheetBody = z.strictObject({
@@ -569,12 +643,17 @@ export const dryRunBody = z.strictObject({
   sheetName: line().min(1).max(100).nullable().optional(),
   headerRow: headerRowField,
   mapping: mappingBody,
+  repeatedKeys: z.enum(REPEATED_KEYS).default('keepFirst'),
 });
 
 /** GET …/errors: the header row the review used, when the user chose one. */
 export const errorsQuery = z.strictObject({
   headerRow: z.coerce.number().int().min(1).max(HEADER_ROW_MAX).optional(),
+  repeatedKeys: z.enum(REPEATED_KEYS).optional(),
 });
+
+/** The errors workbook's first column: each row's number in the file uploaded (issue 55). */
+export const ORIGINAL_ROW_HEADER = 'Fila original';
 
 export const applyBody = dryRunBody.extend({ onlyValidRows: z.boolean().default(false) });
 
@@ -606,6 +685,8 @@ export const dryRunResult = z.object({
   totalRows: z.number().int(),
   /** The first MAX_LISTED_ERRORS errors; the errors workbook has them all. */
   errors: z.array(rowError),
+  /** The errors not listed ('y N más'). */
+  moreErrors: z.number().int(),
   summary: z.string(),
   /** Where the header was found or chosen. */
   headerRow: z.number().int(),

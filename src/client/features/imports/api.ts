@@ -1,6 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiErrorBody } from '../../../shared/errors';
-import type { DryRunResult, ImportKind, ImportRun, UploadedFile } from '../../../shared/schemas/imports';
+import type {
+  ColumnMapping,
+  DryRunResult,
+  ImportKind,
+  ImportRun,
+  RepeatedKeys,
+  UploadedFile,
+} from '../../../shared/schemas/imports';
 import { ApiError, api, NETWORK_ERROR_MESSAGE } from '../../lib/api';
 
 /** Configuración → Importar (/api/imports, administrators; issue 32). */
@@ -17,8 +24,13 @@ export const importKeys = {
 
 export const templateHref = (kind: ImportKind) => `${IMPORTS_URL}/templates/${kind}`;
 /** The errors workbook, read from the header row the review used. */
-export const errorsHref = (runId: string, headerRow?: number) =>
-  `${IMPORTS_URL}/runs/${runId}/errors${headerRow === undefined ? '' : `?headerRow=${headerRow}`}`;
+export const errorsHref = (runId: string, headerRow?: number, repeatedKeys?: RepeatedKeys) => {
+  const query = new URLSearchParams();
+  if (headerRow !== undefined) query.set('headerRow', String(headerRow));
+  if (repeatedKeys === 'refuseAll') query.set('repeatedKeys', repeatedKeys);
+  const text = query.toString();
+  return `${IMPORTS_URL}/runs/${runId}/errors${text ? `?${text}` : ''}`;
+};
 
 /** Sends the file's bytes as they are (the server judges what they are). */
 export async function uploadFile(kind: ImportKind, file: File): Promise<UploadedFile> {
@@ -42,7 +54,7 @@ export async function uploadFile(kind: ImportKind, file: File): Promise<Uploaded
   );
 }
 
-export type Mapping = Record<string, number | null>;
+export type Mapping = ColumnMapping;
 
 export function useUpload() {
   return useMutation({
@@ -67,6 +79,7 @@ export function useDryRun() {
       sheetName: string | null;
       headerRow: number;
       mapping: Mapping;
+      repeatedKeys: RepeatedKeys;
     }) => api<DryRunResult>(`${IMPORTS_URL}/runs/${runId}/dry-run`, { method: 'POST', body }),
   });
 }
@@ -83,6 +96,7 @@ export function useApply() {
       headerRow: number;
       mapping: Mapping;
       onlyValidRows: boolean;
+      repeatedKeys: RepeatedKeys;
     }) => api<{ run: ImportRun }>(`${IMPORTS_URL}/runs/${runId}/apply`, { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: importKeys.runs }),
   });

@@ -105,4 +105,32 @@ describe('Importaciones realizadas', () => {
       '/api/imports/templates/units',
     );
   });
+
+  it("after 'Deshacer importación' says the run was undone (issue 57)", async () => {
+    let undone = false;
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      const applied = run({
+        status: undone ? 'undone' : 'applied',
+        processedRows: 3,
+        counts: { created: 3, updated: 0, unchanged: 0, errors: 0 },
+        canUndo: !undone,
+      });
+      if (url === '/api/imports/runs')
+        return { ok: true, status: 200, json: async () => ({ rows: [applied] }) };
+      if (url.endsWith('/undo') && init?.method === 'POST') {
+        undone = true;
+        return { ok: true, status: 200, json: async () => ({ run: { ...applied, status: 'undone' } }) };
+      }
+      return { ok: false, status: 404, json: async () => ({ message: 'No encontrado' }) };
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithProviders(<ImportsSection />, { route: '/configuracion/importar' });
+    const table = await screen.findByRole('table', { name: 'Importaciones realizadas' });
+    fireEvent.click(await within(table).findByRole('button', { name: 'Deshacer importación' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deshacer importación' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deshacer importación' }));
+    const said = await screen.findByText(/Se deshizo la importación de reservas_corregidas\.xlsx/);
+    expect(said.closest('[role="status"]')).toBeTruthy();
+    expect(await within(table).findByText('Deshecha')).toBeTruthy();
+  });
 });

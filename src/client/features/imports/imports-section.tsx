@@ -20,6 +20,7 @@ import { type ReactNode, useState } from 'react';
 import { type ErrorCode, errorCatalog, errorMessage } from '../../../shared/errors';
 import { formatDateTime, formatInteger } from '../../../shared/format';
 import {
+  columnsOf,
   countsSentence,
   type DryRunResult,
   IMPORT_FIELDS,
@@ -28,6 +29,8 @@ import {
   IMPORT_STATUS_LABELS,
   type ImportKind,
   type ImportRun,
+  MAX_JOINED_COLUMNS,
+  type RepeatedKeys,
   type UploadedFile,
 } from '../../../shared/schemas/imports';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -61,6 +64,7 @@ export default function ImportsSection() {
   const [mapping, setMapping] = useState<Mapping>({});
   const [review, setReview] = useState<DryRunResult | null>(null);
   const [onlyValidRows, setOnlyValidRows] = useState(false);
+  const [repeatedKeys, setRepeatedKeys] = useState<RepeatedKeys>('keepFirst');
   const [runId, setRunId] = useState<string | null>(null);
   const upload = useUpload();
   const chooseSheet = useChooseSheet();
@@ -84,14 +88,21 @@ export default function ImportsSection() {
   const check = () => {
     if (!file) return;
     dryRun.mutate(
-      { runId: file.runId, sheetName: file.sheetName, headerRow: file.headerRow, mapping },
+      { runId: file.runId, sheetName: file.sheetName, headerRow: file.headerRow, mapping, repeatedKeys },
       { onSuccess: setReview },
     );
   };
   const importNow = () => {
     if (!file) return;
     apply.mutate(
-      { runId: file.runId, sheetName: file.sheetName, headerRow: file.headerRow, mapping, onlyValidRows },
+      {
+        runId: file.runId,
+        sheetName: file.sheetName,
+        headerRow: file.headerRow,
+        mapping,
+        onlyValidRows,
+        repeatedKeys,
+      },
       {
         onSuccess: ({ run }) => {
           setRunId(run.id);
@@ -168,12 +179,22 @@ export default function ImportsSection() {
               <Button onClick={check} loading={dryRun.isPending} variant={review ? 'default' : 'filled'}>
                 Revisar archivo
               </Button>
+              <Checkbox
+                label="Rechazar todas las filas con clave repetida"
+                description="Sin marcar: se importa la primera y las demás quedan como errores"
+                checked={repeatedKeys === 'refuseAll'}
+                onChange={(event) => {
+                  setRepeatedKeys(event.currentTarget.checked ? 'refuseAll' : 'keepFirst');
+                  setReview(null);
+                }}
+              />
             </Group>
           )}
           {file && review && (
             <ReviewStep
               runId={file.runId}
               headerRow={file.headerRow}
+              repeatedKeys={repeatedKeys}
               review={review}
               onlyValidRows={onlyValidRows}
               onOnlyValidRows={setOnlyValidRows}
@@ -185,7 +206,12 @@ export default function ImportsSection() {
           {runId && <RunProgress runId={runId} />}
         </Stack>
       </Paper>
-      <RunsList />
+      <RunsList
+        onUndone={(undone) => {
+          // The run's box says 'Importación terminada': gone with the run's rows.
+          if (undone.id === runId) setRunId(null);
+        }}
+      />
     </Stack>
   );
 }
@@ -253,18 +279,17 @@ function MappingStep({
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <NativeSelect
-                    aria-label={`Columna para ${field.label}`}
-                    data={columns}
-                    value={
-                      mapping[field.key] === null || mapping[field.key] === undefined
-                        ? ''
-                        : String(mapping[field.key])
+                  <FieldColumns
+                    label={field.label}
+                    joinable={field.type === 'text'}
+                    columns={columns}
+                    chosen={columnsOf(mapping, field.key)}
+                    onChange={(chosen) =>
+                      onMapping({
+                        ...mapping,
+                        [field.key]: chosen.length === 0 ? null : chosen.length === 1 ? chosen[0]! : chosen,
+                      })
                     }
-                    onChange={(event) => {
-                      const value = event.currentTarget.value;
-                      onMapping({ ...mapping, [field.key]: value === '' ? null : Number(value) });
-                    }}
                   />
                 </Table.Td>
               </Table.Tr>
@@ -272,6 +297,79 @@ function MappingStep({
           </Table.Tbody>
         </Table>
       </ScrollRegion>
+    </Stack>
+  );
+}
+
+/**
+ * A field's columns: one, or several joined with a space ('Apellido Paterno' + 'Apellido Materno' →
+ * Apellidos, issue 55). 'Unir otra columna' adds one; '(sin asignar)' on a joined one removes it.
+ */
+function FieldColumns({
+  label,
+  joinable,
+  columns,
+  chosen,
+  onChange,
+}: {
+  label: string;
+  /** Text fields only: a name, a surname, an address are made of columns; a RUT or a date is not. */
+  joinable: boolean;
+  columns: { value: string; label: string }[];
+  chosen: number[];
+  onChange: (chosen: number[]) => void;
+}) {
+  const first = chosen[0];
+  const free = (own: number | undefined) =>
+    columns.filter(
+      (option) =>
+        option.value === '' || !chosen.includes(Number(option.value)) || Number(option.value) === own,
+    );
+  return (
+    <Stack gap={4}>
+      <NativeSelect
+        aria-label={`Columna para ${label}`}
+        data={free(first)}
+        value={first === undefined ? '' : String(first)}
+        onChange={(event) => {
+          const value = event.currentTarget.value;
+          onChange(value === '' ? [] : [Number(value), ...chosen.slice(1)]);
+        }}
+      />
+      {chosen.slice(1).map((index, position) => (
+        <NativeSelect
+          // biome-ignore lint/suspicious/noArrayIndexKey: a joined column's place is its identity
+          key={position}
+          aria-label={`Columna ${position + 2} para ${label}`}
+          description={position === 0 ? 'Se une a la anterior con un espacio' : undefined}
+          data={free(index)}
+          value={String(index)}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            const next = [...chosen];
+            if (value === '') next.splice(position + 1, 1);
+            else next[position + 1] = Number(value);
+            onChange(next);
+          }}
+        />
+      ))}
+      {joinable &&
+        first !== undefined &&
+        chosen.length < MAX_JOINED_COLUMNS &&
+        free(undefined).length > 1 && (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            w="fit-content"
+            aria-label={`Unir otra columna a ${label}`}
+            onClick={() => {
+              const next = free(undefined).find((option) => option.value !== '');
+              if (next) onChange([...chosen, Number(next.value)]);
+            }}
+          >
+            Unir otra columna
+          </Button>
+        )}
     </Stack>
   );
 }
@@ -363,6 +461,7 @@ function FileErrors({ errors }: { errors: DryRunResult['errors'] }) {
 function ReviewStep({
   runId,
   headerRow,
+  repeatedKeys,
   review,
   onlyValidRows,
   onOnlyValidRows,
@@ -371,6 +470,7 @@ function ReviewStep({
 }: {
   runId: string;
   headerRow: number;
+  repeatedKeys: RepeatedKeys;
   review: DryRunResult;
   onlyValidRows: boolean;
   onOnlyValidRows: (value: boolean) => void;
@@ -390,17 +490,17 @@ function ReviewStep({
           <Group justify="space-between">
             <Text fw={600}>Errores</Text>
             <Anchor
-              href={errorsHref(runId, headerRow)}
-              onClick={downloadOnClick(errorsHref(runId, headerRow))}
+              href={errorsHref(runId, headerRow, repeatedKeys)}
+              onClick={downloadOnClick(errorsHref(runId, headerRow, repeatedKeys))}
             >
               Descargar planilla con errores
             </Anchor>
           </Group>
           <FileErrors errors={review.errors} />
-          {review.errors.length < review.counts.errors && (
+          {review.moreErrors > 0 && (
             <Text size="sm" c="dimmed">
-              Se muestran los primeros {review.errors.length} errores; la planilla con errores los tiene
-              todos.
+              … y {formatInteger(review.moreErrors)} errores más: la planilla con errores tiene todas las
+              filas con errores.
             </Text>
           )}
           <Checkbox
@@ -489,7 +589,8 @@ function RunStatus({ run }: { run: ImportRun }) {
           : 'blue';
   return (
     <>
-      <Badge variant="light" color={color}>
+      {/* Never cut ('APLIC…' at 1440 px, issue 57): the badge keeps its words' width. */}
+      <Badge variant="light" color={color} miw="max-content" styles={{ label: { overflow: 'visible' } }}>
         {IMPORT_STATUS_LABELS[run.status]}
       </Badge>
       {run.failure && (
@@ -562,16 +663,30 @@ function RunsTable({ runs, onUndo }: { runs: ImportRun[]; onUndo: (run: ImportRu
   );
 }
 
-function RunsList() {
+function RunsList({ onUndone }: { onUndone: (run: ImportRun) => void }) {
   const { data: runs, error } = useRuns();
   const undo = useUndo();
   const [target, setTarget] = useState<ImportRun | null>(null);
+  const [undone, setUndone] = useState<ImportRun | null>(null);
   return (
     <Stack gap="sm">
       <Title order={2} size="h4">
         Importaciones realizadas
       </Title>
       <ErrorAlert error={error} />
+      {undone && (
+        <Alert
+          color="green"
+          title="Importación deshecha"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Cerrar aviso"
+          onClose={() => setUndone(null)}
+        >
+          Se deshizo la importación de {undone.fileName}: los registros que creó se eliminaron y los que
+          modificó volvieron a como estaban.
+        </Alert>
+      )}
       {runs && runs.length === 0 && <Text c="dimmed">Aún no hay importaciones.</Text>}
       {runs && runs.length > 0 && <RunsTable runs={runs} onUndo={setTarget} />}
       <ConfirmDialog
@@ -585,6 +700,8 @@ function RunsList() {
           target &&
           undo.mutate(target.id, {
             onSuccess: () => {
+              setUndone(target);
+              onUndone(target);
               setTarget(null);
               notifySaved('Importación deshecha');
             },

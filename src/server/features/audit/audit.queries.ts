@@ -367,3 +367,19 @@ export function listUsers(db: Executor) {
     .from(profiles)
     .orderBy(asc(profiles.firstName), asc(profiles.lastName), asc(profiles.id));
 }
+
+/** A holder's data-rights event (data-requests calls the service): a redaction, a read of blocked values. */
+export async function insertPrivacyEvent(
+  tx: Executor,
+  event: {
+    action: 'redact' | 'read_blocked';
+    clientId: string;
+    actorId: string;
+    details: Record<string, unknown>;
+  },
+): Promise<void> {
+  await tx.execute(sql`
+    insert into audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, after)
+    values (audit_instant(), ${event.actorId}, nullif(current_setting('inmoflujo.request', true), ''), ${event.action},
+            'clients', ${event.clientId}, 'clients', ${event.clientId}, ${JSON.stringify(event.details)}::jsonb)`);
+}

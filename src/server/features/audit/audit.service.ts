@@ -30,6 +30,14 @@ export function recordSessionEventIn(
   return queries.insertSessionEvent(tx, event);
 }
 
+/** Writes a holder's data-rights event in the caller's transaction (a redaction, a read of blocked values). */
+export function recordPrivacyEventIn(
+  tx: Executor,
+  event: Parameters<typeof queries.insertPrivacyEvent>[1],
+): Promise<void> {
+  return queries.insertPrivacyEvent(tx, event);
+}
+
 /**
  * An export recorded in the log, in a transaction of its own once its rows were sent (decision 0027):
  * who exported what, in which format, how many rows, with which filters.

@@ -1,4 +1,5 @@
 import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
+import type { UserUpdateValues } from '../../../shared/schemas/settings';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { loginFailures, profiles, roles, sessions, userRoles } from '../../db/schema';
 
@@ -194,4 +195,60 @@ export async function deleteLoginFailures(db: Executor, key: string, expiredBefo
     sql`delete from ${loginFailures}
          where ${loginFailures.key} = ${key} or ${loginFailures.failedAt} < ${expiredBefore}::timestamptz`,
   );
+}
+
+// --- Staff accounts, written for Configuración → Usuarios (settings calls the service) ----------------
+
+export interface NewProfile {
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  position: string;
+  userType: string;
+  isSeller: boolean;
+}
+
+/** A staff account made in Configuración → Usuarios (or `npm run user:create`). */
+export async function insertStaffProfile(db: Executor, values: NewProfile): Promise<string> {
+  const [row] = await db.insert(profiles).values(values).returning({ id: profiles.id });
+  return row!.id;
+}
+
+const bumped = () => ({ updatedAt: sql`now()`, version: sql`${profiles.version} + 1` });
+
+/** Optimistic update: false when the row is no longer at `version`. */
+export async function updateProfile(
+  db: Executor,
+  id: string,
+  version: number,
+  values: Omit<UserUpdateValues, 'version'>,
+): Promise<boolean> {
+  const rows = await db
+    .update(profiles)
+    .set({ ...values, ...bumped() })
+    .where(and(eq(profiles.id, id), eq(profiles.version, version)))
+    .returning({ id: profiles.id });
+  return rows.length > 0;
+}
+
+export async function setUserActive(db: Executor, id: string, isActive: boolean): Promise<void> {
+  await db
+    .update(profiles)
+    .set({ isActive, ...bumped() })
+    .where(eq(profiles.id, id));
+}
+
+export async function setPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
+  await db
+    .update(profiles)
+    .set({ passwordHash, ...bumped() })
+    .where(eq(profiles.id, id));
+}
+
+export async function setAvatarUrl(db: Executor, id: string, avatarUrl: string | null): Promise<void> {
+  await db
+    .update(profiles)
+    .set({ avatarUrl, ...bumped() })
+    .where(eq(profiles.id, id));
 }

@@ -289,3 +289,26 @@ export async function resolveSession(
     await queries.updateSessionSeenAt(db, sessionId, new Date(now));
   return { sessionId, user: toSessionUser(row) };
 }
+
+// --- Staff accounts: the one writer of profiles (decision 0056); Configuración → Usuarios calls these.
+
+/** Inside the caller's transaction: a new staff account; answers its id. */
+export const createProfileIn = (tx: Executor, values: queries.NewProfile) =>
+  queries.insertStaffProfile(tx, values);
+
+/** Inside the caller's transaction: a profile's fields at the version read; false when stale. */
+export const updateProfileIn = (
+  tx: Executor,
+  id: string,
+  version: number,
+  values: Parameters<typeof queries.updateProfile>[3],
+) => queries.updateProfile(tx, id, version, values);
+
+export const setProfileActiveIn = (tx: Executor, id: string, isActive: boolean) =>
+  queries.setUserActive(tx, id, isActive);
+
+export const setPasswordHashIn = (tx: Executor, id: string, passwordHash: string) =>
+  queries.setPasswordHash(tx, id, passwordHash);
+
+export const setAvatarUrlIn = (tx: Executor, id: string, avatarUrl: string | null) =>
+  queries.setAvatarUrl(tx, id, avatarUrl);

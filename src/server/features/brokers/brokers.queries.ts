@@ -7,6 +7,7 @@ import type {
   BrokerValues,
 } from '../../../shared/schemas/brokers';
 import type { SortDirection, YesNoAll } from '../../../shared/schemas/common';
+import { insertRowsAsJson } from '../../db/bulk';
 import { type Executor, isoInstant } from '../../db/client';
 import { rutInNumberOrder } from '../../db/order';
 import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
@@ -230,4 +231,17 @@ export async function setBankVerified(
     .where(and(eq(brokers.id, id), eq(brokers.version, version)))
     .returning(detailColumns);
   return row ?? null;
+}
+
+/** New brokers of an import's chunk, set-based (ids made by the caller). */
+export async function insertBrokersAsJson(
+  tx: Executor,
+  rows: readonly (BrokerValues & { id: string })[],
+  userId: string,
+): Promise<void> {
+  await insertRowsAsJson(
+    tx,
+    brokers,
+    rows.map((row) => ({ ...row, createdBy: userId, updatedBy: userId })),
+  );
 }

@@ -10,6 +10,8 @@ import {
 } from '../../../shared/schemas/brokers';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
+import { brokers as brokersTable } from '../../db/schema';
+import { deleteByIds, lockRows, lockSnapshots, restoreSnapshots } from '../../db/snapshots';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as mail from '../mail/mail.service';
 import * as queries from './brokers.queries';
@@ -172,3 +174,39 @@ export async function verifyBank(ctx: ServiceContext, id: string, version: numbe
   });
   return viewOf(ctx.user, verified);
 }
+
+// --- Imports (decision 0056): Configuración → Importar writes brokers only through these -------------
+
+/**
+ * Inside an import's chunk: new brokers set-based, updates at the version read (stale → 409) with
+ * their rows as they were (for undo).
+ */
+export async function importIn(
+  tx: Executor,
+  rows: {
+    creates: readonly (BrokerValues & { id: string })[];
+    updates: readonly { id: string; version: number; values: BrokerValues }[];
+  },
+  userId: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  await queries.insertBrokersAsJson(tx, rows.creates, userId);
+  const before = await lockSnapshots(
+    tx,
+    brokersTable,
+    rows.updates.map((row) => row.id),
+  );
+  for (const row of rows.updates) {
+    if (!(await queries.updateBroker(tx, row.id, row.version, row.values, userId)))
+      throw new AppError('STALE_VERSION');
+  }
+  return before;
+}
+
+/** An import's undo: its brokers locked, its updates put back as a new version, its creations deleted. */
+export const lockImportedIn = (tx: Executor, ids: readonly string[]) => lockRows(tx, brokersTable, ids);
+export const restoreImportedIn = (
+  tx: Executor,
+  rows: readonly { id: string; before: Record<string, unknown> }[],
+  userId: string | null,
+) => restoreSnapshots(tx, brokersTable, rows, userId);
+export const removeImportedIn = (tx: Executor, ids: readonly string[]) => deleteByIds(tx, brokersTable, ids);

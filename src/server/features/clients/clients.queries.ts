@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { ClientListParams, ClientRow, ClientSort, ClientValues } from '../../../shared/schemas/clients';
 import type { SortDirection } from '../../../shared/schemas/common';
+import { uuidArrayParam } from '../../db/arrays';
+import { insertRowsAsJson } from '../../db/bulk';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { descending, rutInNumberOrder } from '../../db/order';
 import { type Page, type PageSpec, pageSql, selectPage } from '../../db/paging';
@@ -268,4 +270,29 @@ export async function isBlocked(db: Executor, id: string): Promise<boolean> {
     sql`select restriction = 'blocking' as blocked from clients where id = ${id}`,
   );
   return row?.blocked === true;
+}
+
+/** New clients of an import's chunk, set-based (ids made by the caller). */
+export async function insertClientsAsJson(
+  tx: Executor,
+  rows: readonly (ClientValues & { id: string })[],
+  userId: string,
+): Promise<void> {
+  await insertRowsAsJson(
+    tx,
+    clients,
+    rows.map((row) => ({ ...row, createdBy: userId, updatedBy: userId })),
+  );
+}
+
+/** Of these clients, those whose processing is blocked (Ley 21.719), with their RUT. */
+export async function listBlockedAmong(
+  db: Executor,
+  ids: readonly string[],
+): Promise<{ id: string; rut: string }[]> {
+  if (ids.length === 0) return [];
+  return queryRows<{ id: string; rut: string }>(
+    db,
+    sql`select id, rut from clients where id = any(${uuidArrayParam(ids)}) and restriction = 'blocking'`,
+  );
 }

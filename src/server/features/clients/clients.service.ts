@@ -2,6 +2,8 @@ import { can } from '../../../shared/permissions';
 import type { ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
+import { clients as clientsTable } from '../../db/schema';
+import { deleteByIds, lockRows, lockSnapshots, restoreSnapshots } from '../../db/snapshots';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './clients.queries';
 
@@ -108,3 +110,50 @@ export const liftRestrictionIn = (tx: Executor, id: string, userId: string) =>
 
 /** Whether the holder blocked the processing of their data (edits and new reservations wait). */
 export const isBlockedIn = (tx: Executor, id: string) => queries.isBlocked(tx, id);
+
+// --- Imports (decision 0056): Configuración → Importar writes clients only through these -------------
+
+/**
+ * Inside an import's chunk: new clients set-based, updates at the version read (stale → 409) with
+ * their rows as they were (for undo). A client whose processing is blocked is not changed
+ * (CLIENT_BLOCKED, as on the form).
+ */
+export async function importIn(
+  tx: Executor,
+  rows: {
+    creates: readonly (ClientValues & { id: string })[];
+    updates: readonly { id: string; version: number; values: ClientValues }[];
+  },
+  userId: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  await queries.insertClientsAsJson(tx, rows.creates, userId);
+  const before = await lockSnapshots(
+    tx,
+    clientsTable,
+    rows.updates.map((row) => row.id),
+  );
+  const blocked = await queries.listBlockedAmong(
+    tx,
+    rows.updates.map((row) => row.id),
+  );
+  if (blocked.length > 0) throw new AppError('CLIENT_BLOCKED');
+  for (const row of rows.updates) {
+    if (!(await queries.updateClient(tx, row.id, row.version, row.values, userId)))
+      throw new AppError('STALE_VERSION');
+  }
+  return before;
+}
+
+/** Of these clients, the ids of those whose processing is blocked (a reservation for them is refused). */
+export async function blockedAmongIn(tx: Executor, ids: readonly string[]): Promise<Set<string>> {
+  return new Set((await queries.listBlockedAmong(tx, ids)).map((row) => row.id));
+}
+
+/** An import's undo: its clients locked, its updates put back as a new version, its creations deleted. */
+export const lockImportedIn = (tx: Executor, ids: readonly string[]) => lockRows(tx, clientsTable, ids);
+export const restoreImportedIn = (
+  tx: Executor,
+  rows: readonly { id: string; before: Record<string, unknown> }[],
+  userId: string | null,
+) => restoreSnapshots(tx, clientsTable, rows, userId);
+export const removeImportedIn = (tx: Executor, ids: readonly string[]) => deleteByIds(tx, clientsTable, ids);

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { CommissionView } from '../../../shared/schemas/reservations';
+import { insertRowsAsJson } from '../../db/bulk';
 import { type Executor, queryRows } from '../../db/client';
 import { brokerCommissions, reservations } from '../../db/schema';
 
@@ -191,4 +192,27 @@ export function listPaymentsWithoutPesos(db: Executor, dates: readonly string[])
          where p.date = any(${`{${dates.join(',')}}`}::date[]) and p.clp is null
          for update of bc`,
   );
+}
+
+/** New commissions of an import's chunk, set-based (ids made by the caller). */
+export async function insertCommissionsAsJson(
+  tx: Executor,
+  rows: readonly (CommissionValues & { id: string; reservationId: string })[],
+  actorId: string,
+): Promise<void> {
+  await insertRowsAsJson(
+    tx,
+    brokerCommissions,
+    rows.map((row) => ({ ...row, createdBy: actorId, updatedBy: actorId })),
+  );
+}
+
+/** The UF values of these days (the uf-values feature writes them), by day. */
+export async function listUfValuesOn(db: Executor, dates: readonly string[]): Promise<Map<string, string>> {
+  if (dates.length === 0) return new Map();
+  const rows = await queryRows<{ date: string; value: string }>(
+    db,
+    sql`select date::text as date, value::text as value from uf_values where date = any(${`{${dates.join(',')}}`}::date[])`,
+  );
+  return new Map(rows.map((row) => [row.date, row.value]));
 }

@@ -10,6 +10,8 @@ import type {
 } from '../../../shared/schemas/reservations';
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
+import { brokerCommissions as brokerCommissionsTable } from '../../db/schema';
+import { deleteByIds, lockRows, lockSnapshots, restoreSnapshots } from '../../db/snapshots';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as queries from './commissions.queries';
 
@@ -192,6 +194,86 @@ async function frozenPesos(
   if (ufValue === null) return { clp: null, ufValue: null };
   return { clp: ufToClp(paymentUf(figures, payment), ufValue), ufValue };
 }
+
+// --- Imports (decision 0056): Configuración → Importar writes commissions only through these --------
+
+export type ImportedCommissionValues = queries.CommissionValues;
+type ImportedCommission = queries.CommissionValues & { id: string; reservationId: string };
+
+/**
+ * Inside an import's chunk: the commissions of new reservations, set-based. A payment imported as
+ * paid (its date given) keeps its pesos frozen at that day's UF value, as a payment flow's completion
+ * freezes them (decision 0034); a day without a value leaves them to be frozen when it is loaded
+ * (`freezeMissingPesosIn`).
+ */
+export async function importForReservationsIn(
+  tx: Executor,
+  rows: readonly ImportedCommission[],
+  actorId: string,
+): Promise<void> {
+  const days = new Set<string>();
+  for (const row of rows) {
+    if (row.payment1Date) days.add(row.payment1Date);
+    if (row.payment2Date) days.add(row.payment2Date);
+  }
+  const ufValues = await queries.listUfValuesOn(tx, [...days]);
+  const pesosOf = (row: ImportedCommission, payment: 1 | 2) => {
+    const date = payment === 1 ? row.payment1Date : row.payment2Date;
+    const ufValue = date ? (ufValues.get(date) ?? null) : null;
+    if (ufValue === null) return { clp: null, ufValue: null };
+    const figures = {
+      commissionAmount: String(row.commissionAmount),
+      numberOfPayments: Number(row.numberOfPayments),
+      firstPaymentPercentage: Number(row.firstPaymentPercentage),
+    };
+    return { clp: ufToClp(paymentUf(figures, payment), ufValue), ufValue };
+  };
+  await queries.insertCommissionsAsJson(
+    tx,
+    rows.map((row) => {
+      const first = pesosOf(row, 1);
+      const second = pesosOf(row, 2);
+      return {
+        ...row,
+        payment1Clp: first.clp,
+        payment1UfValue: first.ufValue,
+        payment2Clp: second.clp,
+        payment2UfValue: second.ufValue,
+      };
+    }),
+    actorId,
+  );
+}
+
+/**
+ * Inside an import's chunk: an existing reservation's commission at the version read (stale → 409);
+ * its payment dates are its payment flows' (not changed here).
+ */
+export async function importUpdateIn(
+  tx: Executor,
+  id: string,
+  version: number,
+  values: Partial<queries.CommissionValues>,
+  actorId: string,
+): Promise<void> {
+  const { payment1Date: _p1, payment2Date: _p2, ...rest } = values;
+  if (!(await queries.updateCommission(tx, id, version, rest, actorId))) throw new AppError('STALE_VERSION');
+}
+
+/** Commissions locked with their rows as they were (an import's update, for undo). */
+export const lockSnapshotsIn = (tx: Executor, ids: readonly string[]) =>
+  lockSnapshots(tx, brokerCommissionsTable, ids);
+
+/** An import's undo: its commissions locked, its updates put back as a new version, its creations deleted. */
+export const lockImportedIn = (tx: Executor, ids: readonly string[]) =>
+  lockRows(tx, brokerCommissionsTable, ids);
+export const restoreImportedIn = (
+  tx: Executor,
+  rows: readonly { id: string; before: Record<string, unknown> }[],
+  userId: string | null,
+) => restoreSnapshots(tx, brokerCommissionsTable, rows, userId);
+export const removeImportedIn = (tx: Executor, ids: readonly string[]) =>
+  deleteByIds(tx, brokerCommissionsTable, ids);
 
 /**
  * Inside the transaction that stores UF values: payments dated on those days while their value was

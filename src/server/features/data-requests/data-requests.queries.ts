@@ -289,22 +289,6 @@ export async function updateAuditLogRedacted(
   return Number(row?.count ?? 0);
 }
 
-/** One event of the log written by this feature: a redaction, a read of blocked values. */
-export async function insertPrivacyEvent(
-  tx: Executor,
-  event: {
-    action: 'redact' | 'read_blocked';
-    clientId: string;
-    actorId: string;
-    details: Record<string, unknown>;
-  },
-): Promise<void> {
-  await tx.execute(sql`
-    insert into audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, after)
-    values (audit_instant(), ${event.actorId}, nullif(current_setting('inmoflujo.request', true), ''), ${event.action},
-            'clients', ${event.clientId}, 'clients', ${event.clientId}, ${JSON.stringify(event.details)}::jsonb)`);
-}
-
 // --- Retention ---------------------------------------------------------------------------------------
 
 export async function findRetentionSettings(

@@ -14,6 +14,7 @@ import type {
 import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
+import * as audit from '../audit/audit.service';
 import * as clients from '../clients/clients.service';
 import * as documents from '../documents/documents.service';
 import * as promotions from '../promotions/promotions.service';
@@ -268,7 +269,7 @@ export async function suppress(ctx: ServiceContext, id: string) {
       needles.own.map(needlePattern),
       needles.global.map(needlePattern),
     );
-    await queries.insertPrivacyEvent(tx, {
+    await audit.recordPrivacyEventIn(tx, {
       action: 'redact',
       clientId,
       actorId: ctx.user.id,
@@ -324,7 +325,7 @@ export async function blockedValues(ctx: ServiceContext, clientId: string) {
   return ctx.db.transaction(async (tx) => {
     const values = await queries.listBlockedValues(tx, clientId);
     if (values.length === 0) throw new AppError('HOLDER_NO_BLOCKED_VALUES');
-    await queries.insertPrivacyEvent(tx, {
+    await audit.recordPrivacyEventIn(tx, {
       action: 'read_blocked',
       clientId,
       actorId: ctx.user.id,

@@ -16,6 +16,7 @@ import {
 import { openEventStream } from '../../test/event-stream';
 import {
   applyAndWait,
+  dataOf,
   dotted,
   rowFor,
   tableSnapshot,
@@ -296,13 +297,15 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
 
     const undone = await admin.post(`/api/imports/runs/${file.runId}/undo`);
     expect(undone.statusCode, undone.body).toBe(200);
-    expect(await snapshot(ctx)).toEqual(before);
+    // The data as it was; the unit the import updated as a new version (never backwards).
+    expect(dataOf(await snapshot(ctx))).toEqual(dataOf(before));
     expect((await sellerTab.next('stock-changed')).data).toEqual({ projectId: project.id });
     const [restored] = await queryRows<{ version: number; typology: string }>(
       ctx.db,
       sql`select version, typology from units where id = ${a1201.id}`,
     );
-    expect(restored).toEqual({ version: 1, typology: '2D2B' });
+    // Its typology back, as a new version: 1 → 2 by the import, 2 → 3 by the undo (never backwards).
+    expect(restored).toEqual({ version: 3, typology: '2D2B' });
   });
 
   it('says why a unit row cannot be imported, with the stock forms’ messages, writing nothing', async () => {
@@ -325,12 +328,12 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
       'Parque Ñuñoa;Estacionamiento;103;-1;;150;',
     ].join('\n');
     const { file, dry } = await uploadAndCheck(admin, 'units', 'unidades.csv', Buffer.from(csv));
-    expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 8 con errores');
+    // Rows 4 and 5 name one unit with other values: the first is kept, the second names it.
+    expect(dry.summary).toBe('2 nuevos, 0 actualizados, 0 sin cambios, 7 con errores');
     expect(reasonsOf(dry.errors)).toEqual([
       '2 m² útiles [-5]: Ingrese los m² útiles válidos (mayor o igual a 0, con hasta 2 decimales)',
       '3 Precio lista UF [-10]: Ingrese un precio válido en UF (mayor o igual a 0, con hasta 2 decimales)',
-      '4 Número [Departamento 103 (Parque Ñuñoa)]: Número repetido en la fila 5 de este archivo',
-      '5 Número [Departamento 103 (Parque Ñuñoa)]: Número repetido en la fila 4 de este archivo',
+      '5 Número [Departamento 103 (Parque Ñuñoa)]: Número repetido en 1 fila (la primera es la 4)',
       '6 Proyecto [Torre Sur]: No hay un proyecto con este nombre',
       '7 Tipo de unidad [Casa]: Use uno de estos valores: Departamento, Estacionamiento, Bodega',
       '8 Piso [alto]: Ingrese un piso válido (número entero entre -10 y 200)',
@@ -340,14 +343,16 @@ describe('imports: Unidades y precios (decision 0041)', { timeout: 180_000 }, ()
     expect(refused.statusCode).toBe(409);
     expect(errorOf(refused).code).toBe('IMPORT_HAS_ERRORS');
     expect(await snapshot(ctx)).toEqual(before);
-    // Only the valid row: the parking 103 (a number may repeat across kinds), priced from today.
+    // Only the valid rows: the first apartment 103 and the parking 103 (a number may repeat across
+    // kinds), priced from today.
     const run = await applyAndWait(admin, file.runId, file.mapping, { onlyValidRows: true });
-    expect(run.counts).toEqual({ created: 1, updated: 0, unchanged: 0, errors: 8 });
+    expect(run.counts).toEqual({ created: 2, updated: 0, unchanged: 0, errors: 7 });
     const units = await queryRows<{ kind: string; number: string }>(
       ctx.db,
       sql`select kind, number from units order by kind, number`,
     );
     expect(units).toEqual([
+      { kind: 'apartment', number: '103' },
       { kind: 'apartment', number: '1201' },
       { kind: 'parking', number: '103' },
     ]);
@@ -468,8 +473,8 @@ describe('imports: reservations hold their units and follow the commercial polic
       '4 Departamento [9999]: El proyecto no tiene el departamento 9999: impórtelo primero en Unidades y precios',
       '5 Departamento [1301]: La unidad Departamento 1301 está bloqueada: Piloto de ventas',
       '6 Motivo excepción política []: La reserva excede la política comercial del proyecto: el descuento columna supera el máximo (5,00 %). Solo un administrador puede aprobarla, indicando el motivo.',
-      '8 Departamento [1501]: Ya está en la fila 9 de este archivo',
-      '9 Departamento [1501]: Ya está en la fila 8 de este archivo',
+      '8 Departamento [1501]: Lo toman 2 filas de este archivo (esta es la primera)',
+      '9 Departamento [1501]: Lo toman 2 filas de este archivo (la primera es la 8)',
     ]);
     expect(dry.summary).toBe('3 nuevos, 0 actualizados, 0 sin cambios, 6 con errores');
     const run = await applyAndWait(admin, file.runId, file.mapping, { onlyValidRows: true });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { uuidArrayParam } from '../../db/arrays';
 import { insertRowsAsJson } from '../../db/bulk';
 import type { Executor } from '../../db/client';
@@ -239,8 +239,8 @@ export interface StoredRecord {
   before: Record<string, unknown> | null;
 }
 
-/** A run's records, newest first (undo walks them backwards), a page at a time. */
-export async function recordsOf(db: Executor, runId: string, beforeId: number | null, limit: number) {
+/** Every record of a run, newest first (undo walks them backwards). */
+export async function listRecordsOf(db: Executor, runId: string): Promise<StoredRecord[]> {
   return (await db
     .select({
       id: importRunRecords.id,
@@ -250,18 +250,12 @@ export async function recordsOf(db: Executor, runId: string, beforeId: number | 
       before: importRunRecords.before,
     })
     .from(importRunRecords)
-    .where(
-      beforeId === null
-        ? eq(importRunRecords.runId, runId)
-        : and(eq(importRunRecords.runId, runId), sql`${importRunRecords.id} < ${beforeId}`),
-    )
-    .orderBy(desc(importRunRecords.id))
-    .limit(limit)) as StoredRecord[];
+    .where(eq(importRunRecords.runId, runId))
+    .orderBy(desc(importRunRecords.id))) as StoredRecord[];
 }
 
-export async function deleteRecordsByIds(db: Executor, ids: readonly number[]) {
-  if (ids.length === 0) return;
-  await db.delete(importRunRecords).where(inArray(importRunRecords.id, [...ids]));
+export async function deleteRecordsOfRun(db: Executor, runId: string) {
+  await db.delete(importRunRecords).where(eq(importRunRecords.runId, runId));
 }
 
 export async function hasRecords(db: Executor, runId: string): Promise<boolean> {
@@ -277,23 +271,6 @@ const TABLE_SQL: Record<ImportTable, ReturnType<typeof sql.raw>> = Object.fromEn
   IMPORT_TABLES.map((table) => [table, sql.raw(table)]),
 ) as Record<ImportTable, ReturnType<typeof sql.raw>>;
 
-/** The columns a restore writes back: every stored column but generated ones and the trigger-kept copy. */
-const columnCache = new Map<ImportTable, string[]>();
-async function restorableColumns(db: Executor, table: ImportTable): Promise<string[]> {
-  const cached = columnCache.get(table);
-  if (cached) return cached;
-  const rows = await queryRows<{ column_name: string }>(
-    db,
-    sql`select column_name from information_schema.columns
-        where table_schema = 'public' and table_name = ${table}
-          and is_generated = 'NEVER' and column_name not in ('id', 'client_search_text')
-        order by ordinal_position`,
-  );
-  const columns = rows.map((row) => row.column_name);
-  columnCache.set(table, columns);
-  return columns;
-}
-
 /** Whole rows as JSON, locked for the rest of the transaction: the `before` of an update. */
 export async function lockRowSnapshots(
   tx: Executor,
@@ -307,32 +284,6 @@ export async function lockRowSnapshots(
         where t.id = any(${uuidArrayParam(ids)}) for update`,
   );
   return new Map(rows.map((row) => [row.id, row.doc]));
-}
-
-/** Puts a snapshot back, every column (version and updated_at/by included): the row as it was. */
-export async function updateRowToSnapshot(
-  tx: Executor,
-  table: ImportTable,
-  id: string,
-  before: Record<string, unknown>,
-) {
-  const columns = await restorableColumns(tx, table);
-  const list = sql.raw(columns.map((column) => `"${column}"`).join(', '));
-  const source = sql.raw(columns.map((column) => `r."${column}"`).join(', '));
-  await tx.execute(
-    sql`update ${TABLE_SQL[table]} set (${list}) = (select ${source} from jsonb_populate_record(null::${TABLE_SQL[table]}, ${JSON.stringify(before)}::jsonb) r)
-        where id = ${id}::uuid`,
-  );
-}
-
-export async function deleteRows(tx: Executor, table: ImportTable, ids: readonly string[]) {
-  if (ids.length === 0) return;
-  await tx.execute(
-    sql`delete from ${TABLE_SQL[table]} where id in (${sql.join(
-      ids.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})`,
-  );
 }
 
 /**

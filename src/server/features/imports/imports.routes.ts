@@ -94,6 +94,7 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
           serviceContext(request),
           request.params.id,
           request.query.headerRow ?? null,
+          request.query.repeatedKeys,
         ),
       ),
   );

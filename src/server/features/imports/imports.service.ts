@@ -3,6 +3,8 @@ import { PassThrough } from 'node:stream';
 import { type CellValue, cellText, foldText } from '../../../shared/domain/import-cells';
 import { can } from '../../../shared/permissions';
 import {
+  type ColumnMapping,
+  columnsOf,
   countsSentence,
   type DryRunResult,
   IMPORT_FIELDS,
@@ -12,6 +14,8 @@ import {
   MAX_LISTED_ERRORS,
   MAX_LISTED_SKIPPED,
   matchHeaders,
+  ORIGINAL_ROW_HEADER,
+  type RepeatedKeys,
   type UploadedFile,
 } from '../../../shared/schemas/imports';
 import type { ServiceContext } from '../../context';
@@ -29,7 +33,7 @@ import {
   type PlanOutcome,
   plan,
   rollBackRun,
-  undoRecords,
+  undoRun,
 } from './pipeline';
 import { openTable } from './read-file';
 
@@ -158,7 +162,8 @@ export async function chooseSheet(
 interface RunInput {
   sheetName?: string | null | undefined;
   headerRow?: number | null | undefined;
-  mapping: Record<string, number | null>;
+  mapping: ColumnMapping;
+  repeatedKeys?: RepeatedKeys | undefined;
 }
 
 /** Remembers the mapping by header text (folded), for the next file of this kind. */
@@ -170,9 +175,12 @@ async function rememberMapping(ctx: ServiceContext, kind: ImportKind, bytes: Buf
   await table.close();
   const headers = table.header.cells.map((cell) => foldText(cellText(cell)));
   const columns: Record<string, string> = {};
-  for (const [key, index] of Object.entries(input.mapping)) {
-    const header = index === null ? undefined : headers[index];
-    if (header) columns[header] = key;
+  // Each column of a field, joined ones too: the next file's headers find them all (and the CLI's).
+  for (const key of Object.keys(input.mapping)) {
+    for (const index of columnsOf(input.mapping, key)) {
+      const header = headers[index];
+      if (header) columns[header] = key;
+    }
   }
   await ctx.db.transaction((tx) => queries.upsertMapping(tx, kind, columns, ctx.user.id));
 }
@@ -182,6 +190,7 @@ function dryRunAnswer(outcome: PlanOutcome): DryRunResult {
     counts: outcome.counts,
     totalRows: outcome.totalRows,
     errors: outcome.errors.slice(0, MAX_LISTED_ERRORS),
+    moreErrors: Math.max(0, outcome.errors.length - MAX_LISTED_ERRORS),
     summary: countsSentence(outcome.counts),
     headerRow: outcome.headerRow,
     skippedRows: outcome.skipped.rows.slice(0, MAX_LISTED_SKIPPED),
@@ -202,6 +211,7 @@ export async function dryRun(ctx: ServiceContext, runId: string, input: RunInput
       sheetName: input.sheetName,
       headerRow: input.headerRow,
       mapping: input.mapping,
+      repeatedKeys: input.repeatedKeys,
     },
     ctx.now,
   );
@@ -253,6 +263,7 @@ export async function startApply(
       sheetName: input.sheetName,
       headerRow: input.headerRow,
       mapping: input.mapping,
+      repeatedKeys: input.repeatedKeys,
     };
     const outcome = await plan(ctx.db, pipelineInput, ctx.now);
     if (outcome.counts.errors > 0 && !input.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
@@ -334,12 +345,10 @@ export async function undo(ctx: ServiceContext, runId: string): Promise<ImportRu
   requireAdmin(ctx);
   const run = await queries.findRunState(ctx.db, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  if (run.status === 'undone') throw new AppError('IMPORT_ALREADY_UNDONE');
   if (run.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
   const stockProjects = await queries.listStockProjectsOfRun(ctx.db, runId);
-  await undoRecords(ctx.db, runId, ctx.user.id);
-  await ctx.db.transaction((tx) =>
-    queries.updateRun(tx, runId, { status: 'undone', undoneAt: ctx.now, undoneBy: ctx.user.id }),
-  );
+  await undoRun(ctx.db, runId, ctx.user.id, ctx.now);
   publishStockChanged(ctx, stockProjects);
   return getRun(ctx, runId);
 }
@@ -433,26 +442,33 @@ export async function template(ctx: Pick<ServiceContext, 'user'>, kind: ImportKi
 }
 
 /**
- * The uploaded sheet again with an 'Errores' column (every row, its errors in words), for the user to
- * fix in Excel and upload again. Streamed: the rows are read and written one at a time.
+ * The rows with errors only (issue 55), each with its row number in the uploaded file ('Fila original')
+ * and its reasons ('Errores'), under the file's own header: fixed in Excel, it is uploaded again as it
+ * is (the two added columns are not mapped). Streamed: the rows are read and written one at a time,
+ * the event loop let through every few hundred rows; a file with no errors gives the header alone.
  */
 export async function errorsWorkbook(
   ctx: ServiceContext,
   runId: string,
   headerRow: number | null = null,
+  repeatedKeys?: RepeatedKeys,
 ): Promise<Download> {
   requireAdmin(ctx);
   const run = await requireRun(ctx.db, runId);
   const kind = run.kind as ImportKind;
-  const mapping = (run.mapping as Record<string, number | null> | null) ?? null;
+  const mapping = (run.mapping as ColumnMapping | null) ?? null;
   if (!mapping)
     throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
-  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping };
+  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping, repeatedKeys };
   const outcome = await plan(ctx.db, input, ctx.now);
   const byRow = new Map<number, string[]>();
   for (const error of outcome.errors) {
     const list = byRow.get(error.rowNumber) ?? [];
-    list.push(`${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`);
+    list.push(
+      error.column === ''
+        ? error.reason
+        : `${error.column}: ${error.reason}${error.value ? ` (${error.value})` : ''}`,
+    );
     byRow.set(error.rowNumber, list);
   }
   const table = await openTable(run.fileBytes, { sheet: run.sheetName, headerRow });
@@ -465,16 +481,24 @@ export async function errorsWorkbook(
   });
   const sheet = workbook.addWorksheet((table.sheetName ?? IMPORT_KIND_LABELS[kind]).slice(0, 31));
   const width = table.header.cells.length;
-  const header = sheet.addRow([...table.header.cells.map((cell) => cellText(cell)), 'Errores']);
+  const header = sheet.addRow([
+    ORIGINAL_ROW_HEADER,
+    ...table.header.cells.map((cell) => cellText(cell)),
+    'Errores',
+  ]);
   header.font = { bold: true };
   header.commit();
   (async () => {
+    let read = 0;
     for await (const row of table.rows) {
+      if (++read % 500 === 0) await letOthersThrough();
+      const reasons = byRow.get(row.rowNumber);
+      if (!reasons) continue;
       const cells = Array.from({ length: width }, (_, index) => row.cells[index] ?? null);
-      const written = sheet.addRow([...cells, byRow.get(row.rowNumber)?.join('; ') ?? null]);
+      const written = sheet.addRow([row.rowNumber, ...cells, reasons.join('; ')]);
       // Dates stay dates, shown as Chilean staff write them.
       cells.forEach((cell, index) => {
-        if (cell instanceof Date) written.getCell(index + 1).numFmt = 'dd/mm/yyyy';
+        if (cell instanceof Date) written.getCell(index + 2).numFmt = 'dd/mm/yyyy';
       });
       written.commit();
     }

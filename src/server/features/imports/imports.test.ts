@@ -18,6 +18,7 @@ import {
 } from '../../test/builders';
 import {
   applyAndWait,
+  dataOf,
   dotted,
   rowFor,
   tableSnapshot,
@@ -243,7 +244,7 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
     expect(await snapshot(ctx)).toEqual(before);
   });
 
-  it('lists each error with row, column, value and reason; duplicate keys refused; errors workbook; apply refused unless only valid rows', async () => {
+  it('lists each error with row, column, value and reason; repeated keys: identical once, differing ones naming the first (or all refused); the errors workbook holds only the rows with errors, with their original row; apply refused unless only valid rows', async () => {
     const admin = await loginAs(ctx);
     const good = uniqueRut();
     const twice = uniqueRut();
@@ -254,53 +255,119 @@ describe('imports: reading what staff have', { timeout: 180_000 }, () => {
       `${twice};Eva;Lara;31/02/1980`,
       `${twice};Eva;Lara;01/03/1980`,
       `${uniqueRut()};;Mena;01/01/2099`,
+      `${good};Ana;Soto;01/02/1980`,
+      `${good};Ana;Soto Díaz;01/02/1980`,
     ].join('\n');
     const { file, dry } = await uploadAndCheck(admin, 'clients', 'errores.csv', Buffer.from(csv));
-    expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 4 con errores');
-    expect(dry.errors).toEqual(
-      expect.arrayContaining([
-        {
-          rowNumber: 3,
-          column: 'RUT',
-          value: '12.345.678-9',
-          reason: 'El RUT no es válido (revise el dígito verificador)',
-        },
-        {
-          rowNumber: 4,
-          column: 'Fecha de nacimiento',
-          value: '31/02/1980',
-          reason: 'No es una fecha válida (use dd/mm/aaaa)',
-        },
-        {
-          rowNumber: 4,
-          column: 'RUT',
-          value: dotted(twice),
-          reason: 'RUT repetido en la fila 5 de este archivo',
-        },
-        {
-          rowNumber: 5,
-          column: 'RUT',
-          value: dotted(twice),
-          reason: 'RUT repetido en la fila 4 de este archivo',
-        },
-        { rowNumber: 6, column: 'Nombres', value: '', reason: 'Los nombres son obligatorios' },
-      ]),
-    );
+    expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 5 con errores');
+    expect(dry.errors).toEqual([
+      {
+        rowNumber: 3,
+        column: 'RUT',
+        value: '12.345.678-9',
+        reason: 'El RUT no es válido (revise el dígito verificador)',
+      },
+      {
+        rowNumber: 4,
+        column: 'Fecha de nacimiento',
+        value: '31/02/1980',
+        reason: 'No es una fecha válida (use dd/mm/aaaa)',
+      },
+      {
+        rowNumber: 5,
+        column: 'RUT',
+        value: dotted(twice),
+        reason: 'RUT repetido en 1 fila (la primera es la 4)',
+      },
+      { rowNumber: 6, column: 'Nombres', value: '', reason: 'Los nombres son obligatorios' },
+      {
+        rowNumber: 6,
+        column: 'Fecha de nacimiento',
+        value: '01/01/2099',
+        reason: 'La fecha de nacimiento no puede ser posterior a hoy',
+      },
+      {
+        rowNumber: 8,
+        column: 'RUT',
+        value: dotted(good),
+        reason: 'RUT repetido en 2 filas (la primera es la 2)',
+      },
+    ]);
+    expect(dry.moreErrors).toBe(0);
+    // The identical row is imported once, with a note.
+    expect(dry.skippedRows).toEqual([{ rowNumber: 7, reason: 'repeated', firstRow: 2 }]);
+
     const errors = await admin.get(`/api/imports/runs/${file.runId}/errors`);
     expect(errors.statusCode).toBe(200);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(errors.rawPayload as never);
     const sheet = book.worksheets[0]!;
-    expect(sheet.getRow(1).getCell(5).value).toBe('Errores');
-    expect(sheet.getRow(2).getCell(5).value).toBeNull();
-    expect(String(sheet.getRow(3).getCell(5).value)).toContain('RUT: El RUT no es válido');
+    const values = (row: number) => (sheet.getRow(row).values as unknown[]).slice(1);
+    expect(values(1)).toEqual([
+      'Fila original',
+      'RUT',
+      'Nombres',
+      'Apellidos',
+      'Fecha de nacimiento',
+      'Errores',
+    ]);
+    // Only the rows with errors, each with its row in the file uploaded.
+    expect(sheet.actualRowCount).toBe(6);
+    expect([2, 3, 4, 5, 6].map((row) => sheet.getRow(row).getCell(1).value)).toEqual([3, 4, 5, 6, 8]);
+    expect(String(sheet.getRow(2).getCell(6).value)).toContain('RUT: El RUT no es válido');
+    expect(String(sheet.getRow(6).getCell(6).value)).toBe(
+      `RUT: RUT repetido en 2 filas (la primera es la 2) (${dotted(good)})`,
+    );
+
+    // The setting that refuses every row of a repeated key: the first one too.
+    const strict = await admin.post(`/api/imports/runs/${file.runId}/dry-run`, {
+      mapping: file.mapping,
+      repeatedKeys: 'refuseAll',
+    });
+    expect(strict.json().summary).toBe('0 nuevos, 0 actualizados, 0 sin cambios, 6 con errores');
+    expect(strict.json().errors.find((error: { rowNumber: number }) => error.rowNumber === 2)).toEqual({
+      rowNumber: 2,
+      column: 'RUT',
+      value: dotted(good),
+      reason: 'RUT repetido en 2 filas (la primera es la 2)',
+    });
+
     const refused = await admin.post(`/api/imports/runs/${file.runId}/apply`, { mapping: file.mapping });
     expect(refused.statusCode).toBe(409);
     expect(errorOf(refused).message).toContain("'Importar solo filas válidas'");
     expect(await queryRows(ctx.db, sql`select 1 from clients`)).toHaveLength(0);
     const run = await applyAndWait(admin, file.runId, file.mapping, { onlyValidRows: true });
-    expect(run.counts).toEqual({ created: 1, updated: 0, unchanged: 0, errors: 4 });
-    expect(await queryRows(ctx.db, sql`select rut from clients`)).toEqual([{ rut: good }]);
+    expect(run.counts).toEqual({ created: 1, updated: 0, unchanged: 0, errors: 5 });
+    expect(await queryRows(ctx.db, sql`select rut, last_name from clients`)).toEqual([
+      { rut: good, last_name: 'Soto' },
+    ]);
+  });
+
+  it('20,000 rows repeating one RUT: one bounded message per row, the text linear in the file (issue 52)', async () => {
+    const admin = await loginAs(ctx);
+    const rut = uniqueRut();
+    const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
+    for (let n = 0; n < 20_000; n++) lines.push(`${rut};Ana;Soto ${n};01/02/1980`);
+    const bytes = Buffer.from(lines.join('\n'));
+    const { file, dry } = await uploadAndCheck(admin, 'clients', 'repetidos.csv', bytes);
+    expect(dry.summary).toBe('1 nuevos, 0 actualizados, 0 sin cambios, 19999 con errores');
+    expect(dry.errors).toHaveLength(500);
+    expect(dry.moreErrors).toBe(19_999 - 500);
+    expect(dry.errors[0]).toEqual({
+      rowNumber: 3,
+      column: 'RUT',
+      value: dotted(rut),
+      reason: 'RUT repetido en 19.999 filas (la primera es la 2)',
+    });
+    // Every message the same few words: the review's answer stays small.
+    expect(JSON.stringify(dry).length).toBeLessThan(100_000);
+    const errors = await admin.get(`/api/imports/runs/${file.runId}/errors`);
+    expect(errors.statusCode).toBe(200);
+    // The errors workbook is of the order of the file (8,000 rows made 140 MB before: issue 52).
+    expect(errors.rawPayload.length).toBeLessThan(4 * bytes.length);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(errors.rawPayload as never);
+    expect(book.worksheets[0]!.actualRowCount).toBe(20_000);
   });
 });
 
@@ -369,7 +436,10 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
     const undone = await admin.post(`/api/imports/runs/${file.runId}/undo`);
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json().run.status).toBe('undone');
-    expect(await snapshot(ctx)).toEqual(before);
+    // The data as it was, as a new version: the client updated by the import went 1 → 2, its undo 2 → 3.
+    expect(dataOf(await snapshot(ctx))).toEqual(dataOf(before));
+    const versions = await queryRows<{ version: number }>(ctx.db, sql`select version from clients`);
+    expect(versions.map((row) => row.version)).toEqual([3]);
   });
 
   it('brokers: round trip with the template, re-apply changes nothing, undo restores', async () => {
@@ -710,8 +780,8 @@ describe('imports: reservations with their commission and in-flight sales', { ti
       '3 Proyecto: No hay un proyecto con este nombre',
       '4 Fecha promesa: Con la etapa Escrituración, indique la fecha de promesa',
       '5 Fecha pago 1: Una reserva sin broker no tiene comisión: indique el RUT Broker',
-      '5 Departamento: Ya está en la fila 6 de este archivo',
-      '6 Departamento: Ya está en la fila 5 de este archivo',
+      '5 Departamento: Lo toman 2 filas de este archivo (esta es la primera)',
+      '6 Departamento: Lo toman 2 filas de este archivo (la primera es la 5)',
       '7 Departamento: Ya está vendido en la reserva V-9',
       '7 Estacionamiento: Ya está vendido en la reserva V-9',
     ]);

@@ -1,14 +1,20 @@
+import { createHash } from 'node:crypto';
 import { formatRut } from '../../../shared/domain/rut';
 import { errorMessage } from '../../../shared/errors';
+import { formatInteger } from '../../../shared/format';
 import {
+  type ColumnMapping,
+  columnsOf,
   countsSentence,
   type ImportCounts,
   type ImportKind,
+  MAX_ROW_ERRORS,
+  type RepeatedKeys,
   type RowError,
   type SkippedRow,
 } from '../../../shared/schemas/imports';
 import { actingAs } from '../../db/actor';
-import { type Database, isEmbedded } from '../../db/client';
+import { type Database, type Executor, isEmbedded } from '../../db/client';
 import {
   analyzedRows,
   analyzeSize,
@@ -18,10 +24,24 @@ import {
 } from '../../db/maintenance';
 import { letOthersThrough } from '../../event-loop';
 import { AppError } from '../../http/app-error';
+import * as brokersService from '../brokers/brokers.service';
+import * as clientsService from '../clients/clients.service';
+import * as commissionsService from '../commissions/commissions.service';
+import * as reservationsService from '../reservations/reservations.service';
+import * as stock from '../stock/stock.service';
+import type { StoredRecord } from './imports.queries';
 import * as queries from './imports.queries';
 import { brokersKind } from './kinds/brokers';
 import { clientsKind } from './kinds/clients';
-import { type ChangedRecord, type KindModule, type PlannedRow, type ReadRow, readRow } from './kinds/kind';
+import {
+  type ChangedRecord,
+  IMPORT_TABLES,
+  type ImportTable,
+  type KindModule,
+  type PlannedRow,
+  type ReadRow,
+  readRow,
+} from './kinds/kind';
 import { reservationsKind } from './kinds/reservations';
 import { unitsKind } from './kinds/units';
 import { type OpenedTable, openTable, type SheetRow } from './read-file';
@@ -72,28 +92,35 @@ const PLAN_BATCH = 100;
 /** Rows handled per stretch of a dry run's closing passes (duplicates, claims, counts). */
 const PASS_STEPS = 5_000;
 
+/** Identical repeated rows listed in the review (the count says how many there were). */
+const MAX_LISTED_REPEATS = 100;
+
 export interface PipelineInput {
   kind: ImportKind;
   bytes: Buffer;
   sheetName?: string | null;
   /** The header row chosen on screen or with `--header-row`; null or absent: found by the reader. */
   headerRow?: number | null;
-  mapping: Record<string, number | null>;
+  mapping: ColumnMapping;
+  /** Rows repeating a key: the first kept (default), or all refused. */
+  repeatedKeys?: RepeatedKeys;
 }
 
 export interface PlanOutcome {
   counts: ImportCounts;
   totalRows: number;
   errors: RowError[];
-  /** Rows that may not be applied (errors, duplicate keys). */
+  /** Rows that may not be applied (errors, differing repeated keys). */
   errorRows: Set<number>;
+  /** Rows identical to an earlier one: imported once (the earlier one), these skipped. */
+  repeatRows: Set<number>;
   /** Where the header was, and the rows the reader skipped (title, blank, totals, footers): the first ones, and how many. */
   headerRow: number;
   skipped: { rows: SkippedRow[]; count: number };
 }
 
-function requireMapping(kind: KindModule, mapping: Record<string, number | null>) {
-  const missing = kind.fields.filter((field) => field.required && (mapping[field.key] ?? null) === null);
+function requireMapping(kind: KindModule, mapping: ColumnMapping) {
+  const missing = kind.fields.filter((field) => field.required && columnsOf(mapping, field.key).length === 0);
   if (missing.length > 0) {
     throw new AppError('IMPORT_MAPPING_MISSING', {
       params: { fields: missing.map((field) => field.label).join(', ') },
@@ -127,15 +154,50 @@ function keyOf(kind: KindModule, row: ReadRow): { key: string; text: string } | 
   return { key: String(value).toLowerCase(), text };
 }
 
+/** A row's mapped cells as one text: two rows with the same key and this text are the same row. */
+function fingerprintOf(row: ReadRow): string {
+  return createHash('sha1').update(JSON.stringify(row.texts)).digest('base64');
+}
+
+/** At most MAX_ROW_ERRORS errors of a row, then one saying how many more (issue 52). */
+function boundedRowErrors(errors: RowError[]): RowError[] {
+  if (errors.length <= MAX_ROW_ERRORS) return errors;
+  const more = errors.length - (MAX_ROW_ERRORS - 1);
+  const first = errors[0]!;
+  return [
+    ...errors.slice(0, MAX_ROW_ERRORS - 1),
+    {
+      rowNumber: first.rowNumber,
+      column: '',
+      value: '',
+      reason: `y ${formatInteger(more)} errores más en esta fila`,
+    },
+  ];
+}
+
+/** What the file says more than once under one key, as the plan's closing pass reads it. */
+interface KeyUse {
+  text: string;
+  first: number;
+  print: string;
+  /** Rows after the first with this key and other values (errors), and identical ones (imported once). */
+  differing: number[];
+  identical: number[];
+}
+
 /**
- * The dry run: every row read, validated and planned against the database; nothing written.
- * Two rows with the same key are both errors, naming each other.
+ * The dry run: every row read, validated and planned against the database; nothing written. Rows that
+ * repeat a key (issue 55): identical ones are imported once, noted as skipped; differing ones are
+ * errors naming the first row, which is kept — or, with 'refuseAll', every row of that key is an
+ * error. Each message says how many rows and which was first, never the list: the text stays linear
+ * in the file's size (issue 52).
  */
 export async function plan(db: Database, input: PipelineInput, now: Date): Promise<PlanOutcome> {
   const kind = KINDS[input.kind];
   requireMapping(kind, input.mapping);
+  const repeatedKeys = input.repeatedKeys ?? 'keepFirst';
   const outcomes: PlannedRow[] = [];
-  const keys = new Map<string, { rows: number[]; text: string }>();
+  const keys = new Map<string, KeyUse>();
   const memo: Record<string, unknown> = {};
   let batch: ReadRow[] = [];
   const flush = async () => {
@@ -150,9 +212,15 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
   for await (const row of readRows(table, input, kind)) {
     const key = keyOf(kind, row);
     if (key !== undefined) {
+      const print = fingerprintOf(row);
       const seen = keys.get(key.key);
-      if (seen) seen.rows.push(row.rowNumber);
-      else keys.set(key.key, { rows: [row.rowNumber], text: key.text });
+      if (!seen)
+        keys.set(key.key, { text: key.text, first: row.rowNumber, print, differing: [], identical: [] });
+      else {
+        // A repeat is not planned: it is imported once (identical) or is an error naming the first.
+        (seen.print === print ? seen.identical : seen.differing).push(row.rowNumber);
+        continue;
+      }
     }
     batch.push(row);
     if (batch.length >= PLAN_BATCH) await flush();
@@ -169,40 +237,58 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     if (stretchEnds()) await letOthersThrough();
   }
   const keyField = kind.fields.find((field) => field.key === kind.keyField)!;
-  const rowsWord = (rows: number[]) => `${rows.length === 1 ? 'la fila' : 'las filas'} ${rows.join(', ')}`;
-  for (const { rows, text } of keys.values()) {
+  const repeats: SkippedRow[] = [];
+  let repeatCount = 0;
+  const repeatRows = new Set<number>();
+  const repeatErrors: PlannedRow[] = [];
+  for (const use of keys.values()) {
     if (stretchEnds()) await letOthersThrough();
-    if (rows.length < 2) continue;
-    for (const rowNumber of rows) {
-      const outcome = byRow.get(rowNumber)!;
-      const others = rows.filter((other) => other !== rowNumber);
-      outcome.action = 'error';
-      outcome.errors = [
-        ...outcome.errors,
-        {
-          rowNumber,
-          column: keyField.label,
-          value: text,
-          reason: `${keyField.label} repetido en ${rowsWord(others)} de este archivo`,
-        },
-      ];
+    for (const rowNumber of use.identical) {
+      repeatRows.add(rowNumber);
+      repeatCount += 1;
+      if (repeats.length < MAX_LISTED_REPEATS)
+        repeats.push({ rowNumber, reason: 'repeated', firstRow: use.first });
+    }
+    if (use.differing.length === 0) continue;
+    const others = use.differing.length + use.identical.length;
+    const refused = repeatedKeys === 'refuseAll';
+    const reason = `${keyField.label} repetido en ${formatInteger(others)} ${others === 1 ? 'fila' : 'filas'} (la primera es la ${use.first})`;
+    const errorOf = (rowNumber: number): RowError => ({
+      rowNumber,
+      column: keyField.label,
+      value: use.text,
+      reason,
+    });
+    for (const rowNumber of use.differing) {
+      repeatErrors.push({ rowNumber, action: 'error', errors: [errorOf(rowNumber)] });
+    }
+    if (refused) {
+      const first = byRow.get(use.first)!;
+      first.action = 'error';
+      first.errors = [...first.errors, errorOf(use.first)];
     }
   }
-  // What two rows claim (a unit of two reservations): an error on each, naming the other rows.
-  const claims = new Map<string, number[]>();
+  for (const outcome of repeatErrors) {
+    outcomes.push(outcome);
+    byRow.set(outcome.rowNumber, outcome);
+  }
+  // What two rows claim (a unit of two reservations): an error on each, naming the first row and how many.
+  const claims = new Map<string, { first: number; count: number }>();
   for (const outcome of outcomes) {
     if (stretchEnds()) await letOthersThrough();
     for (const claim of outcome.claims ?? []) {
-      const rows = claims.get(claim.key);
-      if (rows) rows.push(outcome.rowNumber);
-      else claims.set(claim.key, [outcome.rowNumber]);
+      const seen = claims.get(claim.key);
+      if (seen) {
+        seen.count += 1;
+        seen.first = Math.min(seen.first, outcome.rowNumber);
+      } else claims.set(claim.key, { first: outcome.rowNumber, count: 1 });
     }
   }
   for (const outcome of outcomes) {
     if (stretchEnds()) await letOthersThrough();
     for (const claim of outcome.claims ?? []) {
-      const others = claims.get(claim.key)!.filter((other) => other !== outcome.rowNumber);
-      if (others.length === 0) continue;
+      const { first, count } = claims.get(claim.key)!;
+      if (count < 2) continue;
       outcome.action = 'error';
       outcome.errors = [
         ...outcome.errors,
@@ -210,7 +296,10 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
           rowNumber: outcome.rowNumber,
           column: claim.column,
           value: claim.value,
-          reason: `Ya está en ${rowsWord(others)} de este archivo`,
+          reason:
+            first === outcome.rowNumber
+              ? `Lo toman ${formatInteger(count)} filas de este archivo (esta es la primera)`
+              : `Lo toman ${formatInteger(count)} filas de este archivo (la primera es la ${first})`,
         },
       ];
     }
@@ -226,17 +315,22 @@ export async function plan(db: Database, input: PipelineInput, now: Date): Promi
     else {
       counts.errors += 1;
       errorRows.add(outcome.rowNumber);
-      errors.push(...outcome.errors);
+      errors.push(...boundedRowErrors(outcome.errors));
     }
   }
   errors.sort((a, b) => a.rowNumber - b.rowNumber);
+  repeats.sort((a, b) => a.rowNumber - b.rowNumber);
   return {
     counts,
-    totalRows: outcomes.length,
+    totalRows: outcomes.length + repeatCount,
     errors,
     errorRows,
+    repeatRows,
     headerRow: table.header.rowNumber,
-    skipped: table.skipped,
+    skipped: {
+      rows: [...table.skipped.rows, ...repeats].sort((a, b) => a.rowNumber - b.rowNumber),
+      count: table.skipped.count + repeatCount,
+    },
   };
 }
 
@@ -277,7 +371,7 @@ export async function apply(
   if (dry.counts.errors > 0 && !options.onlyValidRows) throw new AppError('IMPORT_HAS_ERRORS');
   const acting = actingAs(db, { userId: options.actorId, requestId: runId, at: null });
   const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, errors: dry.counts.errors };
-  let processed = dry.counts.errors;
+  let processed = dry.counts.errors + dry.repeatRows.size;
   let chunkIndex = 0;
   // The main table's rows by its statistics, and when they were last taken.
   const startRows = await analyzedRows(db, GROWN_TABLES[input.kind][0]!);
@@ -347,7 +441,7 @@ export async function apply(
     const chunkSize = isEmbedded(db) ? kind.chunkSize.embedded : kind.chunkSize.postgres;
     let chunk: ReadRow[] = [];
     for await (const row of readRows(await openInput(input), input, kind)) {
-      if (dry.errorRows.has(row.rowNumber)) continue;
+      if (dry.errorRows.has(row.rowNumber) || dry.repeatRows.has(row.rowNumber)) continue;
       chunk.push(row);
       if (chunk.length >= chunkSize) {
         await writeChunk(chunk);
@@ -419,65 +513,146 @@ export async function rollBackRun(
   );
 }
 
-/** Records undone per transaction (a reservation takes its flows with it). */
-const UNDO_CHUNK = 200;
+/**
+ * Each table an import writes, locked, restored and deleted by its owning feature (decision 0056):
+ * the undo writes no table itself.
+ */
+const OWNERS: Record<
+  ImportTable,
+  {
+    lock(tx: Executor, ids: readonly string[]): Promise<void>;
+    restore(
+      tx: Executor,
+      rows: readonly { id: string; before: Record<string, unknown> }[],
+      userId: string | null,
+    ): Promise<void>;
+    remove(tx: Executor, ids: readonly string[]): Promise<void>;
+  }
+> = {
+  clients: {
+    lock: clientsService.lockImportedIn,
+    restore: clientsService.restoreImportedIn,
+    remove: clientsService.removeImportedIn,
+  },
+  brokers: {
+    lock: brokersService.lockImportedIn,
+    restore: brokersService.restoreImportedIn,
+    remove: brokersService.removeImportedIn,
+  },
+  reservations: {
+    lock: reservationsService.lockImportedIn,
+    restore: reservationsService.restoreImportedIn,
+    remove: reservationsService.removeImportedIn,
+  },
+  broker_commissions: {
+    lock: commissionsService.lockImportedIn,
+    restore: commissionsService.restoreImportedIn,
+    remove: commissionsService.removeImportedIn,
+  },
+  units: {
+    lock: (tx, ids) => stock.lockImportedIn(tx, 'units', ids),
+    restore: (tx, rows, userId) => stock.restoreImportedIn(tx, 'units', rows, userId),
+    remove: (tx, ids) => stock.removeImportedIn(tx, 'units', ids),
+  },
+  price_lists: {
+    lock: (tx, ids) => stock.lockImportedIn(tx, 'price_lists', ids),
+    restore: (tx, rows, userId) => stock.restoreImportedIn(tx, 'price_lists', rows, userId),
+    remove: (tx, ids) => stock.removeImportedIn(tx, 'price_lists', ids),
+  },
+};
+
+/** Rows restored or deleted per statement (the JSON of a thousand snapshots stays small). */
+const REVERT_STEP = 1_000;
 
 /**
- * Reverts what a run wrote, newest first: creations deleted (a reservation's flows and commission
- * with it), updates restored to the whole row they replaced. Refused, naming the records, when someone
- * else changed them since (`force`: an apply rolling itself back still refuses to lose those changes,
- * and answers them). Chunked like the apply; each chunk forgets the records it reverted, so an undo
- * cut short is finished by the next.
+ * Reverts what a run wrote inside the caller's transaction: every record it changed locked first (by
+ * its owner, the tables in one order), then checked under that lock — changed since by someone else
+ * (an edit saved meanwhile, a task moved on its flow, a reservation made for its client) and the
+ * undo is refused naming those records (`force`: an apply rolling itself back answers them instead);
+ * then, newest first, creations deleted (a reservation's flows and commission with it) and updates
+ * put back as a new version (a version never moves backwards). Nothing is reverted when one record
+ * is refused.
  */
-export async function undoRecords(
-  db: Database,
+async function revertIn(
+  tx: Executor,
   runId: string,
   actorId: string | null,
-  options: { force?: boolean; since?: Date } = {},
+  options: { force?: boolean },
 ): Promise<string[]> {
-  const run = await queries.findRunState(db, runId);
+  const run = await queries.findRunState(tx, runId);
   if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
-  const since = run.startedAt ?? run.createdAt;
-  const conflicts = await queries.listLaterChanges(db, runId, since, 11);
+  const records = await queries.listRecordsOf(tx, runId);
+  for (const table of IMPORT_TABLES) {
+    const ids = records.filter((record) => record.tableName === table).map((record) => record.recordId);
+    for (let start = 0; start < ids.length; start += REVERT_STEP)
+      await OWNERS[table].lock(tx, ids.slice(start, start + REVERT_STEP));
+  }
+  const conflicts = await queries.listLaterChanges(tx, runId, run.startedAt ?? run.createdAt, 11);
   if (conflicts.length > 0) {
     if (options.force) return conflicts;
     const shown = conflicts.slice(0, 10).join(', ') + (conflicts.length > 10 ? ' y otros' : '');
     throw new AppError('IMPORT_UNDO_CONFLICT', { params: { records: shown } });
   }
-  const acting = actingAs(db, { userId: actorId, requestId: runId, at: null });
-  for (;;) {
-    const records = await queries.recordsOf(db, runId, null, UNDO_CHUNK);
-    if (records.length === 0) break;
-    await acting.transaction(async (tx) => {
-      let index = 0;
-      while (index < records.length) {
-        const record = records[index]!;
-        if (record.action === 'update') {
-          if (record.before)
-            await queries.updateRowToSnapshot(tx, record.tableName, record.recordId, record.before);
-          index += 1;
-          continue;
-        }
-        // Consecutive creations of one table: one delete.
-        const ids: string[] = [];
-        while (
-          index < records.length &&
-          records[index]!.action === 'insert' &&
-          records[index]!.tableName === record.tableName
-        ) {
-          ids.push(records[index]!.recordId);
-          index += 1;
-        }
-        await queries.deleteRows(tx, record.tableName, ids);
-      }
-      await queries.deleteRecordsByIds(
+  // Consecutive records of one table and action: one statement per step.
+  let index = 0;
+  while (index < records.length) {
+    const first = records[index]!;
+    const group: StoredRecord[] = [];
+    while (
+      index < records.length &&
+      records[index]!.tableName === first.tableName &&
+      records[index]!.action === first.action &&
+      group.length < REVERT_STEP
+    ) {
+      group.push(records[index]!);
+      index += 1;
+    }
+    const owner = OWNERS[first.tableName];
+    if (first.action === 'insert')
+      await owner.remove(
         tx,
-        records.map((record) => record.id),
+        group.map((record) => record.recordId),
       );
-    });
-    await letOthersThrough();
+    else
+      await owner.restore(
+        tx,
+        group.flatMap((record) => (record.before ? [{ id: record.recordId, before: record.before }] : [])),
+        actorId,
+      );
   }
+  await queries.deleteRecordsOfRun(tx, runId);
   return [];
+}
+
+/**
+ * Reverts what a run wrote, in one transaction (`revertIn`): after a failed or cancelled apply, with
+ * `force` (the records others changed are answered, not lost).
+ */
+export async function undoRecords(
+  db: Database,
+  runId: string,
+  actorId: string | null,
+  options: { force?: boolean } = {},
+): Promise<string[]> {
+  return actingAs(db, { userId: actorId, requestId: runId, at: null }).transaction((tx) =>
+    revertIn(tx, runId, actorId, options),
+  );
+}
+
+/**
+ * 'Deshacer importación': under the run's lock, so that of concurrent undos exactly one reverts and
+ * the others are told it was undone; the run's records reverted and the run 'Deshecha' in the same
+ * transaction.
+ */
+export async function undoRun(db: Database, runId: string, actorId: string, now: Date): Promise<void> {
+  await actingAs(db, { userId: actorId, requestId: runId, at: null }).transaction(async (tx) => {
+    const locked = await queries.lockRun(tx, runId);
+    if (!locked) throw new AppError('IMPORT_RUN_NOT_FOUND');
+    if (locked.status === 'undone') throw new AppError('IMPORT_ALREADY_UNDONE');
+    if (locked.status !== 'applied') throw new AppError('IMPORT_NOT_UNDOABLE');
+    await revertIn(tx, runId, actorId, {});
+    await queries.updateRun(tx, runId, { status: 'undone', undoneAt: now, undoneBy: actorId });
+  });
 }
 
 export { countsSentence, errorMessage };

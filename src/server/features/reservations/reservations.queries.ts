@@ -5,6 +5,7 @@ import type {
   ReservationListRow,
   ReservationListTotals,
 } from '../../../shared/schemas/reservations';
+import { insertRowsAsJson } from '../../db/bulk';
 import type { Executor } from '../../db/client';
 import { reservationOrder } from '../../db/order';
 import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
@@ -264,4 +265,17 @@ export async function listReservations(db: Executor, query: ReservationListParam
     rows: page.rows.map(({ clientId: _client, projectId: _project, ...row }) => row),
     totals: sums,
   };
+}
+
+/** New reservations of an import's chunk, set-based (ids made by the caller). */
+export async function insertReservationsAsJson(
+  tx: Executor,
+  rows: readonly (ReservationValues & { id: string })[],
+  actorId: string,
+): Promise<void> {
+  await insertRowsAsJson(
+    tx,
+    reservations,
+    rows.map((row) => ({ ...row, createdBy: actorId, updatedBy: actorId })),
+  );
 }

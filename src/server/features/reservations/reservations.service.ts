@@ -15,6 +15,8 @@ import type {
 } from '../../../shared/schemas/reservations';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
+import { reservations as reservationsTable } from '../../db/schema';
+import { deleteByIds, lockRows, lockSnapshots, restoreSnapshots } from '../../db/snapshots';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as clients from '../clients/clients.service';
 import * as commissions from '../commissions/commissions.service';
@@ -489,3 +491,98 @@ export async function markRescindedIn(
   );
   if (!updated) throw new AppError('STALE_VERSION');
 }
+
+// --- Imports (decision 0056): Configuración → Importar writes reservations only through these --------
+
+export interface ImportedReservation {
+  id: string;
+  values: queries.ReservationValues;
+  commission: (commissions.ImportedCommissionValues & { id: string }) | null;
+}
+
+/**
+ * Inside an import's chunk: new reservations set-based, with their commissions (the payments
+ * imported as paid keep their pesos). A client whose processing is blocked gets no reservation
+ * (CLIENT_BLOCKED, as on the form: decision 0027). Their units and flows follow through stock and
+ * workflows, as the form's path does.
+ */
+export async function importIn(
+  tx: Executor,
+  rows: readonly ImportedReservation[],
+  actorId: string,
+): Promise<void> {
+  const blocked = await clients.blockedAmongIn(tx, [
+    ...new Set(rows.map((row) => row.values.clientId as string)),
+  ]);
+  if (blocked.size > 0) throw new AppError('CLIENT_BLOCKED');
+  await queries.insertReservationsAsJson(
+    tx,
+    rows.map((row) => ({ ...row.values, id: row.id })),
+    actorId,
+  );
+  await commissions.importForReservationsIn(
+    tx,
+    rows.flatMap((row) => (row.commission ? [{ ...row.commission, reservationId: row.id }] : [])),
+    actorId,
+  );
+}
+
+/**
+ * Inside an import's chunk: existing reservations (and their commissions) at the version read
+ * (stale → 409); answers the rows as they were, for undo. Their units, broker and flows are changed on
+ * their screens (the import refuses those changes before this).
+ */
+export async function importUpdatesIn(
+  tx: Executor,
+  rows: readonly {
+    id: string;
+    version: number;
+    values: Partial<queries.ReservationValues>;
+    commission: { id: string; version: number; values: Partial<commissions.ImportedCommissionValues> } | null;
+  }[],
+  actorId: string,
+): Promise<{
+  reservations: Map<string, Record<string, unknown>>;
+  commissions: Map<string, Record<string, unknown>>;
+}> {
+  const before = await lockSnapshots(
+    tx,
+    reservationsTable,
+    rows.map((row) => row.id),
+  );
+  // A reservation moved to another client is a new sale for that client (as `checkReferences`).
+  const newClients = rows
+    .map((row) => row.values.clientId)
+    .filter(
+      (id, index): id is string => typeof id === 'string' && before.get(rows[index]!.id)?.client_id !== id,
+    );
+  if ((await clients.blockedAmongIn(tx, [...new Set(newClients)])).size > 0)
+    throw new AppError('CLIENT_BLOCKED');
+  const commissionsBefore = await commissions.lockSnapshotsIn(
+    tx,
+    rows.flatMap((row) => (row.commission ? [row.commission.id] : [])),
+  );
+  for (const row of rows) {
+    if (!(await queries.updateReservation(tx, row.id, row.version, row.values, actorId)))
+      throw new AppError('STALE_VERSION');
+    if (row.commission)
+      await commissions.importUpdateIn(
+        tx,
+        row.commission.id,
+        row.commission.version,
+        row.commission.values,
+        actorId,
+      );
+  }
+  return { reservations: before, commissions: commissionsBefore };
+}
+
+/** An import's undo: its reservations locked, updates put back as a new version, creations deleted (flows cascade). */
+export const lockImportedIn = (tx: Executor, ids: readonly string[]) => lockRows(tx, reservationsTable, ids);
+export const restoreImportedIn = (
+  tx: Executor,
+  rows: readonly { id: string; before: Record<string, unknown> }[],
+  userId: string | null,
+) => restoreSnapshots(tx, reservationsTable, rows, userId);
+export const removeImportedIn = (tx: Executor, ids: readonly string[]) =>
+  deleteByIds(tx, reservationsTable, ids);

@@ -1,6 +1,6 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { PageQuery } from '../../../shared/schemas/common';
-import type { SettingsUser, UserRow, UserUpdateValues } from '../../../shared/schemas/settings';
+import type { SettingsUser, UserRow } from '../../../shared/schemas/settings';
 import type { Executor } from '../../db/client';
 import { type Page, selectPage } from '../../db/paging';
 import { profiles } from '../../db/schema';
@@ -52,21 +52,6 @@ export async function emailTaken(db: Executor, email: string): Promise<boolean> 
   return row !== undefined;
 }
 
-export interface NewProfile {
-  email: string;
-  passwordHash: string;
-  firstName: string;
-  lastName: string;
-  position: string;
-  userType: string;
-  isSeller: boolean;
-}
-
-export async function insertProfile(db: Executor, values: NewProfile): Promise<string> {
-  const [row] = await db.insert(profiles).values(values).returning({ id: profiles.id });
-  return row!.id;
-}
-
 /** Locks a user's row for a change; what the rules need, or undefined when the user does not exist. */
 export async function lockUser(db: Executor, id: string) {
   const [row] = await db
@@ -91,42 +76,4 @@ export async function lockOtherActiveAdmins(db: Executor, exceptId: string): Pro
     .orderBy(asc(profiles.id))
     .for('update');
   return rows.length;
-}
-
-const bumped = () => ({ updatedAt: sql`now()`, version: sql`${profiles.version} + 1` });
-
-/** Optimistic update: false when the row is no longer at `version`. */
-export async function updateProfile(
-  db: Executor,
-  id: string,
-  version: number,
-  values: Omit<UserUpdateValues, 'version'>,
-): Promise<boolean> {
-  const rows = await db
-    .update(profiles)
-    .set({ ...values, ...bumped() })
-    .where(and(eq(profiles.id, id), eq(profiles.version, version)))
-    .returning({ id: profiles.id });
-  return rows.length > 0;
-}
-
-export async function setUserActive(db: Executor, id: string, isActive: boolean): Promise<void> {
-  await db
-    .update(profiles)
-    .set({ isActive, ...bumped() })
-    .where(eq(profiles.id, id));
-}
-
-export async function setPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
-  await db
-    .update(profiles)
-    .set({ passwordHash, ...bumped() })
-    .where(eq(profiles.id, id));
-}
-
-export async function setAvatarUrl(db: Executor, id: string, avatarUrl: string | null): Promise<void> {
-  await db
-    .update(profiles)
-    .set({ avatarUrl, ...bumped() })
-    .where(eq(profiles.id, id));
 }

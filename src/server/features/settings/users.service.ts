@@ -38,7 +38,7 @@ export async function insertAccountIn(tx: Executor, values: UserCreateValues): P
   const { password, ...profile } = values;
   const passwordHash = await auth.hashPassword(password);
   try {
-    const id = await queries.insertProfile(tx, { ...profile, passwordHash });
+    const id = await auth.createProfileIn(tx, { ...profile, passwordHash });
     await auth.syncAdminRoleIn(tx, id, profile.userType);
     return id;
   } catch (error) {
@@ -81,7 +81,7 @@ export async function update(
   const { version, ...fields } = values;
   await ctx.db.transaction(async (tx) => {
     await lockForChange(tx, id, (current) => isActiveAdmin(current) && fields.userType !== 'Administrador');
-    if (!(await queries.updateProfile(tx, id, version, fields))) throw new AppError('STALE_VERSION');
+    if (!(await auth.updateProfileIn(tx, id, version, fields))) throw new AppError('STALE_VERSION');
     await auth.syncAdminRoleIn(tx, id, fields.userType);
   });
   return get(ctx, id);
@@ -93,7 +93,7 @@ export async function deactivate(ctx: ServiceContext, id: string): Promise<Setti
   if (id === ctx.user.id) throw new AppError('USER_SELF_DEACTIVATION');
   await ctx.db.transaction(async (tx) => {
     await lockForChange(tx, id, isActiveAdmin);
-    await queries.setUserActive(tx, id, false);
+    await auth.setProfileActiveIn(tx, id, false);
     await auth.endSessionsIn(tx, id);
   });
   ctx.events.publish({ type: 'sessions-ended', userId: id });
@@ -104,7 +104,7 @@ export async function reactivate(ctx: ServiceContext, id: string): Promise<Setti
   requireCan(ctx, 'users.manage');
   await ctx.db.transaction(async (tx) => {
     await lockForChange(tx, id, () => false);
-    await queries.setUserActive(tx, id, true);
+    await auth.setProfileActiveIn(tx, id, true);
   });
   return get(ctx, id);
 }
@@ -124,7 +124,7 @@ export async function setPassword(
   const exceptSessionId = id === ctx.user.id ? currentSessionId : undefined;
   await ctx.db.transaction(async (tx) => {
     await lockForChange(tx, id, () => false);
-    await queries.setPasswordHash(tx, id, passwordHash);
+    await auth.setPasswordHashIn(tx, id, passwordHash);
     await auth.endSessionsIn(tx, id, exceptSessionId);
   });
   ctx.events.publish({ type: 'sessions-ended', userId: id, exceptSessionId });
@@ -142,7 +142,7 @@ export async function setAvatar(
   await ctx.db.transaction(async (tx) => {
     const current = await lockForChange(tx, id, () => false);
     const avatarUrl = prepared ? await files.storePreparedImage(tx, prepared, ctx.user.id) : null;
-    await queries.setAvatarUrl(tx, id, avatarUrl);
+    await auth.setAvatarUrlIn(tx, id, avatarUrl);
     await files.deleteStoredFile(tx, current.avatarUrl);
   });
   return get(ctx, id);

@@ -24,6 +24,8 @@ import {
 } from '../../../shared/schemas/stock';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
+import { priceLists as priceListsTable, units as unitsTable } from '../../db/schema';
+import { deleteByIds, lockRows, restoreSnapshots } from '../../db/snapshots';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import type { GridCache } from './grid-cache';
 import { readPriceFile } from './price-file';
@@ -677,3 +679,23 @@ export async function policiesOf(
   const rows = await queries.listPolicies(db, projectIds);
   return new Map(rows.map((row) => [row.projectId, row]));
 }
+
+// --- An import's undo (decision 0056): units and price lists are written only by stock ---------------
+
+const IMPORTED_TABLES = { units: unitsTable, price_lists: priceListsTable } as const;
+
+/** The units or price lists an import wrote, locked for its undo. */
+export const lockImportedIn = (tx: Executor, table: keyof typeof IMPORTED_TABLES, ids: readonly string[]) =>
+  lockRows(tx, IMPORTED_TABLES[table], ids);
+
+/** An import's updates of units put back, as a new version. */
+export const restoreImportedIn = (
+  tx: Executor,
+  table: keyof typeof IMPORTED_TABLES,
+  rows: readonly { id: string; before: Record<string, unknown> }[],
+  userId: string | null,
+) => restoreSnapshots(tx, IMPORTED_TABLES[table], rows, userId);
+
+/** An import's new units or price lists deleted (a price list's items cascade). */
+export const removeImportedIn = (tx: Executor, table: keyof typeof IMPORTED_TABLES, ids: readonly string[]) =>
+  deleteByIds(tx, IMPORTED_TABLES[table], ids);

@@ -1,11 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { type BrokerValues, brokerBody } from '../../../../shared/schemas/brokers';
 import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
 import { textArrayParam } from '../../../db/arrays';
 import type { Executor } from '../../../db/client';
+import { newRowId } from '../../../db/ids';
 import { brokers } from '../../../db/schema';
-import { AppError } from '../../../http/app-error';
-import { lockRowSnapshots } from '../imports.queries';
+import * as brokersService from '../../brokers/brokers.service';
 import {
   allSame,
   type ChangedRecord,
@@ -89,50 +89,34 @@ export const brokersKind: KindModule<BrokerPlan> = {
   },
 
   async applyBatch(tx, rows, ctx) {
-    const records: ChangedRecord[] = [];
-    const creates = rows.filter((row) => row.action === 'create' && row.plan);
-    if (creates.length > 0) {
-      const inserted = await tx
-        .insert(brokers)
-        .values(
-          creates.map((row) => ({
-            ...row.plan!.values,
-            createdBy: ctx.actorId,
-            updatedBy: ctx.actorId,
-          })),
-        )
-        .returning({ id: brokers.id });
-      inserted.forEach((row, index) => {
-        records.push(insertedRecord('brokers', row.id, creates[index]!.rowNumber));
-      });
-    }
+    // Written by the brokers feature, its one writer (decision 0056).
+    const creates = rows
+      .filter((row) => row.action === 'create' && row.plan)
+      .map((row) => ({ row, id: newRowId() }));
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
-    const before = await lockRowSnapshots(
+    const before = await brokersService.importIn(
       tx,
-      'brokers',
-      updates.map((row) => row.plan!.id!),
+      {
+        creates: creates.map(({ row, id }) => ({ ...row.plan!.values, id })),
+        updates: updates.map((row) => ({
+          id: row.plan!.id!,
+          version: row.plan!.version!,
+          values: row.plan!.values,
+        })),
+      },
+      ctx.actorId,
     );
-    for (const row of updates) {
-      const plan = row.plan!;
-      const changed = await tx
-        .update(brokers)
-        .set({
-          ...plan.values,
-          updatedBy: ctx.actorId,
-          updatedAt: sql`now()`,
-          version: sql`${brokers.version} + 1`,
-        })
-        .where(and(eq(brokers.id, plan.id!), eq(brokers.version, plan.version!)))
-        .returning({ id: brokers.id });
-      if (changed.length === 0) throw new AppError('STALE_VERSION');
-      records.push({
-        tableName: 'brokers',
-        recordId: plan.id!,
-        action: 'update',
-        before: before.get(plan.id!) ?? null,
-        rowNumber: row.rowNumber,
-      });
-    }
-    return records;
+    return [
+      ...creates.map(({ row, id }) => insertedRecord('brokers', id, row.rowNumber)),
+      ...updates.map(
+        (row): ChangedRecord => ({
+          tableName: 'brokers',
+          recordId: row.plan!.id!,
+          action: 'update',
+          before: before.get(row.plan!.id!) ?? null,
+          rowNumber: row.rowNumber,
+        }),
+      ),
+    ];
   },
 };

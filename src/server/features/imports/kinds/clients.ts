@@ -1,14 +1,12 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, isNull, sql } from 'drizzle-orm';
 import { errorMessage } from '../../../../shared/errors';
-import { clientBody } from '../../../../shared/schemas/clients';
+import { type ClientValues, clientBody } from '../../../../shared/schemas/clients';
 import { IMPORT_FIELDS } from '../../../../shared/schemas/imports';
 import { textArrayParam } from '../../../db/arrays';
-import { insertRowsAsJson } from '../../../db/bulk';
 import type { Executor } from '../../../db/client';
 import { newRowId } from '../../../db/ids';
 import { clients } from '../../../db/schema';
-import { AppError } from '../../../http/app-error';
-import { lockRowSnapshots } from '../imports.queries';
+import * as clientsService from '../../clients/clients.service';
 import {
   allSame,
   type ChangedRecord,
@@ -99,54 +97,34 @@ export const clientsKind: KindModule<ClientPlan> = {
   },
 
   async applyBatch(tx, rows, ctx) {
-    const records: ChangedRecord[] = [];
+    // Written by the clients feature, its one writer (decision 0056): blocking and versions are its rules.
     const creates = rows
       .filter((row) => row.action === 'create' && row.plan)
       .map((row) => ({ row, id: newRowId() }));
-    await insertRowsAsJson(
-      tx,
-      clients,
-      creates.map(({ row, id }) => ({
-        ...row.plan!.values,
-        id,
-        rut: row.plan!.values.rut!,
-        firstName: row.plan!.values.firstName!,
-        lastName: row.plan!.values.lastName!,
-        createdBy: ctx.actorId,
-        updatedBy: ctx.actorId,
-      })),
-    );
-    records.push(...creates.map(({ row, id }) => insertedRecord('clients', id, row.rowNumber)));
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
-    const before = await lockRowSnapshots(
+    const before = await clientsService.importIn(
       tx,
-      'clients',
-      updates.map((row) => row.plan!.id!),
+      {
+        creates: creates.map(({ row, id }) => ({ ...(row.plan!.values as ClientValues), id })),
+        updates: updates.map((row) => ({
+          id: row.plan!.id!,
+          version: row.plan!.version!,
+          values: row.plan!.values as ClientValues,
+        })),
+      },
+      ctx.actorId,
     );
-    for (const row of updates) {
-      const plan = row.plan!;
-      const changed = await tx
-        .update(clients)
-        .set({
-          ...plan.values,
-          rut: plan.values.rut!,
-          firstName: plan.values.firstName!,
-          lastName: plan.values.lastName!,
-          updatedBy: ctx.actorId,
-          updatedAt: sql`now()`,
-          version: sql`${clients.version} + 1`,
-        })
-        .where(and(eq(clients.id, plan.id!), eq(clients.version, plan.version!)))
-        .returning({ id: clients.id });
-      if (changed.length === 0) throw new AppError('STALE_VERSION');
-      records.push({
-        tableName: 'clients',
-        recordId: plan.id!,
-        action: 'update',
-        before: before.get(plan.id!) ?? null,
-        rowNumber: row.rowNumber,
-      });
-    }
-    return records;
+    return [
+      ...creates.map(({ row, id }) => insertedRecord('clients', id, row.rowNumber)),
+      ...updates.map(
+        (row): ChangedRecord => ({
+          tableName: 'clients',
+          recordId: row.plan!.id!,
+          action: 'update',
+          before: before.get(row.plan!.id!) ?? null,
+          rowNumber: row.rowNumber,
+        }),
+      ),
+    ];
   },
 };

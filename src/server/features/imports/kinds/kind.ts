@@ -12,7 +12,13 @@ import {
   parseRut,
   parseYesNo,
 } from '../../../../shared/domain/import-cells';
-import type { ImportField, ImportKind, RowError } from '../../../../shared/schemas/imports';
+import {
+  type ColumnMapping,
+  columnsOf,
+  type ImportField,
+  type ImportKind,
+  type RowError,
+} from '../../../../shared/schemas/imports';
 import { joinLines } from '../../../../shared/text-safety';
 import type { Executor } from '../../../db/client';
 
@@ -149,15 +155,22 @@ function parseByType(field: ImportField, cell: CellValue): Parsed<unknown> {
  */
 export function readRow(
   fields: readonly ImportField[],
-  mapping: Record<string, number | null>,
+  mapping: ColumnMapping,
   rowNumber: number,
   cells: readonly CellValue[],
 ): ReadRow {
   const row: ReadRow = { rowNumber, values: {}, texts: {}, errors: [] };
   for (const field of fields) {
-    const index = mapping[field.key];
-    if (index === null || index === undefined) continue;
-    const cell = cells[index] ?? null;
+    const columns = columnsOf(mapping, field.key);
+    if (columns.length === 0) continue;
+    // Several columns make one field joined by a space, the blank ones left out (issue 55).
+    const cell =
+      columns.length === 1
+        ? (cells[columns[0]!] ?? null)
+        : columns
+            .map((index) => cellText(cells[index] ?? null))
+            .filter((text) => text !== '')
+            .join(' ') || null;
     const text = cellText(cell);
     row.texts[field.key] = text;
     if (isBlank(cell)) continue;

@@ -19,15 +19,14 @@ import { formatUF, santiagoDateOf, santiagoInstant } from '../../../../shared/fo
 import { IMPORT_FIELDS, IMPORT_STAGES, type ImportStage } from '../../../../shared/schemas/imports';
 import { createReservationBody } from '../../../../shared/schemas/reservations';
 import { textArrayParam, uuidArrayParam } from '../../../db/arrays';
-import { insertRowsAsJson } from '../../../db/bulk';
 import type { Executor } from '../../../db/client';
 import { queryRows } from '../../../db/client';
 import { newRowId } from '../../../db/ids';
 import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
-import { AppError } from '../../../http/app-error';
+import type * as commissionsService from '../../commissions/commissions.service';
+import * as reservationsService from '../../reservations/reservations.service';
 import * as stock from '../../stock/stock.service';
 import * as workflows from '../../workflows/workflows.service';
-import { lockRowSnapshots } from '../imports.queries';
 import {
   type ApplyContext,
   allSame,
@@ -144,6 +143,8 @@ const noonOf = (day: string) => santiagoInstant(day, '12:00')!;
 
 interface Lookups {
   clientIds: Map<string, string>;
+  /** The clients whose processing is blocked (Ley 21.719): no new sale for them (decision 0027). */
+  blockedClients: Set<string>;
   brokerIds: Map<string, string>;
   projectIds: Map<string, string[]>;
   sellers: { id: string; email: string; name: string }[];
@@ -240,7 +241,7 @@ async function lookups(
     clientRuts.length === 0
       ? []
       : db
-          .select({ id: clients.id, rut: clients.rut })
+          .select({ id: clients.id, rut: clients.rut, restriction: clients.restriction })
           .from(clients)
           .where(and(sql`${clients.rut} = any(${textArrayParam(clientRuts)})`, isNull(clients.deletedAt))),
     brokerRuts.length === 0
@@ -336,6 +337,7 @@ async function lookups(
     projectsWithInventory: withInventory,
     policies,
     clientIds: new Map(clientRows.map((row) => [row.rut, row.id])),
+    blockedClients: new Set(clientRows.filter((row) => row.restriction === 'blocking').map((row) => row.id)),
     brokerIds: new Map(brokerRows.map((row) => [row.rut, row.id])),
     projectIds,
     sellers: sellerRows.map((row) => ({
@@ -510,6 +512,10 @@ function planRow(row: ReadRow, found: Lookups, today: string): PlannedRow<Reserv
   }
 
   const current = found.existing.get(input.reservationNumber);
+  // A blocked holder gets no new sale, as the form answers (CLIENT_BLOCKED): a new reservation, or an
+  // existing one moved to them.
+  if (clientId && found.blockedClients.has(clientId) && current?.row.clientId !== clientId)
+    say('clientRut', errorMessage('CLIENT_BLOCKED'));
   // No unit sold twice: by another live reservation (its text or, with an inventory, its units), or by
   // another row of this file (the pipeline refuses both rows of a claim).
   const claims: NonNullable<PlannedRow['claims']> = [];
@@ -759,26 +765,23 @@ export const reservationsKind: KindModule<ReservationPlan> = {
       for (const row of creates) row.plan!.id = newRowId();
       const withCommission = creates.filter((row) => row.plan!.commission);
       for (const row of withCommission) row.plan!.commissionId = newRowId();
-      await insertRowsAsJson(
+      // Written by their owners (decision 0056): the reservations feature refuses a blocked client's
+      // reservation; the commissions feature freezes the pesos of the payments imported as paid.
+      await reservationsService.importIn(
         tx,
-        reservations,
         creates.map((row) => ({
-          ...(row.plan!.reservation as typeof reservations.$inferInsert),
           id: row.plan!.id!,
-          createdBy: ctx.actorId,
-          updatedBy: ctx.actorId,
+          values: {
+            ...(row.plan!.reservation as unknown as reservationsService.ImportedReservation['values']),
+          },
+          commission: row.plan!.commission
+            ? {
+                ...(row.plan!.commission as unknown as commissionsService.ImportedCommissionValues),
+                id: row.plan!.commissionId!,
+              }
+            : null,
         })),
-      );
-      await insertRowsAsJson(
-        tx,
-        brokerCommissions,
-        withCommission.map((row) => ({
-          ...(row.plan!.commission as unknown as typeof brokerCommissions.$inferInsert),
-          id: row.plan!.commissionId!,
-          reservationId: row.plan!.id!,
-          createdBy: ctx.actorId,
-          updatedBy: ctx.actorId,
-        })),
+        ctx.actorId,
       );
       records.push(
         ...creates.map((row) => insertedRecord('reservations', row.plan!.id!, row.rowNumber)),
@@ -836,61 +839,43 @@ export const reservationsKind: KindModule<ReservationPlan> = {
     }
 
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
-    const before = await lockRowSnapshots(
+    const before = await reservationsService.importUpdatesIn(
       tx,
-      'reservations',
-      updates.map((row) => row.plan!.id!),
+      updates.map((row) => {
+        const plan = row.plan!;
+        return {
+          id: plan.id!,
+          version: plan.version!,
+          values: plan.reservation as Partial<reservationsService.ImportedReservation['values']>,
+          commission:
+            plan.commission && plan.commissionId
+              ? {
+                  id: plan.commissionId,
+                  version: plan.commissionVersion!,
+                  values: plan.commission as Partial<commissionsService.ImportedCommissionValues>,
+                }
+              : null,
+        };
+      }),
+      ctx.actorId,
     );
-    const commissionIds = updates
-      .map((row) => row.plan!.commissionId)
-      .filter((id): id is string => id !== null);
-    const commissionsBefore = await lockRowSnapshots(tx, 'broker_commissions', commissionIds);
     for (const row of updates) {
       const plan = row.plan!;
-      const changed = await tx
-        .update(reservations)
-        .set({
-          ...(plan.reservation as Partial<typeof reservations.$inferInsert>),
-          updatedBy: ctx.actorId,
-          updatedAt: sql`now()`,
-          version: sql`${reservations.version} + 1`,
-        })
-        .where(and(eq(reservations.id, plan.id!), eq(reservations.version, plan.version!)))
-        .returning({ id: reservations.id });
-      if (changed.length === 0) throw new AppError('STALE_VERSION');
       records.push({
         tableName: 'reservations',
         recordId: plan.id!,
         action: 'update',
-        before: before.get(plan.id!) ?? null,
+        before: before.reservations.get(plan.id!) ?? null,
         rowNumber: row.rowNumber,
       });
-      if (plan.commission && plan.commissionId) {
-        const { payment1Date: _p1, payment2Date: _p2, ...values } = plan.commission;
-        const changedCommission = await tx
-          .update(brokerCommissions)
-          .set({
-            ...(values as Partial<typeof brokerCommissions.$inferInsert>),
-            updatedBy: ctx.actorId,
-            updatedAt: sql`now()`,
-            version: sql`${brokerCommissions.version} + 1`,
-          })
-          .where(
-            and(
-              eq(brokerCommissions.id, plan.commissionId),
-              eq(brokerCommissions.version, plan.commissionVersion!),
-            ),
-          )
-          .returning({ id: brokerCommissions.id });
-        if (changedCommission.length === 0) throw new AppError('STALE_VERSION');
+      if (plan.commission && plan.commissionId)
         records.push({
           tableName: 'broker_commissions',
           recordId: plan.commissionId,
           action: 'update',
-          before: commissionsBefore.get(plan.commissionId) ?? null,
+          before: before.commissions.get(plan.commissionId) ?? null,
           rowNumber: row.rowNumber,
         });
-      }
     }
     return records;
   },
