@@ -196,7 +196,8 @@ export async function importIn(
     rows.updates.map((row) => row.id),
   );
   for (const row of rows.updates) {
-    if (!(await queries.updateBroker(tx, row.id, row.version, row.values, userId)))
+    // The import never carries bank data (its KEPT fields): no bank change to verify.
+    if (!(await queries.updateBroker(tx, row.id, row.version, row.values, userId, null)))
       throw new AppError('STALE_VERSION');
   }
   return before;
