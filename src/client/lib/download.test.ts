@@ -1,14 +1,18 @@
+import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { download, fileNameOf } from './download';
 
-const notifyError = vi.fn();
-vi.mock('./notify', () => ({ notifyError: (message: string) => notifyError(message) }));
-
-const { download, fileNameOf } = await import('./download');
+// The page's notification, as `lib/notify.ts` shows it (through @mantine/notifications, loaded lazily).
+function notified(message: string) {
+  return vi.waitFor(() =>
+    expect(notifications.show).toHaveBeenCalledWith(expect.objectContaining({ color: 'red', message })),
+  );
+}
 
 describe('heavy downloads fetched by the page (decision 0050)', () => {
   const clicked: { href: string; download: string }[] = [];
   beforeEach(() => {
-    notifyError.mockReset();
+    vi.spyOn(notifications, 'show').mockImplementation(() => 'id');
     clicked.length = 0;
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push({ href: this.href, download: this.download });
@@ -33,7 +37,7 @@ describe('heavy downloads fetched by the page (decision 0050)', () => {
       vi.fn(async () => new Response(JSON.stringify(body), { status: 429, headers: { 'retry-after': '5' } })),
     );
     await download('/api/audit/export?format=csv');
-    expect(notifyError).toHaveBeenCalledWith('Ya hay una exportación en curso; intente en un momento.');
+    await notified('Ya hay una exportación en curso; intente en un momento.');
     expect(clicked).toEqual([]);
   });
 
@@ -45,7 +49,7 @@ describe('heavy downloads fetched by the page (decision 0050)', () => {
       }),
     );
     await download('/api/audit/export?format=csv');
-    expect(notifyError).toHaveBeenCalledWith('No se pudo conectar con el servidor.');
+    await notified('No se pudo conectar con el servidor.');
     expect(clicked).toEqual([]);
   });
 
@@ -61,7 +65,8 @@ describe('heavy downloads fetched by the page (decision 0050)', () => {
       ),
     );
     await download('/api/audit/export?format=csv');
-    expect(notifyError).not.toHaveBeenCalled();
+    await Promise.resolve();
+    expect(notifications.show).not.toHaveBeenCalled();
     expect(clicked).toEqual([
       { href: 'blob:http://localhost/archivo', download: 'auditoria_2027-03-12.csv' },
     ]);
