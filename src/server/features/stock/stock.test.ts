@@ -215,6 +215,11 @@ describe('stock (decision 0032)', () => {
       expect(xlsx.headers['content-type']).toContain('spreadsheetml');
       const csv = await s.seller.get(`${base}/units/export?format=csv`);
       expect(csv.body).toContain('Departamento;1201;12');
+      // Issue 57: areas as numbers with a decimal comma, like the prices; the file's name keeps its ñ.
+      expect(csv.body).toContain('Departamento;1201;12;;2D2B;Norte;54,20;8,10;62,30;');
+      expect(csv.headers['content-disposition']).toContain(
+        "filename*=UTF-8''disponibilidad_Parque_%C3%91u%C3%B1oa_Etapa_1_2026-11-10.csv",
+      );
     });
     it('sorts unit numbers naturally (E-2, E-10, E-12, E-100), in the grid and the picker', async () => {
       const s = await setup();
