@@ -72,6 +72,7 @@ export const TABLE_OWNERS = {
   fee_withholding_rates: 'broker-invoices',
   payment_batches: 'payment-batches',
   payment_batch_items: 'payment-batches',
+  payment_settings: 'payment-batches',
 } as const;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;
