@@ -10,7 +10,7 @@ import {
   versioned,
   yesNoAllFilter,
 } from './common';
-import { isOneLine, ONE_LINE_MESSAGE, optionalRut, requiredDate, requiredRut } from './fields';
+import { optionalRut, requiredDate, requiredRut } from './fields';
 
 /** The broker fields of spec part 1 §3 and their rules (§5). Used by the API and by the form. */
 
@@ -69,10 +69,8 @@ const brokerFields = z.strictObject({
   kamPhone: optionalText(30),
   kamEmail: optionalEmail(M.email),
   kamReceivesCommission: z.boolean({ error: 'Indique si el KAM recibe comisión' }).default(false),
-  // Bank data (issue 33, decision 0040): where the payment batch pays the broker; one line each (issue 53).
-  bankName: optionalText(100).refine((value) => value === null || isOneLine(value), {
-    error: ONE_LINE_MESSAGE,
-  }),
+  // Bank data (issue 33, decision 0040): where the payment batch pays the broker; one clean line each (issue 53, the shared rule of 0058).
+  bankName: optionalText(100),
   bankAccountType: z
     .enum(BROKER_ACCOUNT_TYPES, { error: M.accountType })
     .nullish()
@@ -81,9 +79,7 @@ const brokerFields = z.strictObject({
     .refine((value) => value === null || isAccountNumber(value), { error: M.accountNumber })
     .transform((value) => (value === null ? null : normaliseAccountNumber(value))),
   /** Whose the account is (issue 53): the beneficiary the bank file names, not the trade name. */
-  bankHolderName: optionalText(200).refine((value) => value === null || isOneLine(value), {
-    error: ONE_LINE_MESSAGE,
-  }),
+  bankHolderName: optionalText(200),
   bankHolderRut: optionalRut(M.holderRutInvalid),
   paymentEmail: optionalEmail(M.email),
 });

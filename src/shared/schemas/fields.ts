@@ -4,8 +4,7 @@ import { closed, isoDate, rut } from './common';
 
 /** An optional RUT: empty (or null) is null; otherwise normalised '12345678-5' or its message. */
 export const optionalRut = (invalidMessage: string) =>
-  z
-    .string()
+  closed(z.string(), 'RUT')
     .trim()
     .nullish()
     .transform((value, ctx) => {
@@ -17,13 +16,6 @@ export const optionalRut = (invalidMessage: string) =>
       }
       return normalized;
     });
-
-/** Control (line breaks, tabs), format and bidirectional characters: none on a one-line field. */
-const CONTROL_OR_BIDI = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-export const ONE_LINE_MESSAGE = 'Debe ser una sola línea, sin saltos de línea ni caracteres de control';
-export function isOneLine(value: string): boolean {
-  return !CONTROL_OR_BIDI.test(value);
-}
 
 /** A required RUT: its own message when empty, the check-digit message otherwise; normalised '12345678-5'. */
 export const requiredRut = (requiredMessage: string, invalidMessage: string) =>

@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import type { BatchCandidate, PaymentBatchView } from '../../../shared/schemas/payment-batches';
+import { UNCLEAN_LINE_MESSAGE } from '../../../shared/text-safety';
 import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { isUniqueViolation } from '../../http/app-error';
@@ -742,9 +743,7 @@ describe("'Nómina de pago': the bank's payment batch", () => {
       await brokerBody(who.payments, broker.id, { bankName: 'Banco de Chile\r\nX;Y' }),
     );
     expect(twoLines.statusCode).toBe(400);
-    expect(errorOf(twoLines).fields?.bankName).toBe(
-      'Debe ser una sola línea, sin saltos de línea ni caracteres de control',
-    );
+    expect(errorOf(twoLines).fields?.bankName).toBe(UNCLEAN_LINE_MESSAGE);
     expect(await bankNotices()).toEqual([]);
 
     // The payments team changes it: pending, not payable, told to the finance contact and the KAM.
