@@ -253,7 +253,9 @@ async function taskView(
             },
     },
     check,
-    claim: invoice && claimCountdown(invoice.receivedDate, santiagoDateOf(now)),
+    // Ley 19.983's claim period is a factura's; a boleta de honorarios has none (issue 53).
+    claim:
+      invoice && invoice.kind !== 'fees' ? claimCountdown(invoice.receivedDate, santiagoDateOf(now)) : null,
     // A completed task has nothing left to block (an administrator may still correct its invoice).
     completionBlock: subject.taskStatus === 'completed' ? null : (refusal?.message ?? null),
     canRecord: open && allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }),

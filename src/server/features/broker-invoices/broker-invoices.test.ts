@@ -259,6 +259,8 @@ describe("the broker's invoice on its payment task", () => {
     expect(fees.statusCode, fees.body).toBe(200);
     const feesTask = fees.json().task as InvoiceTaskView;
     expect(feesTask.invoice).toMatchObject({ kind: 'fees', netAmount: null, grossAmount: '4000000' });
+    // A boleta has no factura's claim period (issue 53).
+    expect(feesTask.claim).toBeNull();
     expect(feesTask.check).toEqual({
       matches: true,
       lines: [
