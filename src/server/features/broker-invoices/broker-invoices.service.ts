@@ -27,6 +27,7 @@ import type {
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
 import * as ufValues from '../uf-values/uf-values.service';
 import * as queries from './broker-invoices.queries';
 
@@ -367,6 +368,14 @@ async function save(
           ctx.user.id,
         );
       }
+      // The checked invoice is the record: the commission's 'Factura N' and its date, cited by the PDFs.
+      await commissions.recordInvoiceIn(
+        tx,
+        subject.commissionId,
+        subject.isSecondPayment ? 2 : 1,
+        { folio: values.folio, issueDate: values.issueDate },
+        ctx.user.id,
+      );
       return { view: await taskView(tx, ctx.user, ctx.now, subject), reservationId: subject.reservationId };
     });
     ctx.events.publish({ type: 'flow-changed', flowId, reservationId: task.reservationId, userIds: [] });
