@@ -77,7 +77,7 @@ function CheckTable({ lines }: { lines: CheckLine[] }) {
               key={line.key}
               data-testid={`invoice-line-${line.key}`}
               data-matches={line.matches}
-              c={line.matches ? undefined : 'red.8'}
+              c={line.matches ? undefined : 'red.9'}
             >
               <Table.Td>
                 <Group gap={6} wrap="nowrap">
