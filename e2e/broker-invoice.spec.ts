@@ -126,8 +126,8 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   const adminPanel = page.getByTestId('broker-invoice');
   await adminPanel.getByRole('button', { name: 'Aceptar diferencia' }).click();
   const dialog = page.getByRole('dialog', { name: 'Aceptar diferencia de la factura' });
-  await dialog.getByRole('button', { name: 'Aceptar diferencia' }).click();
-  await expect(dialog.getByText('Indique el motivo por el que acepta la diferencia')).toBeVisible();
+  // No reason typed: the button is disabled (issue 53).
+  await expect(dialog.getByRole('button', { name: 'Aceptar diferencia' })).toBeDisabled();
   await dialog.getByLabel('Motivo').fill('El broker facturó la UF del día de emisión; se paga lo facturado');
   await dialog.getByRole('button', { name: 'Aceptar diferencia' }).click();
   await expect(dialog).toBeHidden();

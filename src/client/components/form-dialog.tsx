@@ -14,6 +14,7 @@ export function FormDialog({
   error,
   submitLabel = 'Guardar',
   submitColor,
+  submitDisabled = false,
   size = 'md',
   onSubmit,
   onClose,
@@ -25,6 +26,8 @@ export function FormDialog({
   error: unknown;
   submitLabel?: string;
   submitColor?: string;
+  /** The submit button off until the form can be sent (a required reason not typed yet). */
+  submitDisabled?: boolean;
   size?: ModalProps['size'];
   onSubmit: () => void;
   onClose: () => void;
@@ -45,7 +48,7 @@ export function FormDialog({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          onSubmit();
+          if (!submitDisabled) onSubmit();
         }}
       >
         <Stack gap="sm">
@@ -55,7 +58,7 @@ export function FormDialog({
             <Button variant="default" onClick={onClose} disabled={saving}>
               Cancelar
             </Button>
-            <Button type="submit" color={submitColor} loading={saving}>
+            <Button type="submit" color={submitColor} loading={saving} disabled={submitDisabled}>
               {submitLabel}
             </Button>
           </Group>

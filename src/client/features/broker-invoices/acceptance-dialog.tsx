@@ -40,6 +40,7 @@ export function AcceptanceDialog({
       submitLabel="Aceptar diferencia"
       saving={accept.isPending}
       error={accept.error}
+      submitDisabled={reason.trim() === ''}
       onSubmit={submit}
       onClose={onClose}
     >

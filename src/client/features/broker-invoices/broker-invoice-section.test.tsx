@@ -127,8 +127,12 @@ describe("the broker's invoice panel", () => {
     );
     fireEvent.click(within(panel).getByRole('button', { name: 'Aceptar diferencia' }));
     const dialog = await screen.findByRole('dialog', { name: 'Aceptar diferencia de la factura' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Aceptar diferencia' }));
-    expect(await within(dialog).findByText('Indique el motivo por el que acepta la diferencia')).toBeTruthy();
+    // No reason typed (or only spaces): the button stays disabled (issue 53); Enter sends nothing either.
+    const button = within(dialog).getByRole('button', { name: 'Aceptar diferencia' });
+    expect(button.hasAttribute('disabled')).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText(/Motivo/), { target: { value: '   ' } });
+    expect(button.hasAttribute('disabled')).toBe(true);
+    fireEvent.submit(button.closest('form')!);
     expect(sent).toHaveLength(0);
     fireEvent.change(within(dialog).getByLabelText(/Motivo/), { target: { value: 'Redondeo del broker' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Aceptar diferencia' }));

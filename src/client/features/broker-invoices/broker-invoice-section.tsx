@@ -77,7 +77,7 @@ function CheckTable({ lines }: { lines: CheckLine[] }) {
               key={line.key}
               data-testid={`invoice-line-${line.key}`}
               data-matches={line.matches}
-              c={line.matches ? undefined : 'red.8'}
+              c={line.matches ? undefined : 'red.9'}
             >
               <Table.Td>
                 <Group gap={6} wrap="nowrap">
@@ -108,7 +108,14 @@ function CheckTable({ lines }: { lines: CheckLine[] }) {
 }
 
 /** What the payment is worth in pesos for this check, and from which UF value. */
-function ExpectedText({ expected }: { expected: NonNullable<InvoiceTaskView['expected']> }) {
+function ExpectedText({
+  expected,
+  isFees,
+}: {
+  expected: NonNullable<InvoiceTaskView['expected']>;
+  /** A boleta de honorarios: its gross is the payment; it speaks of retención, not IVA (issue 53). */
+  isFees: boolean;
+}) {
   if (expected.clp === null) {
     return (
       <Text size="sm" fs="italic">
@@ -124,7 +131,7 @@ function ExpectedText({ expected }: { expected: NonNullable<InvoiceTaskView['exp
         {keep(formatCLP(expected.clp))}
       </Text>
       <Text size="xs" c="dimmed">
-        {expected.includesVat ? 'IVA incluido' : 'Más IVA'} ·{' '}
+        {isFees ? 'Monto bruto, con retención' : expected.includesVat ? 'IVA incluido' : 'Más IVA'} ·{' '}
         {expected.basis === 'frozen' ? 'pagado con UF' : 'UF'} {keep(formatUfValue(expected.ufValue))} del{' '}
         {formatDate(expected.ufDate)}
       </Text>
@@ -203,7 +210,7 @@ function InvoiceTaskCard({
             </InfoItem>
             {task.expected ? (
               <InfoItem label="Pago en pesos" testId="invoice-expected">
-                <ExpectedText expected={task.expected} />
+                <ExpectedText expected={task.expected} isFees={task.invoice?.kind === 'fees'} />
               </InfoItem>
             ) : null}
           </SimpleGrid>

@@ -44,6 +44,7 @@ const invoiceSubject = z.object({
   brokerId: z.string(),
   brokerRut: z.string(),
   brokerName: z.string(),
+  commissionId: z.string(),
 });
 export type InvoiceSubject = z.infer<typeof invoiceSubject>;
 
@@ -58,7 +59,7 @@ const subjectColumns = sql`
   (case when f.is_second_payment then c.payment_2_date else c.payment_1_date end)::text as "paymentDate",
   (case when f.is_second_payment then c.payment_2_clp else c.payment_1_clp end)::text as "paymentClp",
   (case when f.is_second_payment then c.payment_2_uf_value else c.payment_1_uf_value end)::text as "paymentUfValue",
-  b.id as "brokerId", b.rut as "brokerRut", b.name as "brokerName"`;
+  b.id as "brokerId", b.rut as "brokerRut", b.name as "brokerName", c.id as "commissionId"`;
 
 const subjectFrom = sql`
   from flows f

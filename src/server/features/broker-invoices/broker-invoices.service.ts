@@ -27,6 +27,7 @@ import type {
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
 import * as ufValues from '../uf-values/uf-values.service';
 import * as queries from './broker-invoices.queries';
 
@@ -253,7 +254,9 @@ async function taskView(
             },
     },
     check,
-    claim: invoice && claimCountdown(invoice.receivedDate, santiagoDateOf(now)),
+    // Ley 19.983's claim period is a factura's; a boleta de honorarios has none (issue 53).
+    claim:
+      invoice && invoice.kind !== 'fees' ? claimCountdown(invoice.receivedDate, santiagoDateOf(now)) : null,
     // A completed task has nothing left to block (an administrator may still correct its invoice).
     completionBlock: subject.taskStatus === 'completed' ? null : (refusal?.message ?? null),
     canRecord: open && allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }),
@@ -365,6 +368,14 @@ async function save(
           ctx.user.id,
         );
       }
+      // The checked invoice is the record: the commission's 'Factura N' and its date, cited by the PDFs.
+      await commissions.recordInvoiceIn(
+        tx,
+        subject.commissionId,
+        subject.isSecondPayment ? 2 : 1,
+        { folio: values.folio, issueDate: values.issueDate },
+        ctx.user.id,
+      );
       return { view: await taskView(tx, ctx.user, ctx.now, subject), reservationId: subject.reservationId };
     });
     ctx.events.publish({ type: 'flow-changed', flowId, reservationId: task.reservationId, userIds: [] });

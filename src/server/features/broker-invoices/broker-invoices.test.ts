@@ -105,6 +105,13 @@ describe("the broker's invoice on its payment task", () => {
       includesVat: true,
     });
     expect(task.check!.matches).toBe(true);
+    // The invoice is the record: the commission's 'Factura 1' and its date are the invoice's (issue 53).
+    const [commission] = await queryRows<{ invoice: string | null; date: string | null }>(
+      ctx.db,
+      sql`select c.invoice_1 as invoice, c.invoice_1_date::text as date
+            from flows f join broker_commissions c on c.id = f.broker_commission_id where f.id = ${flowId}`,
+    );
+    expect(commission).toEqual({ invoice: '1234', date: '2026-11-16' });
     expect(task.claim).toEqual({
       deadline: '2026-11-28',
       daysLeft: 8,
@@ -259,6 +266,8 @@ describe("the broker's invoice on its payment task", () => {
     expect(fees.statusCode, fees.body).toBe(200);
     const feesTask = fees.json().task as InvoiceTaskView;
     expect(feesTask.invoice).toMatchObject({ kind: 'fees', netAmount: null, grossAmount: '4000000' });
+    // A boleta has no factura's claim period (issue 53).
+    expect(feesTask.claim).toBeNull();
     expect(feesTask.check).toEqual({
       matches: true,
       lines: [

@@ -165,6 +165,29 @@ export async function recordPaymentDate(
   );
 }
 
+/**
+ * Inside the transaction that records or corrects a payment's broker invoice (issue 53): the invoice
+ * is the record — its folio and issue date become the commission's 'Factura 1/2' and its date, which
+ * every PDF cites.
+ */
+export async function recordInvoiceIn(
+  tx: Executor,
+  commissionId: string,
+  payment: 1 | 2,
+  invoice: { folio: string; issueDate: string },
+  actorId: string,
+): Promise<void> {
+  await queries.updateCommission(
+    tx,
+    commissionId,
+    null,
+    payment === 1
+      ? { invoice1: invoice.folio, invoice1Date: invoice.issueDate }
+      : { invoice2: invoice.folio, invoice2Date: invoice.issueDate },
+    actorId,
+  );
+}
+
 /** Payment dates typed in the commission's form (no flow yet): their pesos are frozen as a flow's are. */
 async function freezeTypedDates(
   tx: Executor,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { can } from '../../../shared/permissions';
+import { allow } from '../../../shared/policies';
 import type {
   PromotionView,
   promotionFields,
@@ -9,6 +10,9 @@ import type { ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as queries from './promotions.queries';
+
+/** The promotion's payee and account: what decides where its money goes. */
+const PAYEE_FIELDS = ['beneficiary', 'rut', 'bank', 'accountType', 'accountNumber'] as const;
 
 /** Promotions of a reservation (spec part 1 §5): payments to a beneficiary, edited with the reservation's rules. */
 
@@ -42,8 +46,13 @@ export async function update(
   const { version, ...values } = body;
   return ctx.db.transaction(async (tx) => {
     await lockOpenReservation(tx, reservationId);
-    if (!(await queries.findPromotion(tx, reservationId, promotionId)))
-      throw new AppError('PROMOTION_NOT_FOUND');
+    const before = await queries.findPromotion(tx, reservationId, promotionId);
+    if (!before) throw new AppError('PROMOTION_NOT_FOUND');
+    // The payee's account decides where money goes (issue 53): once recorded, only the payments team
+    // and administrators change it.
+    const payeeChanged = PAYEE_FIELDS.some((field) => before[field] !== values[field]);
+    if (payeeChanged && !allow(ctx.user, 'bankAccounts.change', { payee: 'promotion' }))
+      throw new AppError('BANK_DATA_FORBIDDEN');
     const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id);
     if (!updated) throw new AppError('STALE_VERSION');
     return updated;

@@ -795,9 +795,21 @@ describe('commission and promotions of a reservation', () => {
       version: 1,
     });
     const id = created.json().promotion.id;
+    // The payee's account is the payments team's to change (issue 53): a KAM's change is refused.
+    const payee = await kam.put(`${url}/${id}`, { ...promotion, accountNumber: '99999999', version: 1 });
+    expect(payee.statusCode).toBe(403);
+    expect(errorOf(payee).code).toBe('BANK_DATA_FORBIDDEN');
     const edited = await kam.put(`${url}/${id}`, { ...promotion, amount: '30', version: 1 });
     expect(edited.json().promotion).toMatchObject({ amount: '30.00', version: 2 });
     expect((await kam.put(`${url}/${id}`, { ...promotion, version: 1 })).statusCode).toBe(409);
+    const payments = await loginAs(ctx, { userType: 'Gestor de Pagos' });
+    const byPayments = await payments.put(`${url}/${id}`, {
+      ...promotion,
+      amount: '30',
+      accountNumber: '99999999',
+      version: 2,
+    });
+    expect(byPayments.statusCode, byPayments.body).toBe(200);
 
     expect((await kam.delete(`${url}/${id}`)).statusCode).toBe(403);
     expect((await admin.delete(`${url}/${id}`)).statusCode).toBe(204);
