@@ -42,4 +42,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0036_set_based_triggers': 'a98e1b8d49b961c7aefbd65123de2f5b6359da6f7b9df1d0bb1d2c334a55ee95',
   '0037_import_file_parts': '5f418f9977f829363dfb17d0ffcb3e34f0c65aa6e54781f8f05d3a31589ccf44',
   '0038_audit_documents_inlined': 'a0b6ac1b3e286a7580dee5ea10e28ebfc82ac1ff27ce154e04cc657cb6fc0459',
+  '0040_suppression_ledger': 'b66fb0e65e4e4d09867f5ed7a5f556d0ac4a66b12f5dfd6777222edca1dbbb63',
 };

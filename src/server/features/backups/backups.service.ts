@@ -18,8 +18,11 @@ import {
   type BackupsResponse,
 } from '../../../shared/schemas/backups';
 import type { ServiceContext } from '../../context';
+import { drizzleFor } from '../../db/client';
+import { millisUntilSantiagoHour } from '../../db/maintenance';
 import { AppError } from '../../http/app-error';
 import { migrationsFolder } from '../../paths';
+import * as dataRequests from '../data-requests/data-requests.service';
 import {
   BACKUP_KINDS,
   BackupError,
@@ -165,6 +168,19 @@ export class EmbeddedBackups {
     }
     try {
       const schema = schemaVersionOf(await appliedMigrations(this.client));
+      // A suppression's old values are scrubbed from the files before they are copied (decision 0054).
+      const db = drizzleFor(this.client);
+      const scrub = await dataRequests.scrubPending(db, { dataDir: join(dataDir, 'db'), now: at });
+      if (scrub)
+        this.log.info(
+          {
+            requests: scrub.requests.length,
+            tables: scrub.tables,
+            walSegments: scrub.walSegments,
+            millis: Math.round(scrub.millis),
+          },
+          'suppressed values scrubbed from the files',
+        );
       const snapshot = await snapshotPglite(this.client, join(dataDir, 'db'), staging);
       const header = await writeBackupFile({
         source: staging,
@@ -175,6 +191,8 @@ export class EmbeddedBackups {
         passphrase: this.settings.passphrase,
         output: this.output,
       });
+      // The ledger beside the backups: a restore of this one replays what comes after (decision 0054).
+      await dataRequests.writeLedgerBeside(db, backupDir, at);
       const entry = entryOf(name, header, header.payload.bytes + 4096);
       this.log.info(
         {
@@ -274,8 +292,22 @@ function requireEmbedded(backups: EmbeddedBackups | null): EmbeddedBackups {
   return backups;
 }
 
-function rowOf(entry: BackupEntry): BackupRow {
-  return pick(entry, ['name', 'createdAt', 'kind', 'bytes', 'encrypted']);
+function rowOf(entry: BackupEntry, removedAtNextNightly = false): BackupRow {
+  return { ...pick(entry, ['name', 'createdAt', 'kind', 'bytes', 'encrypted']), removedAtNextNightly };
+}
+
+/** The hour of the nightly backup, Santiago time (an hour before the maintenance's VACUUM). */
+export const NIGHTLY_HOUR = 3;
+
+/** The backups the retention policy will delete after the next nightly backup (the screen says so). */
+export function removedAtNextNightly(
+  list: readonly BackupEntry[],
+  policy: RetentionPolicy,
+  now: Date,
+): Set<string> {
+  const next = new Date(now.getTime() + millisUntilSantiagoHour(now, NIGHTLY_HOUR));
+  const nightly = { name: '\0next', createdAt: next.toISOString(), kind: 'nightly' };
+  return new Set(backupsToPrune([...list, nightly], policy).map((backup) => backup.name));
 }
 
 /** Configuración → Respaldos: the backups on disk and where they are (administrators). */
@@ -284,8 +316,10 @@ export async function overview(
   backups: EmbeddedBackups | null,
 ): Promise<BackupsResponse> {
   requireAdmin(ctx);
+  const scrub = await dataRequests.scrubState(ctx.db);
   if (!backups) {
     return {
+      scrub,
       engine: 'postgres',
       backups: [],
       backupDir: null,
@@ -298,8 +332,13 @@ export async function overview(
   const { backupDir, dataDir, passphrase, retention } = backups.settings;
   await mkdir(backupDir, { recursive: true });
   return {
+    scrub,
     engine: 'pglite',
-    backups: (await backups.list()).map(rowOf),
+    backups: await (async () => {
+      const list = await backups.list();
+      const doomed = removedAtNextNightly(list, retention, ctx.now);
+      return list.map((entry) => rowOf(entry, doomed.has(entry.name)));
+    })(),
     backupDir,
     isOnDataDisk: await sameDisk(backupDir, dataDir),
     isEncrypted: Boolean(passphrase),

@@ -21,8 +21,14 @@ import * as audit from '../audit/audit.service';
 import * as dataRequests from './data-requests.service';
 import { holderData, holderWorkbook } from './holder-export';
 
-/** /api/data-requests: Configuración → 'Solicitudes de titulares' (administrators; decision 0027). */
-export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * /api/data-requests: Configuración → 'Solicitudes de titulares' (administrators; decision 0027).
+ * `ledgerDir`: where the backups are (embedded database), for the ledger of suppressions (0054).
+ */
+export const dataRequestsRoutes: FastifyPluginAsyncZod<{ ledgerDir: string | null }> = async (
+  app,
+  { ledgerDir },
+) => {
   const tags = ['data-requests'];
 
   app.get(
@@ -75,9 +81,13 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/suppress',
     { schema: { tags, params: idParams, body: suppressionBody, response: { 200: suppressionAnswer } } },
-    async (request) => ({
-      suppression: await dataRequests.suppress(serviceContext(request), request.params.id),
-    }),
+    async (request) => {
+      const ctx = serviceContext(request);
+      const suppression = await dataRequests.suppress(ctx, request.params.id);
+      // Beside the backups at once: a restore of any earlier backup must learn of it.
+      if (ledgerDir) await dataRequests.writeLedgerBeside(ctx.db, ledgerDir, ctx.now);
+      return { suppression };
+    },
   );
 
   app.post(

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { calendarDaysBetween, holderNeedles, needlePattern } from '../../../shared/domain/privacy';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
 import { formatDate, santiagoDateOf } from '../../../shared/format';
@@ -12,13 +13,15 @@ import type {
   RetentionPage,
 } from '../../../shared/schemas/data-requests';
 import type { ServiceContext } from '../../context';
-import type { Executor } from '../../db/client';
+import { asSystem } from '../../db/actor';
+import type { Database, Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as clients from '../clients/clients.service';
 import * as documents from '../documents/documents.service';
 import * as promotions from '../promotions/promotions.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './data-requests.queries';
+import { hashedRut, type LedgerEntry, ledgerMatches, writeLedgerFile } from './ledger';
 
 /**
  * Holders' data rights under Ley 21.719 (issue 27, decision 0027): the register of requests
@@ -211,83 +214,102 @@ async function requestToAct(
  */
 export async function suppress(ctx: ServiceContext, id: string) {
   requireManager(ctx);
-  return ctx.db.transaction(async (tx) => {
-    const { requestId, clientId } = await requestToAct(tx, id, ['suppression']);
-    const holder = await clients.lockHolderIn(tx, clientId);
-    if (!holder) throw new AppError('CLIENT_NOT_FOUND');
-    if (holder.suppressedAt !== null) throw new AppError('HOLDER_ALREADY_SUPPRESSED');
+  return ctx.db.transaction((tx) =>
+    suppressIn(tx, id, { actorId: ctx.user.id, now: ctx.now, isReplay: false }),
+  );
+}
+
+/**
+ * The suppression itself, in the caller's transaction. `isReplay`: a restore carrying out again a
+ * suppression its backup predates (decision 0054) — done as it was, even if the older copy shows a
+ * sale in progress (the holder's data were already gone when the suppression was made).
+ */
+export async function suppressIn(
+  tx: Executor,
+  id: string,
+  options: { actorId: string | null; now: Date; isReplay: boolean },
+) {
+  const { requestId, clientId, receivedDate } = await requestToAct(tx, id, ['suppression']);
+  const holder = await clients.lockHolderIn(tx, clientId);
+  if (!holder) throw new AppError('CLIENT_NOT_FOUND');
+  if (holder.suppressedAt !== null) throw new AppError('HOLDER_ALREADY_SUPPRESSED');
+  if (!options.isReplay) {
     const inProgress = await clients.salesInProgressIn(tx, clientId);
     if (inProgress.length > 0) {
       throw new AppError('HOLDER_SALE_IN_PROGRESS', {
         params: { numbers: inProgress.slice(0, 5).join(', ') },
       });
     }
-    const past = await queries.listPastHolderValues(tx, clientId);
-    const needles = holderNeedles(holder, {
-      rut: past.rut,
-      firstName: past.first_name,
-      lastName: past.last_name,
-      birthDate: past.birth_date,
-      phone: past.phone,
-      email: past.email,
-    });
-    const reservationIds = await clients.reservationIdsOfIn(tx, clientId);
-    const flowIds = await workflows.flowIdsOfReservations(tx, reservationIds);
-
-    // What a legal duty keeps is blocked first (read before it is overwritten).
-    const blocked: Parameters<typeof queries.insertBlockedValues>[1] = [];
-    if (reservationIds.length > 0) {
-      blocked.push({
-        clientId,
-        tableName: 'clients',
-        recordId: clientId,
-        columnName: 'rut',
-        value: holder.rut,
-      });
-    }
-    const payees = await promotions.redactPayeeIn(tx, reservationIds, holder.rut, ctx.user.id);
-    for (const payee of payees) {
-      for (const [columnName, value] of Object.entries(payee.values)) {
-        blocked.push({ clientId, tableName: 'promotions', recordId: payee.id, columnName, value });
-      }
-    }
-    await queries.insertBlockedValues(tx, blocked, { requestId, userId: ctx.user.id, at: ctx.now });
-
-    await clients.suppressIn(tx, clientId, ctx.user.id);
-    const redactedComments = await workflows.redactCommentsIn(tx, {
-      flowIds,
-      ownNeedles: needles.own,
-      globalNeedles: needles.global,
-    });
-    // The papers stay (the sale's legal record); the names that name them do not.
-    const redactedDocuments = await documents.redactNamesIn(tx, reservationIds, needles.own);
-    // Last: the writes above logged the old values too; this redacts them with the rest.
-    const redactedLogRows = await queries.updateAuditLogRedacted(
-      tx,
-      [clientId, ...reservationIds, ...flowIds],
-      needles.own.map(needlePattern),
-      needles.global.map(needlePattern),
-    );
-    await queries.insertPrivacyEvent(tx, {
-      action: 'redact',
-      clientId,
-      actorId: ctx.user.id,
-      details: {
-        solicitud: requestId,
-        registros_redactados: redactedLogRows,
-        comentarios: redactedComments,
-        documentos: redactedDocuments,
-        valores_bloqueados: blocked.map((value) => `${value.tableName}.${value.columnName}`),
-      },
-    });
-    await queries.updateRequestAnswerIn(tx, requestId, 'Datos personales suprimidos.', ctx.user.id);
-    return {
-      clientId,
-      blockedValues: blocked.length,
-      redactedLogRows,
-      redactedComments,
-    };
+  }
+  const actorId = options.actorId;
+  const past = await queries.listPastHolderValues(tx, clientId);
+  const needles = holderNeedles(holder, {
+    rut: past.rut,
+    firstName: past.first_name,
+    lastName: past.last_name,
+    birthDate: past.birth_date,
+    phone: past.phone,
+    email: past.email,
   });
+  const reservationIds = await clients.reservationIdsOfIn(tx, clientId);
+  const flowIds = await workflows.flowIdsOfReservations(tx, reservationIds);
+
+  // What a legal duty keeps is blocked first (read before it is overwritten).
+  const blocked: Parameters<typeof queries.insertBlockedValues>[1] = [];
+  if (reservationIds.length > 0) {
+    blocked.push({
+      clientId,
+      tableName: 'clients',
+      recordId: clientId,
+      columnName: 'rut',
+      value: holder.rut,
+    });
+  }
+  const payees = await promotions.redactPayeeIn(tx, reservationIds, holder.rut, actorId);
+  for (const payee of payees) {
+    for (const [columnName, value] of Object.entries(payee.values)) {
+      blocked.push({ clientId, tableName: 'promotions', recordId: payee.id, columnName, value });
+    }
+  }
+  await queries.insertBlockedValues(tx, blocked, { requestId, userId: actorId, at: options.now });
+
+  await clients.suppressIn(tx, clientId, actorId);
+  const redactedComments = await workflows.redactCommentsIn(tx, {
+    flowIds,
+    ownNeedles: needles.own,
+    globalNeedles: needles.global,
+  });
+  // The papers stay (the sale's legal record); the names that name them do not.
+  const redactedDocuments = await documents.redactNamesIn(tx, reservationIds, needles.own);
+  // Last: the writes above logged the old values too; this redacts them with the rest.
+  const redactedLogRows = await queries.updateAuditLogRedacted(
+    tx,
+    [clientId, ...reservationIds, ...flowIds],
+    needles.own.map(needlePattern),
+    needles.global.map(needlePattern),
+  );
+  await queries.insertPrivacyEvent(tx, {
+    action: 'redact',
+    clientId,
+    actorId,
+    details: {
+      solicitud: requestId,
+      registros_redactados: redactedLogRows,
+      comentarios: redactedComments,
+      documentos: redactedDocuments,
+      valores_bloqueados: blocked.map((value) => `${value.tableName}.${value.columnName}`),
+      ...(options.isReplay ? { repetida_al_restaurar: true } : {}),
+    },
+  });
+  await queries.updateRequestAnswerIn(tx, requestId, 'Datos personales suprimidos.', actorId);
+  // The ledger (decision 0054): what a restore of an older backup must carry out again.
+  await queries.insertLedgerEntry(tx, { requestId, receivedDate, ...hashedRut(holder.rut) });
+  return {
+    clientId,
+    blockedValues: blocked.length,
+    redactedLogRows,
+    redactedComments,
+  };
 }
 
 /** Opposition or blocking: the client flagged (non-essential processing stops), the request answered. */
@@ -385,4 +407,73 @@ export async function overdueList(ctx: Pick<ServiceContext, 'db' | 'user' | 'now
   const today = santiagoDateOf(ctx.now);
   const rows = await queries.listOverdue(ctx.db, today, 50);
   return rows.map((row) => ({ ...row, daysOverdue: calendarDaysBetween(row.dueDate, today) }));
+}
+
+// --- The bytes and the ledger (issue 54, decision 0054) -------------------------------------------
+
+export { LEDGER_FILE, type LedgerEntry, LedgerFileError, readLedgerFile } from './ledger';
+export { type ScrubResult, scrubPending } from './scrub';
+
+/** The ledger as the file beside the backups carries it. */
+export function ledgerEntries(db: Executor): Promise<LedgerEntry[]> {
+  return queries.listLedger(db);
+}
+
+/** Writes the ledger beside the backups (after a suppression and after every backup). */
+export async function writeLedgerBeside(db: Executor, directory: string, at: Date): Promise<string> {
+  await mkdir(directory, { recursive: true });
+  return writeLedgerFile(directory, await queries.listLedger(db), at);
+}
+
+/** What Configuración → Respaldos says of the scrub: pending suppressions, and the last scrub. */
+export function scrubState(db: Executor) {
+  return queries.findScrubState(db);
+}
+
+export interface ReplayedSuppression {
+  requestId: string;
+  suppressedAt: string;
+  /** What was done: suppressed again, or why not. */
+  outcome: 'suppressed' | 'already-suppressed' | 'no-holder';
+}
+
+/**
+ * A restore's replay (decision 0054): every suppression of the ledger that the restored database does
+ * not record is carried out again, as 'sistema', before the server serves it. The holder is found by
+ * the salted hash of their RUT (the ledger holds nothing else of them); a request the backup predates
+ * is registered again under its id. Returns what was done, for the restore to print.
+ */
+export async function replaySuppressions(
+  db: Database,
+  entries: readonly LedgerEntry[],
+  now: Date,
+): Promise<ReplayedSuppression[]> {
+  const done: ReplayedSuppression[] = [];
+  for (const entry of [...entries].sort((a, b) => a.suppressedAt.localeCompare(b.suppressedAt))) {
+    if (await queries.ledgerHas(db, entry.requestId)) continue;
+    const holders = (await queries.listUnsuppressedRuts(db)).filter((client) =>
+      ledgerMatches(entry, client.rut),
+    );
+    if (holders.length === 0) {
+      // Suppressed already (by an earlier request) or never here: the ledger remembers it all the same.
+      await asSystem(db, (tx) => queries.insertReplayedLedgerEntry(tx, entry));
+      done.push({ requestId: entry.requestId, suppressedAt: entry.suppressedAt, outcome: 'no-holder' });
+      continue;
+    }
+    for (const holder of holders) {
+      await asSystem(db, async (tx) => {
+        const requestId = await queries.upsertReplayedRequest(tx, {
+          id: holders.length === 1 ? entry.requestId : null,
+          clientId: holder.id,
+          holderRut: holder.rut,
+          receivedDate: entry.receivedDate,
+        });
+        // The entry as it was (its date and hash), before the suppression would write a new one.
+        await queries.insertReplayedLedgerEntry(tx, entry);
+        await suppressIn(tx, requestId, { actorId: null, now, isReplay: true });
+      });
+    }
+    done.push({ requestId: entry.requestId, suppressedAt: entry.suppressedAt, outcome: 'suppressed' });
+  }
+  return done;
 }

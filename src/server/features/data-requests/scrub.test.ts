@@ -1,0 +1,183 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { createPglite, type Database, drizzleFor, queryRows } from '../../db/client';
+import { type DataDirLock, lockDataDir } from '../../db/data-dir-lock';
+import { Agent } from '../../test/app';
+import { createUser, TEST_PASSWORD } from '../../test/builders';
+import { preparePgliteTemplate, testDatabaseUrl } from '../../test/database';
+import { systemDatabase } from '../../test/system-database';
+import { extractBackup, readBackupHeader, unlockBackup } from '../backups/backup-file';
+import { EmbeddedBackups } from '../backups/backups.service';
+import { restoreBackup } from '../backups/restore';
+import { LEDGER_FILE } from './ledger';
+
+/** The holder's values, each written nowhere else. */
+const HOLDER = {
+  rut: '17.246.813-6',
+  firstName: 'Zenobiaxq',
+  lastName: 'Wuthrichova',
+  birthDate: '1979-02-23',
+  phone: '+56 9 7412 5896',
+  email: 'zenobiaxq.w@buzon-unico.cl',
+};
+const OLD_EMAIL = 'zenobia.vieja@buzon-unico.cl';
+const VALUES = [HOLDER.firstName, HOLDER.lastName, HOLDER.email, OLD_EMAIL, '7412 5896'];
+
+/** Files under `dir` whose bytes hold any of `values` (as `grep -rla` would list them). */
+function filesHolding(dir: string, values: readonly string[]): string[] {
+  const found: string[] = [];
+  const walk = (path: string) => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else {
+        const bytes = readFileSync(full);
+        const hits = values.filter((value) => bytes.includes(value));
+        if (hits.length) found.push(`${full.slice(dir.length)}: ${hits.join(', ')}`);
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+async function unpack(file: string, into: string): Promise<void> {
+  const { header } = await readBackupHeader(file);
+  await extractBackup(file, header, await unlockBackup(header, undefined), into);
+}
+
+if (!testDatabaseUrl()) {
+  describe('a suppression in the bytes of the embedded database (issue 54)', () => {
+    let dir: string;
+    let client: PGlite;
+    let db: Database;
+    let app: FastifyInstance;
+    let backups: EmbeddedBackups;
+    let lock: DataDirLock;
+    const scratch: string[] = [];
+    const scratchDir = () => {
+      const path = mkdtempSync(join(tmpdir(), 'inmoflujo-scrub-'));
+      scratch.push(path);
+      return path;
+    };
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'inmoflujo-scrub-'));
+      const template = new Blob([readFileSync(await preparePgliteTemplate())]);
+      client = await createPglite({ dataDir: join(dir, 'db'), loadDataDir: template });
+      lock = await lockDataDir(dir);
+      db = systemDatabase(drizzleFor(client));
+      backups = new EmbeddedBackups(client, {
+        dataDir: dir,
+        backupDir: join(dir, 'backups'),
+        retention: { daily: 7, weekly: 4, monthly: 12 },
+      });
+      app = await buildApp({
+        db: drizzleFor(client),
+        backups,
+        serveClient: false,
+        env: { LOG_LEVEL: 'silent', NODE_ENV: 'test' },
+      });
+      await app.ready();
+    });
+    afterAll(async () => {
+      if (!client?.closed) {
+        await app?.close();
+        await client?.close();
+        lock?.release();
+      }
+      for (const path of [dir, ...scratch]) if (path) rmSync(path, { recursive: true, force: true });
+    });
+
+    it('leaves none of the holder’s values in the stopped data directory, the backup taken after, or a restore of a backup taken before', async () => {
+      const { email } = await createUser(db, { userType: 'Administrador' });
+      const admin = new Agent(app);
+      expect((await admin.post('/api/auth/login', { email, password: TEST_PASSWORD })).statusCode).toBe(200);
+      const created = await admin.post('/api/clients', { ...HOLDER, email: OLD_EMAIL });
+      expect(created.statusCode, created.body).toBe(201);
+      const holder = created.json().client;
+      // An old value too: the first e-mail lives on in the row's old version and in the log.
+      const edited = await admin.put(`/api/clients/${holder.id}`, { ...HOLDER, version: holder.version });
+      expect(edited.statusCode, edited.body).toBe(200);
+      // Statistics sampled with the values in them (pg_statistic holds samples of a table's values).
+      await client.exec('analyze clients');
+
+      const before = await admin.post('/api/backups');
+      expect(before.statusCode, before.body).toBe(201);
+      const backupBefore = join(dir, 'backups', before.json().backup.name);
+
+      const request = await admin.post('/api/data-requests', {
+        kind: 'suppression',
+        holderRut: HOLDER.rut,
+        receivedDate: new Date().toISOString().slice(0, 10),
+      });
+      expect(request.statusCode, request.body).toBe(201);
+      const done = await admin.post(`/api/data-requests/${request.json().request.id}/suppress`, {
+        confirmation: 'SUPRIMIR',
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      // The ledger beside the backups already knows (written after the suppression).
+      expect(readFileSync(join(dir, 'backups', LEDGER_FILE), 'utf8')).toContain(request.json().request.id);
+
+      // Before the scrub the old versions are on disk, and Respaldos says the scrub is pending.
+      const pending = (await admin.get('/api/backups')).json();
+      expect(pending.scrub).toMatchObject({ pending: 1, lastScrubbedAt: null });
+
+      // The backup runs the pending scrub first.
+      const after = await admin.post('/api/backups');
+      expect(after.statusCode, after.body).toBe(201);
+      const scrubbed = (await admin.get('/api/backups')).json();
+      expect(scrubbed.scrub.pending).toBe(0);
+      expect(scrubbed.scrub.lastScrubbedAt).not.toBeNull();
+
+      const unpacked = scratchDir();
+      await unpack(join(dir, 'backups', after.json().backup.name), unpacked);
+      expect(filesHolding(unpacked, VALUES)).toEqual([]);
+
+      // The backup taken before holds them (what the ledger is for).
+      const unpackedBefore = scratchDir();
+      await unpack(backupBefore, unpackedBefore);
+      expect(filesHolding(unpackedBefore, VALUES).length).toBeGreaterThan(0);
+
+      // Restoring it replays the suppression before anything serves it.
+      const target = scratchDir();
+      const restored = await restoreBackup({ file: backupBefore, dataDir: target });
+      expect(restored.replayed).toEqual([
+        expect.objectContaining({ requestId: request.json().request.id, outcome: 'suppressed' }),
+      ]);
+      const copy = await createPglite({ dataDir: join(target, 'db') });
+      try {
+        const rows = await queryRows<{ firstName: string; status: string }>(
+          drizzleFor(copy),
+          sql`select c.first_name as "firstName", r.status from clients c
+                join data_subject_requests r on r.client_id = c.id where c.id = ${holder.id}`,
+        );
+        expect(rows).toEqual([{ firstName: 'Titular', status: 'answered' }]);
+      } finally {
+        await copy.close();
+      }
+      expect(filesHolding(join(target, 'db'), VALUES)).toEqual([]);
+
+      // Without the ledger a restore is refused, unless the operator says so.
+      rmSync(join(dir, 'backups', LEDGER_FILE));
+      await expect(restoreBackup({ file: backupBefore, dataDir: scratchDir() })).rejects.toMatchObject({
+        code: 'BACKUP_LEDGER_MISSING',
+      });
+      const bare = await restoreBackup({ file: backupBefore, dataDir: scratchDir(), withoutLedger: true });
+      expect(bare.ledger).toBeNull();
+      expect(bare.replayed).toEqual([]);
+
+      // And the stopped data directory holds none of them.
+      await app.close();
+      await client.close();
+      lock.release();
+      expect(filesHolding(join(dir, 'db'), VALUES)).toEqual([]);
+    }, 240_000);
+  });
+}
