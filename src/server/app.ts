@@ -252,6 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(dataRequestsRoutes), {
         prefix: '/data-requests',
         ledgerDir: options.backups?.settings.backupDir ?? null,
+        mailDir: env.DATA_DIR ? join(env.DATA_DIR, 'mail') : null,
       });
       await api.register(named(mailRoutes), { prefix: '/mail', sender: mail, transport: mailTransport.kind });
       await api.register(named(importsRoutes), { prefix: '/imports' });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
@@ -14,6 +15,7 @@ import {
   scheduleNightlyBackups,
 } from './features/backups/backup-schedule';
 import { backupSettingsOf, EmbeddedBackups } from './features/backups/backups.service';
+import * as dataRequests from './features/data-requests/data-requests.service';
 import { recoverAbandonedRuns } from './features/imports/imports.service';
 import { startMailJobs } from './features/mail/mail-jobs';
 import { ufFetchSettings } from './features/uf-values/uf-source';
@@ -82,7 +84,22 @@ async function main() {
   const interrupted = await recoverAbandonedRuns(db);
   if (interrupted.length > 0) app.log.warn({ runs: interrupted }, 'interrupted imports rolled back');
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
-  const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log);
+  // First, any suppression's old values scrubbed from the files (decision 0054).
+  const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log, async () => {
+    // What is kept for a limited time goes first (decision 0055): old import files and .eml copies.
+    const retention = await dataRequests.applyFileRetention(db, {
+      mailDir: join(env.DATA_DIR, 'mail'),
+      now: new Date(),
+    });
+    if (retention.importFiles + retention.mailCopies > 0)
+      app.log.info(retention, 'old import files and mail copies removed');
+    const scrub = await dataRequests.scrubPending(db, { dataDir: join(env.DATA_DIR, 'db'), now: new Date() });
+    if (scrub)
+      app.log.info(
+        { requests: scrub.requests.length, tables: scrub.tables, millis: Math.round(scrub.millis) },
+        'suppressed values scrubbed from the files',
+      );
+  });
   // The daily UF fetch, when an API key is set (decision 0034).
   const stopUfFetch = startUfFetchJob({ db, settings: ufFetchSettings(env), log: app.log });
   // E-mail notices: the sender and the daily digest, never inside a request (decision 0035).

@@ -41,9 +41,22 @@ export async function startEmbeddedMaintenance(
   db: Database,
   kind: DatabaseKind,
   log: MaintenanceLog,
+  /**
+   * Runs first, on both engines: the scrub of suppressed values from the files (decision 0054), which
+   * holds the tables it rewrites — at start before the server listens, and at night.
+   */
+  scrub?: () => Promise<unknown>,
 ): Promise<() => void> {
-  if (kind !== 'pglite') return () => {};
+  if (kind !== 'pglite' && !scrub) return () => {};
   const run = async (when: 'start' | 'nightly') => {
+    if (scrub) {
+      try {
+        await scrub();
+      } catch (error) {
+        log.error({ err: error, when }, 'scrub of suppressed values failed');
+      }
+    }
+    if (kind !== 'pglite') return;
     try {
       const millis = await maintainEmbeddedDatabase(db);
       log.info({ when, millis: Math.round(millis) }, 'embedded database vacuumed and analyzed');

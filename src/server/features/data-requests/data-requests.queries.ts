@@ -307,25 +307,36 @@ export async function insertPrivacyEvent(
 
 // --- Retention ---------------------------------------------------------------------------------------
 
-export async function findRetentionSettings(
-  db: Executor,
-): Promise<{ retentionYears: number; version: number }> {
-  const [row] = await queryRows<{ retentionYears: number; version: number }>(
+export async function findRetentionSettings(db: Executor): Promise<{
+  retentionYears: number;
+  importFileDays: number;
+  mailCopyDays: number;
+  version: number;
+}> {
+  const [row] = await queryRows<{
+    retentionYears: number;
+    importFileDays: number;
+    mailCopyDays: number;
+    version: number;
+  }>(
     db,
-    sql`select retention_years as "retentionYears", version from privacy_settings where id`,
+    sql`select retention_years as "retentionYears", import_file_days as "importFileDays",
+               mail_copy_days as "mailCopyDays", version from privacy_settings where id`,
   );
-  return row ?? { retentionYears: 5, version: 1 };
+  return row ?? { retentionYears: 5, importFileDays: 30, mailCopyDays: 30, version: 1 };
 }
 
 export async function updateRetentionYears(
   tx: Executor,
-  retentionYears: number,
+  values: { retentionYears: number; importFileDays?: number; mailCopyDays?: number },
   version: number,
   userId: string,
 ): Promise<boolean> {
   const rows = await queryRows<{ id: boolean }>(
     tx,
-    sql`update privacy_settings set retention_years = ${retentionYears}, updated_by = ${userId},
+    sql`update privacy_settings set retention_years = ${values.retentionYears},
+               import_file_days = coalesce(${values.importFileDays ?? null}::int, import_file_days),
+               mail_copy_days = coalesce(${values.mailCopyDays ?? null}::int, mail_copy_days), updated_by = ${userId},
                updated_at = now(), version = version + 1
          where id and version = ${version} returning id`,
   );

@@ -23,12 +23,13 @@ import { holderData, holderWorkbook } from './holder-export';
 
 /**
  * /api/data-requests: Configuración → 'Solicitudes de titulares' (administrators; decision 0027).
- * `ledgerDir`: where the backups are (embedded database), for the ledger of suppressions (0054).
+ * `ledgerDir`: where the backups are (embedded database), for the ledger of suppressions (0054);
+ * `mailDir`: where the .eml copies of notices are (0055).
  */
-export const dataRequestsRoutes: FastifyPluginAsyncZod<{ ledgerDir: string | null }> = async (
-  app,
-  { ledgerDir },
-) => {
+export const dataRequestsRoutes: FastifyPluginAsyncZod<{
+  ledgerDir: string | null;
+  mailDir: string | null;
+}> = async (app, { ledgerDir, mailDir }) => {
   const tags = ['data-requests'];
 
   app.get(
@@ -83,10 +84,7 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{ ledgerDir: string | nul
     { schema: { tags, params: idParams, body: suppressionBody, response: { 200: suppressionAnswer } } },
     async (request) => {
       const ctx = serviceContext(request);
-      const suppression = await dataRequests.suppress(ctx, request.params.id);
-      // Beside the backups at once: a restore of any earlier backup must learn of it.
-      if (ledgerDir) await dataRequests.writeLedgerBeside(ctx.db, ledgerDir, ctx.now);
-      return { suppression };
+      return { suppression: await dataRequests.suppress(ctx, request.params.id, { ledgerDir, mailDir }) };
     },
   );
 

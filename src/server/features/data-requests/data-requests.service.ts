@@ -18,6 +18,8 @@ import type { Database, Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as clients from '../clients/clients.service';
 import * as documents from '../documents/documents.service';
+import * as imports from '../imports/imports.service';
+import * as mail from '../mail/mail.service';
 import * as promotions from '../promotions/promotions.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './data-requests.queries';
@@ -212,11 +214,34 @@ async function requestToAct(
  * recorded and the request answered. Refused while a sale of theirs is in progress (their data are
  * needed to carry it out: they may be blocked instead), and a second time.
  */
-export async function suppress(ctx: ServiceContext, id: string) {
+export async function suppress(
+  ctx: ServiceContext,
+  id: string,
+  /** Where the files outside the database are: the backups (the ledger's copy) and the .eml copies. */
+  files: { ledgerDir: string | null; mailDir: string | null } = { ledgerDir: null, mailDir: null },
+) {
   requireManager(ctx);
-  return ctx.db.transaction((tx) =>
+  const { mailNeedles, ...done } = await ctx.db.transaction((tx) =>
     suppressIn(tx, id, { actorId: ctx.user.id, now: ctx.now, isReplay: false }),
   );
+  // After the commit, the copies outside the database: the .eml copies naming them go, and the ledger
+  // beside the backups learns of it at once (a restore of any earlier backup must).
+  const mailCopies = files.mailDir ? await mail.removeMailCopiesNaming(files.mailDir, mailNeedles) : 0;
+  if (files.ledgerDir) await writeLedgerBeside(ctx.db, files.ledgerDir, ctx.now);
+  return { ...done, mailCopies };
+}
+
+/**
+ * What the privacy settings keep for a limited time (decision 0055): an import's uploaded file and the
+ * .eml copies of notices, deleted after their days. Nightly, with the maintenance.
+ */
+export async function applyFileRetention(db: Database, options: { mailDir: string | null; now: Date }) {
+  const settings = await queries.findRetentionSettings(db);
+  const importFiles = await imports.removeOldRunFiles(db, settings.importFileDays, options.now);
+  const mailCopies = options.mailDir
+    ? await mail.removeOldMailCopies(options.mailDir, settings.mailCopyDays, options.now)
+    : 0;
+  return { importFiles, mailCopies };
 }
 
 /**
@@ -281,6 +306,13 @@ export async function suppressIn(
   });
   // The papers stay (the sale's legal record); the names that name them do not.
   const redactedDocuments = await documents.redactNamesIn(tx, reservationIds, needles.own);
+  // Import runs (their files, names and undo snapshots) and the outbox's notices (decision 0055).
+  const importRuns = await imports.redactHolderRunsIn(tx, {
+    clientId,
+    reservationIds,
+    needles: needles.global,
+  });
+  const redactedMail = await mail.redactHolderMailIn(tx, needles.global);
   // Last: the writes above logged the old values too; this redacts them with the rest.
   const redactedLogRows = await queries.updateAuditLogRedacted(
     tx,
@@ -297,6 +329,8 @@ export async function suppressIn(
       registros_redactados: redactedLogRows,
       comentarios: redactedComments,
       documentos: redactedDocuments,
+      importaciones: importRuns,
+      correos: redactedMail,
       valores_bloqueados: blocked.map((value) => `${value.tableName}.${value.columnName}`),
       ...(options.isReplay ? { repetida_al_restaurar: true } : {}),
     },
@@ -309,6 +343,7 @@ export async function suppressIn(
     blockedValues: blocked.length,
     redactedLogRows,
     redactedComments,
+    mailNeedles: needles.global,
   };
 }
 
@@ -375,10 +410,13 @@ export async function settings(ctx: ServiceContext) {
   return queries.findRetentionSettings(ctx.db);
 }
 
-export async function updateSettings(ctx: ServiceContext, body: { retentionYears: number; version: number }) {
+export async function updateSettings(
+  ctx: ServiceContext,
+  body: { retentionYears: number; importFileDays?: number; mailCopyDays?: number; version: number },
+) {
   requireManager(ctx);
   const updated = await ctx.db.transaction((tx) =>
-    queries.updateRetentionYears(tx, body.retentionYears, body.version, ctx.user.id),
+    queries.updateRetentionYears(tx, body, body.version, ctx.user.id),
   );
   if (!updated) throw new AppError('STALE_VERSION');
   return queries.findRetentionSettings(ctx.db);

@@ -120,7 +120,7 @@ export const TABLE_STORES: Record<string, TableStore> = {
     },
   },
   document_versions: {
-    columns: ['file_name'],
+    columns: ['file_name', 'content_type'],
     holder: {
       export: 'Documentos (versión vigente)',
       suppression: 'nombres de archivo que lo nombran reescritos',
@@ -184,7 +184,7 @@ export const TABLE_STORES: Record<string, TableStore> = {
       retention: 'con la cola de correos',
     },
   },
-  suppression_ledger: none([], 'solo un hash salado del RUT (decisión 0054)'),
+  suppression_ledger: none(['rut_salt', 'rut_hash'], 'solo un hash salado del RUT (decisión 0054)'),
   broker_commissions: none(['at_risk_reason']),
   broker_invoices: broker(['issuer_rut', 'mismatch_reason']),
   brokers: broker([
@@ -254,10 +254,10 @@ export const TABLE_STORES: Record<string, TableStore> = {
   projects: none(['name']),
   reservation_units: none(),
   scheduled_runs: none(),
-  stored_files: none(['name', 'bytes'], 'logos e imágenes de proyectos y usuarios'),
+  stored_files: none(['name', 'content_type', 'bytes'], 'logos e imágenes de proyectos y usuarios'),
   task_inbox: none(['stage_name']),
   uf_fetches: none(['failure']),
-  uf_values: none(),
+  uf_values: none(['value']),
   units: none(['blocked_reason']),
   workflow_stages: none(['name']),
   workflow_task_default_assignees: none(),
