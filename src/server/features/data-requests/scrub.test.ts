@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,15 +7,17 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
+import { asSystem } from '../../db/actor';
 import { createPglite, type Database, drizzleFor, queryRows } from '../../db/client';
 import { type DataDirLock, lockDataDir } from '../../db/data-dir-lock';
-import { Agent } from '../../test/app';
-import { createUser, TEST_PASSWORD } from '../../test/builders';
+import { Agent, loginAs, useTestApp } from '../../test/app';
+import { createClient, createUser, TEST_PASSWORD } from '../../test/builders';
 import { preparePgliteTemplate, testDatabaseUrl } from '../../test/database';
 import { systemDatabase } from '../../test/system-database';
 import { extractBackup, readBackupHeader, unlockBackup } from '../backups/backup-file';
 import { EmbeddedBackups } from '../backups/backups.service';
 import { restoreBackup } from '../backups/restore';
+import * as dataRequests from './data-requests.service';
 import { LEDGER_FILE } from './ledger';
 
 /** The holder's values, each written nowhere else. */
@@ -179,5 +182,58 @@ if (!testDatabaseUrl()) {
       lock.release();
       expect(filesHolding(join(dir, 'db'), VALUES)).toEqual([]);
     }, 240_000);
+  });
+} else {
+  describe('a suppression in the bytes of PostgreSQL (issue 54)', () => {
+    const ctx = useTestApp();
+
+    it('rewrites the tables a suppression touched, and a pg_dump holds none of the holder’s values, import tables included', async () => {
+      const admin = await loginAs(ctx, { userType: 'Administrador' });
+      const holder = await createClient(ctx.db, { ...HOLDER, rut: '17246813-6', email: OLD_EMAIL });
+      await asSystem(ctx.db, (tx) =>
+        tx.execute(sql`update clients set email = ${HOLDER.email} where id = ${holder.id}`),
+      );
+      const [run] = await queryRows<{ id: string }>(
+        ctx.db,
+        sql`insert into import_runs (kind, file_name, file_hash, file_parts, status)
+            values ('clients', 'clientes.csv', 'x', 1, 'applied') returning id`,
+      );
+      await asSystem(ctx.db, async (tx) => {
+        await tx.execute(sql`insert into import_run_file_parts (run_id, part, bytes)
+          values (${run!.id}, 0, convert_to(${`${HOLDER.firstName};${HOLDER.lastName};${HOLDER.email}`}, 'UTF8'))`);
+        await tx.execute(sql`insert into import_run_records (run_id, table_name, record_id, action, before, row_number)
+          select ${run!.id}, 'clients', c.id, 'update', to_jsonb(c), 2 from clients c where c.id = ${holder.id}`);
+      });
+      const fileOf = async () =>
+        (
+          await queryRows<{ file: string }>(ctx.db, sql`select pg_relation_filenode('clients')::text as file`)
+        )[0]!.file;
+      const before = await fileOf();
+      const request = await admin.post('/api/data-requests', {
+        kind: 'suppression',
+        holderRut: HOLDER.rut,
+        receivedDate: '2026-11-19',
+      });
+      const done = await admin.post(`/api/data-requests/${request.json().request.id}/suppress`, {
+        confirmation: 'SUPRIMIR',
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(await dataRequests.scrubState(ctx.db)).toMatchObject({ pending: 1 });
+
+      const scrub = await dataRequests.scrubPending(ctx.appDb, { now: new Date() });
+      expect(scrub?.requests).toEqual([request.json().request.id]);
+      // A new file: the old row versions went with the old one.
+      expect(await fileOf()).not.toBe(before);
+      expect(await dataRequests.scrubState(ctx.db)).toMatchObject({ pending: 0 });
+
+      const [row] = await queryRows<{ name: string }>(ctx.db, sql`select current_database() as name`);
+      const target = new URL(testDatabaseUrl()!);
+      target.pathname = `/${row!.name}`;
+      const dump = execFileSync('pg_dump', ['--no-owner', target.toString()], {
+        maxBuffer: 256 * 1024 * 1024,
+      }).toString();
+      expect(dump).toContain('COPY public.import_run_records');
+      for (const value of VALUES) expect(dump.includes(value), value).toBe(false);
+    });
   });
 }
