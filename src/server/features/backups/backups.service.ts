@@ -22,6 +22,7 @@ import { drizzleFor } from '../../db/client';
 import { millisUntilSantiagoHour } from '../../db/maintenance';
 import { AppError } from '../../http/app-error';
 import { migrationsFolder } from '../../paths';
+import * as audit from '../audit/audit.service';
 import * as dataRequests from '../data-requests/data-requests.service';
 import {
   BACKUP_KINDS,
@@ -352,7 +353,16 @@ export async function createNow(ctx: ServiceContext, backups: EmbeddedBackups | 
   requireAdmin(ctx);
   const embedded = requireEmbedded(backups);
   try {
-    return rowOf(await embedded.create('manual', ctx.now));
+    const created = await embedded.create('manual', ctx.now);
+    // Every client's data in one file: who made it is in Auditoría (issue 54).
+    await audit.recordExport(ctx, {
+      name: 'respaldo',
+      title: created.name,
+      format: created.encrypted ? 'respaldo cifrado' : 'respaldo sin cifrar',
+      rows: 0,
+      filters: { accion: 'creado' },
+    });
+    return rowOf(created);
   } catch (error) {
     if (error instanceof BackupError) {
       if (error.code === 'BACKUP_IN_PROGRESS') throw new AppError('BACKUP_IN_PROGRESS', { cause: error });
@@ -370,11 +380,21 @@ export async function fileOf(
 ): Promise<string> {
   requireAdmin(ctx);
   const embedded = requireEmbedded(backups);
+  let path: string;
   try {
-    return await embedded.pathOf(name);
+    path = await embedded.pathOf(name);
   } catch (error) {
     throw new AppError('BACKUP_NOT_FOUND', { cause: error });
   }
+  // Every client's data leaving the server: who downloaded it is in Auditoría (issue 54).
+  await audit.recordExport(ctx, {
+    name: 'respaldo',
+    title: name,
+    format: 'respaldo',
+    rows: 0,
+    filters: { accion: 'descargado' },
+  });
+  return path;
 }
 
 /** The dashboard's warning for administrators: the last good backup and whether it is too old. */

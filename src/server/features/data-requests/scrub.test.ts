@@ -139,6 +139,19 @@ if (!testDatabaseUrl()) {
       expect(scrubbed.scrub.pending).toBe(0);
       expect(scrubbed.scrub.lastScrubbedAt).not.toBeNull();
 
+      // Creating and downloading a backup (every client's data) are in Auditoría.
+      expect((await admin.get(`/api/backups/${after.json().backup.name}/download`)).statusCode).toBe(200);
+      const exports = await queryRows<{ name: string; action: string }>(
+        drizzleFor(client),
+        sql`select after->>'nombre' as name, after->>'filtro.accion' as action from audit_log
+             where action = 'export' and table_name = 'respaldo' order by id`,
+      );
+      expect(exports).toEqual([
+        { name: before.json().backup.name, action: 'creado' },
+        { name: after.json().backup.name, action: 'creado' },
+        { name: after.json().backup.name, action: 'descargado' },
+      ]);
+
       const unpacked = scratchDir();
       await unpack(join(dir, 'backups', after.json().backup.name), unpacked);
       expect(filesHolding(unpacked, VALUES)).toEqual([]);
