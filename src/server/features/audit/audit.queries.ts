@@ -157,7 +157,7 @@ function referenceColumns(): Map<AuditReference, string[]> {
  * The names of the page row's references, in one subquery: each value of its before and after whose
  * column points to a record, looked up by that record's key.
  */
-const referencesOfPageRow: SQL = (() => {
+export const referencesOfPageRow: SQL = (() => {
   const columns = referenceColumns();
   const cases = [...columns].map(
     ([kind, names]) =>

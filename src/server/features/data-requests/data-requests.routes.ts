@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { santiagoDateOf } from '../../../shared/format';
 import { idParams } from '../../../shared/schemas/common';
 import {
   blockedValuesAnswer,
@@ -101,7 +102,7 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const ctx = serviceContext(request);
       const data = await holderData(ctx, request.params.id);
-      const day = data.generado.slice(0, 10);
+      const day = santiagoDateOf(ctx.now);
       const rows = data.reservas.length + data.comentarios.length + data.historial.length + 1;
       await audit.recordExport(ctx, {
         name: 'datos_titular',
