@@ -102,7 +102,10 @@ function ScrubStatus({
           {scrub.oldestPendingAt ? ` (desde el ${formatDateTime(scrub.oldestPendingAt)})` : ''}{' '}
           {scrub.pending === 1 ? 'ya no se ve' : 'ya no se ven'} en ninguna pantalla, pero sus valores
           antiguos siguen en los archivos de la base de datos hasta que se reescriben: esta noche con la
-          mantención (04:00) o antes, al crear el próximo respaldo, que los borra antes de copiar.
+          mantención (04:00)
+          {engine === 'pglite'
+            ? ' o antes, al crear el próximo respaldo, que los borra antes de copiar.'
+            : '. Los registros de transacciones (WAL) archivados y la recuperación a un instante (PITR) del proveedor los conservan mientras dure su retención: vea el README.'}
         </Text>
       </Alert>
     );
