@@ -88,7 +88,10 @@ export async function list(ctx: ServiceContext, query: DataRequestListParams): P
  * and portability; suppress, oppose or block for those kinds; rectify by editing the client. Each
  * needs the holder to be a client whose data were not suppressed.
  */
-function actionsOf(row: queries.RequestDetailRow): DataRequestDetail['actions'] {
+function actionsOf(
+  row: queries.RequestDetailRow,
+  salesInProgress: readonly string[],
+): DataRequestDetail['actions'] {
   const open = row.status === 'pending' || row.status === 'in_progress';
   const holderRefusal: ErrorCode | null =
     row.clientId === null
@@ -99,9 +102,19 @@ function actionsOf(row: queries.RequestDetailRow): DataRequestDetail['actions'] 
   const forKind = (kinds: readonly string[]): ErrorCode | null =>
     holderRefusal ??
     (kinds.includes(row.kind) ? (open ? null : 'DATA_REQUEST_CLOSED') : 'DATA_REQUEST_WRONG_KIND');
+  const suppressRefusal = forKind(['suppression']);
   return {
     exportData: allowance(holderRefusal),
-    suppress: allowance(forKind(['suppression'])),
+    // A sale in progress refuses the suppression: said before anyone types SUPRIMIR (issue 57).
+    suppress:
+      suppressRefusal === null && salesInProgress.length > 0
+        ? {
+            allowed: false,
+            reason: errorMessage('HOLDER_SALE_IN_PROGRESS', {
+              numbers: salesInProgress.slice(0, 5).join(', '),
+            }),
+          }
+        : allowance(suppressRefusal),
     restrict: allowance(forKind(['opposition', 'blocking'])),
     rectify: allowance(forKind(['rectification'])),
     readBlockedValues: allowance(
@@ -132,7 +145,12 @@ export async function get(ctx: ServiceContext, id: string): Promise<DataRequestD
           },
     createdAt: row.createdAt,
     version: row.version,
-    actions: actionsOf(row),
+    actions: actionsOf(
+      row,
+      row.clientId !== null && row.kind === 'suppression' && !row.isSuppressed
+        ? await clients.salesInProgressIn(ctx.db, row.clientId)
+        : [],
+    ),
   };
 }
 

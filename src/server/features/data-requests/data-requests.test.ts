@@ -631,6 +631,11 @@ describe('Suprimir datos personales', () => {
       holderRut: HOLDER.rut,
       receivedDate: '2026-11-19',
     });
+    // The page knows before anyone types SUPRIMIR: the action is refused with the reason (issue 57).
+    expect(request.actions.suppress).toEqual({
+      allowed: false,
+      reason: `No se pueden suprimir los datos: el titular tiene una venta en curso (reserva N° ${reservation.reservationNumber}) y sus datos se necesitan para cumplirla. Puede registrar una solicitud de bloqueo en su lugar.`,
+    });
     const dump = await fullDump(ctx);
     const refused = await admin.post(`/api/data-requests/${request.id}/suppress`, {
       confirmation: 'SUPRIMIR',
