@@ -21,6 +21,9 @@ import { startMailJobs } from './features/mail/mail-jobs';
 import { ufFetchSettings } from './features/uf-values/uf-source';
 import { startUfFetchJob } from './features/uf-values/uf-values.service';
 
+/** How often an instance on PostgreSQL looks for imports another instance left half-applied. */
+const IMPORT_RECOVERY_INTERVAL_MS = 60_000;
+
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
   const env = loadEnv();
@@ -83,6 +86,21 @@ async function main() {
   // An import a stopped server left 'Aplicando' is rolled back now, not left blocking the next one.
   const interrupted = await recoverAbandonedRuns(db);
   if (interrupted.length > 0) app.log.warn({ runs: interrupted }, 'interrupted imports rolled back');
+  // On PostgreSQL another instance may die mid-import (kill -9): its lease goes with its connection, and
+  // this instance rolls the run back within a minute instead of at its own restart (issue 57).
+  const recoveryTimer =
+    database.kind === 'postgres'
+      ? setInterval(() => {
+          recoverAbandonedRuns(db).then(
+            (runs) => {
+              if (runs.length > 0)
+                app.log.warn({ runs }, 'imports interrupted on another instance rolled back');
+            },
+            (error) => app.log.error({ err: error }, 'recovery of interrupted imports failed'),
+          );
+        }, IMPORT_RECOVERY_INTERVAL_MS)
+      : undefined;
+  recoveryTimer?.unref();
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
   // First, any suppression's old values scrubbed from the files (decision 0054).
   const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log, async () => {
@@ -112,6 +130,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     stopMaintenance();
     stopNightlyBackups();
+    clearInterval(recoveryTimer);
     stopBackupRequests();
     try {
       stopUfFetch();
