@@ -487,7 +487,7 @@ export function listUnsuppressedRuts(db: Executor) {
   );
 }
 
-export async function ledgerHas(db: Executor, requestId: string): Promise<boolean> {
+export async function hasLedgerEntry(db: Executor, requestId: string): Promise<boolean> {
   const rows = await queryRows<{ one: number }>(
     db,
     sql`select 1 as one from suppression_ledger where request_id = ${requestId}`,

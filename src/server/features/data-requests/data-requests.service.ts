@@ -506,7 +506,7 @@ export async function replaySuppressions(
 ): Promise<ReplayedSuppression[]> {
   const done: ReplayedSuppression[] = [];
   for (const entry of [...entries].sort((a, b) => a.suppressedAt.localeCompare(b.suppressedAt))) {
-    if (await queries.ledgerHas(db, entry.requestId)) continue;
+    if (await queries.hasLedgerEntry(db, entry.requestId)) continue;
     const holders = (await queries.listUnsuppressedRuts(db)).filter((client) =>
       ledgerMatches(entry, client.rut),
     );

@@ -8,7 +8,7 @@
  * rewrites `pg_statistic`; then, on the embedded database, switches to a new WAL segment and
  * checkpoints with `wal_recycle = off`, so the segments that held the old values are deleted, not
  * renamed for reuse, and deletes any segment an earlier checkpoint had kept for reuse. Nothing of the
- * old values remains in the data directory: `scrub.test.ts` greps it.
+ * old values remains in the data directory: `backups/suppressions.test.ts` greps it.
  *
  * It holds the embedded database for its length (VACUUM FULL takes the tables' exclusive lock, and
  * PGlite runs one statement at a time), so it does not run in a request: it runs before every backup

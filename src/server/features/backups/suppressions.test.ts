@@ -14,11 +14,10 @@ import { Agent, loginAs, useTestApp } from '../../test/app';
 import { createClient, createUser, TEST_PASSWORD } from '../../test/builders';
 import { preparePgliteTemplate, testDatabaseUrl } from '../../test/database';
 import { systemDatabase } from '../../test/system-database';
-import { extractBackup, readBackupHeader, unlockBackup } from '../backups/backup-file';
-import { EmbeddedBackups } from '../backups/backups.service';
-import { restoreBackup } from '../backups/restore';
-import * as dataRequests from './data-requests.service';
-import { LEDGER_FILE } from './ledger';
+import * as dataRequests from '../data-requests/data-requests.service';
+import { extractBackup, readBackupHeader, unlockBackup } from './backup-file';
+import { EmbeddedBackups } from './backups.service';
+import { restoreBackup } from './restore';
 
 /** The holder's values, each written nowhere else. */
 const HOLDER = {
@@ -126,7 +125,9 @@ if (!testDatabaseUrl()) {
       });
       expect(done.statusCode, done.body).toBe(200);
       // The ledger beside the backups already knows (written after the suppression).
-      expect(readFileSync(join(dir, 'backups', LEDGER_FILE), 'utf8')).toContain(request.json().request.id);
+      expect(readFileSync(join(dir, 'backups', dataRequests.LEDGER_FILE), 'utf8')).toContain(
+        request.json().request.id,
+      );
 
       // Before the scrub the old versions are on disk, and Respaldos says the scrub is pending.
       const pending = (await admin.get('/api/backups')).json();
@@ -181,7 +182,7 @@ if (!testDatabaseUrl()) {
       expect(filesHolding(join(target, 'db'), VALUES)).toEqual([]);
 
       // Without the ledger a restore is refused, unless the operator says so.
-      rmSync(join(dir, 'backups', LEDGER_FILE));
+      rmSync(join(dir, 'backups', dataRequests.LEDGER_FILE));
       await expect(restoreBackup({ file: backupBefore, dataDir: scratchDir() })).rejects.toMatchObject({
         code: 'BACKUP_LEDGER_MISSING',
       });
