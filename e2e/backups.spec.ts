@@ -67,6 +67,51 @@ test.describe('Respaldos', () => {
     await expect(page.getByTestId('backup-warning')).toHaveCount(0);
   });
 
+  test('after a suppression Respaldos says the scrub is pending; a backup scrubs first and says when', async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    const headers = { origin: baseURL ?? '' };
+    const rut = '17.246.813-6';
+    const created = await page.request.post('/api/clients', {
+      headers,
+      data: { rut, firstName: 'Zenobia', lastName: 'Wuthrich', birthDate: '1979-02-23' },
+    });
+    expect(created.status()).toBe(201);
+    const registered = await page.request.post('/api/data-requests', {
+      headers,
+      data: { kind: 'suppression', holderRut: rut, receivedDate: new Date().toISOString().slice(0, 10) },
+    });
+    expect(registered.status()).toBe(201);
+    const { request } = await registered.json();
+    const suppressed = await page.request.post(`/api/data-requests/${request.id}/suppress`, {
+      headers,
+      data: { confirmation: 'SUPRIMIR' },
+    });
+    expect(suppressed.status()).toBe(200);
+
+    await page.goto('/configuracion/respaldos');
+    await expect(page.getByText('Los respaldos no están cifrados')).toBeVisible();
+    await expect(page.getByText('BACKUP_KEY').first()).toBeVisible();
+    const pending = page.locator('[data-scrub="pending"]');
+    await expect(pending).toContainText('Una supresión de datos personales');
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `.tmp/screens/respaldos-pendiente-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Crear respaldo ahora' }).click();
+    await expect(page.getByText('Respaldo creado')).toBeVisible({ timeout: 180_000 });
+    await expect(page.locator('[data-scrub="done"]')).toContainText(
+      'Datos suprimidos borrados de los archivos de la base de datos el',
+    );
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `.tmp/screens/respaldos-borrado-${width}.png`, fullPage: true });
+    }
+  });
+
   test('other users see no Respaldos tab and no warning', async ({ browser }) => {
     const context = await browser.newContext(SIGNED_OUT);
     const page = await context.newPage();

@@ -103,6 +103,15 @@ test.describe('solicitudes de titulares', () => {
     const sheets = await readXlsxFile(readFileSync((await (await xlsx).path())!));
     expect(sheets[0]!.sheet).toBe('Titular');
     expect(sheets[0]!.data[1]).toContain(holder.lastName);
+    // It reads as a document for a person (issue 54): Spanish headers, typed dates, the history in words.
+    expect(sheets[0]!.data[0]).toEqual(
+      expect.arrayContaining(['RUT', 'Nombres', 'Apellidos', 'Fecha de nacimiento']),
+    );
+    expect(sheets[0]!.data[1]![sheets[0]!.data[0]!.indexOf('Fecha de nacimiento')]).toBeInstanceOf(Date);
+    const history = sheets.find((sheet) => sheet.sheet === 'Historial')!.data;
+    expect(history[0]).toEqual(['Fecha', 'Usuario', 'Registro', 'Qué pasó', 'Qué cambió']);
+    expect(history.flat().join(' ')).not.toContain('registro eliminado');
+    expect(history.flat().join(' ')).not.toMatch(/in_progress|completed/);
 
     // Suppression: typed SUPRIMIR, irreversible, and then the person is nowhere to be found.
     await registerRequest(page, 'Supresión', holder.rut);

@@ -282,7 +282,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(eventsRoutes), { prefix: '/events' });
       await api.register(named(filesRoutes), { prefix: '/files' });
       await api.register(named(auditRoutes), { prefix: '/audit' });
-      await api.register(named(dataRequestsRoutes), { prefix: '/data-requests' });
+      await api.register(named(dataRequestsRoutes), {
+        prefix: '/data-requests',
+        ledgerDir: options.backups?.settings.backupDir ?? null,
+        mailDir: env.DATA_DIR ? join(env.DATA_DIR, 'mail') : null,
+      });
       await api.register(named(mailRoutes), { prefix: '/mail', sender: mail, transport: mailTransport.kind });
       await api.register(named(importsRoutes), { prefix: '/imports' });
       await api.register(named(ufValuesRoutes), { prefix: '/uf-values', fetch: ufFetchSettings(env) });

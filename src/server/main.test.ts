@@ -95,7 +95,7 @@ describe('the server process on the embedded database', () => {
 
     const second = startServer();
     expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/already in use by another Inmoflujo server/);
+    expect(second.output()).toMatch(/está en uso por otro servidor de Inmoflujo/);
     // The first one is untouched.
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
@@ -14,6 +15,7 @@ import {
   scheduleNightlyBackups,
 } from './features/backups/backup-schedule';
 import { backupSettingsOf, EmbeddedBackups } from './features/backups/backups.service';
+import * as dataRequests from './features/data-requests/data-requests.service';
 import { recoverAbandonedRuns } from './features/imports/imports.service';
 import { startMailJobs } from './features/mail/mail-jobs';
 import { ufFetchSettings } from './features/uf-values/uf-source';
@@ -41,6 +43,9 @@ process.on('uncaughtException', (error, origin) => {
   else console.error('Fatal error: the server stops.', origin, error);
   process.exit(1);
 });
+
+/** How often an instance on PostgreSQL looks for imports another instance left half-applied. */
+const IMPORT_RECOVERY_INTERVAL_MS = 60_000;
 
 /** env -> database -> migrate -> listen; closes everything cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -105,10 +110,44 @@ async function main() {
   // An import a stopped server left 'Aplicando' is rolled back now, not left blocking the next one.
   const interrupted = await recoverAbandonedRuns(db);
   if (interrupted.length > 0) app.log.warn({ runs: interrupted }, 'interrupted imports rolled back');
+  // On PostgreSQL another instance may die mid-import (kill -9): its lease goes with its connection, and
+  // this instance rolls the run back within a minute instead of at its own restart (issue 57).
+  const recoveryTimer =
+    database.kind === 'postgres'
+      ? setInterval(() => {
+          recoverAbandonedRuns(db).then(
+            (runs) => {
+              if (runs.length > 0)
+                app.log.warn({ runs }, 'imports interrupted on another instance rolled back');
+            },
+            (error) => app.log.error({ err: error }, 'recovery of interrupted imports failed'),
+          );
+        }, IMPORT_RECOVERY_INTERVAL_MS)
+      : undefined;
+  recoveryTimer?.unref();
   // The embedded database's vacuum and statistics (it has no autovacuum): now, then nightly.
   // Not at a restart after a crash (the supervisor says so, decision 0051): serving again comes first.
+  // First, any suppression's old values scrubbed from the files (decision 0054).
   const stopMaintenance = await startEmbeddedMaintenance(db, database.kind, app.log, {
     atStart: process.env.INMOFLUJO_RESTART !== '1',
+    scrub: async () => {
+      // What is kept for a limited time goes first (decision 0055): old import files and .eml copies.
+      const retention = await dataRequests.applyFileRetention(db, {
+        mailDir: join(env.DATA_DIR, 'mail'),
+        now: new Date(),
+      });
+      if (retention.importFiles + retention.mailCopies > 0)
+        app.log.info(retention, 'old import files and mail copies removed');
+      const scrub = await dataRequests.scrubPending(db, {
+        dataDir: join(env.DATA_DIR, 'db'),
+        now: new Date(),
+      });
+      if (scrub)
+        app.log.info(
+          { requests: scrub.requests.length, tables: scrub.tables, millis: Math.round(scrub.millis) },
+          'suppressed values scrubbed from the files',
+        );
+    },
   });
   // The daily UF fetch, when an API key is set (decision 0034).
   const stopUfFetch = startUfFetchJob({ db, settings: ufFetchSettings(env), log: app.log });
@@ -122,6 +161,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     stopMaintenance();
     stopNightlyBackups();
+    clearInterval(recoveryTimer);
     stopBackupRequests();
     try {
       stopUfFetch();

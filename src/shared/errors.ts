@@ -351,6 +351,11 @@ export const errorCatalog = {
       "El archivo tiene filas con errores. Corríjalas y vuelva a subirlo, o elija 'Importar solo filas válidas'.",
   },
   IMPORT_RUN_NOT_FOUND: { status: 404, message: 'No se encontró la importación.' },
+  IMPORT_FILE_REMOVED: {
+    status: 410,
+    message:
+      'El archivo de esta importación ya no se guarda: se borra a los días fijados en Privacidad, o al suprimir los datos de una persona que contenía. Lo que la importación cambió sigue registrado.',
+  },
   IMPORT_RUN_BUSY: {
     status: 409,
     message: 'Esta importación ya se está aplicando o ya fue aplicada.',

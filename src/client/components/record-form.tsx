@@ -145,15 +145,35 @@ export function FormFailureAlert({
 }
 
 /** 'Cancelar' (back where the form came from) and 'Guardar' ('Guardando...' while it saves). */
-export function FormActions({ cancelTo, saving }: { cancelTo: string; saving: boolean }) {
+export function FormActions({
+  cancelTo,
+  saving,
+  refusal = null,
+}: {
+  cancelTo: string;
+  saving: boolean;
+  /** Why the record cannot be saved now (the server would refuse): 'Guardar' disabled, the reason said. */
+  refusal?: string | null;
+}) {
   return (
-    <Group justify="flex-end">
-      <Button component={Link} to={cancelTo} variant="default">
-        Cancelar
-      </Button>
-      <Button type="submit" disabled={saving}>
-        {saving ? 'Guardando...' : 'Guardar'}
-      </Button>
-    </Group>
+    <Stack gap={4} align="flex-end">
+      <Group justify="flex-end">
+        <Button component={Link} to={cancelTo} variant="default">
+          Cancelar
+        </Button>
+        <Button
+          type="submit"
+          disabled={saving || refusal !== null}
+          aria-describedby={refusal ? 'form-refusal' : undefined}
+        >
+          {saving ? 'Guardando...' : 'Guardar'}
+        </Button>
+      </Group>
+      {refusal ? (
+        <Text size="sm" c="dimmed" id="form-refusal" ta="right">
+          {refusal}
+        </Text>
+      ) : null}
+    </Stack>
   );
 }

@@ -8,9 +8,11 @@ export class DataDirLockedError extends Error {
     readonly dataDir: string,
     readonly ownerPid: number | null,
   ) {
+    const pid = ownerPid === null ? '' : ` (PID ${ownerPid})`;
     super(
-      `The data directory ${dataDir} is already in use by another Inmoflujo server` +
-        `${ownerPid === null ? '' : ` (PID ${ownerPid})`}. ` +
+      `El directorio de datos ${dataDir} está en uso por otro servidor de Inmoflujo${pid}. Detenga ese ` +
+        'servidor primero, o use otro DATA_DIR. No se cambió nada. / ' +
+        `The data directory ${dataDir} is already in use by another Inmoflujo server${pid}. ` +
         'Stop that server first, or start this one with another DATA_DIR. Nothing was changed.',
     );
     this.name = 'DataDirLockedError';
@@ -29,7 +31,10 @@ function socketPath(dataDir: string): string {
   const fromHere = relative(process.cwd(), absolute);
   const path = fromHere.length < absolute.length ? fromHere : absolute;
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    throw new Error(`DATA_DIR is too deep for its lock (${absolute}): use a shorter path.`);
+    throw new Error(
+      `DATA_DIR está demasiado anidado para su candado (${absolute}): use una ruta más corta. / ` +
+        `DATA_DIR is too deep for its lock (${absolute}): use a shorter path.`,
+    );
   }
   return path;
 }

@@ -41,11 +41,27 @@ export async function startEmbeddedMaintenance(
   db: Database,
   kind: DatabaseKind,
   log: MaintenanceLog,
-  /** Skip the run at start (a restart after a crash: serving again comes first; nightly still runs). */
-  options: { atStart?: boolean } = {},
+  options: {
+    /** Skip the run at start (a restart after a crash: serving again comes first; nightly still runs). */
+    atStart?: boolean;
+    /**
+     * Runs first, on both engines: the scrub of suppressed values from the files (decision 0054), which
+     * holds the tables it rewrites — at start before the server listens, and at night.
+     */
+    scrub?: () => Promise<unknown>;
+  } = {},
 ): Promise<() => void> {
-  if (kind !== 'pglite') return () => {};
+  const { scrub } = options;
+  if (kind !== 'pglite' && !scrub) return () => {};
   const run = async (when: 'start' | 'nightly') => {
+    if (scrub) {
+      try {
+        await scrub();
+      } catch (error) {
+        log.error({ err: error, when }, 'scrub of suppressed values failed');
+      }
+    }
+    if (kind !== 'pglite') return;
     try {
       const millis = await maintainEmbeddedDatabase(db);
       log.info({ when, millis: Math.round(millis) }, 'embedded database vacuumed and analyzed');

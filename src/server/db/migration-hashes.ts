@@ -43,5 +43,6 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0037_import_file_parts': '5f418f9977f829363dfb17d0ffcb3e34f0c65aa6e54781f8f05d3a31589ccf44',
   '0038_audit_documents_inlined': 'a0b6ac1b3e286a7580dee5ea10e28ebfc82ac1ff27ce154e04cc657cb6fc0459',
   '0039_money_out': '3564b434998a52568e79e572b0be7a87bebb20ffa135d0d1f6c41700d5f3ab57',
+  '0040_suppression_ledger': 'b66fb0e65e4e4d09867f5ed7a5f556d0ac4a66b12f5dfd6777222edca1dbbb63',
   '0041_imported_payment_pesos': '93d6841198ba724ec80402b78b20b9388f0d7def3fbe032739d7a22963836ecf',
 };

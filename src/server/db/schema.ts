@@ -404,6 +404,10 @@ export const privacySettings = pgTable(
   {
     id: boolean('id').primaryKey().default(true),
     retentionYears: integer('retention_years').notNull().default(5),
+    /** Days an import's uploaded file is kept (decision 0055); the run's record stays. */
+    importFileDays: integer('import_file_days').notNull().default(30),
+    /** Days an .eml copy of a notice is kept in DATA_DIR/mail (decision 0055). */
+    mailCopyDays: integer('mail_copy_days').notNull().default(30),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedAt: updatedAt(),
     version: version(),
@@ -411,7 +415,28 @@ export const privacySettings = pgTable(
   (t) => [
     check('privacy_settings_single_row', sql`${t.id}`),
     check('privacy_settings_retention_years', sql`${t.retentionYears} between 1 and 50`),
+    check('privacy_settings_import_file_days', sql`${t.importFileDays} between 1 and 3650`),
+    check('privacy_settings_mail_copy_days', sql`${t.mailCopyDays} between 1 and 3650`),
   ],
+);
+
+/**
+ * The ledger of suppressions (decision 0054): no personal data — the request, when it was received
+ * and carried out, and a salted SHA-256 of the holder's normalised RUT. Copied beside the backups, so
+ * a restore re-applies every suppression recorded after the backup's date. `scrubbed_at`: when the
+ * suppressed values' old versions were rewritten out of the embedded database's files and log.
+ */
+export const suppressionLedger = pgTable(
+  'suppression_ledger',
+  {
+    requestId: uuid('request_id').primaryKey(),
+    receivedDate: day('received_date').notNull(),
+    suppressedAt: instant('suppressed_at').notNull(),
+    rutSalt: text('rut_salt').notNull(),
+    rutHash: text('rut_hash').notNull(),
+    scrubbedAt: instant('scrubbed_at'),
+  },
+  (t) => [index('suppression_ledger_pending_idx').on(t.suppressedAt).where(sql`${t.scrubbedAt} is null`)],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -139,6 +139,8 @@ export const AUDIT_TABLES = {
     fields: {
       id: hidden('Id', 'boolean'),
       retention_years: field('Años de retención', 'integer'),
+      import_file_days: field('Días que se guarda el archivo de una importación', 'integer'),
+      mail_copy_days: field('Días que se guardan las copias .eml de los avisos', 'integer'),
     },
   },
   holidays: {

@@ -17,6 +17,8 @@ export const backupRow = z.object({
   kind: z.enum(['nightly', 'manual', 'pre-migration']),
   bytes: z.number().int(),
   encrypted: z.boolean(),
+  /** The retention policy deletes it after the next nightly backup (issue 57: said on screen). */
+  removedAtNextNightly: z.boolean(),
 });
 export type BackupRow = z.infer<typeof backupRow>;
 
@@ -30,6 +32,15 @@ export const backupsResponse = z.object({
   isEncrypted: z.boolean(),
   retention: z.object({ daily: z.number(), weekly: z.number(), monthly: z.number() }),
   isInProgress: z.boolean(),
+  /**
+   * Suppressions whose old values are still in the database's files (decision 0054): scrubbed before
+   * every backup and in the nightly maintenance; when the last scrub ran.
+   */
+  scrub: z.object({
+    pending: z.number().int(),
+    oldestPendingAt: z.string().nullable(),
+    lastScrubbedAt: z.string().nullable(),
+  }),
 });
 export type BackupsResponse = z.infer<typeof backupsResponse>;
 

@@ -178,10 +178,29 @@ export const privacySettingsBody = z.strictObject({
     .int({ error: DATA_REQUEST_MESSAGES.retentionYears })
     .min(1, { error: DATA_REQUEST_MESSAGES.retentionYears })
     .max(50, { error: DATA_REQUEST_MESSAGES.retentionYears }),
+  importFileDays: z.coerce
+    .number({ error: 'Indique los días (entre 1 y 3650).' })
+    .int({ error: 'Indique los días (entre 1 y 3650).' })
+    .min(1, { error: 'Indique los días (entre 1 y 3650).' })
+    .max(3650, { error: 'Indique los días (entre 1 y 3650).' })
+    .optional(),
+  mailCopyDays: z.coerce
+    .number({ error: 'Indique los días (entre 1 y 3650).' })
+    .int({ error: 'Indique los días (entre 1 y 3650).' })
+    .min(1, { error: 'Indique los días (entre 1 y 3650).' })
+    .max(3650, { error: 'Indique los días (entre 1 y 3650).' })
+    .optional(),
   ...versioned,
 });
 export const privacySettingsAnswer = z.object({
-  settings: z.object({ retentionYears: z.number().int(), version: z.number().int() }),
+  settings: z.object({
+    retentionYears: z.number().int(),
+    /** Days an import's uploaded file is kept (decision 0055). */
+    importFileDays: z.number().int(),
+    /** Days an .eml copy of a notice is kept (decision 0055). */
+    mailCopyDays: z.number().int(),
+    version: z.number().int(),
+  }),
 });
 
 /** A value a suppression kept blocked, read through the audited administrator's action. */

@@ -6,6 +6,7 @@ import {
   Code,
   Group,
   List,
+  Loader,
   Paper,
   Stack,
   Table,
@@ -13,7 +14,14 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconAlertTriangle, IconDatabaseExport, IconDownload, IconInfoCircle } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconDatabaseExport,
+  IconDownload,
+  IconEraser,
+  IconInfoCircle,
+  IconLock,
+} from '@tabler/icons-react';
 import { formatBytes, formatDateTime } from '../../../shared/format';
 import { BACKUP_KIND_LABELS, type BackupsResponse } from '../../../shared/schemas/backups';
 import { ErrorAlert } from '../../components/error-alert';
@@ -54,6 +62,64 @@ function SameDiskWarning({ backupDir }: { backupDir: string }) {
   );
 }
 
+/** Backups carry every client's data: unencrypted, whoever holds a copy reads them (issue 54). */
+function UnencryptedWarning() {
+  return (
+    <Alert color="red" icon={<IconLock size={18} />} title="Los respaldos no están cifrados">
+      <Stack gap={4}>
+        <Text size="sm">
+          Cada respaldo contiene los datos personales de todos los clientes. Sin cifrar, cualquiera que
+          obtenga una copia (un disco, una carpeta compartida, una descarga) puede leerlos.
+        </Text>
+        <Text size="sm">
+          Para cifrarlos, defina la variable <Code>BACKUP_KEY</Code> con una clave larga (por ejemplo, 32
+          letras y números al azar) y reinicie el servidor: los respaldos siguientes se cifran con
+          AES-256-GCM. Guarde la clave fuera de este equipo: sin ella un respaldo cifrado no se puede
+          restaurar. Los respaldos ya creados siguen sin cifrar.
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+/** When a suppression's old values were last scrubbed from the database's files (decision 0054). */
+function ScrubStatus({
+  scrub,
+  engine,
+}: {
+  scrub: BackupsResponse['scrub'];
+  engine: BackupsResponse['engine'];
+}) {
+  if (scrub.pending > 0) {
+    return (
+      <Alert
+        color="yellow"
+        icon={<IconEraser size={18} />}
+        title="Borrado de los archivos pendiente"
+        data-scrub="pending"
+      >
+        <Text size="sm">
+          {scrub.pending === 1 ? 'Una supresión' : `${scrub.pending} supresiones`} de datos personales
+          {scrub.oldestPendingAt ? ` (desde el ${formatDateTime(scrub.oldestPendingAt)})` : ''}{' '}
+          {scrub.pending === 1 ? 'ya no se ve' : 'ya no se ven'} en ninguna pantalla, pero sus valores
+          antiguos siguen en los archivos de la base de datos hasta que se reescriben: esta noche con la
+          mantención (04:00)
+          {engine === 'pglite'
+            ? ' o antes, al crear el próximo respaldo, que los borra antes de copiar.'
+            : '. Los registros de transacciones (WAL) archivados y la recuperación a un instante (PITR) del proveedor los conservan mientras dure su retención: vea el README.'}
+        </Text>
+      </Alert>
+    );
+  }
+  return (
+    <Text size="sm" c="dimmed" data-scrub="done">
+      {scrub.lastScrubbedAt
+        ? `Datos suprimidos borrados de los archivos de la base de datos el ${formatDateTime(scrub.lastScrubbedAt)}.`
+        : 'No hay supresiones de datos personales pendientes de borrar de los archivos.'}
+    </Text>
+  );
+}
+
 function BackupsTable({ data }: { data: BackupsResponse }) {
   if (data.backups.length === 0) {
     return (
@@ -88,6 +154,11 @@ function BackupsTable({ data }: { data: BackupsResponse }) {
                     </Badge>
                   )}
                 </Group>
+                {backup.removedAtNextNightly && (
+                  <Text size="xs" c="dimmed">
+                    Se borrará tras el respaldo de esta noche
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                 {formatBytes(backup.bytes)}
@@ -124,7 +195,13 @@ export default function BackupsSection() {
   if (backups.isError) return <ErrorAlert error={backups.error} />;
   const data = backups.data;
   if (!data) return null;
-  if (data.engine === 'postgres') return <PostgresNotice />;
+  if (data.engine === 'postgres')
+    return (
+      <Stack gap="md">
+        <PostgresNotice />
+        <ScrubStatus scrub={data.scrub} engine={data.engine} />
+      </Stack>
+    );
   const { retention } = data;
   const createNow = () =>
     create.mutate(undefined, {
@@ -133,6 +210,7 @@ export default function BackupsSection() {
     });
   return (
     <Stack gap="lg">
+      {!data.isEncrypted && <UnencryptedWarning />}
       {data.isOnDataDisk && data.backupDir && <SameDiskWarning backupDir={data.backupDir} />}
       <Paper withBorder p="md">
         <Stack gap="sm">
@@ -154,7 +232,16 @@ export default function BackupsSection() {
               Crear respaldo ahora
             </Button>
           </Group>
+          {(create.isPending || data.isInProgress) && (
+            <Alert color="blue" icon={<Loader size={16} />} data-backup-progress>
+              Creando el respaldo: primero se borran de los archivos los datos suprimidos pendientes, luego se
+              copia la base de datos mientras todos siguen trabajando, se comprime
+              {data.isEncrypted ? ', se cifra' : ''} y se comprueba. Suele tardar menos de un minuto; puede
+              seguir usando el sistema.
+            </Alert>
+          )}
           <ErrorAlert error={create.error} />
+          <ScrubStatus scrub={data.scrub} engine={data.engine} />
           <BackupsTable data={data} />
         </Stack>
       </Paper>
@@ -168,7 +255,8 @@ export default function BackupsSection() {
           </List.Item>
           <List.Item>
             Se conservan el último respaldo de cada uno de los últimos {retention.daily} días,{' '}
-            {retention.weekly} semanas y {retention.monthly} meses.
+            {retention.weekly} semanas y {retention.monthly} meses. Un respaldo creado a mano se conserva al
+            menos hasta el respaldo de la noche siguiente; los que esa noche se borrarán están marcados.
           </List.Item>
           <List.Item>
             {data.isEncrypted
@@ -176,7 +264,9 @@ export default function BackupsSection() {
               : 'Sin cifrar: defina BACKUP_KEY para cifrarlos (AES-256-GCM).'}
           </List.Item>
           <List.Item>
-            Para restaurar, con el servidor detenido: <Code>npm run restore -- &lt;archivo&gt;</Code>.
+            Para restaurar, con el servidor detenido: <Code>npm run restore -- &lt;archivo&gt;</Code>. La
+            restauración repite cada supresión de datos personales posterior al respaldo, leída del registro{' '}
+            <Code>suppressions.ledger.json</Code> que se guarda junto a los respaldos: cópielo con ellos.
           </List.Item>
         </List>
       </Paper>

@@ -153,12 +153,17 @@ describe('the holder’s data rights on a client’s screen (Ley 21.719)', () =>
     const alert = await screen.findByTestId('restriction-alert');
     expect(alert.textContent).toContain('Datos bloqueados');
     expect(screen.getByTestId('restriction-reason').textContent).toBe('Motivo: No desea recibir publicidad');
+    // 'Guardar' says why it cannot save before anyone presses it (issue 57).
+    const save = screen.getByRole('button', { name: 'Guardar' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(/levante el bloqueo para modificarlos/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Levantar restricción' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain('¿Levantar el bloqueo de los datos de Ana Rojas?');
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Levantar restricción' }));
     await waitFor(() => expect(screen.queryByTestId('restriction-alert')).toBeNull());
+    expect((screen.getByRole('button', { name: 'Guardar' }) as HTMLButtonElement).disabled).toBe(false);
     expect(calls.filter((call) => call.method === 'DELETE')).toEqual([
       { url: `/api/data-requests/holders/${CLIENT_ID}/restriction`, method: 'DELETE' },
     ]);
@@ -172,5 +177,7 @@ describe('the holder’s data rights on a client’s screen (Ley 21.719)', () =>
     );
     expect(screen.queryByRole('button', { name: 'Levantar restricción' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Datos del titular' })).toBeNull();
+    // An opposition does not stop editing.
+    expect((screen.getByRole('button', { name: 'Guardar' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
 import { Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { isEditBlocked } from '../../../shared/domain/privacy';
+import { errorMessage } from '../../../shared/errors';
 import { formatPersonName, formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { type Client, clientBody } from '../../../shared/schemas/clients';
@@ -162,7 +164,11 @@ function ClientForm({
               />
             </SimpleGrid>
           </Paper>
-          <FormActions cancelTo={listUrl} saving={save.isPending} />
+          <FormActions
+            cancelTo={listUrl}
+            saving={save.isPending}
+            refusal={isEditBlocked(client?.restriction) ? errorMessage('CLIENT_BLOCKED') : null}
+          />
         </Stack>
       </form>
     </>

@@ -157,7 +157,7 @@ function referenceColumns(): Map<AuditReference, string[]> {
  * The names of the page row's references, in one subquery: each value of its before and after whose
  * column points to a record, looked up by that record's key.
  */
-const referencesOfPageRow: SQL = (() => {
+export const referencesOfPageRow: SQL = (() => {
   const columns = referenceColumns();
   const cases = [...columns].map(
     ([kind, names]) =>
@@ -374,7 +374,8 @@ export async function insertPrivacyEvent(
   event: {
     action: 'redact' | 'read_blocked';
     clientId: string;
-    actorId: string;
+    /** None when a restore carries out a suppression again (decision 0054). */
+    actorId: string | null;
     details: Record<string, unknown>;
   },
 ): Promise<void> {

@@ -38,6 +38,9 @@ const NOT_AUDITED = new Set([
   // Values a suppression kept by a legal duty: storing and reading them are events of their own
   // ('redact', 'read_blocked'); a row by row log would copy the very values it keeps apart (decision 0027).
   'client_blocked_values',
+  // The ledger of suppressions (decision 0054): each suppression is already a 'redact' event; its
+  // entry holds only a salted hash and when its bytes were scrubbed.
+  'suppression_ledger',
   // Failed sign-ins under hashed keys, deleted once no throttle window counts them (decision 0028).
   'login_failures',
   // The outbox is itself the record of what was sent (Configuración → Correos); a person's choice of

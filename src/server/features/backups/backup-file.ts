@@ -72,6 +72,7 @@ export class BackupError extends Error {
       | 'BACKUP_WRITE_FAILED'
       | 'BACKUP_IN_PROGRESS'
       | 'BACKUP_TARGET_NOT_EMPTY'
+      | 'BACKUP_LEDGER_MISSING'
       | 'BACKUP_NOT_FOUND',
     message: string,
     options?: { cause?: unknown },

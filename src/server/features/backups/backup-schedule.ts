@@ -14,10 +14,11 @@ import {
   type BackupEntry,
   type BackupLog,
   type EmbeddedBackups,
+  NIGHTLY_HOUR,
   pendingMigrations,
 } from './backups.service';
 
-export const NIGHTLY_HOUR = 3;
+export { NIGHTLY_HOUR };
 
 /** Backs up an existing database before it is migrated; null when there is nothing to protect. */
 export async function backupBeforeMigrating(

@@ -18,8 +18,12 @@ import {
   type BackupsResponse,
 } from '../../../shared/schemas/backups';
 import type { ServiceContext } from '../../context';
+import { drizzleFor } from '../../db/client';
+import { millisUntilSantiagoHour } from '../../db/maintenance';
 import { AppError } from '../../http/app-error';
 import { migrationsFolder } from '../../paths';
+import * as audit from '../audit/audit.service';
+import * as dataRequests from '../data-requests/data-requests.service';
 import {
   BACKUP_KINDS,
   BackupError,
@@ -165,6 +169,19 @@ export class EmbeddedBackups {
     }
     try {
       const schema = schemaVersionOf(await appliedMigrations(this.client));
+      // A suppression's old values are scrubbed from the files before they are copied (decision 0054).
+      const db = drizzleFor(this.client);
+      const scrub = await dataRequests.scrubPending(db, { dataDir: join(dataDir, 'db'), now: at });
+      if (scrub)
+        this.log.info(
+          {
+            requests: scrub.requests.length,
+            tables: scrub.tables,
+            walSegments: scrub.walSegments,
+            millis: Math.round(scrub.millis),
+          },
+          'suppressed values scrubbed from the files',
+        );
       const snapshot = await snapshotPglite(this.client, join(dataDir, 'db'), staging);
       const header = await writeBackupFile({
         source: staging,
@@ -175,6 +192,8 @@ export class EmbeddedBackups {
         passphrase: this.settings.passphrase,
         output: this.output,
       });
+      // The ledger beside the backups: a restore of this one replays what comes after (decision 0054).
+      await dataRequests.writeLedgerBeside(db, backupDir, at);
       const entry = entryOf(name, header, header.payload.bytes + 4096);
       this.log.info(
         {
@@ -274,8 +293,22 @@ function requireEmbedded(backups: EmbeddedBackups | null): EmbeddedBackups {
   return backups;
 }
 
-function rowOf(entry: BackupEntry): BackupRow {
-  return pick(entry, ['name', 'createdAt', 'kind', 'bytes', 'encrypted']);
+function rowOf(entry: BackupEntry, removedAtNextNightly = false): BackupRow {
+  return { ...pick(entry, ['name', 'createdAt', 'kind', 'bytes', 'encrypted']), removedAtNextNightly };
+}
+
+/** The hour of the nightly backup, Santiago time (an hour before the maintenance's VACUUM). */
+export const NIGHTLY_HOUR = 3;
+
+/** The backups the retention policy will delete after the next nightly backup (the screen says so). */
+export function removedAtNextNightly(
+  list: readonly BackupEntry[],
+  policy: RetentionPolicy,
+  now: Date,
+): Set<string> {
+  const next = new Date(now.getTime() + millisUntilSantiagoHour(now, NIGHTLY_HOUR));
+  const nightly = { name: '\0next', createdAt: next.toISOString(), kind: 'nightly' };
+  return new Set(backupsToPrune([...list, nightly], policy).map((backup) => backup.name));
 }
 
 /** Configuración → Respaldos: the backups on disk and where they are (administrators). */
@@ -284,8 +317,10 @@ export async function overview(
   backups: EmbeddedBackups | null,
 ): Promise<BackupsResponse> {
   requireAdmin(ctx);
+  const scrub = await dataRequests.scrubState(ctx.db);
   if (!backups) {
     return {
+      scrub,
       engine: 'postgres',
       backups: [],
       backupDir: null,
@@ -298,8 +333,13 @@ export async function overview(
   const { backupDir, dataDir, passphrase, retention } = backups.settings;
   await mkdir(backupDir, { recursive: true });
   return {
+    scrub,
     engine: 'pglite',
-    backups: (await backups.list()).map(rowOf),
+    backups: await (async () => {
+      const list = await backups.list();
+      const doomed = removedAtNextNightly(list, retention, ctx.now);
+      return list.map((entry) => rowOf(entry, doomed.has(entry.name)));
+    })(),
     backupDir,
     isOnDataDisk: await sameDisk(backupDir, dataDir),
     isEncrypted: Boolean(passphrase),
@@ -313,7 +353,16 @@ export async function createNow(ctx: ServiceContext, backups: EmbeddedBackups | 
   requireAdmin(ctx);
   const embedded = requireEmbedded(backups);
   try {
-    return rowOf(await embedded.create('manual', ctx.now));
+    const created = await embedded.create('manual', ctx.now);
+    // Every client's data in one file: who made it is in Auditoría (issue 54).
+    await audit.recordExport(ctx, {
+      name: 'respaldo',
+      title: created.name,
+      format: created.encrypted ? 'respaldo cifrado' : 'respaldo sin cifrar',
+      rows: 0,
+      filters: { accion: 'creado' },
+    });
+    return rowOf(created);
   } catch (error) {
     if (error instanceof BackupError) {
       if (error.code === 'BACKUP_IN_PROGRESS') throw new AppError('BACKUP_IN_PROGRESS', { cause: error });
@@ -331,11 +380,21 @@ export async function fileOf(
 ): Promise<string> {
   requireAdmin(ctx);
   const embedded = requireEmbedded(backups);
+  let path: string;
   try {
-    return await embedded.pathOf(name);
+    path = await embedded.pathOf(name);
   } catch (error) {
     throw new AppError('BACKUP_NOT_FOUND', { cause: error });
   }
+  // Every client's data leaving the server: who downloaded it is in Auditoría (issue 54).
+  await audit.recordExport(ctx, {
+    name: 'respaldo',
+    title: name,
+    format: 'respaldo',
+    rows: 0,
+    filters: { accion: 'descargado' },
+  });
+  return path;
 }
 
 /** The dashboard's warning for administrators: the last good backup and whether it is too old. */

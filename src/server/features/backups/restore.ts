@@ -6,9 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { createPglite, migratePglite } from '../../db/client';
+import { dirname, join, resolve } from 'node:path';
+import { createPglite, drizzleFor, migratePglite } from '../../db/client';
 import { lockDataDir } from '../../db/data-dir-lock';
+import * as dataRequests from '../data-requests/data-requests.service';
 import {
   BackupError,
   type BackupHeader,
@@ -33,6 +34,10 @@ export interface RestoreResult {
   migrationsBefore: number;
   migrationsAfter: number;
   counts: RestoreCounts;
+  /** The ledger read (null: restored without one, by the operator's choice). */
+  ledger: string | null;
+  /** The suppressions carried out again (decision 0054). */
+  replayed: dataRequests.ReplayedSuppression[];
 }
 
 async function holdsData(directory: string): Promise<boolean> {
@@ -54,10 +59,30 @@ export async function restoreBackup(options: {
   passphrase?: string;
   force?: boolean;
   now?: Date;
+  /** The ledger of suppressions; `suppressions.ledger.json` beside the backup by default. */
+  ledger?: string;
+  /** Restore without a ledger: the operator's explicit choice (`--without-ledger`). */
+  withoutLedger?: boolean;
 }): Promise<RestoreResult> {
   const file = resolve(options.file);
   const dataDir = resolve(options.dataDir);
   const { header, key } = await checkBackup(file, options.passphrase);
+  // The ledger first: a restore that cannot replay the suppressions made since changes nothing.
+  const ledgerPath = resolve(options.ledger ?? join(dirname(file), dataRequests.LEDGER_FILE));
+  let ledger: dataRequests.LedgerEntry[] | null = null;
+  if (!options.withoutLedger) {
+    try {
+      ledger = await dataRequests.readLedgerFile(ledgerPath);
+    } catch (error) {
+      throw new BackupError(
+        'BACKUP_LEDGER_MISSING',
+        `${(error as Error).message} Sin él, las supresiones de datos personales hechas después de este ` +
+          'respaldo no se repetirían y esas personas volverían a aparecer: no se restauró nada. Indique el ' +
+          'registro con --ledger ARCHIVO, o restaure sin él con --without-ledger si sabe que no hubo ' +
+          'supresiones después del respaldo.',
+      );
+    }
+  }
   const dbDir = join(dataDir, 'db');
   if (!options.force && (await holdsData(dbDir))) {
     throw new BackupError(
@@ -78,10 +103,21 @@ export async function restoreBackup(options: {
     let migrationsBefore: number;
     let migrationsAfter: number;
     let counts: RestoreCounts;
+    let replayed: dataRequests.ReplayedSuppression[];
     try {
       migrationsBefore = await appliedMigrations(client);
       await migratePglite(client);
       migrationsAfter = await appliedMigrations(client);
+      // Before anything serves it: every suppression the backup predates, carried out again.
+      replayed = ledger
+        ? await dataRequests.replaySuppressions(drizzleFor(client), ledger, options.now ?? new Date())
+        : [];
+      if (replayed.some((entry) => entry.outcome === 'suppressed')) {
+        await dataRequests.scrubPending(drizzleFor(client), {
+          dataDir: staging,
+          now: options.now ?? new Date(),
+        });
+      }
       const result = await client.query<RestoreCounts>(
         `select (select count(*) from clients)::int as clients,
                 (select count(*) from reservations)::int as reservations,
@@ -101,7 +137,16 @@ export async function restoreBackup(options: {
       }
     }
     await rename(staging, dbDir);
-    return { header, dbDir, previous, migrationsBefore, migrationsAfter, counts };
+    return {
+      header,
+      dbDir,
+      previous,
+      migrationsBefore,
+      migrationsAfter,
+      counts,
+      ledger: ledger === null ? null : ledgerPath,
+      replayed,
+    };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;

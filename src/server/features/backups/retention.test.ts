@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scheduleNightlyBackups } from './backup-schedule';
 import type { EmbeddedBackups } from './backups.service';
+import { type BackupEntry, removedAtNextNightly } from './backups.service';
 import { backupsToPrune } from './retention';
 
 const DAY = 86_400_000;
@@ -14,6 +15,31 @@ function nightly(until: Date, days: number) {
 }
 
 describe('retention (7 daily, 4 weekly, 12 monthly by default)', () => {
+  it('keeps a manual backup until the next nightly one, and says which backups that night removes (issue 57)', () => {
+    const policy = { daily: 7, weekly: 4, monthly: 12 };
+    const entry = (createdAt: string, kind: BackupEntry['kind']): BackupEntry => ({
+      name: `${kind}-${createdAt}`,
+      createdAt,
+      kind,
+      bytes: 1,
+      encrypted: false,
+      schema: { migrations: 1, last: null },
+    });
+    const lastNight = entry('2026-11-26T06:00:00.000Z', 'nightly');
+    const morning = entry('2026-11-26T13:00:00.000Z', 'manual');
+    const afternoon = entry('2026-11-26T18:00:00.000Z', 'manual');
+    // Two manual backups on one day: the second does not delete the first (the day's nightly one is
+    // replaced by the newer copy, as before).
+    expect(backupsToPrune([afternoon, morning, lastNight], policy)).toEqual([lastNight]);
+    // The next night's backup keeps the day's newest: the morning's and the night's go, said ahead.
+    const doomed = removedAtNextNightly(
+      [afternoon, morning, lastNight],
+      policy,
+      new Date('2026-11-26T19:00:00Z'),
+    );
+    expect([...doomed].sort()).toEqual([lastNight.name, morning.name].sort());
+  });
+
   it('keeps the newest of each of the last 7 days, 4 weeks and 12 months after a year and a half of nightly backups', () => {
     const now = new Date('2026-11-26T06:00:00Z');
     const all = nightly(now, 540);

@@ -1,7 +1,9 @@
 /**
  * Which backups to keep (decision 0031), on the Santiago calendar: the newest backup of each of the
  * last `daily` days that have one, of each of the last `weekly` ISO weeks (Monday first), of each of
- * the last `monthly` months — restic's and borg's "keep" rules. The newest backup is always kept.
+ * the last `monthly` months — restic's and borg's "keep" rules. The newest backup is always kept, and
+ * so is every backup taken since the newest nightly one (issue 57: a second manual backup on the same
+ * day deleted the first without a word; a manual backup now stays at least until the next night's).
  * Pure: the caller lists the files and deletes what this returns.
  */
 import { santiagoDateOf } from '../../../shared/format';
@@ -15,6 +17,7 @@ export interface RetentionPolicy {
 export interface Dated {
   name: string;
   createdAt: string;
+  kind?: string;
 }
 
 /** The Monday of a 'YYYY-MM-DD' date's ISO week, as 'YYYY-MM-DD'. */
@@ -44,5 +47,14 @@ export function backupsToPrune<T extends Dated>(backups: readonly T[], policy: R
     }
   }
   if (newestFirst[0]) keep.add(newestFirst[0].name);
+  const lastNightly = newestFirst.find((backup) => backup.kind === 'nightly');
+  for (const backup of newestFirst) {
+    if (
+      backup.kind !== undefined &&
+      backup.kind !== 'nightly' &&
+      (!lastNightly || backup.createdAt > lastNightly.createdAt)
+    )
+      keep.add(backup.name);
+  }
   return newestFirst.filter((backup) => !keep.has(backup.name));
 }

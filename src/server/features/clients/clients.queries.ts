@@ -230,7 +230,7 @@ export async function reservationIdsOf(db: Executor, clientId: string): Promise<
  * The suppression of the client's identifying values: names 'Titular suprimido', the RUT a
  * placeholder, birth date, phone and e-mail gone; soft-deleted if it was not.
  */
-export async function updateClientSuppressed(tx: Executor, id: string, userId: string): Promise<void> {
+export async function updateClientSuppressed(tx: Executor, id: string, userId: string | null): Promise<void> {
   await tx.execute(sql`
     update clients
        set rut = 'SUPRIMIDO-' || id::text, first_name = 'Titular', last_name = 'suprimido',

@@ -90,7 +90,7 @@ export const salesInProgressIn = (tx: Executor, clientId: string) =>
 export const reservationIdsOfIn = (tx: Executor, clientId: string) => queries.reservationIdsOf(tx, clientId);
 
 /** The client's identifying values replaced ('Titular suprimido'), soft-deleted. */
-export const suppressIn = (tx: Executor, id: string, userId: string) =>
+export const suppressIn = (tx: Executor, id: string, userId: string | null) =>
   queries.updateClientSuppressed(tx, id, userId);
 
 export async function restrictIn(

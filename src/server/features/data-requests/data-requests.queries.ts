@@ -180,7 +180,7 @@ export async function updateRequestAnswerIn(
   tx: Executor,
   id: string,
   response: string,
-  userId: string,
+  userId: string | null,
 ): Promise<void> {
   await tx.execute(sql`
     update data_subject_requests
@@ -242,7 +242,7 @@ export function listOverdue(db: Executor, today: string, limit: number): Promise
 export async function insertBlockedValues(
   tx: Executor,
   values: { clientId: string; tableName: string; recordId: string; columnName: string; value: string }[],
-  context: { requestId: string; userId: string; at: Date },
+  context: { requestId: string; userId: string | null; at: Date },
 ): Promise<void> {
   if (values.length === 0) return;
   await tx.execute(sql`
@@ -291,25 +291,36 @@ export async function updateAuditLogRedacted(
 
 // --- Retention ---------------------------------------------------------------------------------------
 
-export async function findRetentionSettings(
-  db: Executor,
-): Promise<{ retentionYears: number; version: number }> {
-  const [row] = await queryRows<{ retentionYears: number; version: number }>(
+export async function findRetentionSettings(db: Executor): Promise<{
+  retentionYears: number;
+  importFileDays: number;
+  mailCopyDays: number;
+  version: number;
+}> {
+  const [row] = await queryRows<{
+    retentionYears: number;
+    importFileDays: number;
+    mailCopyDays: number;
+    version: number;
+  }>(
     db,
-    sql`select retention_years as "retentionYears", version from privacy_settings where id`,
+    sql`select retention_years as "retentionYears", import_file_days as "importFileDays",
+               mail_copy_days as "mailCopyDays", version from privacy_settings where id`,
   );
-  return row ?? { retentionYears: 5, version: 1 };
+  return row ?? { retentionYears: 5, importFileDays: 30, mailCopyDays: 30, version: 1 };
 }
 
 export async function updateRetentionYears(
   tx: Executor,
-  retentionYears: number,
+  values: { retentionYears: number; importFileDays?: number; mailCopyDays?: number },
   version: number,
   userId: string,
 ): Promise<boolean> {
   const rows = await queryRows<{ id: boolean }>(
     tx,
-    sql`update privacy_settings set retention_years = ${retentionYears}, updated_by = ${userId},
+    sql`update privacy_settings set retention_years = ${values.retentionYears},
+               import_file_days = coalesce(${values.importFileDays ?? null}::int, import_file_days),
+               mail_copy_days = coalesce(${values.mailCopyDays ?? null}::int, mail_copy_days), updated_by = ${userId},
                updated_at = now(), version = version + 1
          where id and version = ${version} returning id`,
   );
@@ -375,4 +386,130 @@ export async function listPastHolderValues(
          group by d.key`,
   );
   return Object.fromEntries(rows.map((row) => [row.column, row.values]));
+}
+
+// --- The ledger of suppressions (decision 0054) ---------------------------------------------------
+
+export async function insertLedgerEntry(
+  tx: Executor,
+  entry: { requestId: string; receivedDate: string; rutSalt: string; rutHash: string },
+): Promise<void> {
+  await tx.execute(sql`
+    insert into suppression_ledger (request_id, received_date, suppressed_at, rut_salt, rut_hash)
+    values (${entry.requestId}, ${entry.receivedDate}::date, now(), ${entry.rutSalt}, ${entry.rutHash})
+    on conflict (request_id) do nothing`);
+}
+
+export async function listLedger(db: Executor) {
+  if (!(await hasLedger(db))) return [];
+  return queryRows<{
+    requestId: string;
+    receivedDate: string;
+    suppressedAt: string;
+    rutSalt: string;
+    rutHash: string;
+  }>(
+    db,
+    sql`select request_id as "requestId", received_date::text as "receivedDate",
+               ${isoInstant(sql`suppressed_at`)} as "suppressedAt", rut_salt as "rutSalt", rut_hash as "rutHash"
+          from suppression_ledger order by suppressed_at, request_id`,
+  );
+}
+
+/** Whether the ledger's table exists (a backup before migrating may find a database without it). */
+export async function hasLedger(db: Executor): Promise<boolean> {
+  const [row] = await queryRows<{ exists: boolean }>(
+    db,
+    sql`select to_regclass('public.suppression_ledger') is not null as exists`,
+  );
+  return row?.exists === true;
+}
+
+/** The suppressions whose old values are still in the embedded database's files. */
+export async function listUnscrubbed(db: Executor): Promise<string[]> {
+  if (!(await hasLedger(db))) return [];
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select request_id as id from suppression_ledger where scrubbed_at is null order by suppressed_at`,
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function updateLedgerScrubbed(
+  db: Executor,
+  requestIds: readonly string[],
+  at: Date,
+): Promise<void> {
+  if (requestIds.length === 0) return;
+  await db.execute(sql`
+    update suppression_ledger set scrubbed_at = ${at.toISOString()}::timestamptz
+     where request_id = any(${textArray(requestIds)}::uuid[])`);
+}
+
+export async function findScrubState(
+  db: Executor,
+): Promise<{ pending: number; oldestPendingAt: string | null; lastScrubbedAt: string | null }> {
+  const [row] = await queryRows<{
+    pending: number;
+    oldestPendingAt: string | null;
+    lastScrubbedAt: string | null;
+  }>(
+    db,
+    sql`select count(*) filter (where scrubbed_at is null)::int as pending,
+               ${isoInstant(sql`min(suppressed_at) filter (where scrubbed_at is null)`)} as "oldestPendingAt",
+               ${isoInstant(sql`max(scrubbed_at)`)} as "lastScrubbedAt"
+          from suppression_ledger`,
+  );
+  return row ?? { pending: 0, oldestPendingAt: null, lastScrubbedAt: null };
+}
+
+/** The live (not suppressed) clients' RUTs, for matching a replayed ledger entry. */
+export function listUnsuppressedRuts(db: Executor) {
+  return queryRows<{ id: string; rut: string }>(
+    db,
+    sql`select id, rut from clients where suppressed_at is null order by id`,
+  );
+}
+
+export async function hasLedgerEntry(db: Executor, requestId: string): Promise<boolean> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`select 1 as one from suppression_ledger where request_id = ${requestId}`,
+  );
+  return rows.length > 0;
+}
+
+/** A ledger entry carried over as it was (a replay that found its holder suppressed already). */
+export async function insertReplayedLedgerEntry(
+  tx: Executor,
+  entry: { requestId: string; receivedDate: string; suppressedAt: string; rutSalt: string; rutHash: string },
+): Promise<void> {
+  await tx.execute(sql`
+    insert into suppression_ledger (request_id, received_date, suppressed_at, rut_salt, rut_hash)
+    values (${entry.requestId}, ${entry.receivedDate}::date, ${entry.suppressedAt}::timestamptz, ${entry.rutSalt},
+            ${entry.rutHash})
+    on conflict (request_id) do nothing`);
+}
+
+/**
+ * The suppression request a replay acts on: the one of the ledger when the backup holds it (made open
+ * again if it was closed before it was carried out), otherwise registered again under its id (or a
+ * new one, when the hash names several clients).
+ */
+export async function upsertReplayedRequest(
+  tx: Executor,
+  request: { id: string | null; clientId: string; holderRut: string; receivedDate: string },
+): Promise<string> {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into data_subject_requests (id, kind, holder_rut, client_id, received_date, status, details)
+        values (coalesce(${request.id}::uuid, gen_random_uuid()), 'suppression', ${request.holderRut},
+                ${request.clientId}, ${request.receivedDate}::date, 'in_progress',
+                'Registrada de nuevo al restaurar un respaldo anterior a su supresión.')
+        on conflict (id) do update
+           set kind = 'suppression', client_id = excluded.client_id, status = 'in_progress',
+               response = null, version = data_subject_requests.version + 1
+        returning id`,
+  );
+  return row!.id;
 }

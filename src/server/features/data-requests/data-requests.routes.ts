@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { santiagoDateOf } from '../../../shared/format';
 import { idParams } from '../../../shared/schemas/common';
 import {
   blockedValuesAnswer,
@@ -22,8 +23,15 @@ import * as audit from '../audit/audit.service';
 import * as dataRequests from './data-requests.service';
 import { holderData, holderWorkbook } from './holder-export';
 
-/** /api/data-requests: Configuración → 'Solicitudes de titulares' (administrators; decision 0027). */
-export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * /api/data-requests: Configuración → 'Solicitudes de titulares' (administrators; decision 0027).
+ * `ledgerDir`: where the backups are (embedded database), for the ledger of suppressions (0054);
+ * `mailDir`: where the .eml copies of notices are (0055).
+ */
+export const dataRequestsRoutes: FastifyPluginAsyncZod<{
+  ledgerDir: string | null;
+  mailDir: string | null;
+}> = async (app, { ledgerDir, mailDir }) => {
   const tags = ['data-requests'];
 
   app.get(
@@ -76,9 +84,10 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/suppress',
     { schema: { tags, params: idParams, body: suppressionBody, response: { 200: suppressionAnswer } } },
-    async (request) => ({
-      suppression: await dataRequests.suppress(serviceContext(request), request.params.id),
-    }),
+    async (request) => {
+      const ctx = serviceContext(request);
+      return { suppression: await dataRequests.suppress(ctx, request.params.id, { ledgerDir, mailDir }) };
+    },
   );
 
   app.post(
@@ -94,7 +103,7 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const ctx = serviceContext(request);
       const data = await holderData(ctx, request.params.id);
-      const day = data.generado.slice(0, 10);
+      const day = santiagoDateOf(ctx.now);
       const rows = data.reservas.length + data.comentarios.length + data.historial.length + 1;
       await audit.recordExport(ctx, {
         name: 'datos_titular',

@@ -355,8 +355,29 @@ describe('the holder’s data export', () => {
       'Solicitudes',
     ]);
     const titular = sheets[0]!.data;
-    expect(titular[0]).toContain('nombres');
+    expect(titular[0]).toEqual(
+      expect.arrayContaining(['RUT', 'Nombres', 'Apellidos', 'Fecha de nacimiento']),
+    );
     expect(titular[1]).toContain(HOLDER.firstName);
+    // Days as dates, amounts as numbers, times in Santiago (a document for a person, issue 54).
+    const birth = titular[1]![titular[0]!.indexOf('Fecha de nacimiento')];
+    expect(birth).toBeInstanceOf(Date);
+    const reservas = sheets[1]!.data;
+    expect(typeof reservas[1]![reservas[0]!.indexOf('Precio departamento (UF)')]).toBe('number');
+    expect(String(titular[1]![titular[0]!.indexOf('Registrado el')])).toMatch(
+      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/,
+    );
+    const flujos = sheets[4]!.data;
+    expect(flujos[1]![flujos[0]!.indexOf('Estado')]).toMatch(/^(Pendiente|En proceso|Completado|Cancelado)$/);
+    // The history names their own records and says what changed.
+    const historial = sheets[7]!.data;
+    expect(historial[0]).toEqual(['Fecha', 'Usuario', 'Registro', 'Qué pasó', 'Qué cambió']);
+    const sentences = historial.slice(1).map((row) => row.join(' '));
+    expect(sentences.join('\n')).not.toContain('registro eliminado');
+    expect(sentences.some((row) => row.includes('→'))).toBe(true);
+    expect(data.historial.some((entry: { cambios: { campo: string }[] }) => entry.cambios[0]?.campo)).toBe(
+      true,
+    );
 
     // Both exports are in the audit trail: who, what, how many rows.
     const exports = await queryRows<{ formato: string; actor: string }>(
@@ -611,6 +632,11 @@ describe('Suprimir datos personales', () => {
       kind: 'suppression',
       holderRut: HOLDER.rut,
       receivedDate: '2026-11-19',
+    });
+    // The page knows before anyone types SUPRIMIR: the action is refused with the reason (issue 57).
+    expect(request.actions.suppress).toEqual({
+      allowed: false,
+      reason: `No se pueden suprimir los datos: el titular tiene una venta en curso (reserva N° ${reservation.reservationNumber}) y sus datos se necesitan para cumplirla. Puede registrar una solicitud de bloqueo en su lugar.`,
     });
     const dump = await fullDump(ctx);
     const refused = await admin.post(`/api/data-requests/${request.id}/suppress`, {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { foldForSearch } from '../../../shared/domain/search';
 import type { DataRequestKind, DataRequestStatus } from '../../../shared/schemas/data-requests';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
+import * as audit from '../audit/audit.service';
 
 /**
  * The reads of the holder's data export (decision 0027). Each section is one statement: a holder
@@ -100,7 +101,8 @@ export async function reservationsOfHolder(
           'flujos', coalesce((select json_agg(json_build_object(
               'tipo', case f.kind when 'sale' then 'Flujo de venta'
                                   else case when f.is_second_payment then 'Segundo pago' else 'Flujo de pago' end end,
-              'estado', f.status,
+              'estado', case f.status when 'pending' then 'Pendiente' when 'in_progress' then 'En proceso'
+                                      when 'completed' then 'Completado' else 'Cancelado' end,
               'iniciado', ${isoInstant(sql`f.started_at`)},
               'completado', ${isoInstant(sql`f.completed_at`)},
               'etapaActual', (select s.name from workflow_stages s where s.id = f.current_stage_id))
@@ -159,6 +161,9 @@ export interface HistoryRow {
   tableName: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  taskName: string | null;
+  /** Names of the records its values point at (their own client, project, seller, tasks). */
+  references: Record<string, string> | null;
 }
 
 /** The audit trail of the holder's records: the client, their reservations and their flows. */
@@ -169,12 +174,17 @@ export function historyOfHolder(db: Executor, clientId: string): Promise<History
           select ${clientId}::uuid as id
           union all select r.id from reservations r where r.client_id = ${clientId}
           union all select f.id from flows f join reservations r on r.id = f.reservation_id where r.client_id = ${clientId})
-        select ${isoInstant(sql`l.occurred_at`)} as "occurredAt",
-               (select u.first_name || ' ' || u.last_name from profiles u where u.id = l.actor_id) as "actorName",
-               l.action, l.table_name as "tableName", l.before, l.after
-          from audit_log l
-         where l.root_id in (select id from roots)
-         order by l.id`,
+        select page."occurredAt", page."actorName", page.action, page."tableName", page.before, page.after,
+               page."taskName", ${audit.referencesOfPageRow} as "references"
+          from (select l.id, ${isoInstant(sql`l.occurred_at`)} as "occurredAt",
+                       (select u.first_name || ' ' || u.last_name from profiles u where u.id = l.actor_id) as "actorName",
+                       l.action, l.table_name as "tableName", l.before, l.after,
+                       (select wt.name from flow_tasks ft join workflow_tasks wt on wt.id = ft.task_id
+                         where l.table_name in ('flow_tasks', 'flow_task_assignees', 'flow_task_comments', 'flow_task_rejections')
+                           and ft.id::text = coalesce(l.after->>'flow_task_id', l.before->>'flow_task_id', l.record_id)) as "taskName"
+                  from audit_log l
+                 where l.root_id in (select id from roots)) page
+         order by page.id`,
   );
 }
 

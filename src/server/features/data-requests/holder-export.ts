@@ -1,8 +1,10 @@
 import type ExcelJS from 'exceljs';
 import { describeAuditRow } from '../../../shared/audit/describe';
 import { formatRut } from '../../../shared/domain/rut';
+import { formatDateTime } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import type { AuditAction } from '../../../shared/schemas/audit';
+import { changesInOneLine } from '../../../shared/schemas/audit';
 import { dataRequestKindLabels, dataRequestStatusLabels } from '../../../shared/schemas/data-requests';
 import type { ServiceContext } from '../../context';
 import { loadExcelJs } from '../../exports/exceljs';
@@ -55,7 +57,7 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
     queries.requestsOfHolder(ctx.db, clientId, client.rut),
   ]);
   return {
-    generado: ctx.now.toISOString(),
+    generado: formatDateTime(ctx.now),
     titular: {
       rut: formatRut(client.rut),
       nombres: client.firstName,
@@ -63,8 +65,8 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
       fechaNacimiento: client.birthDate,
       telefono: client.phone,
       correo: client.email,
-      registradoEl: client.createdAt,
-      eliminadoEl: client.deletedAt,
+      registradoEl: formatDateTime(client.createdAt),
+      eliminadoEl: client.deletedAt === null ? null : formatDateTime(client.deletedAt),
       restriccion:
         client.restriction === null ? null : client.restriction === 'opposition' ? 'Oposición' : 'Bloqueo',
     },
@@ -77,15 +79,19 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
         table: row.tableName,
         before: row.before,
         after: row.after,
-        taskName: null,
-        references: null,
+        taskName: row.taskName,
+        references: row.references,
       });
       return {
-        fecha: row.occurredAt,
+        fecha: formatDateTime(row.occurredAt),
         usuario: row.actorName ?? audit.SYSTEM_NAME,
         registro: described.subject,
         accion: described.summary,
-        cambios: described.changes,
+        cambios: described.changes.map((change) => ({
+          campo: change.field,
+          antes: change.before,
+          despues: change.after,
+        })),
       };
     }),
     solicitudes: requests.map((request) => ({
@@ -98,9 +104,118 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
   };
 }
 
-type Cell = string | number | boolean | null;
+type Cell = string | number | boolean | Date | null;
 
-/** A sheet of flat rows: a header from the keys, nested values as text. */
+/** The export's keys as a person reads them (the JSON keeps the keys; the workbook shows these). */
+const HEADERS: Record<string, string> = {
+  rut: 'RUT',
+  nombres: 'Nombres',
+  apellidos: 'Apellidos',
+  fechaNacimiento: 'Fecha de nacimiento',
+  telefono: 'Teléfono',
+  correo: 'Correo',
+  registradoEl: 'Registrado el',
+  eliminadoEl: 'Eliminado el',
+  restriccion: 'Restricción',
+  numero: 'N° de reserva',
+  reserva: 'N° de reserva',
+  proyecto: 'Proyecto',
+  etapa: 'Etapa',
+  departamento: 'Departamento',
+  estacionamiento: 'Estacionamiento',
+  bodega: 'Bodega',
+  fechaReserva: 'Fecha de reserva',
+  fechaPromesa: 'Fecha de promesa',
+  fechaEscritura: 'Fecha de escritura',
+  precioDepartamentoUF: 'Precio departamento (UF)',
+  precioEstacionamientoUF: 'Precio estacionamiento (UF)',
+  precioBodegaUF: 'Precio bodega (UF)',
+  precioListaUF: 'Precio lista (UF)',
+  descuentoColumna: 'Descuento columna',
+  descuentoAdicional: 'Descuento adicional',
+  otroDescuento: 'Otro descuento',
+  precioMinimoUF: 'Precio mínimo (UF)',
+  reservaUF: 'Reserva (UF)',
+  promesaUF: 'Promesa (UF)',
+  pieUF: 'Pie (UF)',
+  creditoHipotecarioUF: 'Crédito hipotecario (UF)',
+  bonoPieUF: 'Bono pie (UF)',
+  totalEscrituracionUF: 'Total escrituración (UF)',
+  banco: 'Banco',
+  vendedor: 'Vendedor',
+  broker: 'Broker',
+  resciliada: 'Resciliada',
+  resciliadaEl: 'Resciliada el',
+  motivoResciliacion: 'Motivo de la resciliación',
+  unidades: 'Unidades',
+  montoUF: 'Monto (UF)',
+  netaUF: 'Neta (UF)',
+  incluyeIva: 'Incluye IVA',
+  numeroPagos: 'N° de pagos',
+  porcentajePrimerPago: '% primer pago',
+  fechaPago1: 'Fecha pago 1',
+  fechaPago2: 'Fecha pago 2',
+  enRiesgo: 'En riesgo',
+  multaUF: 'Multa (UF)',
+  fechaPago: 'Fecha de pago',
+  beneficiario: 'Beneficiario',
+  cuenta: 'Cuenta',
+  tipo: 'Tipo',
+  estado: 'Estado',
+  iniciado: 'Iniciado',
+  completado: 'Completado',
+  etapaActual: 'Etapa actual',
+  fecha: 'Fecha',
+  usuario: 'Usuario',
+  registro: 'Registro',
+  accion: 'Qué pasó',
+  cambios: 'Qué cambió',
+  recibida: 'Recibida',
+  vence: 'Vence',
+  respuesta: 'Respuesta',
+};
+
+const headerOf = (key: string) =>
+  HEADERS[key] ?? key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** A value as a typed cell: amounts as numbers, days as dates, instants in Santiago time, yes/no. */
+function cellOf(key: string, value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 'Sí' : 'No';
+  if (typeof value === 'number') return value;
+  if (Array.isArray(value)) {
+    if (key === 'cambios')
+      return changesInOneLine(
+        (value as { campo: string; antes: string | null; despues: string | null }[]).map((change) => ({
+          field: change.campo,
+          before: change.antes,
+          after: change.despues,
+        })),
+      );
+    return value
+      .map((item) =>
+        item && typeof item === 'object'
+          ? Object.entries(item)
+              .filter(([, inner]) => inner !== null)
+              .map(([innerKey, inner]) => `${headerOf(innerKey)}: ${String(cellOf(innerKey, inner))}`)
+              .join(', ')
+          : String(item),
+      )
+      .join('; ');
+  }
+  if (typeof value === 'object') return JSON.stringify(value);
+  const text = String(value);
+  if (DAY.test(text)) return new Date(`${text}T12:00:00Z`);
+  if (INSTANT.test(text)) return formatDateTime(text);
+  if (DECIMAL.test(text) && /UF$|^descuento|Descuento$|^porcentaje/.test(key)) return Number(text);
+  return text;
+}
+
+/** A sheet of flat rows: a header from the keys in Spanish, typed cells. */
 function addSheet(workbook: ExcelJS.Workbook, name: string, rows: Record<string, unknown>[]) {
   const sheet = workbook.addWorksheet(name);
   const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))];
@@ -108,21 +223,16 @@ function addSheet(workbook: ExcelJS.Workbook, name: string, rows: Record<string,
     sheet.addRow(['Sin registros']);
     return;
   }
-  sheet.addRow(keys);
+  sheet.addRow(keys.map(headerOf));
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  for (const row of rows) {
-    sheet.addRow(
-      keys.map((key): Cell => {
-        const value = row[key];
-        if (value === null || value === undefined) return null;
-        if (typeof value === 'object') return JSON.stringify(value);
-        return value as Cell;
-      }),
-    );
-  }
-  sheet.columns.forEach((column) => {
-    column.width = 22;
+  for (const row of rows) sheet.addRow(keys.map((key) => cellOf(key, row[key])));
+  sheet.columns.forEach((column, index) => {
+    const key = keys[index] ?? '';
+    column.width = key === 'cambios' || key === 'accion' ? 60 : 22;
+    if (/UF$/.test(key)) column.numFmt = '#,##0.00';
+    else if (/^descuento|Descuento$/.test(key)) column.numFmt = '0.00%';
+    else if (/^fecha(?!$)|^recibida$|^vence$/.test(key)) column.numFmt = 'dd/mm/yyyy';
   });
 }
 
@@ -130,7 +240,7 @@ function addSheet(workbook: ExcelJS.Workbook, name: string, rows: Record<string,
 export async function holderWorkbook(data: HolderExport): Promise<Buffer> {
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.Workbook();
-  workbook.created = new Date(data.generado);
+  workbook.created = new Date();
   addSheet(workbook, 'Titular', [data.titular]);
   addSheet(
     workbook,
@@ -168,11 +278,7 @@ export async function holderWorkbook(data: HolderExport): Promise<Buffer> {
   );
   addSheet(workbook, 'Comentarios', data.comentarios);
   addSheet(workbook, 'Documentos', data.documentos);
-  addSheet(
-    workbook,
-    'Historial',
-    data.historial.map(({ cambios: _c, ...entry }) => entry),
-  );
+  addSheet(workbook, 'Historial', data.historial);
   addSheet(workbook, 'Solicitudes', data.solicitudes);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -19,6 +19,7 @@ import {
 } from '../../../shared/schemas/documents';
 import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
+import * as audit from '../audit/audit.service';
 import * as documents from './documents.service';
 import * as pdfs from './pdfs.service';
 import { acceptDocumentBodies } from './upload';
@@ -151,12 +152,23 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
       `/:id/documents/:documentId/${purpose}`,
       { schema: { tags, params: documentParams, querystring: documentContentQuery } },
       async (request, reply) => {
-        const file = await documents.openContent(
-          serviceContext(request),
-          request.params.id,
-          request.params.documentId,
-          { number: request.query.version, purpose },
-        );
+        const ctx = serviceContext(request);
+        const file = await documents.openContent(ctx, request.params.id, request.params.documentId, {
+          number: request.query.version,
+          purpose,
+        });
+        // A paper of a person's sale leaving the system: in Auditoría (issue 54).
+        await audit.recordExport(ctx, {
+          name: 'documento',
+          title: file.fileName,
+          format: purpose === 'download' ? 'descarga' : 'vista previa',
+          rows: 1,
+          filters: {
+            reserva: request.params.id,
+            documento: request.params.documentId,
+            version: request.query.version,
+          },
+        });
         return sendFile(reply, file, purpose);
       },
     );

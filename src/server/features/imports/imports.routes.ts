@@ -16,6 +16,7 @@ import {
 import { AppError } from '../../http/app-error';
 import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
+import * as audit from '../audit/audit.service';
 import * as imports from './imports.service';
 
 /** The content type the screen sends a file as (its own: the image scopes take octet-stream). */
@@ -87,16 +88,24 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/runs/:id/errors',
     { config: { heavy: 'errors' }, schema: { tags, params: runParams, querystring: errorsQuery } },
-    async (request, reply) =>
-      send(
-        reply,
-        await imports.errorsWorkbook(
-          serviceContext(request),
-          request.params.id,
-          request.query.headerRow ?? null,
-          request.query.repeatedKeys,
-        ),
-      ),
+    async (request, reply) => {
+      const ctx = serviceContext(request);
+      const download = await imports.errorsWorkbook(
+        ctx,
+        request.params.id,
+        request.query.headerRow ?? null,
+        request.query.repeatedKeys,
+      );
+      // The uploaded sheet's people leaving the system again: in Auditoría (issue 54).
+      await audit.recordExport(ctx, {
+        name: 'errores_importacion',
+        title: download.fileName,
+        format: 'xlsx',
+        rows: 0,
+        filters: { importacion: request.params.id },
+      });
+      return send(reply, download);
+    },
   );
 
   app.post(

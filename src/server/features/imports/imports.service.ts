@@ -25,6 +25,7 @@ import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
 import { leaseRun } from './apply-lease';
 import * as queries from './imports.queries';
+import { runFileRemoved } from './imports-privacy';
 import {
   type ApplyOptions,
   type ApplyOutcome,
@@ -140,7 +141,10 @@ export async function upload(
 
 async function requireRun(db: Database, id: string) {
   const run = await queries.findRun(db, id);
-  if (!run) throw new AppError('IMPORT_RUN_NOT_FOUND');
+  if (!run) {
+    if (await runFileRemoved(db, id)) throw new AppError('IMPORT_FILE_REMOVED');
+    throw new AppError('IMPORT_RUN_NOT_FOUND');
+  }
   return run;
 }
 
@@ -509,4 +513,6 @@ export async function errorsWorkbook(
   return { fileName: `${base}_errores.xlsx`, contentType: XLSX_TYPE, body: out };
 }
 
+// The holders' rights on import runs (decision 0055): suppression and retention of stored files.
+export { redactHolderRunsIn, removeOldRunFiles } from './imports-privacy';
 export { KINDS };

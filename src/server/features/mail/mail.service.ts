@@ -212,3 +212,6 @@ export async function runDailyJobs(db: Database, now: Date): Promise<{ ran: bool
     return { ran: true, messages };
   });
 }
+
+// The holders' rights on notices (decision 0055): the outbox and the .eml copies.
+export { redactHolderMailIn, removeMailCopiesNaming, removeOldMailCopies } from './mail-privacy';

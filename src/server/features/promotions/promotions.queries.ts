@@ -97,7 +97,7 @@ export async function updatePayeeRedacted(
   tx: Executor,
   reservationIds: readonly string[],
   holderRut: string,
-  userId: string,
+  userId: string | null,
 ): Promise<{ id: string; beneficiary: string; rut: string; accountNumber: string; email: string }[]> {
   if (reservationIds.length === 0) return [];
   return queryRows(

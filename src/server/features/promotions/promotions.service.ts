@@ -77,7 +77,7 @@ export async function redactPayeeIn(
   tx: Executor,
   reservationIds: readonly string[],
   holderRut: string,
-  userId: string,
+  userId: string | null,
 ): Promise<{ id: string; values: Record<string, string> }[]> {
   const replaced = await queries.updatePayeeRedacted(tx, reservationIds, holderRut, userId);
   // What proves the payment (to whom by RUT, into which account) is kept blocked; the name and e-mail

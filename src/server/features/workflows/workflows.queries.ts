@@ -694,6 +694,36 @@ export async function updateCommentContent(tx: Executor, commentId: string, cont
   await tx.execute(sql`update flow_task_comments set content = ${content} where id = ${commentId}`);
 }
 
+/** Rejection reasons on the holder's flows, or naming them elsewhere (as comments, above). */
+export function listRejectionsNaming(
+  tx: Executor,
+  flowIds: readonly string[],
+  globalPatterns: readonly string[],
+): Promise<{ id: string; reason: string; ownFlow: boolean }[]> {
+  const own =
+    flowIds.length === 0
+      ? sql`false`
+      : sql`r.flow_id in (${sql.join(
+          flowIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`;
+  return queryRows(
+    tx,
+    sql`select r.id, r.reason, ${own} as "ownFlow"
+          from flow_task_rejections r
+         where ${own} or privacy_holds(r.reason, ${textArray(globalPatterns)})
+           for update of r`,
+  );
+}
+
+export async function updateRejectionReason(
+  tx: Executor,
+  rejectionId: string,
+  reason: string,
+): Promise<void> {
+  await tx.execute(sql`update flow_task_rejections set reason = ${reason} where id = ${rejectionId}`);
+}
+
 // --- Bulk load (the demo and bench generator) --------------------------------------------------
 
 /** A flow as the engine left it, with what its row records beyond the engine's state. */

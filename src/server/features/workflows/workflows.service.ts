@@ -755,6 +755,21 @@ export async function redactCommentsIn(
     await queries.updateCommentContent(tx, comment.id, redacted.text);
     changed += 1;
   }
+  // A rejection's reason is staff's words too (issue 54: every store covered).
+  const rejections = await queries.listRejectionsNaming(
+    tx,
+    holder.flowIds,
+    holder.globalNeedles.map(needlePattern),
+  );
+  for (const rejection of rejections) {
+    const redacted = redactText(
+      rejection.reason,
+      rejection.ownFlow ? holder.ownNeedles : holder.globalNeedles,
+    );
+    if (!redacted.changed) continue;
+    await queries.updateRejectionReason(tx, rejection.id, redacted.text);
+    changed += 1;
+  }
   return changed;
 }
 
