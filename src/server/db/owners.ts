@@ -25,6 +25,7 @@ export const TABLE_OWNERS = {
   data_subject_requests: 'data-requests',
   client_blocked_values: 'data-requests',
   privacy_settings: 'data-requests',
+  suppression_ledger: 'data-requests',
   uf_values: 'uf-values',
   uf_fetches: 'uf-values',
   reservations: 'reservations',
