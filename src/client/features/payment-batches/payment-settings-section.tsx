@@ -259,7 +259,8 @@ function SettingsForm({ settings }: { settings: PaymentSettingsView }) {
             <Text size="sm" fw={500} mb={4}>
               Vista previa (dos pagos de ejemplo)
             </Text>
-            <Code block aria-label="Vista previa del archivo del banco">
+            {/* Focusable: a keyboard user can scroll a preview wider than the screen. */}
+            <Code block tabIndex={0} aria-label="Vista previa del archivo del banco">
               {bankFileText(shown, SAMPLE).replaceAll('\t', ' → ')}
             </Code>
           </Paper>
