@@ -323,6 +323,7 @@ test.describe('§7 diseño a 390×844', () => {
       'Valores UF',
       'Respaldos',
       'Documentos',
+      'Pagos',
     ]);
     // No tab hides beyond the edge of the screen.
     const viewport = page.viewportSize()!;
