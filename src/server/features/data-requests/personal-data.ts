@@ -211,6 +211,8 @@ export const TABLE_STORES: Record<string, TableStore> = {
     'bank_name',
     'bank_account_type',
     'bank_account_number',
+    'bank_holder_name',
+    'bank_holder_rut',
     'payment_email',
   ]),
   payment_batch_items: broker([
@@ -219,8 +221,11 @@ export const TABLE_STORES: Record<string, TableStore> = {
     'bank_name',
     'bank_account_type',
     'bank_account_number',
+    'holder_name',
+    'holder_rut',
     'email',
   ]),
+  payment_settings: none([], 'los parámetros de pago y el formato del archivo del banco'),
   real_estate_agencies: none(
     ['rut', 'business_name', 'account_type', 'account_number'],
     'la inmobiliaria (persona jurídica)',
