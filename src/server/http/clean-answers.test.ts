@@ -23,7 +23,8 @@ describe('answers without unseen characters (decision 0058)', () => {
         (value, text) => {
           const answer = { value, text, nested: [text, { text }] };
           const cleaned = JSON.parse(cleanAnswerJson(JSON.stringify(answer)));
-          expect(cleaned).toEqual(strip(answer));
+          // Through JSON as the answer goes (-0 is written '0'): only the stripping may differ.
+          expect(cleaned).toEqual(JSON.parse(JSON.stringify(strip(answer))));
           expect(isCleanText(cleaned.text.replace(/[\uD800-\uDFFF]/g, ''))).toBe(true);
         },
       ),
