@@ -147,11 +147,3 @@ export const DATA_REQUEST_DAYS = 30;
 
 /** Shown instead of a restricted holder's name and RUT in reports, approvals and exports. */
 export const RESTRICTED_HOLDER_TEXT = 'Datos restringidos';
-
-/**
- * Whether a client's data may be edited (decision 0027): not while the holder has them blocked. The
- * server's `clients.isBlocked` is the same rule in SQL; the form disables 'Guardar' with it (issue 57).
- */
-export function isEditBlocked(restriction: 'opposition' | 'blocking' | null | undefined): boolean {
-  return restriction === 'blocking';
-}

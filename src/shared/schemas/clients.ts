@@ -71,6 +71,10 @@ export const clientResponse = clientRow.extend({
   restrictionReason: z.string().nullable(),
   updatedAt: z.string(),
   version: z.number().int(),
+  /** Whether the server would take an edit now (not while the holder has their data blocked). */
+  canEdit: z.boolean(),
+  /** When it would not, the Spanish reason the save would be refused with; the form shows it. */
+  editRefusal: z.string().nullable(),
 });
 export type Client = z.infer<typeof clientResponse>;
 

@@ -128,6 +128,8 @@ export const saleFlowDetail = z.object({
     firstName: z.string(),
     lastName: z.string(),
     isDeleted: z.boolean(),
+    /** The holder opposed or blocked the processing of their data (Ley 21.719): marked on the screen. */
+    restriction: z.enum(['opposition', 'blocking']).nullable(),
   }),
   project: z.object({
     id: z.uuid(),

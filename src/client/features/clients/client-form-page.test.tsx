@@ -27,6 +27,12 @@ function clientAt(version: number, firstName: string, restriction: Client['restr
     restriction,
     restrictionReason: restriction ? 'No desea recibir publicidad' : null,
     version,
+    // What the server answers (clients.service): a blocked holder's data cannot be edited.
+    canEdit: restriction !== 'blocking',
+    editRefusal:
+      restriction === 'blocking'
+        ? 'Los datos de este cliente están bloqueados por una solicitud del titular (Ley 21.719): levante el bloqueo para modificarlos'
+        : null,
   };
 }
 
@@ -167,6 +173,22 @@ describe('the holder’s data rights on a client’s screen (Ley 21.719)', () =>
     expect(calls.filter((call) => call.method === 'DELETE')).toEqual([
       { url: `/api/data-requests/holders/${CLIENT_ID}/restriction`, method: 'DELETE' },
     ]);
+  });
+
+  it('renders the server’s answer: Guardar disabled with the server’s reason, whatever the restriction', async () => {
+    // The form derives nothing: a refusal the server gives for any reason is what it shows.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        answer(200, {
+          client: { ...clientAt(3, 'Ana'), canEdit: false, editRefusal: 'Motivo del servidor.' },
+        }),
+      ),
+    );
+    renderEditPage();
+    const save = await screen.findByRole('button', { name: 'Guardar' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Motivo del servidor.')).toBeTruthy();
   });
 
   it('shows the opposition to anyone, but neither the export nor the lifting to a non-administrator', async () => {

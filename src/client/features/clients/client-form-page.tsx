@@ -1,8 +1,6 @@
 import { Paper, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { isEditBlocked } from '../../../shared/domain/privacy';
-import { errorMessage } from '../../../shared/errors';
 import { formatPersonName, formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { type Client, clientBody } from '../../../shared/schemas/clients';
@@ -167,7 +165,7 @@ function ClientForm({
           <FormActions
             cancelTo={listUrl}
             saving={save.isPending}
-            refusal={isEditBlocked(client?.restriction) ? errorMessage('CLIENT_BLOCKED') : null}
+            refusal={client && !client.canEdit ? client.editRefusal : null}
           />
         </Stack>
       </form>

@@ -3,6 +3,7 @@ import { IconFileDescription, IconFolder, IconListCheck, IconUser } from '@table
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
+import { RestrictionBadge } from '../data-requests';
 
 /**
  * An icon button of a flow screen's header: a link when it leads somewhere, a button when it acts,
@@ -79,14 +80,17 @@ export function FlowShortcuts({
   );
 }
 
-/** Under a flow screen's title: whose reservation it is, where, and 'Resciliada' once rescinded. */
+/**
+ * Under a flow screen's title: whose reservation it is (marked when the holder opposed or blocked the
+ * processing of their data, as the server says), where, and 'Resciliada' once rescinded.
+ */
 export function FlowHeaderDescription({
   client,
   projectName,
   apartmentNumber,
   isRescinded,
 }: {
-  client: { firstName: string; lastName: string };
+  client: { firstName: string; lastName: string; restriction?: 'opposition' | 'blocking' | null };
   projectName: string;
   apartmentNumber: string;
   isRescinded: boolean;
@@ -96,6 +100,9 @@ export function FlowHeaderDescription({
       <span>
         {client.firstName} {client.lastName} · {projectName} · Depto. {apartmentNumber}
       </span>
+      {client.restriction ? (
+        <RestrictionBadge restriction={client.restriction} size="md" data-testid="client-restriction" />
+      ) : null}
       {isRescinded ? (
         <Badge color="red" size="md">
           Resciliada

@@ -23,15 +23,20 @@ const rowColumns = {
   restriction: sql<'opposition' | 'blocking' | null>`${clients.restriction}`,
 };
 
+/** The one home of the rule 'a blocked holder's data wait' (Ley 21.719, decision 0027) in SQL. */
+const blocked = sql<boolean>`coalesce(${clients.restriction} = 'blocking', false)`;
+
 const detailColumns = {
   ...rowColumns,
   restrictionReason: clients.restrictionReason,
+  isBlocked: blocked,
   updatedAt: isoInstant(clients.updatedAt),
   version: clients.version,
 };
 
 export type ClientDetail = ClientRow & {
   restrictionReason: string | null;
+  isBlocked: boolean;
   updatedAt: string;
   version: number;
 };
@@ -267,7 +272,7 @@ export async function setRestriction(
 export async function isBlocked(db: Executor, id: string): Promise<boolean> {
   const [row] = await queryRows<{ blocked: boolean }>(
     db,
-    sql`select restriction = 'blocking' as blocked from clients where id = ${id}`,
+    sql`select ${blocked} as blocked from clients where id = ${id}`,
   );
   return row?.blocked === true;
 }
@@ -293,6 +298,6 @@ export async function listBlockedAmong(
   if (ids.length === 0) return [];
   return queryRows<{ id: string; rut: string }>(
     db,
-    sql`select id, rut from clients where id = any(${uuidArrayParam(ids)}) and restriction = 'blocking'`,
+    sql`select id, rut from clients where id = any(${uuidArrayParam(ids)}) and ${blocked}`,
   );
 }

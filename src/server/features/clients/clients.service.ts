@@ -1,5 +1,6 @@
+import { errorMessage } from '../../../shared/errors';
 import { can } from '../../../shared/permissions';
-import type { ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
+import type { Client, ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { clients as clientsTable } from '../../db/schema';
@@ -21,19 +22,24 @@ export function list({ db }: ReadContext, query: ClientListParams): Promise<Clie
   return queries.listClients(db, query);
 }
 
-export async function get({ db }: ReadContext, id: string): Promise<queries.ClientDetail> {
+/**
+ * The answer of one client: whether its data may be edited now and, when not, the server's reason, so
+ * the form disables 'Guardar' with the words the save would be refused with (issue 57).
+ */
+function answerOf({ isBlocked, ...client }: queries.ClientDetail): Client {
+  return { ...client, canEdit: !isBlocked, editRefusal: isBlocked ? errorMessage('CLIENT_BLOCKED') : null };
+}
+
+export async function get({ db }: ReadContext, id: string): Promise<Client> {
   const client = await queries.findLiveClient(db, id);
   if (!client) throw new AppError('CLIENT_NOT_FOUND');
-  return client;
+  return answerOf(client);
 }
 
 /** created_by / updated_by come from the session, never from the body. */
-export async function create(
-  { db, user }: ServiceContext,
-  values: ClientValues,
-): Promise<queries.ClientDetail> {
+export async function create({ db, user }: ServiceContext, values: ClientValues): Promise<Client> {
   if (await queries.rutTaken(db, values.rut)) throw new AppError('CLIENT_RUT_TAKEN');
-  return guardRut(() => db.transaction((tx) => queries.insertClient(tx, values, user.id)));
+  return answerOf(await guardRut(() => db.transaction((tx) => queries.insertClient(tx, values, user.id))));
 }
 
 /**
@@ -44,7 +50,7 @@ export async function update(
   { db, user }: ServiceContext,
   id: string,
   { version, ...values }: ClientValues & { version: number },
-): Promise<queries.ClientDetail> {
+): Promise<Client> {
   // A blocked holder's data wait for the block to be lifted (Ley 21.719, decision 0027).
   if (await queries.isBlocked(db, id)) throw new AppError('CLIENT_BLOCKED');
   if (await queries.rutTaken(db, values.rut, id)) {
@@ -54,7 +60,7 @@ export async function update(
   const updated = await guardRut(() =>
     db.transaction((tx) => queries.updateClient(tx, id, version, values, user.id)),
   );
-  if (updated) return updated;
+  if (updated) return answerOf(updated);
   if (await queries.findLiveClient(db, id)) throw new AppError('STALE_VERSION');
   throw new AppError('CLIENT_NOT_FOUND');
 }

@@ -696,6 +696,8 @@ describe('opposition and blocking', () => {
     const read = (await admin.get(`/api/clients/${client.id}`)).json().client;
     expect(read.restriction).toBe('blocking');
     expect(read.restrictionReason).toBe('Solicitud de bloqueo del 19/11/2026');
+    // The answer says the edit would be refused, in the words the refusal uses (issue 57).
+    expect(read.canEdit).toBe(false);
     const edit = await admin.put(`/api/clients/${client.id}`, {
       rut: HOLDER.rut,
       firstName: 'Eulalia',
@@ -705,11 +707,22 @@ describe('opposition and blocking', () => {
     });
     expect(edit.statusCode).toBe(409);
     expect(errorOf(edit).code).toBe('CLIENT_BLOCKED');
+    expect(read.editRefusal).toBe(errorOf(edit).message);
     const sales = (await admin.get('/api/reports/sales?fromDate=2000-01-01&toDate=2030-12-31')).json();
     expect(sales.rows.map((row: { clientName: string }) => row.clientName)).toEqual(['Datos restringidos']);
 
     expect((await admin.delete(`/api/data-requests/holders/${client.id}/restriction`)).statusCode).toBe(204);
-    expect((await admin.get(`/api/clients/${client.id}`)).json().client.restriction).toBeNull();
+    const lifted = (await admin.get(`/api/clients/${client.id}`)).json().client;
+    expect(lifted).toMatchObject({ restriction: null, canEdit: true, editRefusal: null });
+    const saved = await admin.put(`/api/clients/${client.id}`, {
+      rut: HOLDER.rut,
+      firstName: 'Eulalia',
+      lastName: 'Quiroga',
+      birthDate: '1987-09-14',
+      version: lifted.version,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().client).toMatchObject({ canEdit: true, editRefusal: null });
     const again = await admin.delete(`/api/data-requests/holders/${client.id}/restriction`);
     expect(again.statusCode).toBe(409);
   });

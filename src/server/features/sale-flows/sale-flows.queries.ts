@@ -113,7 +113,14 @@ export interface SaleFlowHeader {
   rescindedAt: string | null;
   rescindedReason: string | null;
   rescindedBy: { id: string; firstName: string; lastName: string } | null;
-  client: { id: string; rut: string; firstName: string; lastName: string; isDeleted: boolean };
+  client: {
+    id: string;
+    rut: string;
+    firstName: string;
+    lastName: string;
+    isDeleted: boolean;
+    restriction: 'opposition' | 'blocking' | null;
+  };
   project: { id: string; name: string; stage: string; deadline: string };
   broker: { id: string; name: string; businessName: string } | null;
   commissionId: string | null;
@@ -145,7 +152,8 @@ export async function findSaleFlowHeader(db: Executor, flowId: string) {
              (select json_build_object('id', rb.id, 'firstName', rb.first_name, 'lastName', rb.last_name)
                 from profiles rb where rb.id = r.rescinded_by) as "rescindedBy",
              (select json_build_object('id', c.id, 'rut', c.rut, 'firstName', c.first_name,
-                                       'lastName', c.last_name, 'isDeleted', c.deleted_at is not null)
+                                       'lastName', c.last_name, 'isDeleted', c.deleted_at is not null,
+                                       'restriction', c.restriction)
                 from clients c where c.id = r.client_id) as client,
              (select json_build_object('id', p.id, 'name', p.name, 'stage', p.stage, 'deadline', p.deadline)
                 from projects p where p.id = r.project_id) as project,

@@ -287,7 +287,7 @@ describe('the sale flow detail', () => {
         version: reservation.version,
       },
       rescission: null,
-      client: { id: client.id, firstName: 'Elena', lastName: 'Díaz', isDeleted: false },
+      client: { id: client.id, firstName: 'Elena', lastName: 'Díaz', isDeleted: false, restriction: null },
       project: { id: reservation.projectId, deadline: '2027-06-30', isDeadlinePassed: false },
       broker: { id: broker.id, name: 'Propiedades Sur' },
       commissionId: commission.id,
@@ -335,6 +335,13 @@ describe('the sale flow detail', () => {
       rescindedAt: NOW.toISOString(),
       rescindedBy: { id: admin.user!.id, firstName: admin.user!.firstName, lastName: admin.user!.lastName },
     });
+  });
+
+  it('says when the client’s data are blocked by the holder (Ley 21.719), so the screen marks it', async () => {
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const { flow, client } = await saleFlowOf(ctx);
+    await ctx.db.update(clients).set({ restriction: 'blocking' }).where(eq(clients.id, client.id));
+    expect((await detail(kam, flow.id)).client).toMatchObject({ id: client.id, restriction: 'blocking' });
   });
 
   it('answers 404 with the spec’s message for an unknown flow or a payment flow', async () => {
