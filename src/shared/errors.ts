@@ -250,6 +250,12 @@ export const errorCatalog = {
     message:
       'Usted hizo este cambio de cuenta: otra persona (Gestor de Pagos o administrador) debe verificarlo.',
   },
+  PROMOTION_ACCOUNT_UNVERIFIED: {
+    status: 409,
+    message:
+      'La cuenta del beneficiario está por verificar: otra persona (Gestor de Pagos o administrador) debe verificarla antes de registrar el pago.',
+    field: 'paymentDate',
+  },
   BANK_NOTHING_TO_VERIFY: {
     status: 409,
     message:

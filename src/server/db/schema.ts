@@ -138,6 +138,14 @@ export const realEstateAgencies = pgTable(
     bank: text('bank').notNull(),
     accountType: text('account_type').notNull(),
     accountNumber: text('account_number').notNull(),
+    /**
+     * Who last set the account that decides where money goes, and who else verified it (issue 53,
+     * decisions 0052 and 0063): 'Cuenta por verificar' until verified, never by its author.
+     */
+    bankChangedBy: uuid('bank_changed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    bankChangedAt: instant('bank_changed_at'),
+    bankVerifiedBy: uuid('bank_verified_by').references(() => profiles.id, { onDelete: 'set null' }),
+    bankVerifiedAt: instant('bank_verified_at'),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -147,6 +155,10 @@ export const realEstateAgencies = pgTable(
   (t) => [
     index('real_estate_agencies_business_name_idx').on(t.businessName),
     check('real_estate_agencies_account_type_check', sql.raw(`account_type in (${ACCOUNT_TYPES_SQL})`)),
+    check(
+      'real_estate_agencies_bank_verified_check',
+      sql`${t.bankVerifiedBy} is null or ${t.bankVerifiedBy} <> ${t.bankChangedBy}`,
+    ),
   ],
 );
 
@@ -786,6 +798,14 @@ export const promotions = pgTable(
     documentNumber: text('document_number'),
     documentDate: day('document_date'),
     paymentDate: day('payment_date'),
+    /**
+     * Who last set the account that decides where money goes, and who else verified it (issue 53,
+     * decisions 0052 and 0063): 'Cuenta por verificar' until verified, never by its author.
+     */
+    bankChangedBy: uuid('bank_changed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    bankChangedAt: instant('bank_changed_at'),
+    bankVerifiedBy: uuid('bank_verified_by').references(() => profiles.id, { onDelete: 'set null' }),
+    bankVerifiedAt: instant('bank_verified_at'),
     createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
     updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -796,6 +816,10 @@ export const promotions = pgTable(
     index('promotions_reservation_idx').on(t.reservationId),
     check('promotions_amount_non_negative', sql`${t.amount} >= 0`),
     check('promotions_account_type_check', sql.raw(`account_type in (${ACCOUNT_TYPES_SQL})`)),
+    check(
+      'promotions_bank_verified_check',
+      sql`${t.bankVerifiedBy} is null or ${t.bankVerifiedBy} <> ${t.bankChangedBy}`,
+    ),
   ],
 );
 
@@ -1443,6 +1467,11 @@ export const importRuns = pgTable(
     /** How many parts its file was stored in (`import_run_file_parts`): the file is whole when all are. */
     fileParts: integer('file_parts').notNull().default(1),
     sheetName: text('sheet_name'),
+    /**
+     * The row the header was read from by the last dry run or apply (found below a title block, or
+     * chosen on screen or with --header-row): the errors workbook and the run's answer read it again.
+     */
+    headerRow: integer('header_row'),
     /** The field → column mapping of the last dry run or apply. */
     mapping: jsonb('mapping'),
     /** uploaded → applying → applied | failed | cancelled; applied → undone. */
@@ -1675,7 +1704,10 @@ export const brokerInvoices = pgTable(
     grossAmount: pesos('gross_amount'),
     withholdingAmount: pesos('withholding_amount'),
     payableAmount: pesos('payable_amount'),
-    /** 'manual' (typed) or 'xml' (read from the SII's DTE). */
+    /**
+     * 'manual' (typed), 'xml' (read from the SII's DTE) or 'import' (an invoice number of an imported
+     * paid payment, its amounts derived from the payment: decision 0063).
+     */
     source: text('source').notNull(),
     mismatchAcceptedBy: uuid('mismatch_accepted_by').references(() => profiles.id, { onDelete: 'set null' }),
     mismatchAcceptedAt: instant('mismatch_accepted_at'),
@@ -1691,7 +1723,7 @@ export const brokerInvoices = pgTable(
     uniqueIndex('broker_invoices_folio_key').on(t.brokerId, t.kind, t.folio),
     index('broker_invoices_flow_idx').on(t.flowId),
     check('broker_invoices_kind_check', sql.raw(`kind in (${BROKER_INVOICE_KINDS_SQL})`)),
-    check('broker_invoices_source_check', sql`${t.source} in ('manual', 'xml')`),
+    check('broker_invoices_source_check', sql`${t.source} in ('manual', 'xml', 'import')`),
     check('broker_invoices_folio_check', sql`${t.folio} ~ '^[1-9][0-9]{0,9}$'`),
     check('broker_invoices_received_check', sql`${t.receivedDate} >= ${t.issueDate}`),
     check(

@@ -296,6 +296,10 @@ export const AUDIT_TABLES = {
       document_number: field('N° documento'),
       document_date: field('Fecha documento', 'date'),
       payment_date: field('Fecha de pago', 'date'),
+      bank_changed_by: ref('Cuenta cambiada por', 'user'),
+      bank_changed_at: field('Cuenta cambiada el', 'instant'),
+      bank_verified_by: ref('Cuenta verificada por', 'user'),
+      bank_verified_at: field('Cuenta verificada el', 'instant'),
     },
   },
   broker_commissions: {
@@ -402,6 +406,10 @@ export const AUDIT_TABLES = {
       bank: field('Banco'),
       account_type: field('Tipo de cuenta'),
       account_number: field('Número de cuenta'),
+      bank_changed_by: ref('Cuenta cambiada por', 'user'),
+      bank_changed_at: field('Cuenta cambiada el', 'instant'),
+      bank_verified_by: ref('Cuenta verificada por', 'user'),
+      bank_verified_at: field('Cuenta verificada el', 'instant'),
     },
   },
   projects: {

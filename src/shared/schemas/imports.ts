@@ -712,6 +712,8 @@ export const importRun = z.object({
   fileName: z.string(),
   fileHash: z.string(),
   status: z.enum(IMPORT_STATUSES),
+  /** The row its header was read from by the last review or apply (null before the first review). */
+  headerRow: z.number().int().nullable(),
   totalRows: z.number().int(),
   processedRows: z.number().int(),
   counts: importCounts,

@@ -299,6 +299,14 @@ export const promotionView = z.object({
   documentDate: z.string().nullable(),
   paymentDate: z.string().nullable(),
   version: z.number().int(),
+  /**
+   * The payee's account as entered waits for a second person (issue 53, decision 0063): 'unverified'
+   * ('Cuenta por verificar') until another payments user or an administrator verifies it; meanwhile
+   * the promotion's payment date is refused.
+   */
+  accountStatus: z.enum(['unverified', 'verified']),
+  /** Whether the viewer may press 'Verificar cuenta' (payments staff, never the account's author). */
+  canVerifyAccount: z.boolean(),
 });
 export type PromotionView = z.infer<typeof promotionView>;
 

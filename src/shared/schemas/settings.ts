@@ -42,12 +42,21 @@ export const agencyRow = z.object({
   bank: z.string(),
   accountType: z.enum(ACCOUNT_TYPES),
   accountNumber: z.string(),
+  /**
+   * The account as entered waits for a second person (issue 53, decision 0063): 'unverified' ('Cuenta
+   * por verificar') until another payments user or an administrator verifies it.
+   */
+  accountStatus: z.enum(['unverified', 'verified']),
 });
 export type AgencyRow = z.infer<typeof agencyRow>;
 export const agencyPage = pageOf(agencyRow);
 export type AgencyPage = z.infer<typeof agencyPage>;
 
-export const agency = agencyRow.extend({ version: z.number().int() });
+export const agency = agencyRow.extend({
+  version: z.number().int(),
+  /** Whether the viewer may press 'Verificar cuenta' (payments staff, never the account's author). */
+  canVerifyAccount: z.boolean(),
+});
 export type Agency = z.infer<typeof agency>;
 export const agencyResponse = z.object({ agency });
 

@@ -13,6 +13,7 @@ function run(extra: Partial<ImportRun>): ImportRun {
     fileName: 'reservas_corregidas.xlsx',
     fileHash: 'abc',
     status: 'applying',
+    headerRow: 1,
     totalRows: 3,
     processedRows: 0,
     counts: { created: 0, updated: 0, unchanged: 0, errors: 0 },

@@ -107,6 +107,22 @@ export function useSavePromotion(reservationId: string) {
   });
 }
 
+/** 'Verificar cuenta' of a promotion's payee (issue 53): another payments user or an administrator. */
+export function useVerifyPromotionAccount(reservationId: string) {
+  const invalidate = useInvalidateReservations();
+  return useMutation({
+    mutationFn: ({ id, version }: { id: string; version: number }) =>
+      api<{ promotion: PromotionView }>(
+        `/api/reservations/${reservationId}/promotions/${id}/account/verify`,
+        {
+          method: 'POST',
+          body: { version },
+        },
+      ).then((r) => r.promotion),
+    onSuccess: invalidate,
+  });
+}
+
 export function useDeletePromotion(reservationId: string) {
   const invalidate = useInvalidateReservations();
   return useMutation({

@@ -1,12 +1,14 @@
-import { ActionIcon, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDate, formatRut, formatUF } from '../../../shared/format';
+import { BANK_STATUS_LABELS } from '../../../shared/schemas/brokers';
 import type { PromotionView } from '../../../shared/schemas/reservations';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ErrorAlert } from '../../components/error-alert';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
-import { useDeletePromotion, useSavePromotion } from './api';
+import { useDeletePromotion, useSavePromotion, useVerifyPromotionAccount } from './api';
 import { PromotionDialog } from './promotion-dialog';
 
 /** The promotions of a reservation, with the popup to add or edit one (delete: administrators). */
@@ -22,6 +24,7 @@ export function PromotionsSection({
   const user = useCurrentUser();
   const save = useSavePromotion(reservationId);
   const remove = useDeletePromotion(reservationId);
+  const verify = useVerifyPromotionAccount(reservationId);
   const [editing, setEditing] = useState<PromotionView | 'new' | null>(null);
   const [deleting, setDeleting] = useState<PromotionView | null>(null);
   const current = editing === 'new' ? null : editing;
@@ -68,6 +71,33 @@ export function PromotionsSection({
                   <Table.Td>{formatRut(promotion.rut)}</Table.Td>
                   <Table.Td>
                     {promotion.bank} · {promotion.accountType}
+                    {/* The payee's account waits for a second person before it is paid (issue 53). */}
+                    <Group gap={6} mt={4} wrap="nowrap">
+                      <Badge
+                        size="sm"
+                        variant="light"
+                        miw="max-content"
+                        color={promotion.accountStatus === 'unverified' ? 'orange' : 'green'}
+                      >
+                        {BANK_STATUS_LABELS[promotion.accountStatus]}
+                      </Badge>
+                      {promotion.canVerifyAccount ? (
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          loading={verify.isPending && verify.variables?.id === promotion.id}
+                          aria-label={`Verificar cuenta de ${promotion.beneficiary}`}
+                          onClick={() =>
+                            verify.mutate(
+                              { id: promotion.id, version: promotion.version },
+                              { onSuccess: () => notifySaved('Cuenta bancaria verificada') },
+                            )
+                          }
+                        >
+                          Verificar cuenta
+                        </Button>
+                      ) : null}
+                    </Group>
                   </Table.Td>
                   <Table.Td ta="right">{formatUF(promotion.amount)}</Table.Td>
                   <Table.Td>{formatDate(promotion.paymentDate) || '—'}</Table.Td>
@@ -106,6 +136,7 @@ export function PromotionsSection({
           </Table>
         </Table.ScrollContainer>
       )}
+      <ErrorAlert error={verify.error} />
 
       <PromotionDialog
         opened={editing !== null}

@@ -1,6 +1,7 @@
-import { Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import { formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
+import { BANK_STATUS_LABELS } from '../../../shared/schemas/brokers';
 import type { AgencyRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
@@ -33,6 +34,16 @@ export function AgenciesSection() {
     { accessor: 'bank', title: 'Banco' },
     { accessor: 'accountType', title: 'Tipo de Cuenta', noWrap: true },
     { accessor: 'accountNumber', title: 'Número de Cuenta', noWrap: true },
+    {
+      accessor: 'accountStatus',
+      title: 'Cuenta',
+      noWrap: true,
+      render: (agency) => (
+        <Badge size="sm" variant="light" color={agency.accountStatus === 'unverified' ? 'orange' : 'green'}>
+          {BANK_STATUS_LABELS[agency.accountStatus]}
+        </Badge>
+      ),
+    },
   ];
   if (canManage)
     columns.push(editColumn<AgencyRow>('inmobiliarias', back, (agency) => agency.businessName, narrow));

@@ -1,16 +1,18 @@
-import { Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useNavigate } from 'react-router';
 import { ACCOUNT_TYPES } from '../../../shared/domain/accounts';
 import { formatRut } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
+import { BANK_STATUS_LABELS } from '../../../shared/schemas/brokers';
 import { type Agency, agencyBody } from '../../../shared/schemas/settings';
+import { ErrorAlert } from '../../components/error-alert';
 import { AFTER_SAVE, useLeaveGuard } from '../../components/leave-guard';
 import { FormActions, FormFailureAlert, RecordFormPage, useRecordSubmit } from '../../components/record-form';
 import { RutInput } from '../../components/rut-input';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
-import { useAgency, useSaveAgency } from './api';
+import { useAgency, useSaveAgency, useVerifyAgencyAccount } from './api';
 import { AdminOnly, FormHeader, useBackTo } from './settings-form';
 
 interface AgencyFormValues {
@@ -123,10 +125,43 @@ function AgencyForm({
                 {...form.getInputProps('accountNumber')}
               />
             </SimpleGrid>
+            {agency ? <AccountStatus agency={agency} /> : null}
           </Paper>
           <FormActions cancelTo={backTo} saving={save.isPending} />
         </Stack>
       </form>
     </>
+  );
+}
+
+/** 'Cuenta por verificar' or 'Cuenta verificada', and 'Verificar cuenta' when the server allows it (issue 53). */
+function AccountStatus({ agency }: { agency: Agency }) {
+  const verify = useVerifyAgencyAccount(agency.id);
+  const unverified = agency.accountStatus === 'unverified';
+  return (
+    <Stack gap={4} mt="md">
+      <Group gap="sm">
+        <Badge color={unverified ? 'orange' : 'green'} variant="light">
+          {BANK_STATUS_LABELS[agency.accountStatus]}
+        </Badge>
+        {agency.canVerifyAccount ? (
+          <Button
+            size="xs"
+            loading={verify.isPending}
+            onClick={() =>
+              verify.mutate(agency.version, { onSuccess: () => notifySaved('Cuenta bancaria verificada') })
+            }
+          >
+            Verificar cuenta
+          </Button>
+        ) : null}
+      </Group>
+      {unverified ? (
+        <Text size="xs" c="dimmed">
+          Otra persona de pagos o un administrador (no quien la ingresó) debe verificar esta cuenta.
+        </Text>
+      ) : null}
+      <ErrorAlert error={verify.error} />
+    </Stack>
   );
 }

@@ -77,6 +77,24 @@ export function useAgency(id: string | undefined) {
   });
 }
 
+/** 'Verificar cuenta' of an agency's account (issue 53): another payments user or an administrator. */
+export function useVerifyAgencyAccount(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (version: number) =>
+      (
+        await api<{ agency: Agency }>(`${BASE}/agencies/${id}/account/verify`, {
+          method: 'POST',
+          body: { version },
+        })
+      ).agency,
+    onSuccess: (agency) => {
+      queryClient.setQueryData(settingsKeys.agency(id), agency);
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.agencies });
+    },
+  });
+}
+
 export function useSaveAgency(id: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -111,7 +111,10 @@ describe('imports: reading what real exporters write', () => {
     const review = withNames.json() as DryRunResult;
     expect(review.headerRow).toBe(4);
     expect(review.counts.created).toBe(6);
-    const errors = await admin.get(`/api/imports/runs/${file.runId}/errors?headerRow=4`);
+    // The chosen row is stored with the run: its answer says it, and the errors workbook, asked without
+    // it, reads from there too.
+    expect((await admin.get(`/api/imports/runs/${file.runId}`)).json().run.headerRow).toBe(4);
+    const errors = await admin.get(`/api/imports/runs/${file.runId}/errors`);
     expect(errors.statusCode).toBe(200);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(errors.rawPayload as never);

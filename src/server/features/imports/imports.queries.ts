@@ -146,6 +146,7 @@ const runColumns = {
   fileName: importRuns.fileName,
   fileHash: importRuns.fileHash,
   status: importRuns.status,
+  headerRow: importRuns.headerRow,
   totalRows: importRuns.totalRows,
   processedRows: importRuns.processedRows,
   createdCount: importRuns.createdCount,

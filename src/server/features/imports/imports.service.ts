@@ -224,6 +224,7 @@ export async function dryRun(ctx: ServiceContext, runId: string, input: RunInput
     queries.updateRun(tx, runId, {
       mapping: input.mapping,
       sheetName: input.sheetName ?? null,
+      headerRow: outcome.headerRow,
       totalRows: outcome.totalRows,
       errorCount: outcome.counts.errors,
     }),
@@ -279,6 +280,7 @@ export async function startApply(
         status: 'applying',
         mapping: input.mapping,
         sheetName: input.sheetName ?? null,
+        headerRow: outcome.headerRow,
         startedAt: ctx.now,
         totalRows: outcome.totalRows,
       });
@@ -364,6 +366,7 @@ function runView(row: queries.RunListRow): ImportRun {
     fileName: row.fileName,
     fileHash: row.fileHash,
     status: row.status as ImportRun['status'],
+    headerRow: row.headerRow,
     totalRows: row.totalRows,
     processedRows: row.processedRows,
     counts: {
@@ -463,7 +466,16 @@ export async function errorsWorkbook(
   const mapping = (run.mapping as ColumnMapping | null) ?? null;
   if (!mapping)
     throw new AppError('IMPORT_MAPPING_MISSING', { params: { fields: 'haga primero la revisión' } });
-  const input = { kind, bytes: run.fileBytes, sheetName: run.sheetName, headerRow, mapping, repeatedKeys };
+  // Where the review read the header (stored with the run), unless the link names another row.
+  const at = headerRow ?? run.headerRow;
+  const input = {
+    kind,
+    bytes: run.fileBytes,
+    sheetName: run.sheetName,
+    headerRow: at,
+    mapping,
+    repeatedKeys,
+  };
   const outcome = await plan(ctx.db, input, ctx.now);
   const byRow = new Map<number, string[]>();
   for (const error of outcome.errors) {
@@ -475,7 +487,7 @@ export async function errorsWorkbook(
     );
     byRow.set(error.rowNumber, list);
   }
-  const table = await openTable(run.fileBytes, { sheet: run.sheetName, headerRow });
+  const table = await openTable(run.fileBytes, { sheet: run.sheetName, headerRow: at });
   const out = new PassThrough();
   const ExcelJS = await loadExcelJs();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({

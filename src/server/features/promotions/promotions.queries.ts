@@ -5,10 +5,32 @@ import { promotions, reservations } from '../../db/schema';
 
 export type PromotionValues = Omit<
   typeof promotions.$inferInsert,
-  'id' | 'createdAt' | 'updatedAt' | 'version' | 'createdBy' | 'updatedBy' | 'reservationId'
+  | 'id'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'version'
+  | 'createdBy'
+  | 'updatedBy'
+  | 'reservationId'
+  | 'bankChangedBy'
+  | 'bankChangedAt'
+  | 'bankVerifiedBy'
+  | 'bankVerifiedAt'
 >;
 
-/** A promotion as the API shows it: the view's keys mapped to columns. */
+/** Who set the payee's account, and when (decision 0063). */
+export interface BankChange {
+  changedBy: string;
+  at: Date;
+}
+
+/** A promotion as stored: the view's columns, and who set its account and whether another verified it. */
+export type StoredPromotion = Omit<PromotionView, 'accountStatus' | 'canVerifyAccount'> & {
+  bankChangedBy: string | null;
+  isAccountVerified: boolean;
+};
+
+/** The view's keys mapped to columns, with the account's author and verification. */
 const promotionViewColumns = {
   id: promotions.id,
   amount: promotions.amount,
@@ -23,9 +45,11 @@ const promotionViewColumns = {
   documentDate: promotions.documentDate,
   paymentDate: promotions.paymentDate,
   version: promotions.version,
-} satisfies Record<keyof PromotionView, unknown>;
+  bankChangedBy: promotions.bankChangedBy,
+  isAccountVerified: sql<boolean>`${promotions.bankVerifiedAt} is not null`,
+} satisfies Record<keyof StoredPromotion, unknown>;
 
-export async function promotionsOf(db: Executor, reservationId: string): Promise<PromotionView[]> {
+export async function promotionsOf(db: Executor, reservationId: string): Promise<StoredPromotion[]> {
   return db
     .select(promotionViewColumns)
     .from(promotions)
@@ -37,11 +61,26 @@ export async function findPromotion(
   db: Executor,
   reservationId: string,
   id: string,
-): Promise<PromotionView | null> {
+): Promise<StoredPromotion | null> {
   const [row] = await db
     .select(promotionViewColumns)
     .from(promotions)
     .where(and(eq(promotions.id, id), eq(promotions.reservationId, reservationId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The promotion, its row locked for the rest of the transaction (a verification). */
+export async function lockPromotion(
+  db: Executor,
+  reservationId: string,
+  id: string,
+): Promise<StoredPromotion | null> {
+  const [row] = await db
+    .select(promotionViewColumns)
+    .from(promotions)
+    .where(and(eq(promotions.id, id), eq(promotions.reservationId, reservationId)))
+    .for('update')
     .limit(1);
   return row ?? null;
 }
@@ -62,10 +101,18 @@ export async function insertPromotion(
   reservationId: string,
   values: PromotionValues,
   actorId: string,
-): Promise<PromotionView> {
+  change: BankChange,
+): Promise<StoredPromotion> {
   const [row] = await db
     .insert(promotions)
-    .values({ ...values, reservationId, createdBy: actorId, updatedBy: actorId })
+    .values({
+      ...values,
+      reservationId,
+      createdBy: actorId,
+      updatedBy: actorId,
+      bankChangedBy: change.changedBy,
+      bankChangedAt: change.at,
+    })
     .returning(promotionViewColumns);
   return row!;
 }
@@ -76,10 +123,46 @@ export async function updatePromotion(
   version: number,
   values: PromotionValues,
   actorId: string,
-): Promise<PromotionView | null> {
+  change: BankChange | null,
+): Promise<StoredPromotion | null> {
   const [row] = await db
     .update(promotions)
-    .set({ ...values, updatedBy: actorId, updatedAt: sql`now()`, version: sql`${promotions.version} + 1` })
+    .set({
+      ...values,
+      // A new account waits for its verification again.
+      ...(change
+        ? {
+            bankChangedBy: change.changedBy,
+            bankChangedAt: change.at,
+            bankVerifiedBy: null,
+            bankVerifiedAt: null,
+          }
+        : {}),
+      updatedBy: actorId,
+      updatedAt: sql`now()`,
+      version: sql`${promotions.version} + 1`,
+    })
+    .where(and(eq(promotions.id, id), eq(promotions.version, version)))
+    .returning(promotionViewColumns);
+  return row ?? null;
+}
+
+/** 'Verificar cuenta': at the version the verifier read; null when it moved on. */
+export async function setAccountVerified(
+  db: Executor,
+  id: string,
+  version: number,
+  verified: { userId: string; at: Date },
+): Promise<StoredPromotion | null> {
+  const [row] = await db
+    .update(promotions)
+    .set({
+      bankVerifiedBy: verified.userId,
+      bankVerifiedAt: verified.at,
+      updatedBy: verified.userId,
+      updatedAt: sql`now()`,
+      version: sql`${promotions.version} + 1`,
+    })
     .where(and(eq(promotions.id, id), eq(promotions.version, version)))
     .returning(promotionViewColumns);
   return row ?? null;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { bankVerifyBody } from '../../../shared/schemas/brokers';
 import { idParams } from '../../../shared/schemas/common';
 import { promotionFields, promotionView, updatePromotionBody } from '../../../shared/schemas/reservations';
 import { serviceContext } from '../../http/context';
@@ -42,6 +43,27 @@ export const promotionsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.params.promotionId,
         request.body,
+      ),
+    }),
+  );
+
+  // 'Verificar cuenta' (issue 53, decision 0063): another payments user or an administrator.
+  app.post(
+    '/:id/promotions/:promotionId/account/verify',
+    {
+      schema: {
+        tags,
+        params: promotionParams,
+        body: bankVerifyBody,
+        response: { 200: z.object({ promotion: promotionView }) },
+      },
+    },
+    async (request) => ({
+      promotion: await promotions.verifyAccount(
+        serviceContext(request),
+        request.params.id,
+        request.params.promotionId,
+        request.body.version,
       ),
     }),
   );

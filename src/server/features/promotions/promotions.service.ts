@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { can } from '../../../shared/permissions';
+import type { PolicyUser } from '../../../shared/policies';
 import { allow } from '../../../shared/policies';
 import type {
   PromotionView,
   promotionFields,
   updatePromotionBody,
 } from '../../../shared/schemas/reservations';
-import type { ServiceContext } from '../../context';
+import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
 import * as queries from './promotions.queries';
@@ -16,8 +17,39 @@ const PAYEE_FIELDS = ['beneficiary', 'rut', 'bank', 'accountType', 'accountNumbe
 
 /** Promotions of a reservation (spec part 1 §5): payments to a beneficiary, edited with the reservation's rules. */
 
-export function promotionsOf(db: Executor, reservationId: string): Promise<PromotionView[]> {
-  return queries.promotionsOf(db, reservationId);
+/** The promotion as the viewer sees it: its account's state and whether the viewer may verify it. */
+function viewOf(
+  user: PolicyUser | undefined,
+  { bankChangedBy, isAccountVerified, ...promotion }: queries.StoredPromotion,
+): PromotionView {
+  return {
+    ...promotion,
+    accountStatus: isAccountVerified ? 'verified' : 'unverified',
+    canVerifyAccount:
+      !isAccountVerified &&
+      user !== undefined &&
+      allow(user, 'bankAccounts.verify', { changedBy: bankChangedBy }),
+  };
+}
+
+export async function promotionsOf(
+  { db, user }: ReadContext,
+  reservationId: string,
+): Promise<PromotionView[]> {
+  return (await queries.promotionsOf(db, reservationId)).map((row) => viewOf(user, row));
+}
+
+/**
+ * A payment date recorded (or moved) pays the payee: not while the account waits for its verification
+ * (issue 53, decision 0063), as a broker's unverified account keeps its payments out of a batch.
+ */
+function refuseUnverifiedPayment(
+  promotion: Pick<queries.StoredPromotion, 'isAccountVerified'>,
+  before: string | null,
+  after: string | null,
+) {
+  if (after !== null && after !== before && !promotion.isAccountVerified)
+    throw new AppError('PROMOTION_ACCOUNT_UNVERIFIED');
 }
 
 async function lockOpenReservation(tx: Executor, reservationId: string) {
@@ -31,10 +63,16 @@ export async function add(
   reservationId: string,
   body: z.output<typeof promotionFields>,
 ): Promise<PromotionView> {
-  return ctx.db.transaction(async (tx) => {
+  // A new payee's account is entered by its author and waits for another person's verification.
+  refuseUnverifiedPayment({ isAccountVerified: false }, null, body.paymentDate ?? null);
+  const added = await ctx.db.transaction(async (tx) => {
     await lockOpenReservation(tx, reservationId);
-    return queries.insertPromotion(tx, reservationId, body, ctx.user.id);
+    return queries.insertPromotion(tx, reservationId, body, ctx.user.id, {
+      changedBy: ctx.user.id,
+      at: ctx.now,
+    });
   });
+  return viewOf(ctx.user, added);
 }
 
 export async function update(
@@ -53,10 +91,51 @@ export async function update(
     const payeeChanged = PAYEE_FIELDS.some((field) => before[field] !== values[field]);
     if (payeeChanged && !allow(ctx.user, 'bankAccounts.change', { payee: 'promotion' }))
       throw new AppError('BANK_DATA_FORBIDDEN');
-    const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id);
+    // A changed account waits for its verification again (decision 0063), and pays nothing meanwhile.
+    const change = payeeChanged ? { changedBy: ctx.user.id, at: ctx.now } : null;
+    refuseUnverifiedPayment(
+      { isAccountVerified: !payeeChanged && before.isAccountVerified },
+      before.paymentDate,
+      values.paymentDate ?? null,
+    );
+    const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id, change);
     if (!updated) throw new AppError('STALE_VERSION');
-    return updated;
+    return viewOf(ctx.user, updated);
   });
+}
+
+/**
+ * 'Verificar cuenta' of a promotion's payee (issue 53, decision 0063): as a broker's (0052), by another
+ * payments user or an administrator — never the account's author —, at the version read. Audited by
+ * the row's trigger.
+ */
+export async function verifyAccount(
+  ctx: ServiceContext,
+  reservationId: string,
+  promotionId: string,
+  version: number,
+): Promise<PromotionView> {
+  const verified = await ctx.db.transaction(async (tx) => {
+    const promotion = await queries.lockPromotion(tx, reservationId, promotionId);
+    if (!promotion) throw new AppError('PROMOTION_NOT_FOUND');
+    if (!allow(ctx.user, 'bankAccounts.verify', { changedBy: promotion.bankChangedBy })) {
+      throw new AppError(
+        promotion.bankChangedBy === ctx.user.id &&
+          allow(ctx.user, 'bankAccounts.change', { payee: 'promotion' })
+          ? 'BANK_VERIFY_OWN_CHANGE'
+          : 'BANK_VERIFY_FORBIDDEN',
+      );
+    }
+    if (promotion.version !== version) throw new AppError('STALE_VERSION');
+    if (promotion.isAccountVerified) throw new AppError('BANK_NOTHING_TO_VERIFY');
+    const saved = await queries.setAccountVerified(tx, promotionId, version, {
+      userId: ctx.user.id,
+      at: ctx.now,
+    });
+    if (!saved) throw new AppError('STALE_VERSION');
+    return saved;
+  });
+  return viewOf(ctx.user, verified);
 }
 
 export async function remove(ctx: ServiceContext, reservationId: string, promotionId: string): Promise<void> {

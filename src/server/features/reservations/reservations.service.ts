@@ -402,7 +402,7 @@ export async function get(ctx: ReadContext, id: string): Promise<ReservationView
   if (!found) throw new AppError('RESERVATION_NOT_FOUND');
   const [commission, promotionRows, units] = await Promise.all([
     commissions.commissionOf(ctx.db, id),
-    promotions.promotionsOf(ctx.db, id),
+    promotions.promotionsOf(ctx, id),
     stock.unitsOfReservation(ctx.db, id),
   ]);
   const { reservation } = found;

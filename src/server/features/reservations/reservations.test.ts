@@ -815,6 +815,76 @@ describe('commission and promotions of a reservation', () => {
     expect((await admin.delete(`${url}/${id}`)).statusCode).toBe(204);
     expect(await tableCount(ctx.db, promotions)).toBe(0);
   });
+
+  it('holds a payee’s account for another person’s verification, and its payment until then (issue 53)', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const payments = await loginAs(ctx, { userType: 'Gestor de Pagos' });
+    const reservation = (await admin.post('/api/reservations', reservationBody(f))).json().reservation;
+    const url = `/api/reservations/${reservation.id}/promotions`;
+    const promotion = {
+      amount: '25.5',
+      beneficiary: 'María Soto',
+      rut: '12345678-5',
+      bank: 'Banco Santander',
+      accountType: 'Cuenta Corriente',
+      accountNumber: '0-000-12345-6',
+      email: 'maria@correo.cl',
+    };
+    // Entered with a payment date: refused, the account is nobody's verified one yet.
+    const paidAtOnce = await kam.post(url, { ...promotion, paymentDate: '2026-11-20' });
+    expect(paidAtOnce.statusCode).toBe(409);
+    expect(errorOf(paidAtOnce).code).toBe('PROMOTION_ACCOUNT_UNVERIFIED');
+    expect(await tableCount(ctx.db, promotions)).toBe(0);
+    const created = await kam.post(url, promotion);
+    expect(created.json().promotion).toMatchObject({ accountStatus: 'unverified', canVerifyAccount: false });
+    const id = created.json().promotion.id;
+    const unpaid = await kam.put(`${url}/${id}`, { ...promotion, paymentDate: '2026-11-20', version: 1 });
+    expect(unpaid.statusCode).toBe(409);
+    expect(errorOf(unpaid).fields?.paymentDate).toBe(
+      'La cuenta del beneficiario está por verificar: otra persona (Gestor de Pagos o administrador) debe verificarla antes de registrar el pago.',
+    );
+
+    // The payments team changes the account: its author cannot verify it, a KAM neither.
+    const changed = await payments.put(`${url}/${id}`, { ...promotion, accountNumber: '55555', version: 1 });
+    expect(changed.json().promotion).toMatchObject({ accountStatus: 'unverified', canVerifyAccount: false });
+    const own = await payments.post(`${url}/${id}/account/verify`, { version: 2 });
+    expect(errorOf(own).code).toBe('BANK_VERIFY_OWN_CHANGE');
+    const outsider = await kam.post(`${url}/${id}/account/verify`, { version: 2 });
+    expect(errorOf(outsider).code).toBe('BANK_VERIFY_FORBIDDEN');
+    const seen = (await admin.get(`/api/reservations/${reservation.id}`)).json().reservation.promotions;
+    expect(seen[0]).toMatchObject({ id, accountStatus: 'unverified', canVerifyAccount: true });
+    const stale = await admin.post(`${url}/${id}/account/verify`, { version: 1 });
+    expect(errorOf(stale).code).toBe('STALE_VERSION');
+    const verified = await admin.post(`${url}/${id}/account/verify`, { version: 2 });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().promotion).toMatchObject({ accountStatus: 'verified', version: 3 });
+
+    // Verified: the payment is recorded; a later change of account waits again.
+    const paid = await kam.put(`${url}/${id}`, {
+      ...promotion,
+      accountNumber: '55555',
+      paymentDate: '2026-11-20',
+      version: 3,
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().promotion).toMatchObject({ accountStatus: 'verified', paymentDate: '2026-11-20' });
+    const moved = await payments.put(`${url}/${id}`, {
+      ...promotion,
+      accountNumber: '66666',
+      paymentDate: '2026-11-21',
+      version: 4,
+    });
+    expect(errorOf(moved).code).toBe('PROMOTION_ACCOUNT_UNVERIFIED');
+    const movedOnly = await payments.put(`${url}/${id}`, {
+      ...promotion,
+      accountNumber: '66666',
+      paymentDate: '2026-11-20',
+      version: 4,
+    });
+    expect(movedOnly.json().promotion).toMatchObject({ accountStatus: 'unverified', version: 5 });
+  });
 });
 
 describe('the reservation list', () => {

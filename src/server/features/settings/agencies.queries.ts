@@ -13,12 +13,24 @@ const rowColumns = {
   bank: realEstateAgencies.bank,
   accountType: realEstateAgencies.accountType,
   accountNumber: realEstateAgencies.accountNumber,
+  accountStatus: sql<AgencyRow['accountStatus']>`case when ${realEstateAgencies.bankVerifiedAt} is null
+    then 'unverified' else 'verified' end`,
 } satisfies Record<keyof AgencyRow, unknown>;
 
-const detailColumns = { ...rowColumns, version: realEstateAgencies.version } satisfies Record<
-  keyof Agency,
-  unknown
->;
+/** The detail as stored: the row, its version and the account's author (who may not verify it). */
+export type StoredAgency = Omit<Agency, 'canVerifyAccount'> & { bankChangedBy: string | null };
+
+const detailColumns = {
+  ...rowColumns,
+  version: realEstateAgencies.version,
+  bankChangedBy: realEstateAgencies.bankChangedBy,
+} satisfies Record<keyof StoredAgency, unknown>;
+
+/** Who set the account, and when (decision 0063). */
+export interface BankChange {
+  changedBy: string;
+  at: Date;
+}
 
 /** Inmobiliarias: by business name (spec part 2 §7), searched by RUT or business name. */
 export function listAgencies(db: Executor, query: PageQuery): Promise<Page<AgencyRow>> {
@@ -46,9 +58,19 @@ export async function listAgencyOptions(db: Executor): Promise<AgencyOption[]> {
     .orderBy(asc(realEstateAgencies.businessName), asc(realEstateAgencies.id));
 }
 
-export async function findAgency(db: Executor, id: string): Promise<Agency | null> {
+export async function findAgency(db: Executor, id: string): Promise<StoredAgency | null> {
   const [row] = await db.select(detailColumns).from(realEstateAgencies).where(eq(realEstateAgencies.id, id));
-  return (row as Agency | undefined) ?? null;
+  return (row as StoredAgency | undefined) ?? null;
+}
+
+/** The agency, its row locked for the rest of the transaction. */
+export async function lockAgency(db: Executor, id: string): Promise<StoredAgency | null> {
+  const [row] = await db
+    .select(detailColumns)
+    .from(realEstateAgencies)
+    .where(eq(realEstateAgencies.id, id))
+    .for('update');
+  return (row as StoredAgency | undefined) ?? null;
 }
 
 export async function agencyRutTaken(db: Executor, rut: string, exceptId?: string): Promise<boolean> {
@@ -60,12 +82,23 @@ export async function agencyRutTaken(db: Executor, rut: string, exceptId?: strin
   return row !== undefined;
 }
 
-export async function insertAgency(db: Executor, values: AgencyValues, userId: string): Promise<Agency> {
+export async function insertAgency(
+  db: Executor,
+  values: AgencyValues,
+  userId: string,
+  change: BankChange,
+): Promise<StoredAgency> {
   const [row] = await db
     .insert(realEstateAgencies)
-    .values({ ...values, createdBy: userId, updatedBy: userId })
+    .values({
+      ...values,
+      createdBy: userId,
+      updatedBy: userId,
+      bankChangedBy: change.changedBy,
+      bankChangedAt: change.at,
+    })
     .returning(detailColumns);
-  return row as Agency;
+  return row as StoredAgency;
 }
 
 /** Optimistic update: null when the row is gone or no longer at `version`. */
@@ -75,16 +108,47 @@ export async function updateAgency(
   version: number,
   values: AgencyValues,
   userId: string,
-): Promise<Agency | null> {
+  change: BankChange | null,
+): Promise<StoredAgency | null> {
   const [row] = await db
     .update(realEstateAgencies)
     .set({
       ...values,
+      // A new account waits for its verification again.
+      ...(change
+        ? {
+            bankChangedBy: change.changedBy,
+            bankChangedAt: change.at,
+            bankVerifiedBy: null,
+            bankVerifiedAt: null,
+          }
+        : {}),
       updatedBy: userId,
       updatedAt: sql`now()`,
       version: sql`${realEstateAgencies.version} + 1`,
     })
     .where(and(eq(realEstateAgencies.id, id), eq(realEstateAgencies.version, version)))
     .returning(detailColumns);
-  return (row as Agency | undefined) ?? null;
+  return (row as StoredAgency | undefined) ?? null;
+}
+
+/** 'Verificar cuenta': at the version the verifier read; null when it moved on. */
+export async function setAccountVerified(
+  db: Executor,
+  id: string,
+  version: number,
+  verified: { userId: string; at: Date },
+): Promise<StoredAgency | null> {
+  const [row] = await db
+    .update(realEstateAgencies)
+    .set({
+      bankVerifiedBy: verified.userId,
+      bankVerifiedAt: verified.at,
+      updatedBy: verified.userId,
+      updatedAt: sql`now()`,
+      version: sql`${realEstateAgencies.version} + 1`,
+    })
+    .where(and(eq(realEstateAgencies.id, id), eq(realEstateAgencies.version, version)))
+    .returning(detailColumns);
+  return (row as StoredAgency | undefined) ?? null;
 }

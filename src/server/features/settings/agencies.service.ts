@@ -1,3 +1,4 @@
+import { allow, type PolicyUser } from '../../../shared/policies';
 import type { PageQuery } from '../../../shared/schemas/common';
 import type { Agency, AgencyOption, AgencyPage, AgencyValues } from '../../../shared/schemas/settings';
 import type { ReadContext, ServiceContext } from '../../context';
@@ -23,16 +24,36 @@ export function listOptions(ctx: ReadContext): Promise<AgencyOption[]> {
   return queries.listAgencyOptions(ctx.db);
 }
 
+/** The account's fields: what decides where money goes (issue 53). */
+const ACCOUNT_FIELDS = ['bank', 'accountType', 'accountNumber'] as const;
+
+/** The agency as the viewer sees it: whether the viewer may verify its account. */
+function viewOf(user: PolicyUser | undefined, { bankChangedBy, ...agency }: queries.StoredAgency): Agency {
+  return {
+    ...agency,
+    canVerifyAccount:
+      agency.accountStatus === 'unverified' &&
+      user !== undefined &&
+      allow(user, 'bankAccounts.verify', { changedBy: bankChangedBy }),
+  };
+}
+
 export async function get(ctx: ReadContext, id: string): Promise<Agency> {
   const agency = await queries.findAgency(ctx.db, id);
   if (!agency) throw new AppError('AGENCY_NOT_FOUND');
-  return agency;
+  return viewOf(ctx.user, agency);
 }
 
+/** An account entered (administrators only, agencies.manage) waits for another person's verification. */
 export async function create(ctx: ServiceContext, values: AgencyValues): Promise<Agency> {
   requireCan(ctx, 'agencies.manage');
   if (await queries.agencyRutTaken(ctx.db, values.rut)) throw new AppError('AGENCY_RUT_TAKEN');
-  return guardRut(() => ctx.db.transaction((tx) => queries.insertAgency(tx, values, ctx.user.id)));
+  const created = await guardRut(() =>
+    ctx.db.transaction((tx) =>
+      queries.insertAgency(tx, values, ctx.user.id, { changedBy: ctx.user.id, at: ctx.now }),
+    ),
+  );
+  return viewOf(ctx.user, created);
 }
 
 /** Saves an edit read at `version`; a stale version answers 409 and changes nothing. */
@@ -45,9 +66,41 @@ export async function update(
   await get(ctx, id);
   if (await queries.agencyRutTaken(ctx.db, values.rut, id)) throw new AppError('AGENCY_RUT_TAKEN');
   const updated = await guardRut(() =>
-    ctx.db.transaction((tx) => queries.updateAgency(tx, id, version, values, ctx.user.id)),
+    ctx.db.transaction(async (tx) => {
+      const before = await queries.lockAgency(tx, id);
+      if (!before) throw new AppError('AGENCY_NOT_FOUND');
+      // A changed account waits for its verification again (decision 0063).
+      const changed = ACCOUNT_FIELDS.some((field) => before[field] !== values[field]);
+      const change = changed ? { changedBy: ctx.user.id, at: ctx.now } : null;
+      return queries.updateAgency(tx, id, version, values, ctx.user.id, change);
+    }),
   );
-  if (updated) return updated;
+  if (updated) return viewOf(ctx.user, updated);
   await get(ctx, id);
   throw new AppError('STALE_VERSION');
+}
+
+/**
+ * 'Verificar cuenta' of an agency's account (issue 53, decision 0063): as a broker's (0052), by another
+ * payments user or an administrator — never the account's author —, at the version read. Audited by
+ * the row's trigger.
+ */
+export async function verifyAccount(ctx: ServiceContext, id: string, version: number): Promise<Agency> {
+  const verified = await ctx.db.transaction(async (tx) => {
+    const agency = await queries.lockAgency(tx, id);
+    if (!agency) throw new AppError('AGENCY_NOT_FOUND');
+    if (!allow(ctx.user, 'bankAccounts.verify', { changedBy: agency.bankChangedBy })) {
+      throw new AppError(
+        agency.bankChangedBy === ctx.user.id && allow(ctx.user, 'bankAccounts.change', { payee: 'agency' })
+          ? 'BANK_VERIFY_OWN_CHANGE'
+          : 'BANK_VERIFY_FORBIDDEN',
+      );
+    }
+    if (agency.version !== version) throw new AppError('STALE_VERSION');
+    if (agency.accountStatus === 'verified') throw new AppError('BANK_NOTHING_TO_VERIFY');
+    const saved = await queries.setAccountVerified(tx, id, version, { userId: ctx.user.id, at: ctx.now });
+    if (!saved) throw new AppError('STALE_VERSION');
+    return saved;
+  });
+  return viewOf(ctx.user, verified);
 }

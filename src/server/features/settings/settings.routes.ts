@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { bankVerifyBody } from '../../../shared/schemas/brokers';
 import { idParams, pageQuery } from '../../../shared/schemas/common';
 import {
   agencyBody,
@@ -74,6 +75,18 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       { schema: { tags, params: idParams, body: agencyUpdateBody, response: { 200: agencyResponse } } },
       async (request) => ({
         agency: await agencies.update(serviceContext(request), request.params.id, request.body),
+      }),
+    );
+    // 'Verificar cuenta' (issue 53, decision 0063): another payments user or an administrator.
+    app.post(
+      '/agencies/:id/account/verify',
+      { schema: { tags, params: idParams, body: bankVerifyBody, response: { 200: agencyResponse } } },
+      async (request) => ({
+        agency: await agencies.verifyAccount(
+          serviceContext(request),
+          request.params.id,
+          request.body.version,
+        ),
       }),
     );
   }

@@ -169,7 +169,7 @@ describe('settings: inmobiliarias', () => {
       'Inmobiliaria Los Andes SpA',
     ]);
     expect(Object.keys(all.rows[0]).sort()).toEqual(
-      ['accountNumber', 'accountType', 'bank', 'businessName', 'id', 'rut'].sort(),
+      ['accountNumber', 'accountStatus', 'accountType', 'bank', 'businessName', 'id', 'rut'].sort(),
     );
     const byRut = (await admin.get('/api/settings/agencies?search=76.086.428')).json();
     expect(byRut.rows.map((row: { id: string }) => row.id)).toEqual([agency.id]);
@@ -197,6 +197,55 @@ describe('settings: inmobiliarias', () => {
     expect(stale.statusCode).toBe(409);
     expect(errorOf(stale).code).toBe('STALE_VERSION');
     expect((await admin.get(`/api/settings/agencies/${agency.id}`)).json().agency.bank).toBe('BancoEstado');
+  });
+
+  it('holds an account entered or changed for another person’s verification, never its author’s (issue 53)', async () => {
+    const admin = await loginAs(ctx);
+    const payments = await loginAs(ctx, { userType: 'Gestor de Pagos' });
+    const kam = await loginAs(ctx, { userType: 'KAM' });
+    const created = (await admin.post('/api/settings/agencies', agencyBody)).json().agency;
+    expect(created).toMatchObject({ accountStatus: 'unverified', canVerifyAccount: false });
+    const url = `/api/settings/agencies/${created.id}`;
+    // Its author cannot verify it; nor can anyone outside the payments team.
+    const own = await admin.post(`${url}/account/verify`, { version: 1 });
+    expect(own.statusCode).toBe(403);
+    expect(errorOf(own).code).toBe('BANK_VERIFY_OWN_CHANGE');
+    const outsider = await kam.post(`${url}/account/verify`, { version: 1 });
+    expect(outsider.statusCode).toBe(403);
+    expect(errorOf(outsider).code).toBe('BANK_VERIFY_FORBIDDEN');
+    expect((await payments.get(url)).json().agency).toMatchObject({
+      accountStatus: 'unverified',
+      canVerifyAccount: true,
+    });
+    const verified = await payments.post(`${url}/account/verify`, { version: 1 });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().agency).toMatchObject({
+      accountStatus: 'verified',
+      canVerifyAccount: false,
+      version: 2,
+    });
+    const again = await payments.post(`${url}/account/verify`, { version: 2 });
+    expect(errorOf(again).code).toBe('BANK_NOTHING_TO_VERIFY');
+    // Its name changes without a new verification; its account number does not.
+    const renamed = await admin.put(url, { ...agencyBody, businessName: 'Los Andes SpA', version: 2 });
+    expect(renamed.json().agency).toMatchObject({ accountStatus: 'verified', version: 3 });
+    const moved = await admin.put(url, {
+      ...agencyBody,
+      businessName: 'Los Andes SpA',
+      accountNumber: '777',
+      version: 3,
+    });
+    expect(moved.json().agency).toMatchObject({ accountStatus: 'unverified', version: 4 });
+    const list = (await payments.get('/api/settings/agencies')).json().rows;
+    expect(list.find((row: { id: string }) => row.id === created.id).accountStatus).toBe('unverified');
+    // Each change and verification is in the agency's history (the row's audit trigger).
+    const [audited] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from audit_log
+           where table_name = 'real_estate_agencies' and record_id = ${created.id}
+             and after ? 'bank_verified_by'`,
+    );
+    expect(audited!.n).toBeGreaterThan(0);
   });
 
   it('requires every field, checks the RUT digit and the account type, refuses a repeated RUT', async () => {
