@@ -9,6 +9,7 @@ import {
   type PaymentExpectation,
   percentOf,
   roundingTolerance,
+  taxedInvoiceOfPayment,
   vatOf,
   withholdingRateOf,
 } from './broker-invoices';
@@ -178,6 +179,36 @@ describe('checkInvoice: factura afecta', () => {
           ).matches,
         ).toBe(false);
       }),
+    );
+  });
+});
+
+describe('taxedInvoiceOfPayment (an imported invoice number, decision 0063)', () => {
+  it('gives the figures the check expects, to the peso, with IVA included or on top', () => {
+    expect(taxedInvoiceOfPayment('3998363', true)).toEqual({
+      netAmount: '3359969',
+      vatAmount: '638394',
+      totalAmount: '3998363',
+    });
+    expect(taxedInvoiceOfPayment('1000000', false)).toEqual({
+      netAmount: '1000000',
+      vatAmount: '190000',
+      totalAmount: '1190000',
+    });
+  });
+
+  it('always passes the check of the payment it was derived from, every line exactly (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2_000_000_000 }), fc.boolean(), (pesos, includesVat) => {
+        const figures = taxedInvoiceOfPayment(String(pesos), includesVat);
+        const check = checkInvoice(
+          taxed(figures.netAmount, figures.vatAmount, figures.totalAmount),
+          payment({ clp: String(pesos), includesVat, tolerance: '0' }),
+        );
+        expect(check.lines.every((l) => l.expected === null || l.expected === l.received)).toBe(true);
+        expect(check.matches).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 });

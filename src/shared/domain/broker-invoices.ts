@@ -16,11 +16,13 @@ export const BROKER_INVOICE_KIND_LABELS: Record<BrokerInvoiceKind, string> = {
   fees: 'Boleta de honorarios',
 };
 
-export const BROKER_INVOICE_SOURCES = ['manual', 'xml'] as const;
+export const BROKER_INVOICE_SOURCES = ['manual', 'xml', 'import'] as const;
 export type BrokerInvoiceSource = (typeof BROKER_INVOICE_SOURCES)[number];
 export const BROKER_INVOICE_SOURCE_LABELS: Record<BrokerInvoiceSource, string> = {
   manual: 'Ingresada a mano',
   xml: 'Leída del XML',
+  // An imported paid payment's invoice number: the file carries no amounts (decision 0063).
+  import: 'Importada (montos del pago)',
 };
 
 /** IVA (DL 825): 19 %. */
@@ -47,6 +49,21 @@ export function netOfGross(amountWithVat: string): string {
     .div(dec(100).plus(dec(VAT_PERCENT)))
     .round(0, Big.roundHalfUp)
     .toFixed(0);
+}
+
+/**
+ * The figures of a factura afecta for a payment of these pesos, exactly as `checkInvoice` expects them:
+ * what an imported invoice number is recorded with, since the file carries no amounts (decision 0063).
+ */
+export function taxedInvoiceOfPayment(
+  clp: string,
+  includesVat: boolean,
+): { netAmount: string; vatAmount: string; totalAmount: string } {
+  const pesos = dec(clp).round(0, Big.roundHalfUp).toFixed(0);
+  const netAmount = includesVat ? netOfGross(pesos) : pesos;
+  const vatAmount = vatOf(netAmount);
+  const totalAmount = includesVat ? pesos : dec(netAmount).plus(dec(vatAmount)).toFixed(0);
+  return { netAmount, vatAmount, totalAmount };
 }
 
 export interface WithholdingRate {

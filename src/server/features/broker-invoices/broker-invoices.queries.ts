@@ -244,6 +244,29 @@ export async function insertInvoice(
   await tx.insert(brokerInvoices).values({ ...subject, ...values, createdBy: userId, updatedBy: userId });
 }
 
+/**
+ * Invoices of an import's paid payments (decision 0063), set-based: a task that already has one, or a
+ * folio the broker already has for that kind, is left as it is. Answers how many were recorded.
+ */
+export async function insertImportedInvoices(
+  tx: Executor,
+  rows: readonly {
+    subject: { flowTaskId: string; flowId: string; brokerId: string };
+    values: InvoiceValues;
+  }[],
+  userId: string,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await tx
+    .insert(brokerInvoices)
+    .values(
+      rows.map(({ subject, values }) => ({ ...subject, ...values, createdBy: userId, updatedBy: userId })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: brokerInvoices.id });
+  return inserted.length;
+}
+
 /** The figures replaced (one version further); a changed invoice loses its acceptance. False when stale. */
 export async function updateInvoice(
   tx: Executor,

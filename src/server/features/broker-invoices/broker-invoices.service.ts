@@ -8,6 +8,7 @@ import {
   type PaidAmountExplained,
   type PaymentExpectation,
   roundingTolerance,
+  taxedInvoiceOfPayment,
   withholdingRateOf,
 } from '../../../shared/domain/broker-invoices';
 import { decodeXmlBytes, readDte } from '../../../shared/domain/dte';
@@ -477,4 +478,54 @@ export async function acceptMismatch(
   });
   ctx.events.publish({ type: 'flow-changed', flowId, reservationId: task.reservationId, userIds: [] });
   return { task: task.view };
+}
+
+// --- Imports (decisions 0056, 0063): Configuración → Importar records invoices only through this -------
+
+/** A folio as the SII numbers them (the table's check): 1 to 10 digits, no leading zero. */
+const SII_FOLIO = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * Inside an import's chunk (decision 0063): the invoice numbers ('Factura 1/2') of the payments it
+ * imported as paid, recorded on the invoice task of each payment flow it created, so the payment's
+ * panel, the batch and the PDF see a checked invoice. The file carries only the number (and maybe its
+ * date): a factura afecta with the figures the check expects of the payment's frozen pesos, source
+ * 'import'. Left on the commission alone: a number that is not a folio, a payment without frozen pesos
+ * (its day's UF value not loaded), a folio the broker already has. Answers how many were recorded.
+ */
+export async function importForPaidPaymentsIn(
+  tx: Executor,
+  items: readonly { flowId: string; folio: string; issueDate: string | null }[],
+  userId: string,
+): Promise<number> {
+  const byFlow = new Map(
+    items.filter((item) => SII_FOLIO.test(item.folio)).map((item) => [item.flowId, item]),
+  );
+  if (byFlow.size === 0) return 0;
+  const rows: Parameters<typeof queries.insertImportedInvoices>[1][number][] = [];
+  const taken = new Set<string>();
+  for (const subject of await queries.listInvoiceSubjectsOfFlows(tx, [...byFlow.keys()])) {
+    const item = byFlow.get(subject.flowId);
+    // The flow's first invoice task; a payment with no pesos has no figures to derive.
+    if (!item || taken.has(subject.flowId) || subject.paymentClp === null || subject.paymentDate === null)
+      continue;
+    taken.add(subject.flowId);
+    const day = item.issueDate ?? subject.paymentDate;
+    rows.push({
+      subject: { flowTaskId: subject.taskRowId, flowId: subject.flowId, brokerId: subject.brokerId },
+      values: {
+        kind: 'taxed',
+        issuerRut: subject.brokerRut,
+        folio: item.folio,
+        issueDate: day,
+        receivedDate: day,
+        ...taxedInvoiceOfPayment(subject.paymentClp, subject.commissionIncludesTax),
+        grossAmount: null,
+        withholdingAmount: null,
+        payableAmount: null,
+        source: 'import',
+      },
+    });
+  }
+  return queries.insertImportedInvoices(tx, rows, userId);
 }

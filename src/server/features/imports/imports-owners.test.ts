@@ -140,6 +140,80 @@ describe('imports through the owners of the tables', { timeout: 240_000 }, () =>
       ),
     );
   });
+
+  it('records an imported paid payment’s invoice number as its invoice, derived from its pesos, source import (decision 0063)', async () => {
+    const admin = await loginAs(ctx);
+    const { seller } = await seed();
+    const [one, two] = [await createClient(ctx.db), await createClient(ctx.db)];
+    const broker = await createBroker(ctx.db);
+    await ctx.db.execute(
+      sql`insert into uf_values (date, value, source) values ('2026-06-30', '39267.07', 'file')`,
+    );
+    const commission = {
+      'RUT Broker': broker.rut,
+      'Monto comisión': '60,5',
+      'Número de pagos': '2',
+      'Porcentaje primer pago': '50',
+      'Fecha pago 1': '30/06/2026',
+    };
+    const bytes = await reservationsFile(admin, [
+      {
+        ...base(1, one!.rut, seller.email),
+        ...commission,
+        'Factura 1': '4321',
+        'Fecha factura 1': '29/06/2026',
+      },
+      // Not an SII folio: kept on the commission alone.
+      { ...base(2, two!.rut, seller.email), ...commission, 'Factura 1': 'F-77' },
+    ]);
+    const { file, dry } = await uploadAndCheck(admin, 'reservations', 'facturas.xlsx', bytes);
+    expect(dry.errors).toEqual([]);
+    const run = await applyAndWait(admin, file.runId, file.mapping);
+    expect(run.status).toBe('applied');
+
+    const invoices = await queryRows<{ number: string; folio: string; source: string; kind: string }>(
+      ctx.db,
+      sql`select r.reservation_number as number, i.folio, i.source, i.kind
+            from broker_invoices i join flows f on f.id = i.flow_id join reservations r on r.id = f.reservation_id`,
+    );
+    expect(invoices).toEqual([{ number: 'OWN-1', folio: '4321', source: 'import', kind: 'taxed' }]);
+    // The payment's invoice panel: that invoice, checked against the frozen pesos, every line matching.
+    const [flow] = await queryRows<{ id: string }>(
+      ctx.db,
+      sql`select f.id from flows f join reservations r on r.id = f.reservation_id
+           where r.reservation_number = 'OWN-1' and f.kind = 'payment'`,
+    );
+    const panel = (await admin.get(`/api/payment-flows/${flow!.id}/invoices`)).json().tasks[0];
+    const pesos = ufToClp(
+      paymentUf({ commissionAmount: '60.50', numberOfPayments: 2, firstPaymentPercentage: 50 }, 1),
+      '39267.07',
+    );
+    expect(panel.expected).toMatchObject({ clp: pesos, basis: 'frozen' });
+    expect(panel.invoice).toMatchObject({
+      folio: '4321',
+      source: 'import',
+      kind: 'taxed',
+      issueDate: '2026-06-29',
+      totalAmount: pesos,
+    });
+    expect(panel.check.matches).toBe(true);
+    // The commission's 'Factura 1' (what the PDF cites) is the same number.
+    const [stored] = await queryRows<{ invoice: string }>(
+      ctx.db,
+      sql`select c.invoice_1 as invoice from broker_commissions c join reservations r on r.id = c.reservation_id
+           where r.reservation_number = 'OWN-1'`,
+    );
+    expect(stored!.invoice).toBe('4321');
+
+    // Undone with the import: no invoice is left behind.
+    const undone = await admin.post(`/api/imports/runs/${file.runId}/undo`);
+    expect(undone.statusCode, undone.body).toBe(200);
+    const [left] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from broker_invoices`,
+    );
+    expect(left!.n).toBe(0);
+  });
 });
 
 describe('joined columns (issue 55)', { timeout: 240_000 }, () => {

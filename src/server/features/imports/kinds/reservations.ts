@@ -23,6 +23,7 @@ import type { Executor } from '../../../db/client';
 import { queryRows } from '../../../db/client';
 import { newRowId } from '../../../db/ids';
 import { brokerCommissions, brokers, clients, profiles, projects, reservations } from '../../../db/schema';
+import * as brokerInvoices from '../../broker-invoices/broker-invoices.service';
 import type * as commissionsService from '../../commissions/commissions.service';
 import * as reservationsService from '../../reservations/reservations.service';
 import * as stock from '../../stock/stock.service';
@@ -800,6 +801,8 @@ export const reservationsKind: KindModule<ReservationPlan> = {
       const definitions = ctx.memo.definitions as workflows.DefinitionCache;
       const sale = await workflows.definitionNamed(tx, SALE_WORKFLOW, definitions);
       const specs: workflows.ImportedFlowSpec[] = [];
+      // The invoice number of each payment imported as paid, by its flow's place in `specs`.
+      const invoiceOfSpec = new Map<number, { folio: string; issueDate: string | null }>();
       for (const row of creates) {
         const plan = row.plan!;
         const r = plan.reservation;
@@ -823,6 +826,11 @@ export const reservationsKind: KindModule<ReservationPlan> = {
               definitions,
             );
             const at = noonOf(day as string);
+            const folio = (second ? commission.invoice2 : commission.invoice1) as string | null | undefined;
+            if (folio) {
+              const issueDate = (second ? commission.invoice2Date : commission.invoice1Date) as string | null;
+              invoiceOfSpec.set(specs.length, { folio, issueDate: issueDate ?? null });
+            }
             specs.push({
               workflowName: definition.name,
               reservationId: plan.id!,
@@ -835,7 +843,13 @@ export const reservationsKind: KindModule<ReservationPlan> = {
           }
         }
       }
-      await workflows.importFlowsIn(tx, { id: ctx.actorId }, specs, definitions);
+      const flowIds = await workflows.importFlowsIn(tx, { id: ctx.actorId }, specs, definitions);
+      // Their invoice numbers become the payments' invoices, by the invoices' owner (decision 0063).
+      await brokerInvoices.importForPaidPaymentsIn(
+        tx,
+        [...invoiceOfSpec].map(([index, invoice]) => ({ flowId: flowIds[index]!, ...invoice })),
+        ctx.actorId,
+      );
     }
 
     const updates = rows.filter((row) => row.action === 'update' && row.plan?.id);
