@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import readXlsxFile from 'read-excel-file/node';
 import {
@@ -6,7 +7,7 @@ import {
   FIRST_PAYMENT_INVOICE_TO_FINANCE,
 } from '../src/server/test/payment-flow-tasks';
 import { formatRut } from '../src/shared/domain/rut';
-import { completePaymentTasks, newStaffUser, uniqueRut, uniqueText } from './fixtures';
+import { apiReservation, completePaymentTasks, newStaffUser, uniqueRut, uniqueText } from './fixtures';
 
 // Issues 33 and 53: 'Nómina de pago' — the broker's bank data typed on the broker form by the
 // payments team, held out of the batch as 'Cuenta por verificar' until another person verifies it,
@@ -309,5 +310,85 @@ test('nómina de pago: la cuenta cambiada por pagos y verificada por otra person
   await expect(paymentRow.getByLabel('Pago 1: Completado')).toBeVisible();
   await her.goto(`/pagos/flujo/${flowId}`);
   await expect(her.getByTestId('flow-status')).toHaveText('Completado');
+
+  // The invoice is the record: the 'Liquidación de Comisión' opened from the flow cites it, read
+  // back from the PDF by poppler's pdftotext (a reader other than the writer).
+  const statement = her.waitForResponse((response) => response.url().includes('/commission-statement.pdf'));
+  await her.getByRole('button', { name: 'Liquidación de Comisión (PDF)' }).click();
+  const answered = await statement;
+  expect(answered.status()).toBe(200);
+  expect(answered.headers()['content-type']).toContain('application/pdf');
+  // The bytes the page received (read again with her session: a fetched body is not kept by the browser).
+  const pdf = await (await her.request.get(answered.url())).body();
+  // The page opens it in a tab of its own: closed once read.
+  for (const opened of her.context().pages()) if (opened !== her) await opened.close();
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  mkdirSync(SCREENS, { recursive: true });
+  const pdfPath = `${SCREENS}/commission-statement-${folio}.pdf`;
+  writeFileSync(pdfPath, pdf);
+  const text = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
+  expect(text).toContain('Liquidación de Comisión');
+  // Payment 1's row names the checked invoice's folio and its issue date.
+  const [iy, im, id] = issueDate.split('-');
+  const paymentLine = text.split('\n').find((line) => line.includes(folio));
+  expect(paymentLine, text).toBeDefined();
+  expect(paymentLine).toContain(`${id}/${im}/${iy}`);
+  await paula.close();
+});
+
+// Issue 53: a promotion's payee account waits for a second person, as a broker's. Entered by the
+// administrator, 'Cuenta por verificar' with no button for its author; Paula, of the payments team,
+// verifies it on the reservation's screen.
+test('promoción: la cuenta del beneficiario espera la verificación de otra persona de pagos', async ({
+  page,
+  browser,
+}) => {
+  await page.goto('/dashboard');
+  const origin = new URL(page.url()).origin;
+  const reservation = await apiReservation(page.request, origin, {
+    firstName: 'Olga',
+    lastName: uniqueText('Promoción'),
+    prefix: 'PV',
+  });
+  const beneficiary = uniqueText('Beneficiaria');
+  const added = await page.request.post(`/api/reservations/${reservation.reservationId}/promotions`, {
+    headers: { origin },
+    data: {
+      amount: '25',
+      beneficiary,
+      rut: uniqueRut(),
+      bank: 'Banco de Chile',
+      accountType: 'Cuenta Corriente',
+      accountNumber: '000123456789',
+      email: 'beneficiaria@correo.cl',
+    },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+
+  await page.goto(`/reservas/editar/${reservation.reservationId}`);
+  const table = page.getByRole('table', { name: 'Promociones' });
+  const row = table.getByRole('row').filter({ hasText: beneficiary });
+  await expect(row).toContainText('Cuenta por verificar');
+  // Its author is offered no verification.
+  await expect(row.getByRole('button', { name: `Verificar cuenta de ${beneficiary}` })).toHaveCount(0);
+
+  const paula = await newStaffUser(page, browser, origin);
+  const her = paula.page;
+  await her.goto(`/reservas/editar/${reservation.reservationId}`);
+  const herRow = her
+    .getByRole('table', { name: 'Promociones' })
+    .getByRole('row')
+    .filter({ hasText: beneficiary });
+  await expect(herRow).toContainText('Cuenta por verificar');
+  mkdirSync(SCREENS, { recursive: true });
+  for (const width of [1440, 390]) {
+    await her.setViewportSize({ width, height: 900 });
+    await herRow.scrollIntoViewIfNeeded();
+    await her.screenshot({ path: `${SCREENS}/promotion-account-${width}.png` });
+  }
+  await her.setViewportSize({ width: 1280, height: 900 });
+  await herRow.getByRole('button', { name: `Verificar cuenta de ${beneficiary}` }).click();
+  await expect(herRow).toContainText('Cuenta verificada');
+  await expect(herRow.getByRole('button', { name: `Verificar cuenta de ${beneficiary}` })).toHaveCount(0);
   await paula.close();
 });

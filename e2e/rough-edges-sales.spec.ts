@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { apiReservation, uniqueText } from './fixtures';
+import { apiReservation, pickSearchedOption, uniqueRut, uniqueText } from './fixtures';
 
 // Issue 57 "Sales and stock": the layout ones, checked in the browser at the sizes they were found
 // at (1440×900 and 390×844).
@@ -89,5 +89,111 @@ for (const size of SIZES) {
     expect(await line.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await item.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `.tmp/issue57-payment-${size.width}.png`, fullPage: false });
+  });
+}
+
+/** A project of this journey alone, with a commercial policy of at most 5 % column discount. */
+async function projectWithPolicy(page: Page, origin: string): Promise<string> {
+  const headers = { origin };
+  const agencies = (await (await page.request.get('/api/settings/agencies?pageSize=1')).json()).rows as {
+    id: string;
+  }[];
+  const name = uniqueText('Edificio Política');
+  const created = await page.request.post('/api/settings/projects', {
+    headers,
+    data: {
+      name,
+      stage: 'Etapa 1',
+      commune: 'Ñuñoa',
+      deadline: '2028-12-31',
+      realEstateAgencyId: agencies[0]!.id,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const projectId = (await created.json()).project.id as string;
+  const policy = await page.request.put(`/api/stock/projects/${projectId}/policy`, {
+    headers,
+    data: {
+      reservationAmount: null,
+      maxColumnDiscount: '0.05',
+      maxAdditionalDiscount: null,
+      maxOtherDiscount: null,
+      maxSubsidyFraction: null,
+    },
+  });
+  expect(policy.status(), await policy.text()).toBe(200);
+  return name;
+}
+
+for (const size of SIZES) {
+  test(`the commercial policy's refusal is in view after 'Confirmar y crear reserva' (${size.width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(size);
+    const origin = await originOf(page);
+    const headers = { origin };
+    const projectName = await projectWithPolicy(page, origin);
+    const lastName = uniqueText('Política');
+    const client = await page.request.post('/api/clients', {
+      headers,
+      data: {
+        rut: uniqueRut(),
+        firstName: 'Irene',
+        lastName,
+        birthDate: '1988-05-20',
+        phone: null,
+        email: null,
+      },
+    });
+    expect(client.status(), await client.text()).toBe(201);
+    const brokerName = uniqueText('Broker Política');
+    const broker = await page.request.post('/api/brokers', {
+      headers,
+      data: {
+        rut: uniqueRut(),
+        name: brokerName,
+        businessName: `${brokerName} SpA`,
+        legalRepresentative: 'Marta Lagos',
+        legalRepresentativeRut: uniqueRut(),
+        commercialAddress: 'Av. Apoquindo 3000',
+        commercialAddressCommune: 'Las Condes',
+        commercialContactName: 'Pablo Díaz',
+        constitutionDate: '2016-04-01',
+        constitutionNotary: 'Notaría Díaz',
+        kamName: 'Karla Mendoza',
+      },
+    });
+    expect(broker.status(), await broker.text()).toBe(201);
+
+    await page.goto('/reservas/nueva');
+    await page.getByLabel('Buscar cliente').fill(lastName);
+    await page.getByRole('listitem').filter({ hasText: lastName }).click();
+    const unit = uniqueText('').trim().slice(-6);
+    await page.getByLabel('N° de reserva').fill(uniqueText('PC').replace(' ', '-'));
+    await page.getByRole('combobox', { name: 'Proyecto' }).click();
+    await page.getByRole('option', { name: `${projectName} · Etapa 1` }).click();
+    await page.getByLabel('N° departamento').fill(`D${unit}`);
+    await page.getByLabel('Precio departamento').fill('3000');
+    await page.getByLabel('Descuento columna').fill('8');
+    // The form already warns while typing, from the policy the server gave it.
+    await expect(page.getByTestId('policy-warning-columnDiscount')).toHaveText(
+      'Excede la política comercial del proyecto (máximo 5 %)',
+    );
+    await page.getByLabel('Crédito hipotecario').fill('2700');
+    await page.getByLabel('Venta con broker').check();
+    await pickSearchedOption(page, 'Broker', brokerName, brokerName);
+    await page.getByRole('button', { name: 'Crear Reserva' }).click();
+    const popup = page.getByRole('dialog', { name: /Comisión del Broker/ });
+    await popup.getByLabel('Monto de la comisión').fill('50');
+    await popup.getByRole('button', { name: 'Confirmar y crear reserva' }).click();
+
+    // The server's refusal, where the user is looking: in the viewport and focused.
+    const refusal = page.getByRole('alert').filter({ hasText: 'excede la política comercial del proyecto' });
+    await expect(refusal).toBeInViewport();
+    await expect(refusal).toBeFocused();
+    await expect(refusal).toContainText('el descuento columna supera el máximo (5,00 %)');
+    // Still on the form (nothing was created).
+    await expect(page).toHaveURL(/\/reservas\/nueva(\?|$)/);
+    await page.screenshot({ path: `.tmp/issue57-policy-refusal-${size.width}.png`, fullPage: false });
   });
 }
