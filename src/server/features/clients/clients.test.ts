@@ -64,6 +64,9 @@ describe('clients: create and read', () => {
       restrictionReason: null,
       updatedAt: expect.any(String),
       version: 1,
+      // No block: the server would take an edit (issue 57).
+      canEdit: true,
+      editRefusal: null,
     });
     const row = await rowOf(ctx, client.id);
     expect(row).toMatchObject({ rut: '12345678-5', createdBy: agent.user!.id, updatedBy: agent.user!.id });
