@@ -53,7 +53,7 @@ describe('the tools that need an existing embedded database', () => {
     const client = await createPglite({ dataDir: join(holding, 'db'), loadDataDir: await pgliteTemplate() });
     await client.close();
     expect(() => requireEmbeddedDatabase(holding)).not.toThrow();
-  });
+  }, 60_000);
 
   it('npm run backup, import and restore say so and exit 1, with DATA_DIR read from .env', async () => {
     const project = mkdtempSync(join(scratch, 'proyecto-'));

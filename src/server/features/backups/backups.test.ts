@@ -35,7 +35,7 @@ import { systemDatabase } from '../../test/system-database';
 import * as workflows from '../workflows/workflows.service';
 import { BackupError, HEADER_BYTES, type OutputFactory, readBackupHeader } from './backup-file';
 import { backupBeforeMigrating } from './backup-schedule';
-import { type BackupSettings, EmbeddedBackups, listBackups } from './backups.service';
+import { type BackupEntry, type BackupSettings, EmbeddedBackups, listBackups } from './backups.service';
 import { restoreBackup } from './restore';
 
 const RETENTION = { daily: 7, weekly: 4, monthly: 12 };
@@ -137,6 +137,15 @@ describeOnEmbedded('backups of the embedded database', () => {
     scratch.push(path);
     return path;
   }
+
+  // One plain backup for the tests that only need one to be there, to copy or to restore: each
+  // took its own, a whole copy of the database each. (Manual backups are kept until the next
+  // nightly one, retention.ts: no later test's backup prunes it.)
+  let plainBackup: Promise<BackupEntry> | undefined;
+  const onePlainBackup = () => {
+    plainBackup ??= backups.create('manual', new Date());
+    return plainBackup;
+  };
 
   it('takes a backup while writers keep writing; the restore has every write acknowledged before it began, sound flows and the same API answers', async () => {
     const admin = await signIn(app, adminEmail);
@@ -308,7 +317,7 @@ describeOnEmbedded('backups of the embedded database', () => {
   }, 150_000);
 
   it('fails on a full disk with a clear message, and changes nothing else', async () => {
-    const earlier = await backups.create('manual', new Date());
+    const earlier = await onePlainBackup();
     const before = filesIn(join(dir, 'backups'));
     const failing = new EmbeddedBackups(client, settingsFor(dir), undefined, fullDiskAfter(64 * 1024));
     const error = await failing.create('manual', new Date(Date.now() + 1000)).catch((caught) => caught);
@@ -335,7 +344,7 @@ describeOnEmbedded('backups of the embedded database', () => {
   }, 150_000);
 
   it('refuses a corrupted, a truncated or a foreign file on restore, touching nothing', async () => {
-    const good = await backups.create('manual', new Date(Date.now() + 2000));
+    const good = await onePlainBackup();
     const file = join(dir, 'backups', good.name);
     const cases: [string, (path: string) => void, string][] = [
       [
@@ -390,7 +399,7 @@ describeOnEmbedded('backups of the embedded database', () => {
   }, 150_000);
 
   it('refuses to restore over a database unless forced, and then keeps the old one aside', async () => {
-    const backup = await backups.create('manual', new Date(Date.now() + 4000));
+    const backup = await onePlainBackup();
     const file = join(dir, 'backups', backup.name);
     const target = scratchDir();
     await restoreBackup({ file, dataDir: target });
