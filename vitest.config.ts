@@ -51,10 +51,10 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           include: ['src/server/**/*.test.ts', GENERATOR_TEST],
           // Tests that open embedded databases of their own (the process-level test, the generator's,
-          // the migrations', the embedded statements', housekeeping and the tools' refusal of a data
-          // directory without a database) do not depend on the engine
-          // under test: the PostgreSQL lane would run them again as they are. Tests of one engine
-          // (src/server/test/engine.ts) are reported as skipped on the other, never left out.
+          // the migrations', the embedded statements', housekeeping, the tools' refusal of a data
+          // directory without a database) do not depend on the engine under test: the PostgreSQL
+          // lane would run them again as they are. Tests of one engine (src/server/test/engine.ts)
+          // are reported as skipped on the other, never left out.
           exclude: process.env.TEST_DATABASE_URL ? [...OWN_EMBEDDED_DATABASE_TESTS, GENERATOR_TEST] : [],
           environment: 'node',
           globalSetup: ['src/server/test/global-setup.ts'],

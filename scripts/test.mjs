@@ -26,6 +26,8 @@ const skippedTests = [];
 const passedKeys = new Set();
 /** Each stage's wall time and lane, printed as a table at the end (issue 29: measure first). */
 const timings = [];
+/** Each Vitest file's wall time, from the JSON reports: the slowest are printed at the end. */
+const fileTimes = [];
 const started = performance.now();
 mkdirSync('.tmp/test-logs', { recursive: true });
 
@@ -86,6 +88,7 @@ async function vitest(lane, label, args, env, reportFile) {
   totals.failed += brokenSuites.length;
   for (const suite of report.testResults) {
     const file = suite.name.replace(`${process.cwd()}/`, '');
+    fileTimes.push([label, file, (suite.endTime - suite.startTime) / 1000]);
     if (brokenSuites.includes(suite))
       failedTests.push(`${label}: ${file} (did not load: ${firstLine(suite.message)})`);
     for (const test of suite.assertionResults) {
@@ -235,6 +238,11 @@ function finish() {
     console.log(`  ${label.padEnd(width)}  ${seconds.toFixed(0).padStart(5)} s  ${lane}`);
   const wall = (performance.now() - started) / 1000;
   console.log(`  ${'Wall time'.padEnd(width)}  ${wall.toFixed(0).padStart(5)} s`);
+  if (fileTimes.length > 0) {
+    console.log('\nSlowest Vitest files (wall, beside everything else):');
+    for (const [label, file, seconds] of [...fileTimes].sort((a, b) => b[2] - a[2]).slice(0, 10))
+      console.log(`  ${seconds.toFixed(0).padStart(5)} s  ${file} (${label})`);
+  }
   const skipped = skippedTests.filter(({ key }) => !passedKeys.has(key)).map(({ name }) => name);
   const elsewhere = skippedTests.length - skipped.length;
   if (elsewhere > 0)
