@@ -157,6 +157,7 @@ test.describe('menú lateral', () => {
 test('sin servidor: el banner aparece al instante, los reintentos esperan y la lista se recarga sola', async ({
   page,
 }) => {
+  test.setTimeout(90_000);
   // The page's timers on Playwright's clock: the outage's 30 s pass in steps, not in real seconds.
   // Between steps the page's probe (a refused request) settles, as it would between real seconds.
   await page.clock.install();
