@@ -80,7 +80,6 @@ async function vitest(lane, label, args, env, reportFile) {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
-
   // A suite that failed to load (syntax error, failing hook) has no failed test but is a failure.
   const brokenSuites = report.testResults.filter(
     (suite) => suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed'),
