@@ -1,16 +1,15 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumExecutable } from './scripts/journey-prerequisites.mjs';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 
 // The machine cannot download browsers: the system Chromium is driven instead — Debian's headless
 // shell when installed (what Playwright itself runs headless: the same Blink, without the desktop
-// browser's compositor and UI, about a quarter less CPU per journey on this machine), else chromium.
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+// browser's compositor and UI, about a quarter less CPU per journey on this machine), else chromium
+// (scripts/journey-prerequisites.mjs, which `npm test` asks first).
 const chromium = {
-  executablePath:
-    process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
+  executablePath: chromiumExecutable(),
   args: [
     '--no-sandbox',
     '--disable-gpu',

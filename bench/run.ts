@@ -29,7 +29,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { connect } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import autocannon, { type RequestSpec } from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
@@ -45,6 +44,7 @@ import {
   SCALES,
   type ScaleName,
 } from '../scripts/demo-data';
+import { INITIAL_JS_BUDGET_KB, initialJavaScript } from '../scripts/initial-js.mjs';
 import { preparePesosData } from '../scripts/pesos-data';
 import { freePort, login, startServer, stopServer } from '../scripts/server-process';
 import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
@@ -114,8 +114,6 @@ if (!(config.scale in SCALES))
   throw new Error(`BENCH_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
 
 const ADMIN_EMAIL = `camila.fuentes@${DEMO_EMAIL_DOMAIN}`;
-// DESIGN §6 (part 2): the initial JavaScript stays within 165 KB gzip; part 2 adds lazy routes only.
-const INITIAL_JS_BUDGET_KB = 165;
 
 /** Where one engine's dataset lives: the embedded database's folder, or a PostgreSQL URL. */
 interface Target {
@@ -528,25 +526,6 @@ async function measureOrReport(endpoint: Endpoint, run: () => Promise<Measuremen
       error: cause,
     };
   }
-}
-
-/** The gzip size of the JavaScript the built index.html loads at once (entry + modulepreloads). */
-function initialJavaScript(): {
-  files: { file: string; bytes: number; gzipBytes: number }[];
-  gzipBytes: number;
-} {
-  const html = readFileSync('dist/client/index.html', 'utf8');
-  const paths = new Set<string>();
-  for (const match of html.matchAll(/<script[^>]*\bsrc="([^"]+\.js)"/g)) paths.add(match[1]!);
-  for (const match of html.matchAll(/<link[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+\.js)"/g))
-    paths.add(match[1]!);
-  for (const match of html.matchAll(/<link[^>]*\bhref="([^"]+\.js)"[^>]*\brel="modulepreload"/g))
-    paths.add(match[1]!);
-  const files = [...paths].map((path) => {
-    const content = readFileSync(join('dist/client', path.replace(/^\//, '')));
-    return { file: path, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
-  });
-  return { files, gzipBytes: files.reduce((sum, file) => sum + file.gzipBytes, 0) };
 }
 
 // ---------------------------------------------------------------------------------------------

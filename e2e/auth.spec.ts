@@ -158,6 +158,9 @@ test('sin servidor: el banner aparece al instante, los reintentos esperan y la l
   page,
 }) => {
   test.setTimeout(90_000);
+  // The page's timers on Playwright's clock: the outage's 30 s pass in steps, not in real seconds.
+  // Between steps the page's probe (a refused request) settles, as it would between real seconds.
+  await page.clock.install();
   await signIn(page, ACCOUNTS.admin);
   await page.goto('/reservas');
   await expect(page.getByRole('row').nth(1)).toBeVisible();
@@ -176,11 +179,13 @@ test('sin servidor: el banner aparece al instante, los reintentos esperan y la l
   await expect(banner).toContainText('Intentando reconectar...');
   // A list that could not load says so; it never claims to be empty.
   await expect(page.getByText('No se pudo cargar la lista.')).toBeVisible({ timeout: 10_000 });
-  // 30 s of outage: the probes back off (1, 2, 5, 10 s), no flood.
-  await page.waitForTimeout(30_000);
-  expect(healthRequests).toBeLessThan(20);
-  // The server answers again: the banner goes and the list fills by itself.
+  // 30 s of outage: the probes back off (1, 2, 5, 10 s: five probes), no flood.
+  for (let second = 0; second < 30; second++) await page.clock.runFor(1_000);
+  expect(healthRequests).toBeLessThan(10);
+  // The server answers again: the next probe (at most 10 s on) finds it; the banner goes and the
+  // list fills by itself.
   await page.unroute('**/api/**');
+  await page.clock.runFor(10_000);
   await expect(banner).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByRole('row').nth(1)).toBeVisible();
   await expect(page.getByText('No se pudo cargar la lista.')).toHaveCount(0);

@@ -39,6 +39,8 @@ test('con /clientes abierta y sin tocar nada, la caída del servidor se avisa en
     });
     expect(registered.status(), await registered.text()).toBe(201);
     const page = await context.newPage();
+    // The page's timers on Playwright's clock: the outage's 20 s pass in steps, not in real seconds.
+    await page.clock.install();
     await signIn(page, account);
     const client = await page.request.post('/api/clients', {
       headers: { origin },
@@ -58,12 +60,14 @@ test('con /clientes abierta y sin tocar nada, la caída del servidor se avisa en
     server = null;
     // Nobody clicks: the stream's loss alone brings the banner, within 15 s.
     await expect(banner).toContainText('Intentando reconectar...', { timeout: 15_000 });
-    // One probe at a time with the back-off, the stream's own retries beside it: no flood.
-    await page.waitForTimeout(20_000);
+    // One probe at a time with the back-off (four in 20 s), the stream's own retries beside it: no flood.
+    for (let second = 0; second < 20; second++) await page.clock.runFor(1_000);
     expect(requests).toBeLessThanOrEqual(20);
 
     // The server comes back (the same data): the banner goes and the screen reloads by itself.
     server = await startServer(port, { dataDir });
+    // The next probe is at most 10 s on.
+    await page.clock.runFor(10_000);
     await expect(banner).toHaveCount(0, { timeout: 30_000 });
     await expect(page.getByText('Rosa Pino Ulloa')).toBeVisible();
   } finally {

@@ -3,6 +3,7 @@
 // itself. PostgreSQL is backed up with pg_dump or the provider's point-in-time recovery (README).
 import { openDatabase } from '../src/server/db/client';
 import { DataDirLockedError } from '../src/server/db/data-dir-lock';
+import { NoDatabaseError, requireEmbeddedDatabase } from '../src/server/db/existing-database';
 import { loadEnv } from '../src/server/env';
 import { BackupError } from '../src/server/features/backups/backup-file';
 import { requestBackupFromServer } from '../src/server/features/backups/backup-schedule';
@@ -33,6 +34,7 @@ function done(entry: BackupEntry, path: string): never {
 
 try {
   let database: Awaited<ReturnType<typeof openDatabase>>;
+  requireEmbeddedDatabase(env.DATA_DIR);
   try {
     database = await openDatabase({ dataDir: env.DATA_DIR });
   } catch (error) {
@@ -52,7 +54,11 @@ try {
   }
 } catch (error) {
   console.error(
-    `\n${error instanceof BackupError || error instanceof DataDirLockedError ? error.message : error}\n`,
+    `\n${
+      error instanceof BackupError || error instanceof DataDirLockedError || error instanceof NoDatabaseError
+        ? error.message
+        : error
+    }\n`,
   );
   process.exit(1);
 }

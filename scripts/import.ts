@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { actingAs, SYSTEM_ACTOR } from '../src/server/db/actor';
 import { openDatabase } from '../src/server/db/client';
+import { requireEmbeddedDatabase } from '../src/server/db/existing-database';
 import { profiles } from '../src/server/db/schema';
 import { loadEnv } from '../src/server/env';
 import { leaseRun } from '../src/server/features/imports/apply-lease';
@@ -79,6 +80,14 @@ if (values.repetidas !== undefined && values.repetidas !== 'rechazar') {
 const repeatedKeys = values.repetidas === 'rechazar' ? 'refuseAll' : 'keepFirst';
 
 const env = loadEnv();
+if (!env.DATABASE_URL) {
+  try {
+    requireEmbeddedDatabase(env.DATA_DIR);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
 const say = (error: unknown) => (error instanceof Error ? error.message : String(error));
 try {

@@ -7,6 +7,7 @@
 // then kept beside the new one (db.before-restore-…).
 import { parseArgs } from 'node:util';
 import { DataDirLockedError } from '../src/server/db/data-dir-lock';
+import { NoDatabaseError, requireDataDirectory } from '../src/server/db/existing-database';
 import { loadEnv } from '../src/server/env';
 import { BackupError } from '../src/server/features/backups/backup-file';
 import { type RestoreResult, restoreBackup } from '../src/server/features/backups/restore';
@@ -51,6 +52,7 @@ const REPLAY_OUTCOMES = {
 } as const;
 
 try {
+  requireDataDirectory(dataDir);
   console.log(`Comprobando ${file}…`);
   const result = await restoreBackup({
     file,
@@ -79,7 +81,11 @@ try {
       .join('\n'),
   );
 } catch (error) {
-  if (error instanceof BackupError || error instanceof DataDirLockedError) {
+  if (
+    error instanceof BackupError ||
+    error instanceof DataDirLockedError ||
+    error instanceof NoDatabaseError
+  ) {
     console.error(`\n${error.message}\n`);
     process.exit(1);
   }

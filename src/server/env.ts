@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { isValidSmtpUrl } from './features/mail/smtp-url';
 
@@ -66,9 +67,27 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-/** Parses process.env (or a given record); throws a readable error listing every bad variable. */
-export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+/**
+ * The `.env` file of the working directory (`npm` runs every script from the project's), when there is
+ * one, read into process.env by Node's own loader: a variable the environment already sets, even
+ * empty, wins over the file's. Every entry point reads its settings through `loadEnv()`, so each
+ * reads the file; a record passed to `loadEnv` (a test's) is taken as it is.
+ */
+export function readDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
+}
+
+/**
+ * Parses process.env (after `.env`, `readDotEnv`) or a given record; throws a readable error listing
+ * every bad variable.
+ */
+export function loadEnv(source?: Record<string, string | undefined>): Env {
+  if (source === undefined) readDotEnv();
+  const cleaned = Object.fromEntries(
+    Object.entries(source ?? process.env).filter(([, value]) => value !== ''),
+  );
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);

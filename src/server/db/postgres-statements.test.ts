@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase, testDatabaseUrl } from '../test/database';
+import { describeOnPostgres } from '../test/engine';
 import { drizzleFor, postgresPool, queryRows } from './client';
 import { nameStatements, PLANNED_PER_RUN } from './postgres-statements';
 
@@ -19,8 +20,9 @@ const TABLE = `
   insert into items values (1, 'uno', 10.50, '2026-11-20T12:00:00Z'), (2, 'dos', null, null);`;
 
 // The engine's own behaviour: only where PostgreSQL is the database under test.
-if (testDatabaseUrl()) {
-  describe('nameStatements: PostgreSQL parses and plans a statement once per connection (decision 0047)', () => {
+describeOnPostgres(
+  'nameStatements: PostgreSQL parses and plans a statement once per connection (decision 0047)',
+  () => {
     let database: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
     let client: pg.Client;
     let plain: pg.Client;
@@ -155,5 +157,5 @@ if (testDatabaseUrl()) {
         await pool.end();
       }
     });
-  });
-}
+  },
+);

@@ -197,15 +197,14 @@ describe('storeImage', () => {
     const flood = await pngClaiming(20_000, 20_000);
     expect(flood.length).toBeLessThan(200);
     expect((await sharp(flood, { limitInputPixels: false }).metadata()).width).toBe(20_000);
-    const started = performance.now();
     const error = await refusal(storeImage(ctx.db, flood, { purpose: 'logo', createdBy: user.id }));
     // Decoding would have started and failed on the missing pixel data (IMAGE_TYPE_INVALID): the
-    // limit is checked on the header, first.
+    // limit is checked on the header, first. (How long the refusal takes is the bench's: the hostile
+    // corpus's 'pixeles.png', bench/hostile.ts.)
     expect(error.code).toBe('IMAGE_TOO_MANY_PIXELS');
     expect(error.message).toBe(
       `La imagen tiene demasiados píxeles (máximo ${IMAGE_MAX_MEGAPIXELS} megapíxeles)`,
     );
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(await storedCount(ctx.db)).toBe(0);
   });
 
