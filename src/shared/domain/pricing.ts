@@ -7,7 +7,11 @@ import { type Big, type DecimalInput, dec, money, toFixed } from './decimal';
  * rounded half-up to two decimals; discounts are fractions 0..1.
  */
 
-export const TAX_RATE = '0.19';
+/**
+ * IVA (DL 825): 19 %, as a fraction. Its one home: a commission that includes it (below) and the
+ * brokers' invoices (`broker-invoices.ts`) read it here.
+ */
+export const VAT_RATE = '0.19';
 
 /** Missing amounts count as zero. */
 export interface ReservationPriceInput {
@@ -96,7 +100,7 @@ export function commissionFigures(
   },
 ): CommissionFigures {
   const gross = dec(commission.commissionAmount);
-  const net = commission.commissionIncludesTax ? gross.div(dec(1).plus(dec(TAX_RATE))) : gross;
+  const net = commission.commissionIncludesTax ? gross.div(dec(1).plus(dec(VAT_RATE))) : gross;
   const minimum = dec(reservation.minimumPrice);
   const base = commission.paysSecondary
     ? minimum
