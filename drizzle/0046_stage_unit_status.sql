@@ -30,3 +30,14 @@ SELECT u.id AS unit_id,
   LEFT JOIN reservation_units ru ON ru.unit_id = u.id AND ru.is_live
   LEFT JOIN flows f ON f.kind = 'sale' AND f.reservation_id = ru.reservation_id
   LEFT JOIN workflow_stages s ON s.id = f.current_stage_id;
+--> statement-breakpoint
+-- Issue 62: the Santiago day in one SQL home, as `santiagoDateOf` (shared/format) is TypeScript's;
+-- `santiago-day.test.ts` holds the two equal across the clock changes. IMMUTABLE as the zone
+-- conversion is, so the planner inlines it into the statements that call it.
+CREATE FUNCTION santiago_date(instant timestamptz) RETURNS date
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT (instant AT TIME ZONE 'America/Santiago')::date $$;--> statement-breakpoint
+-- The first instant of a Santiago calendar day (a range of days filtered on an indexed instant).
+CREATE FUNCTION santiago_day_start(day date) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT day::timestamp AT TIME ZONE 'America/Santiago' $$;

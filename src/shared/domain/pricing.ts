@@ -92,6 +92,30 @@ export interface CommissionFigures {
   difference: string;
 }
 
+/** What says how a commission is paid: its amount, in one or two payments, the first's percentage. */
+export interface PaymentSplitInput {
+  commissionAmount: DecimalInput;
+  numberOfPayments: number;
+  firstPaymentPercentage: number;
+}
+
+/**
+ * A commission's two payments, the one home of the first payment's amount (issue 62): with one
+ * payment the first is all of it, else its percentage of the commission, half-up to cents; the
+ * second is the rest. SQL's copy is `firstPaymentUf` (reports.queries.ts), held equal by the reports'
+ * tests (Consolidado, pesos).
+ */
+export function paymentSplit(commission: PaymentSplitInput): {
+  firstPercentage: number;
+  first: string;
+  second: string;
+} {
+  const gross = dec(commission.commissionAmount);
+  const firstPercentage = commission.numberOfPayments === 1 ? 100 : commission.firstPaymentPercentage;
+  const first = dec(money(gross.times(firstPercentage).div(100)));
+  return { firstPercentage, first: money(first), second: money(gross.minus(first)) };
+}
+
 export function commissionFigures(
   commission: CommissionInput,
   reservation: Pick<ReservationFigures, 'minimumPrice' | 'recoveryPayment'> & {
@@ -106,15 +130,14 @@ export function commissionFigures(
     ? minimum
     : minimum.minus(dec(reservation.parkingPrice)).minus(dec(reservation.storagePrice));
   const percentage = base.gt(0) ? gross.div(base).times(100) : dec(0);
-  const firstPercentage = commission.numberOfPayments === 1 ? 100 : commission.firstPaymentPercentage;
-  const first = dec(money(gross.times(firstPercentage).div(100)));
+  const { firstPercentage, first, second } = paymentSplit(commission);
   return {
     netCommission: money(net),
     commissionBase: money(base),
     commissionPercentage: toFixed(percentage, 2),
-    firstPaymentAmount: money(first),
+    firstPaymentAmount: first,
     firstPaymentPercentage: String(firstPercentage),
-    secondPaymentAmount: money(gross.minus(first)),
+    secondPaymentAmount: second,
     secondPaymentPercentage: String(100 - firstPercentage),
     difference: money(dec(reservation.recoveryPayment).minus(minimum).minus(gross)),
   };

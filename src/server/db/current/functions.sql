@@ -479,6 +479,20 @@ BEGIN
   RETURN NEW;
 END $function$;
 
+-- santiago_date (drizzle/0046_stage_unit_status.sql)
+CREATE OR REPLACE FUNCTION public.santiago_date(instant timestamp with time zone)
+ RETURNS date
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$ SELECT (instant AT TIME ZONE 'America/Santiago')::date $function$;
+
+-- santiago_day_start (drizzle/0046_stage_unit_status.sql)
+CREATE OR REPLACE FUNCTION public.santiago_day_start(day date)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$ SELECT day::timestamp AT TIME ZONE 'America/Santiago' $function$;
+
 -- stock_bump (drizzle/0035_stock_versions.sql)
 CREATE OR REPLACE FUNCTION public.stock_bump(project_ids uuid[])
  RETURNS void
