@@ -8,6 +8,7 @@ const OWN_EMBEDDED_DATABASE_TESTS = [
   'src/server/main.test.ts',
   'src/server/supervisor.test.ts',
   'src/server/db/migrations.test.ts',
+  'src/server/db/current-schema.test.ts',
   'src/server/db/pglite-statements.test.ts',
   'src/server/db/maintenance.test.ts',
   'src/server/db/existing-database.test.ts',

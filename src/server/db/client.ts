@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite, PgliteSession } from 'drizzle-orm/pglite';
 import { migrate as migratePgliteDriver } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { migrationsFolder } from '../paths';
 import { type DataDirLock, lockDataDir } from './data-dir-lock';
 import { keepStatements, STATEMENT_MAX_AGE_MS } from './pglite-statements';
@@ -218,13 +218,13 @@ export class RowShapeError extends Error {
  */
 export async function queryRows<T>(executor: Executor, query: SQL, rowSchema?: z.ZodType<T>): Promise<T[]> {
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
-  if (rowSchema && checksRows) {
-    for (const row of result.rows) {
-      const checked = rowSchema.safeParse(row);
-      if (!checked.success) throw new RowShapeError(checked.error.issues);
-    }
-  }
+  if (rowSchema && checksRows) for (const row of result.rows) checkRow(rowSchema, row);
   return result.rows;
+}
+
+function checkRow<T>(rowSchema: z.ZodType<T>, row: unknown): void {
+  const checked = rowSchema.safeParse(row);
+  if (!checked.success) throw new RowShapeError(checked.error.issues);
 }
 
 /**
@@ -238,11 +238,21 @@ export async function queryRows<T>(executor: Executor, query: SQL, rowSchema?: z
  * JSON a numeric would become a float) and instants through `isoInstant()`; integers are numbers,
  * dates 'YYYY-MM-DD', booleans booleans.
  */
-export async function queryJsonRows<T>(executor: Executor, query: SQL, orderBy: SQL): Promise<T[]> {
-  if (!isEmbedded(executor)) return queryRows<T>(executor, query);
-  const [result] = await queryRows<{ rows: string | null }>(
+export async function queryJsonRows<T>(
+  executor: Executor,
+  query: SQL,
+  orderBy: SQL,
+  rowSchema?: z.ZodType<T>,
+): Promise<T[]> {
+  if (!isEmbedded(executor)) return queryRows<T>(executor, query, rowSchema);
+  const [result] = await queryRows(
     executor,
     sql`select json_agg(q order by ${orderBy})::text as rows from (${query}) as q`,
+    jsonRowsSchema,
   );
-  return result?.rows ? (JSON.parse(result.rows) as T[]) : [];
+  const rows = result?.rows ? (JSON.parse(result.rows) as T[]) : [];
+  if (rowSchema && checksRows) for (const row of rows) checkRow(rowSchema, row);
+  return rows;
 }
+
+const jsonRowsSchema = z.object({ rows: z.string().nullable() });

@@ -637,7 +637,8 @@ export const reservations = pgTable(
 // ---------------------------------------------------------------------------------------------
 // Stock (decision 0032, DESIGN §15): a project's units, their versioned price lists, the commercial
 // policy, and which units each reservation holds. A unit's commercial status is never stored: the
-// view `unit_statuses` (migration 0027) derives it from its live reservation and the sale flow's stage.
+// view `unit_statuses` (src/server/db/current/views.sql) derives it from its live reservation and the
+// unit status of the sale flow's stage (`workflow_stages.unit_status`).
 
 export const UNIT_KINDS_SQL = `'apartment', 'parking', 'storage'`;
 
@@ -917,8 +918,20 @@ export const workflowStages = pgTable(
       .references(() => workflows.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     sortOrder: integer('sort_order').notNull(),
+    /**
+     * What a unit of the reservation shows while its sale flow stands in this stage ('Reservada',
+     * 'Promesada', 'Escriturada'); empty for payment flows' stages. Read by the view `unit_statuses`
+     * (migration 0046): the rule is keyed on this, never on the stage's name.
+     */
+    unitStatus: text('unit_status'),
   },
-  (t) => [uniqueIndex('workflow_stages_order_key').on(t.workflowId, t.sortOrder)],
+  (t) => [
+    uniqueIndex('workflow_stages_order_key').on(t.workflowId, t.sortOrder),
+    check(
+      'workflow_stages_unit_status_check',
+      sql`${t.unitStatus} is null or ${t.unitStatus} in ('Reservada', 'Promesada', 'Escriturada')`,
+    ),
+  ],
 );
 
 export const workflowTasks = pgTable(

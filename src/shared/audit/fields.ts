@@ -480,6 +480,7 @@ export const AUDIT_TABLES = {
       workflow_id: ref('Flujo', 'workflow'),
       name: field('Nombre'),
       sort_order: field('Orden', 'integer'),
+      unit_status: field('Estado de las unidades en la etapa'),
     },
   },
   workflow_tasks: {

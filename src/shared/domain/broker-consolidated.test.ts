@@ -11,6 +11,7 @@ import { dec } from './decimal';
 
 const base: ConsolidatedCommission = {
   commissionAmount: '100.00',
+  numberOfPayments: 2,
   firstPaymentPercentage: 50,
   payment1Date: null,
   payment2Date: null,
@@ -20,15 +21,28 @@ const base: ConsolidatedCommission = {
 
 describe('consolidated totals (spec part 2 §9)', () => {
   it('splits a commission into its two payments, the first rounded half-up', () => {
-    expect(paymentParts({ commissionAmount: '100.01', firstPaymentPercentage: 50 })).toEqual({
+    expect(
+      paymentParts({ commissionAmount: '100.01', numberOfPayments: 2, firstPaymentPercentage: 50 }),
+    ).toEqual({
       first: '50.01',
       second: '50.00',
     });
-    expect(paymentParts({ commissionAmount: '10.00', firstPaymentPercentage: 25 })).toEqual({
+    expect(
+      paymentParts({ commissionAmount: '10.00', numberOfPayments: 2, firstPaymentPercentage: 25 }),
+    ).toEqual({
       first: '2.50',
       second: '7.50',
     });
-    expect(paymentParts({ commissionAmount: '80.00', firstPaymentPercentage: 100 })).toEqual({
+    expect(
+      paymentParts({ commissionAmount: '80.00', numberOfPayments: 1, firstPaymentPercentage: 100 }),
+    ).toEqual({
+      first: '80.00',
+      second: '0.00',
+    });
+    // One payment pays all of it, whatever percentage an older record kept (as the payment flows do).
+    expect(
+      paymentParts({ commissionAmount: '80.00', numberOfPayments: 1, firstPaymentPercentage: 50 }),
+    ).toEqual({
       first: '80.00',
       second: '0.00',
     });
@@ -78,6 +92,7 @@ describe('consolidated totals (spec part 2 §9)', () => {
 
   const commission = fc.record({
     commissionAmount: fc.integer({ min: 0, max: 10_000_000 }).map((cents) => (cents / 100).toFixed(2)),
+    numberOfPayments: fc.constantFrom(1, 2),
     firstPaymentPercentage: fc.constantFrom(25, 50, 100),
     payment1Date: fc.option(fc.constant('2027-01-10'), { nil: null }),
     payment2Date: fc.option(fc.constant('2027-02-10'), { nil: null }),

@@ -1,9 +1,11 @@
 import { type Big, dec, money } from './decimal';
+import { paymentSplit } from './pricing';
 
 /**
  * 'Consolidado Brokers' (spec part 2 §9, consolidated totals). A broker's commissions:
- * - a commission's first payment is commission × first_payment_percentage / 100 (rounded half-up to
- *   two decimals), its second payment the rest;
+ * - a commission's first payment is commission × first_payment_percentage / 100 (all of it with
+ *   one payment; rounded half-up to two decimals), its second payment the rest (`paymentSplit`,
+ *   pricing.ts: one home for every screen and report);
  * - its paid amount is the first payment when the payment 1 date exists plus the second when the
  *   payment 2 date exists;
  * - Total Comisiones: the commissions that are neither rescinded nor at risk;
@@ -15,6 +17,7 @@ import { type Big, dec, money } from './decimal';
 
 export interface ConsolidatedCommission {
   commissionAmount: string;
+  numberOfPayments: number;
   firstPaymentPercentage: number;
   payment1Date: string | null;
   payment2Date: string | null;
@@ -31,14 +34,16 @@ export interface ConsolidatedTotals {
 
 /** The two payments of a commission: the first rounded half-up to cents, the second the rest. */
 export function paymentParts(
-  commission: Pick<ConsolidatedCommission, 'commissionAmount' | 'firstPaymentPercentage'>,
+  commission: Pick<
+    ConsolidatedCommission,
+    'commissionAmount' | 'numberOfPayments' | 'firstPaymentPercentage'
+  >,
 ): {
   first: string;
   second: string;
 } {
-  const amount = dec(commission.commissionAmount);
-  const first = dec(money(amount.times(commission.firstPaymentPercentage).div(100)));
-  return { first: money(first), second: money(amount.minus(first)) };
+  const { first, second } = paymentSplit(commission);
+  return { first, second };
 }
 
 function paidOf(commission: ConsolidatedCommission): Big {

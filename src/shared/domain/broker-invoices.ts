@@ -1,4 +1,5 @@
 import { Big, dec } from './decimal';
+import { VAT_RATE } from './pricing';
 import { normalizeRut } from './rut';
 import { UF_MISSING_LABEL } from './uf';
 
@@ -25,8 +26,6 @@ export const BROKER_INVOICE_SOURCE_LABELS: Record<BrokerInvoiceSource, string> =
   import: 'Importada (montos del pago)',
 };
 
-/** IVA (DL 825): 19 %. */
-export const VAT_PERCENT = '19';
 /** A peso of difference is rounding on one side or the other, not a mismatch. */
 export const PESO_TOLERANCE = 1;
 /** Ley 19.983: the receiver has 8 calendar days from reception to claim an invoice. */
@@ -39,14 +38,13 @@ export function percentOf(amount: string, percent: string): string {
 
 /** The IVA of a net amount: 19 %, half-up to the peso. */
 export function vatOf(net: string): string {
-  return percentOf(net, VAT_PERCENT);
+  return dec(net).times(dec(VAT_RATE)).round(0, Big.roundHalfUp).toFixed(0);
 }
 
 /** The net of an amount that includes IVA: amount / 1,19, half-up to the peso. */
 export function netOfGross(amountWithVat: string): string {
   return dec(amountWithVat)
-    .times(100)
-    .div(dec(100).plus(dec(VAT_PERCENT)))
+    .div(dec(1).plus(dec(VAT_RATE)))
     .round(0, Big.roundHalfUp)
     .toFixed(0);
 }

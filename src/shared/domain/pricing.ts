@@ -7,7 +7,11 @@ import { type Big, type DecimalInput, dec, money, toFixed } from './decimal';
  * rounded half-up to two decimals; discounts are fractions 0..1.
  */
 
-export const TAX_RATE = '0.19';
+/**
+ * IVA (DL 825): 19 %, as a fraction. Its one home: a commission that includes it (below) and the
+ * brokers' invoices (`broker-invoices.ts`) read it here.
+ */
+export const VAT_RATE = '0.19';
 
 /** Missing amounts count as zero. */
 export interface ReservationPriceInput {
@@ -88,6 +92,30 @@ export interface CommissionFigures {
   difference: string;
 }
 
+/** What says how a commission is paid: its amount, in one or two payments, the first's percentage. */
+export interface PaymentSplitInput {
+  commissionAmount: DecimalInput;
+  numberOfPayments: number;
+  firstPaymentPercentage: number;
+}
+
+/**
+ * A commission's two payments, the one home of the first payment's amount (issue 62): with one
+ * payment the first is all of it, else its percentage of the commission, half-up to cents; the
+ * second is the rest. SQL's copy is `firstPaymentUf` (reports.queries.ts), held equal by the reports'
+ * tests (Consolidado, pesos).
+ */
+export function paymentSplit(commission: PaymentSplitInput): {
+  firstPercentage: number;
+  first: string;
+  second: string;
+} {
+  const gross = dec(commission.commissionAmount);
+  const firstPercentage = commission.numberOfPayments === 1 ? 100 : commission.firstPaymentPercentage;
+  const first = dec(money(gross.times(firstPercentage).div(100)));
+  return { firstPercentage, first: money(first), second: money(gross.minus(first)) };
+}
+
 export function commissionFigures(
   commission: CommissionInput,
   reservation: Pick<ReservationFigures, 'minimumPrice' | 'recoveryPayment'> & {
@@ -96,21 +124,20 @@ export function commissionFigures(
   },
 ): CommissionFigures {
   const gross = dec(commission.commissionAmount);
-  const net = commission.commissionIncludesTax ? gross.div(dec(1).plus(dec(TAX_RATE))) : gross;
+  const net = commission.commissionIncludesTax ? gross.div(dec(1).plus(dec(VAT_RATE))) : gross;
   const minimum = dec(reservation.minimumPrice);
   const base = commission.paysSecondary
     ? minimum
     : minimum.minus(dec(reservation.parkingPrice)).minus(dec(reservation.storagePrice));
   const percentage = base.gt(0) ? gross.div(base).times(100) : dec(0);
-  const firstPercentage = commission.numberOfPayments === 1 ? 100 : commission.firstPaymentPercentage;
-  const first = dec(money(gross.times(firstPercentage).div(100)));
+  const { firstPercentage, first, second } = paymentSplit(commission);
   return {
     netCommission: money(net),
     commissionBase: money(base),
     commissionPercentage: toFixed(percentage, 2),
-    firstPaymentAmount: money(first),
+    firstPaymentAmount: first,
     firstPaymentPercentage: String(firstPercentage),
-    secondPaymentAmount: money(gross.minus(first)),
+    secondPaymentAmount: second,
     secondPaymentPercentage: String(100 - firstPercentage),
     difference: money(dec(reservation.recoveryPayment).minus(minimum).minus(gross)),
   };

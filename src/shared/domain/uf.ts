@@ -1,4 +1,5 @@
 import { Big, dec, money } from './decimal';
+import { paymentSplit } from './pricing';
 
 /**
  * Pesos and UF (DESIGN §17, decision 0034). A UF value is the pesos of one UF on one day, with two
@@ -69,10 +70,8 @@ export function paymentUf(
   commission: { commissionAmount: string; numberOfPayments: number; firstPaymentPercentage: number },
   payment: 1 | 2,
 ): string {
-  const gross = dec(commission.commissionAmount);
-  const percentage = commission.numberOfPayments === 1 ? 100 : commission.firstPaymentPercentage;
-  const first = dec(money(gross.times(percentage).div(100)));
-  return money(payment === 1 ? first : gross.minus(first));
+  const { first, second } = paymentSplit(commission);
+  return payment === 1 ? first : second;
 }
 
 // --- Reading published values ---------------------------------------------------------------------

@@ -72,6 +72,11 @@ describe('the Santiago wall clock of admin-edited instants', () => {
     // Winter (UTC-4), across midnight.
     expect(santiagoWallClock('2026-07-01T03:30:00Z')).toEqual({ date: '2026-06-30', time: '23:30' });
     expect(santiagoInstant('2026-06-30', '23:30')?.toISOString()).toBe('2026-07-01T03:30:00.000Z');
+    // The hour skipped on 6 September 2026 (00:00 −04 became 01:00 −03): the instant an hour later,
+    // on that day, never 23:xx of the day before.
+    expect(santiagoInstant('2026-09-06', '00:00')?.toISOString()).toBe('2026-09-06T04:00:00.000Z');
+    expect(santiagoInstant('2026-09-06', '00:30')?.toISOString()).toBe('2026-09-06T04:30:00.000Z');
+    expect(santiagoInstant('2026-09-06', '01:00')?.toISOString()).toBe('2026-09-06T04:00:00.000Z');
     expect(santiagoInstant('2026-13-01', '10:00')).toBeNull();
     expect(santiagoInstant('2026-06-30', '9:00')).toBeNull();
   });

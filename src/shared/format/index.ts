@@ -187,12 +187,17 @@ export function santiagoInstant(date: string, time: string): Date | null {
   // No rolling over: 31/02 or 25:00 is no time at all.
   if (new Date(wanted).toISOString().slice(0, 16) !== `${date}T${time}`) return null;
   // Guess with the offset at the wall time read as UTC, then correct once with the offset found.
-  let instant = wanted;
-  for (let i = 0; i < 2; i++) {
+  const shownAt = (instant: number) => {
     const wall = santiagoWallClock(new Date(instant));
-    const shown = Date.parse(`${wall.date}T${wall.time}:00Z`);
-    instant += wanted - shown;
-  }
+    return Date.parse(`${wall.date}T${wall.time}:00Z`);
+  };
+  let instant = wanted;
+  for (let i = 0; i < 2; i++) instant += wanted - shownAt(instant);
+  // In the skipped hour no instant shows the wall time, and the guess may end before the gap (6
+  // September 2026 00:00 guessed as 5 September 23:00): the instant after the gap, as PostgreSQL's
+  // `AT TIME ZONE` (santiago-day.test.ts holds them equal).
+  const shown = shownAt(instant);
+  if (shown < wanted) instant += wanted - shown;
   return new Date(instant);
 }
 

@@ -273,6 +273,7 @@ export const brokerConsolidatedRow = z.object({
   projectName: z.string(),
   apartmentNumber: z.string(),
   commissionAmount: z.string(),
+  numberOfPayments: z.number().int(),
   firstPaymentPercentage: z.number().int(),
   payment1Date: z.string().nullable(),
   payment2Date: z.string().nullable(),

@@ -6,7 +6,6 @@ import {
   type AuditReference,
   type HistoryKind,
 } from '../../../shared/audit/fields';
-import { TIME_ZONE } from '../../../shared/format';
 import {
   AUDIT_TEXT_SEARCH_WINDOW,
   type AuditAction,
@@ -15,6 +14,7 @@ import {
 } from '../../../shared/schemas/audit';
 import { type Executor, isoInstant } from '../../db/client';
 import { type PageSpec, selectPage } from '../../db/paging';
+import { santiagoDayStart } from '../../db/santiago-day';
 import { auditLog, profiles } from '../../db/schema';
 import { escapeLike } from '../../db/search';
 
@@ -307,13 +307,9 @@ export function auditFilterSql(filters: AuditFilters): SQL | undefined {
   else if (filters.user) conditions.push(eq(auditLog.actorId, filters.user));
   if (filters.kind) conditions.push(eq(auditLog.rootTable, filters.kind));
   if (filters.from)
-    conditions.push(
-      sql`${auditLog.occurredAt} >= (${filters.from}::date)::timestamp at time zone ${TIME_ZONE}`,
-    );
+    conditions.push(sql`${auditLog.occurredAt} >= ${santiagoDayStart(sql`${filters.from}::date`)}`);
   if (filters.to)
-    conditions.push(
-      sql`${auditLog.occurredAt} < ((${filters.to}::date + 1)::timestamp at time zone ${TIME_ZONE})`,
-    );
+    conditions.push(sql`${auditLog.occurredAt} < ${santiagoDayStart(sql`${filters.to}::date + 1`)}`);
   // The values only (not the column names), folded as the words are; every word must appear. The
   // values are read as one JSON array text per row: a set-returning function per row (jsonb_each_text)
   // kept its rows until the statement ended, and the embedded database ran out of memory on a log of

@@ -345,8 +345,8 @@ export function listRetention(
   page: { page: number; pageSize: number },
 ): Promise<Page<RetentionRow>> {
   const lastActivity = sql`greatest(
-    (c.created_at at time zone 'America/Santiago')::date,
-    (select max(greatest(x.reservation_date, (x.rescinded_at at time zone 'America/Santiago')::date))
+    santiago_date(c.created_at),
+    (select max(greatest(x.reservation_date, santiago_date(x.rescinded_at)))
        from reservations x where x.client_id = c.id))`;
   return selectPage<RetentionRow>(db, {
     columns: {

@@ -264,7 +264,7 @@ export const TABLE_STORES: Record<string, TableStore> = {
   uf_fetches: none(['failure']),
   uf_values: none(['value']),
   units: none(['blocked_reason']),
-  workflow_stages: none(['name']),
+  workflow_stages: none(['name', 'unit_status']),
   workflow_task_default_assignees: none(),
   workflow_task_prerequisites: none(),
   workflow_tasks: none(['name']),

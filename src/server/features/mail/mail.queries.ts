@@ -492,7 +492,7 @@ export async function insertDailyMessages(
     sql`
       with pending as (
         select p.user_id, p.flow_task_id as task_row_id,
-               ((p.started_at at time zone 'America/Santiago')::date + p.days_to_complete) as due_date
+               (santiago_date(p.started_at) + p.days_to_complete) as due_date
           from pending_task_assignments p
           join profiles u on u.id = p.user_id and u.is_active
          where p.started_at is not null and p.days_to_complete is not null

@@ -1,7 +1,6 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import { RESERVATION_STATES } from '../../../shared/domain/figures';
 import { searchWords } from '../../../shared/domain/search';
-import { TIME_ZONE } from '../../../shared/format';
 import type { SortDirection } from '../../../shared/schemas/common';
 import type {
   BrokerConsolidatedQuery,
@@ -21,6 +20,7 @@ import { type Executor, queryJsonRows, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
 import { PLANNED_PER_RUN } from '../../db/postgres-statements';
 import { RESTRICTED_HOLDER } from '../../db/privacy';
+import { santiagoDate } from '../../db/santiago-day';
 import { escapeLike } from '../../db/search';
 
 /**
@@ -490,7 +490,7 @@ export function salesReportSql(
 // --- Informe de Pagos Brokers ----------------------------------------------------------------
 
 /** The Santiago calendar day of an instant. */
-const santiagoDay = (instant: SQL) => sql`(${instant} at time zone ${TIME_ZONE})::date`;
+const santiagoDay = (instant: SQL) => santiagoDate(instant);
 
 /**
  * The open tasks (pending or in progress) of payment flows in progress, with the days since the task
@@ -587,7 +587,7 @@ export function brokerPaymentsSql(
 
 // --- Consolidado Brokers ---------------------------------------------------------------------
 
-const firstPart = sql`round(bc.commission_amount * bc.first_payment_percentage / 100, 2)`;
+const firstPart = firstPaymentUf;
 /** The dated payments of the commission (shared/domain/broker-consolidated.ts, in SQL). */
 const paidAmount = sql`((case when bc.payment_1_date is not null then ${firstPart} else 0 end)
   + (case when bc.payment_2_date is not null then bc.commission_amount - ${firstPart} else 0 end))`;
@@ -613,6 +613,7 @@ export function brokerConsolidatedSql(
       projectName,
       apartmentNumber: sql`r.apartment_number`,
       commissionAmount: sql`bc.commission_amount::text`,
+      numberOfPayments: sql`bc.number_of_payments::int`,
       firstPaymentPercentage: sql`bc.first_payment_percentage::int`,
       payment1Date: sql`bc.payment_1_date`,
       payment2Date: sql`bc.payment_2_date`,

@@ -1,6 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { UNIT_STATUSES } from '../../../shared/domain/stock';
 import type { PriceListDiff, UnitGrid, UnitView } from '../../../shared/schemas/stock';
 import { type Database, queryRows } from '../../db/client';
@@ -495,6 +496,43 @@ describe('stock (decision 0032)', () => {
         reservationBody(s, { reservationNumber: 'R-2', apartmentUnitId: a1201.id }),
       );
       expect(again.statusCode, again.body).toBe(201);
+    });
+
+    it('reads a unit’s status from its stage’s data, not from the stage’s name (migration 0046)', async () => {
+      const s = await setup();
+      const { a1201 } = await inventory(s);
+      const created = await s.seller.post(
+        '/api/reservations',
+        reservationBody(s, { apartmentUnitId: a1201.id }),
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const { reservationFlowId } = (created.json() as { reservation: { reservationFlowId: string } })
+        .reservation;
+      const statusOf1201 = async () =>
+        (
+          await queryRows(
+            ctx.db,
+            sql`select status from unit_statuses where unit_id = ${a1201.id}`,
+            z.object({ status: z.enum(UNIT_STATUSES) }),
+          )
+        )[0]?.status;
+
+      // Every stage renamed: the statuses hold, as the stages' data says.
+      await ctx.db.execute(sql`update workflow_stages set name = name || ' (renombrada)'`);
+      expect(await statusOf1201()).toBe('Reservada');
+      const flow = await FlowDriver.open(ctx.db, reservationFlowId);
+      await flow.completeAll([
+        'COF PENDIENTE GENERACIÓN',
+        'COF PENDIENTE FIRMA',
+        'SOLICITUD VB COF PENDIENTE',
+      ]);
+      expect(await statusOf1201()).toBe('Promesada');
+
+      // The stage's data changed: the status follows it.
+      await ctx.db.execute(
+        sql`update workflow_stages set unit_status = 'Reservada' where name = 'Promesa (renombrada)'`,
+      );
+      expect(await statusOf1201()).toBe('Reservada');
     });
 
     it('lets exactly one of 20 concurrent reservations of one unit win; the others name the unit', async () => {

@@ -146,7 +146,7 @@ export async function hasSavedFetchOn(db: Executor, day: string): Promise<boolea
   const rows = await queryRows<{ found: number }>(
     db,
     sql`select 1 as found from uf_fetches
-         where status = 'saved' and (attempted_at at time zone 'America/Santiago')::date = ${day}::date
+         where status = 'saved' and santiago_date(attempted_at) = ${day}::date
          limit 1`,
   );
   return rows.length > 0;
