@@ -33,6 +33,8 @@ export interface DoorLimits {
 
 /** The event stream's path (events.routes.ts under /api) as browsers request it. */
 const STREAM_PATH = /^\/api\/events\/?(?:\?|$)/;
+/** How long a refused upload's connection may stay half-closed before it is destroyed. */
+const CLOSE_GRACE_MS = 2_000;
 /** The raw request was counted by the door: the Fastify hook leaves it alone. */
 const counted = new WeakSet<IncomingMessage>();
 
@@ -121,12 +123,20 @@ export class DoorGate {
       if (kind) {
         const token = cookieValue(req.headers.cookie, this.cookieName);
         if (token && !this.enter(kind, token, req, res)) {
-          refuse(res, kind === 'stream' ? 'EVENT_STREAMS_BUSY' : 'HEAVY_UPLOAD_BUSY', {
-            // An upload's body is not read: the connection cannot carry another request after it.
-            ...(kind === 'upload'
-              ? { 'retry-after': String(this.limits.retryAfterSeconds), connection: 'close' }
-              : {}),
-          });
+          if (kind === 'stream') refuse(res, 'EVENT_STREAMS_BUSY', {});
+          else {
+            // The body is not read: the connection cannot carry another request after it. Ended once
+            // the answer is out (a trickling client would otherwise keep it until the request timeout),
+            // and destroyed shortly after if the client does not close its side.
+            refuse(res, 'HEAVY_UPLOAD_BUSY', {
+              'retry-after': String(this.limits.retryAfterSeconds),
+              connection: 'close',
+            });
+            res.once('finish', () => {
+              req.socket.end();
+              setTimeout(() => req.socket.destroy(), CLOSE_GRACE_MS).unref();
+            });
+          }
           return;
         }
       }
