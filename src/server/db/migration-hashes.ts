@@ -45,4 +45,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0039_money_out': '3564b434998a52568e79e572b0be7a87bebb20ffa135d0d1f6c41700d5f3ab57',
   '0040_suppression_ledger': 'b66fb0e65e4e4d09867f5ed7a5f556d0ac4a66b12f5dfd6777222edca1dbbb63',
   '0041_imported_payment_pesos': '93d6841198ba724ec80402b78b20b9388f0d7def3fbe032739d7a22963836ecf',
+  '0043_import_run_subjects': '057e97d68e236582f232bdd13ded27e5d2cede0dbe6be89fac40f0f7cb52d067',
 };
