@@ -115,3 +115,66 @@ export async function measureSuppressions(
   }
   return times.sort((a, b) => a - b);
 }
+
+export interface ScrubMeasured {
+  /** The backup that ran the pending scrub first (the scrub and the copy). */
+  backupWithScrubMs: number;
+  /** A backup right after, nothing pending (the copy alone). */
+  backupAloneMs: number;
+  /** The scrub's share: the difference. */
+  scrubMs: number;
+  /** The longest /api/health wait while the scrub and its backup ran (other users' wait). */
+  longestHealthMs: number;
+  healthPolls: number;
+}
+
+/**
+ * The scrub of issue 54 at scale (decision 0054): after the suppressions above, 'Crear respaldo ahora'
+ * runs the pending scrub (VACUUM FULL of the touched tables, the log checkpointed and recycled) before
+ * it copies; a second backup right after copies alone. /api/health is polled every 10 ms during the
+ * first (another user's longest wait). Embedded only (PostgreSQL's backups are the operator's).
+ */
+export async function measureScrub(origin: string, cookie: string): Promise<ScrubMeasured | null> {
+  const headers = { cookie, origin };
+  const state = await fetch(`${origin}/api/backups`, { headers });
+  if (!state.ok) return null;
+  const { scrub } = (await state.json()) as { scrub?: { pending: number } };
+  if (!scrub || scrub.pending === 0) return null;
+  let running = true;
+  let longest = 0;
+  let polls = 0;
+  const poller = (async () => {
+    while (running) {
+      const began = performance.now();
+      try {
+        await (await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
+      } catch {
+        // counted as the wait it was
+      }
+      longest = Math.max(longest, performance.now() - began);
+      polls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const backup = async () => {
+    const began = performance.now();
+    const made = await fetch(`${origin}/api/backups`, { method: 'POST', headers });
+    if (!made.ok) throw new Error(`backup: ${made.status} ${await made.text()}`);
+    return Math.round(performance.now() - began);
+  };
+  let backupWithScrubMs: number;
+  try {
+    backupWithScrubMs = await backup();
+  } finally {
+    running = false;
+    await poller;
+  }
+  const backupAloneMs = await backup();
+  return {
+    backupWithScrubMs,
+    backupAloneMs,
+    scrubMs: Math.max(0, backupWithScrubMs - backupAloneMs),
+    longestHealthMs: Math.round(longest),
+    healthPolls: polls,
+  };
+}

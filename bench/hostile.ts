@@ -10,10 +10,9 @@
 // (HOSTILE_SCALE to change it), each in a fresh database: .tmp/bench-hostile, and PostgreSQL's
 // `inmoflujo_bench_hostile` when it answers on 127.0.0.1:5432. HOSTILE_ONLY=bigExport,35exports,…
 // measures only the steps whose key holds one of the words.
-import { setMaxListeners } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { CORPUS, type Door } from '../src/server/test/corpus/corpus';
 
 export interface HostileStep {
@@ -25,6 +24,8 @@ export interface HostileStep {
   longestHealthMs: number;
   healthPolls: number;
   rssGrowthMb: number | null;
+  /** The server's CPU time over the step (user + system): what the step cost it, whatever the load. */
+  serverCpuMs: number | null;
   healthTargetMs: number;
   met: boolean;
 }
@@ -43,6 +44,17 @@ function rssOf(pid: number): number | null {
   }
 }
 
+/** The process's CPU time so far (user + system), from /proc (Linux), in ms. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat (12 and 13 after the command), in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs `work` with /api/health polled every 10 ms and the server's RSS sampled every 50 ms. */
 async function watched(
   origin: string,
@@ -56,6 +68,7 @@ async function watched(
   let longest = 0;
   let polls = 0;
   const rssBefore = serverPid ? rssOf(serverPid) : null;
+  const cpuBefore = serverPid ? cpuMsOf(serverPid) : null;
   let rssPeak = rssBefore ?? 0;
   const sampler = setInterval(() => {
     const rss = serverPid ? rssOf(serverPid) : null;
@@ -86,6 +99,8 @@ async function watched(
     clearInterval(sampler);
   }
   const rssGrowthMb = rssBefore === null ? null : Math.round((rssPeak - rssBefore) / 1e6);
+  const cpuAfter = serverPid ? cpuMsOf(serverPid) : null;
+  const serverCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
   const longestHealthMs = Math.round(longest);
   return {
     key,
@@ -95,6 +110,7 @@ async function watched(
     longestHealthMs,
     healthPolls: polls,
     rssGrowthMb,
+    serverCpuMs,
     healthTargetMs,
     met: longestHealthMs <= healthTargetMs && (rssGrowthMb === null || rssGrowthMb <= RSS_TARGET_MB),
   };
@@ -205,27 +221,64 @@ async function throughDoor(
   }
 }
 
-/** An upload that sends its headers and then one byte a second. */
-function slowUpload(origin: string, cookie: string): { socket: Socket; answered: Promise<string> } {
-  const url = new URL(origin);
+/**
+ * The attacker runs on a thread of its own, like another machine's browser would: opening 3,000
+ * streams or 200 sockets keeps its event loop busy, and the health poller sharing that loop measured
+ * the bench's own wait as the server's. The thread's end closes every connection it opened.
+ */
+function attack(script: string, data: Record<string, unknown>): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { eval: true, workerData: data });
+    worker.once('message', (statuses: Record<string, number>) => {
+      void worker.terminate().then(() => resolve(statuses));
+    });
+    worker.once('error', reject);
+  });
+}
+
+/** One session opening `count` event streams at once; the served ones closed at the end. */
+const STREAMS_ATTACK = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { origin, cookie, count } = workerData;
+const statuses = {};
+const note = (status) => { statuses[status] = (statuses[status] ?? 0) + 1; };
+const controller = new AbortController();
+require('node:events').setMaxListeners(count + 100, controller.signal);
+Promise.all(Array.from({ length: count }, () =>
+  fetch(origin + '/api/events', { headers: { cookie, origin, accept: 'text/event-stream' }, signal: controller.signal })
+    .then((response) => { note(response.status); return response.status === 200 ? undefined : response.arrayBuffer(); },
+          () => note('failed')),
+)).then(() => { controller.abort(); parentPort.postMessage(statuses); });
+`;
+
+/** \`count\` uploads of one session that send their headers and then one byte a second, for \`holdMs\`. */
+const SLOW_UPLOADS_ATTACK = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { connect } = require('node:net');
+const { origin, cookie, count, holdMs } = workerData;
+const url = new URL(origin);
+const sockets = Array.from({ length: count }, () => {
   const socket = connect(Number(url.port), url.hostname);
-  let answer = '';
-  socket.on('data', (chunk) => {
-    answer += chunk;
-  });
+  const upload = { socket, answer: '', closed: false };
+  socket.on('data', (chunk) => { upload.answer += chunk; });
+  socket.on('close', () => { upload.closed = true; });
   socket.on('error', () => {});
-  const answered = new Promise<string>((resolve) => {
-    socket.on('data', () => resolve(answer));
-    socket.on('close', () => resolve(answer));
-  });
-  socket.write(
-    `POST /api/imports/files?kind=clients&name=lento.csv HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${origin}\r\n` +
-      `Cookie: ${cookie}\r\nContent-Type: ${IMPORT_TYPE}\r\nContent-Length: 1000000\r\n\r\n`,
-  );
+  socket.write('POST /api/imports/files?kind=clients&name=lento.csv HTTP/1.1\\r\\nHost: ' + url.host + '\\r\\nOrigin: ' + origin +
+    '\\r\\nCookie: ' + cookie + '\\r\\nContent-Type: ${IMPORT_TYPE}\\r\\nContent-Length: 1000000\\r\\n\\r\\n');
   const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write('a')), 1000);
   socket.on('close', () => clearInterval(timer));
-  return { socket, answered };
-}
+  return upload;
+});
+setTimeout(() => {
+  const statuses = {};
+  for (const upload of sockets) {
+    const status = /^HTTP\\/1\\.1 (\\d+)/.exec(upload.answer)?.[1] ?? (upload.closed ? 'closed unanswered' : 'held');
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    upload.socket.destroy();
+  }
+  parentPort.postMessage(statuses);
+}, holdMs);
+`;
 
 /** The CSV of the issue: 20,000 rows repeating one RUT (0.8 MB). */
 function repeatedRutCsv(rows: number): Buffer {
@@ -263,7 +316,7 @@ export async function measureHostile(
   const report = (step: HostileStep) => {
     steps.push(step);
     log(
-      `  ${step.label}: ${JSON.stringify(step.statuses)} in ${step.totalMs} ms; longest /api/health wait ${step.longestHealthMs} ms (target ${step.healthTargetMs}) over ${step.healthPolls} polls; RSS +${step.rssGrowthMb ?? '?'} MB${step.met ? '' : '  [NOT MET]'}`,
+      `  ${step.label}: ${JSON.stringify(step.statuses)} in ${step.totalMs} ms; longest /api/health wait ${step.longestHealthMs} ms (target ${step.healthTargetMs}) over ${step.healthPolls} polls; RSS +${step.rssGrowthMb ?? '?'} MB; server CPU ${step.serverCpuMs ?? '?'} ms${step.met ? '' : '  [NOT MET]'}`,
     );
   };
 
@@ -334,25 +387,7 @@ export async function measureHostile(
         '3,000 event streams of one session',
         healthTarget,
         async (statuses) => {
-          const controller = new AbortController();
-          setMaxListeners(4000, controller.signal);
-          const opened = await Promise.all(
-            Array.from({ length: 3000 }, () =>
-              fetch(`${origin}/api/events`, {
-                headers: { cookie, origin, accept: 'text/event-stream' },
-                signal: controller.signal,
-              }).then(
-                (response) => {
-                  count(statuses, response.status);
-                  if (response.status !== 200) return response.arrayBuffer();
-                  return undefined;
-                },
-                () => count(statuses, 'failed'),
-              ),
-            ),
-          );
-          controller.abort();
-          void opened;
+          Object.assign(statuses, await attack(STREAMS_ATTACK, { origin, cookie, count: 3000 }));
         },
       ),
     );
@@ -367,13 +402,10 @@ export async function measureHostile(
         '200 slow uploads of one administrator (5 s)',
         healthTarget,
         async (statuses) => {
-          const uploads = Array.from({ length: 200 }, () => slowUpload(origin, cookie));
-          await new Promise((resolve) => setTimeout(resolve, 5000));
-          for (const upload of uploads) {
-            const answer = await Promise.race([upload.answered, Promise.resolve('')]);
-            count(statuses, /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'held');
-            upload.socket.destroy();
-          }
+          Object.assign(
+            statuses,
+            await attack(SLOW_UPLOADS_ATTACK, { origin, cookie, count: 200, holdMs: 5000 }),
+          );
         },
       ),
     );

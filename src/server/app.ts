@@ -11,7 +11,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Database } from './db/client';
 import { cookieSecure, type Env, loadEnv } from './env';
 import { type EventBus, inProcessEventBus } from './events/event-bus';
-import { eventsRoutes, registerEventStreamGate } from './events/events.routes';
+import { eventsRoutes, MAX_STREAMS_PER_SESSION, registerEventStreamGate } from './events/events.routes';
 import { approvalsRoutes } from './features/approvals/approvals.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
@@ -54,6 +54,7 @@ import { flowTaskRoutes } from './features/workflows/flow-task-routes';
 import { AppError } from './http/app-error';
 import { registerCleanAnswers } from './http/clean-answers';
 import { registerDependencies } from './http/context';
+import { DoorGate, serverWithDoor } from './http/door-gate';
 import { registerErrorHandling } from './http/error-handler';
 import { HeavyJobs, registerHeavyJobs } from './http/heavy-jobs';
 import { registerInputGuard } from './http/input-guard';
@@ -64,6 +65,7 @@ import {
   registerOriginCheck,
   registerSessionHook,
   type SessionCookieSettings,
+  sessionCookieName,
   sessionToken,
 } from './http/session';
 import { clientDistFolder } from './paths';
@@ -110,6 +112,8 @@ declare module 'fastify' {
     mail: MailSender;
     /** The heavy downloads and uploads running now (decision 0050). */
     heavyJobs: HeavyJobs;
+    /** The door before Fastify: a session's streams and uploads, an address's connections (decision 0062). */
+    doorGate: DoorGate;
   }
 }
 
@@ -136,7 +140,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   const cookie: SessionCookieSettings = { secure, maxAgeSeconds: Math.round(auth.absoluteTimeoutMs / 1000) };
 
+  const heavyJobs = options.heavyJobs ?? new HeavyJobs();
+  // The door before Fastify (decision 0062): a session's excess streams and uploads refused in a few
+  // bytes, an address's excess connections closed.
+  const doorGate = new DoorGate(sessionCookieName(secure), {
+    streamsPerSession: MAX_STREAMS_PER_SESSION,
+    uploadsPerSession: heavyJobs.limits.perUser.upload,
+    connectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS ?? (env.TRUST_PROXY ? 0 : 1000),
+    retryAfterSeconds: heavyJobs.limits.retryAfterSeconds,
+  });
   const app = Fastify({
+    serverFactory: (handler, factoryOptions) => serverWithDoor(doorGate, handler, factoryOptions),
     logger: loggerOptions(env.LOG_LEVEL, options.logStream),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1_048_576,
@@ -184,8 +198,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   });
   app.decorate('mail', mail);
-  const heavyJobs = options.heavyJobs ?? new HeavyJobs();
   app.decorate('heavyJobs', heavyJobs);
+  app.decorate('doorGate', doorGate);
   app.addHook('onClose', async () => mailTransport.close());
   registerDependencies(app, {
     db,
@@ -234,7 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           .filter(Boolean),
       );
       // Before the session hook: a session's streams beyond its limit cost no database look-up.
-      registerEventStreamGate(api, (request) => sessionToken(request, cookie));
+      registerEventStreamGate(api, (request) => sessionToken(request, cookie), doorGate);
       registerSessionHook(api, db, auth, cookie);
       registerInputGuard(api);
       registerCleanAnswers(api);

@@ -37,6 +37,12 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
   IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(90),
   /**
+   * Open connections one client address may hold (decision 0062); beyond them a new one is closed at
+   * once. Generous, for an office behind one NAT address; unset, 1000 — or no cap with TRUST_PROXY
+   * (behind a reverse proxy every connection comes from the proxy). 0 turns it off.
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).optional(),
+  /**
    * E-mail notices (decision 0035): the SMTP server ('smtp://user:password@host:587',
    * 'smtps://…:465'); unset, each message is written as an .eml file under DATA_DIR/mail.
    */

@@ -62,6 +62,7 @@ export const TABLE_OWNERS = {
   scheduled_runs: 'mail',
   import_runs: 'imports',
   import_run_file_parts: 'imports',
+  import_run_subjects: 'imports',
   import_run_records: 'imports',
   import_mappings: 'imports',
   document_types: 'documents',

@@ -1532,6 +1532,20 @@ export const importRunFileParts = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.part] })],
 );
 
+/**
+ * Whom a run's stored file names (issue 54, decision 0062): keyed hashes (HMAC-SHA-256 with the row's
+ * own salt, the first 16 bytes, sorted and joined) of every valid RUT and e-mail address found in the
+ * file at its upload. A suppression deletes the stored files naming the holder even when their run
+ * changed none of the holder's records; the row goes with the file (retention or suppression).
+ */
+export const importRunSubjects = pgTable('import_run_subjects', {
+  runId: uuid('run_id')
+    .primaryKey()
+    .references(() => importRuns.id, { onDelete: 'cascade' }),
+  salt: text('salt').notNull(),
+  hashes: bytea('hashes').notNull(),
+});
+
 /** One record a run created or updated; `before` is the whole row before an update (null for a creation). */
 export const importRunRecords = pgTable(
   'import_run_records',

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { z } from 'zod';
 import * as auth from '../features/auth/auth.service';
 import { AppError } from '../http/app-error';
+import type { DoorGate } from '../http/door-gate';
 import { currentUser } from '../http/session';
 import { endsSession, type LiveEvent } from './event-bus';
 
@@ -40,29 +41,22 @@ declare module 'fastify' {
 
 /**
  * Counts the event-stream requests of each session cookie, from their arrival to the end of their
- * answer (the stream's end, or a refusal), and refuses one beyond `MAX_STREAMS_PER_SESSION` with a
- * 429 before anything else is done: registered before the session hook, so that a session opening
- * thousands of streams costs no database look-up each (measured: 3,000 at once held the embedded
- * server's /api/health for seconds while each was looked up and then refused).
+ * answer (the stream's end, or a refusal), and refuses one beyond the session's limit with a 429
+ * before anything else is done. The server's door (http/door-gate.ts, decision 0062) counts and
+ * refuses them before Fastify sees them; this hook, before the session hook, counts those that reach
+ * the route another way (another spelling of the path, a test's injected request) — with the same
+ * counter, so that none is counted twice.
  */
 export function registerEventStreamGate(
   scope: FastifyInstance,
   tokenOf: (request: FastifyRequest) => string | undefined,
-  max = MAX_STREAMS_PER_SESSION,
+  gate: DoorGate,
 ): void {
-  const held = new Map<string, number>();
   scope.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.eventStream !== true) return;
     const token = tokenOf(request);
     if (!token) return; // the session hook answers 401
-    const count = held.get(token) ?? 0;
-    if (count >= max) throw new AppError('EVENT_STREAMS_BUSY');
-    held.set(token, count + 1);
-    reply.raw.once('close', () => {
-      const left = (held.get(token) ?? 1) - 1;
-      if (left > 0) held.set(token, left);
-      else held.delete(token);
-    });
+    if (!gate.enter('stream', token, request.raw, reply.raw)) throw new AppError('EVENT_STREAMS_BUSY');
   });
 }
 

@@ -270,6 +270,8 @@ describe('GET /api/events (live updates, one stream per tab)', () => {
     }
     const extra = await open(ana);
     expect(extra.response.status).toBe(429);
+    // Refused by the server's door, before Fastify routed it (decision 0062).
+    expect(ctx.app.doorGate.refused.stream).toBe(1);
     expect(await extra.response.json()).toEqual({
       error: {
         code: 'EVENT_STREAMS_BUSY',

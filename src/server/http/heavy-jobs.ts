@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../shared/errors';
 import { AppError } from './app-error';
+import { carriesFileHeaders } from './door-gate';
 
 /**
  * Heavy work (issue 52, decision 0050): the downloads that read and write a whole file (exports,
@@ -96,10 +97,7 @@ export class HeavyJobs {
 
 /** A body that is a file (an import, a document, an image, an XML): not JSON and not empty. */
 function carriesFile(request: FastifyRequest): boolean {
-  if (request.method !== 'POST' && request.method !== 'PUT') return false;
-  const type = request.headers['content-type'];
-  if (!type || /^application\/json\s*(?:;|$)/i.test(type)) return false;
-  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+  return carriesFileHeaders(request.method, request.headers);
 }
 
 function take(jobs: HeavyJobs, request: FastifyRequest, reply: FastifyReply, kind: HeavyKind): void {

@@ -11,12 +11,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
 import { projectRoot } from '../../paths';
 import { loginAs, useTestApp } from '../../test/app';
 import { createClient } from '../../test/builders';
+import { upload } from '../../test/imports';
 import * as dataRequests from './data-requests.service';
 import { FILE_STORES, PERSONAL_COLUMN, TABLE_STORES } from './personal-data';
 
@@ -186,6 +188,74 @@ describe('every store of personal data is covered (issue 54)', () => {
       for (const value of [HOLDER.firstName, HOLDER.lastName, HOLDER.email, '7412 5896'])
         expect(row?.text ?? '', `${name}: ${value}`).not.toContain(value);
     }
+  });
+
+  it('deletes on suppression the stored import files that name the holder though their runs changed none of their records (decision 0062)', async () => {
+    const admin = await loginAs(ctx, { userType: 'Administrador' });
+    await createClient(ctx.db, { ...HOLDER, rut: '17246813-6' });
+    const partsOf = async (runId: string) =>
+      (
+        await queryRows<{ parts: number }>(
+          ctx.db,
+          sql`select count(*)::int as parts from import_run_file_parts where run_id = ${runId}`,
+        )
+      )[0]!.parts;
+    // Uploaded, never applied: one names them by their RUT (written another way), one by their
+    // e-mail in a second sheet of a workbook, one names somebody else.
+    const byRut = await upload(
+      admin,
+      'clients',
+      'clientes.csv',
+      Buffer.from(`RUT;Nombres;Apellidos\r\n17246813-6;Zeno;W\r\n11.111.111-1;Otro;Cliente\r\n`),
+    );
+    expect(byRut.statusCode, byRut.body).toBe(201);
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Clientes').addRow(['RUT', 'Nombres', 'Apellidos']);
+    book.getWorksheet('Clientes')!.addRow(['22.222.222-2', 'Ana', 'Rojas']);
+    book.addWorksheet('Contactos').addRow(['Correo', `Escribir a ${HOLDER.email.toUpperCase()}`]);
+    const byEmail = await upload(
+      admin,
+      'clients',
+      'clientes.xlsx',
+      Buffer.from(await book.xlsx.writeBuffer()),
+    );
+    expect(byEmail.statusCode, byEmail.body).toBe(201);
+    const other = await upload(
+      admin,
+      'clients',
+      'otros.csv',
+      Buffer.from('RUT;Nombres;Apellidos\r\n11.111.111-1;Otro;Cliente\r\n'),
+    );
+    expect(other.statusCode, other.body).toBe(201);
+    // Nothing readable of anyone is kept beside the files: keyed hashes only.
+    const [subjects] = await queryRows<{ text: string }>(
+      ctx.db,
+      sql`select string_agg(salt || encode(hashes, 'escape'), ' ') as text from import_run_subjects`,
+    );
+    for (const value of ['17246813', '17.246.813', HOLDER.email, '11111111'])
+      expect(subjects!.text).not.toContain(value);
+
+    const request = await admin.post('/api/data-requests', {
+      kind: 'suppression',
+      holderRut: HOLDER.rut,
+      receivedDate: '2026-11-19',
+    });
+    const done = await admin.post(`/api/data-requests/${request.json().request.id}/suppress`, {
+      confirmation: 'SUPRIMIR',
+    });
+    expect(done.statusCode, done.body).toBe(200);
+
+    expect(await partsOf(byRut.json().runId)).toBe(0);
+    expect(await partsOf(byEmail.json().runId)).toBe(0);
+    expect(await partsOf(other.json().runId)).toBe(1);
+    const review = await admin.post(`/api/imports/runs/${byRut.json().runId}/dry-run`, {
+      mapping: { rut: 0, firstName: 1, lastName: 2 },
+    });
+    expect(review.statusCode).toBe(410);
+    // Whom a deleted file named goes with it.
+    expect(
+      await queryRows<{ runId: string }>(ctx.db, sql`select run_id as "runId" from import_run_subjects`),
+    ).toEqual([{ runId: other.json().runId }]);
   });
 
   it('keeps an import’s file and the .eml copies only the days set in Privacidad', async () => {

@@ -163,10 +163,15 @@ export const TABLE_STORES: Record<string, TableStore> = {
     columns: ['bytes'],
     holder: {
       export: 'no se exporta (el archivo tal como se subió)',
-      suppression: 'borrado en las cargas que crearon o cambiaron sus registros',
+      suppression:
+        'borrado en las cargas que crearon o cambiaron sus registros y en las que lo nombran (su RUT o correo, decisión 0062)',
       retention: 'borrado a los import_file_days días (30)',
     },
   },
+  import_run_subjects: none(
+    [],
+    'solo hashes salados de los RUT y correos del archivo subido (decisión 0062), borrados con el archivo',
+  ),
   import_run_records: {
     columns: ['table_name', 'before'],
     holder: {

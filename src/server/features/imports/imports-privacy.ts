@@ -4,12 +4,14 @@
  * undo snapshots hold a record's previous identity. On a suppression the runs that created or changed
  * the holder's records lose their stored file, their snapshots of the holder take the suppressed
  * values (an undo can never bring the person back), and a file name that names them is rewritten as
- * documents' are. Every stored file is deleted `import_file_days` after its upload (30 by default):
+ * documents' are; the stored files that name them (their RUT or e-mail, hashed at upload: decision
+ * 0062) are deleted too, whatever their run changed. Every stored file is deleted `import_file_days` after its upload (30 by default):
  * the run and what it changed stay.
  */
 import { sql } from 'drizzle-orm';
 import { redactText } from '../../../shared/domain/privacy';
 import { type Executor, queryRows } from '../../db/client';
+import { holderSubjectKeys, namesAny } from './file-subjects';
 
 function uuidList(ids: readonly string[]) {
   return sql`array[${sql.join(
@@ -28,14 +30,29 @@ export async function redactHolderRunsIn(
     tx,
     sql`select distinct run_id as id from import_run_records where record_id = any(${uuidList(recordIds)})`,
   );
+  // And the stored files that name them, whether or not their run changed a record of theirs
+  // (decision 0062): their RUTs and e-mails hashed under each run's salt, looked up in its subjects.
+  const keys = holderSubjectKeys(holder.needles);
+  const named =
+    keys.length === 0
+      ? []
+      : (
+          await queryRows<{ runId: string; salt: string; hashes: Uint8Array }>(
+            tx,
+            sql`select s.run_id as "runId", s.salt, s.hashes from import_run_subjects s
+                 where exists (select 1 from import_run_file_parts p where p.run_id = s.run_id)`,
+          )
+        ).filter((row) => namesAny({ salt: row.salt, hashes: Buffer.from(row.hashes) }, keys));
+  const runIds = [...new Set([...touched.map((run) => run.id), ...named.map((row) => row.runId)])];
   let files = 0;
-  if (touched.length > 0) {
+  if (runIds.length > 0) {
     const removed = await queryRows<{ runId: string }>(
       tx,
-      sql`delete from import_run_file_parts where run_id = any(${uuidList(touched.map((run) => run.id))})
+      sql`delete from import_run_file_parts where run_id = any(${uuidList(runIds)})
           returning run_id as "runId"`,
     );
     files = new Set(removed.map((row) => row.runId)).size;
+    await tx.execute(sql`delete from import_run_subjects where run_id = any(${uuidList(runIds)})`);
   }
   let names = 0;
   if (holder.needles.length > 0) {
@@ -85,7 +102,22 @@ export async function removeOldRunFiles(db: Executor, days: number, now: Date): 
            and r.created_at < ${now.toISOString()}::timestamptz - make_interval(days => ${days})
         returning p.run_id as "runId"`,
   );
-  return new Set(rows.map((row) => row.runId)).size;
+  const runIds = [...new Set(rows.map((row) => row.runId))];
+  // Whom a file names goes with the file.
+  if (runIds.length > 0)
+    await db.execute(sql`delete from import_run_subjects where run_id = any(${uuidList(runIds)})`);
+  return runIds.length;
+}
+
+/** Keeps whom a new run's file names (decision 0062), in the run's own transaction. */
+export async function insertRunSubjectsIn(
+  tx: Executor,
+  runId: string,
+  subjects: { salt: string; hashes: Buffer },
+): Promise<void> {
+  await tx.execute(
+    sql`insert into import_run_subjects (run_id, salt, hashes) values (${runId}, ${subjects.salt}, ${subjects.hashes})`,
+  );
 }
 
 /** Whether the run exists though its file does not (deleted by retention or a suppression). */

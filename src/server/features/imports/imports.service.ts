@@ -24,8 +24,9 @@ import { letOthersThrough } from '../../event-loop';
 import { loadExcelJs } from '../../exports/exceljs';
 import { AppError } from '../../http/app-error';
 import { leaseRun } from './apply-lease';
+import { fileSubjectKeys, hashSubjects } from './file-subjects';
 import * as queries from './imports.queries';
-import { runFileRemoved } from './imports-privacy';
+import { insertRunSubjectsIn, runFileRemoved } from './imports-privacy';
 import {
   type ApplyOptions,
   type ApplyOutcome,
@@ -103,15 +104,20 @@ export async function keepRun(
   values: { kind: ImportKind; fileName: string; bytes: Buffer; createdBy: string },
 ): Promise<{ id: string }> {
   const parts = queries.filePartsOf(values.bytes);
-  const run = await db.transaction((tx) =>
-    queries.insertRun(tx, {
+  // Whom the file names (decision 0062), so that a suppression finds it. A sheet that cannot be read
+  // leaves the run without them: its file is then kept only until its retention (as before 0062).
+  const subjects = await fileSubjectKeys(values.bytes).then(hashSubjects, () => null);
+  const run = await db.transaction(async (tx) => {
+    const inserted = await queries.insertRun(tx, {
       kind: values.kind,
       fileName: values.fileName,
       fileHash: hashOf(values.bytes),
       fileParts: parts.length,
       createdBy: values.createdBy,
-    }),
-  );
+    });
+    if (subjects) await insertRunSubjectsIn(tx, inserted.id, subjects);
+    return inserted;
+  });
   try {
     for (const [index, part] of parts.entries()) {
       await db.transaction((tx) => queries.insertFilePart(tx, run.id, index, part));
