@@ -392,3 +392,50 @@ test('promoción: la cuenta del beneficiario espera la verificación de otra per
   await expect(herRow.getByRole('button', { name: `Verificar cuenta de ${beneficiary}` })).toHaveCount(0);
   await paula.close();
 });
+
+// Issue 53: an agency's account, entered by one administrator, verified by another on its form.
+test('inmobiliaria: la cuenta ingresada por una administradora la verifica otra', async ({
+  page,
+  browser,
+}) => {
+  await page.goto('/dashboard');
+  const origin = new URL(page.url()).origin;
+  const name = uniqueText('Inmobiliaria Cuenta');
+  const created = await page.request.post('/api/settings/agencies', {
+    headers: { origin },
+    data: {
+      rut: uniqueRut(),
+      businessName: name,
+      bank: 'Banco Estado',
+      accountType: 'Cuenta Corriente',
+      accountNumber: '000987654321',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const agency = (await created.json()).agency as { id: string };
+
+  await page.goto(`/configuracion/inmobiliarias/editar/${agency.id}`);
+  await expect(page.getByText('Cuenta por verificar')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Verificar cuenta' })).toHaveCount(0);
+
+  const other = await newStaffUser(page, browser, origin, {
+    firstName: 'Olivia',
+    lastName: 'Administradora',
+    position: 'Gerenta',
+    userType: 'Administrador',
+  });
+  const her = other.page;
+  await her.goto(`/configuracion/inmobiliarias/editar/${agency.id}`);
+  await expect(her.getByText('Cuenta por verificar')).toBeVisible();
+  mkdirSync(SCREENS, { recursive: true });
+  for (const width of [1440, 390]) {
+    await her.setViewportSize({ width, height: 900 });
+    await her.screenshot({ path: `${SCREENS}/agency-account-${width}.png`, fullPage: true });
+  }
+  await her.setViewportSize({ width: 1280, height: 900 });
+  await her.getByRole('button', { name: 'Verificar cuenta' }).click();
+  await expect(her.getByText('Cuenta verificada')).toBeVisible();
+  await her.goto('/configuracion/inmobiliarias');
+  await expect(her.getByRole('row').filter({ hasText: name })).toContainText('Cuenta verificada');
+  await other.close();
+});

@@ -143,6 +143,20 @@ describe('the demo dataset (demo scale)', () => {
     }
   });
 
+  it('gives every agency and promotion payee an account verified by someone other than its author (decision 0063)', async () => {
+    for (const table of ['real_estate_agencies', 'promotions']) {
+      const [counts] = await rows<{ total: number; verified: number; byAuthor: number }>(
+        sql`select count(*)::int as total,
+                   count(*) filter (where bank_verified_at is not null)::int as verified,
+                   count(*) filter (where bank_verified_by = bank_changed_by)::int as "byAuthor"
+              from ${sql.raw(table)}`,
+      );
+      expect(counts!.total, table).toBeGreaterThan(0);
+      expect(counts!.verified, table).toBe(counts!.total);
+      expect(counts!.byAuthor, table).toBe(0);
+    }
+  });
+
   it('gives clients valid, unique RUTs and realistic names', async () => {
     const clients = await rows<{ rut: string; first_name: string; last_name: string }>(
       sql`select rut, first_name, last_name from clients`,

@@ -678,6 +678,10 @@ const COLUMNS = {
     account_number: 'text',
     created_by: 'uuid',
     updated_by: 'uuid',
+    bank_changed_by: 'uuid',
+    bank_changed_at: 'timestamptz',
+    bank_verified_by: 'uuid',
+    bank_verified_at: 'timestamptz',
   },
   projects: {
     id: 'uuid',
@@ -836,6 +840,10 @@ const COLUMNS = {
     created_by: 'uuid',
     updated_by: 'uuid',
     created_at: 'timestamptz',
+    bank_changed_by: 'uuid',
+    bank_changed_at: 'timestamptz',
+    bank_verified_by: 'uuid',
+    bank_verified_at: 'timestamptz',
   },
   broker_commissions: {
     id: 'uuid',
@@ -996,6 +1004,11 @@ async function generateAgencies(ctx: Generation, users: Staff): Promise<Row[]> {
       account_number: String(rng.int(10_000_000, 99_999_999)),
       created_by: users.admins[0],
       updated_by: users.admins[0],
+      // Entered by an administrator, verified by the payments team (decision 0063); no draw.
+      bank_changed_by: users.admins[0],
+      bank_changed_at: iso(ctx.now - 400 * DAY),
+      bank_verified_by: users.byKey.get('pagos1'),
+      bank_verified_at: iso(ctx.now - 399 * DAY),
     });
   }
   await loadRows(ctx, 'real_estate_agencies', agencyRows);
@@ -1329,7 +1342,7 @@ function planReservations(ctx: Generation, times: number[], parties: SaleParties
     const reservation = planReservation(ctx, String(numberBase + i), created, client, parties);
     sales.plans.push(reservation.plan);
     sales.reservationRows.push(reservation.row);
-    const promotion = generatePromotion(ctx, reservation);
+    const promotion = generatePromotion(ctx, reservation, parties.users);
     if (promotion) sales.promotionRows.push(promotion);
     if (reservation.plan.brokerId) generateCommission(ctx, reservation, parties, sales);
   }
@@ -1556,7 +1569,7 @@ function reservationRow(
 }
 
 /** A promotion paid to the client, for about one reservation in twelve (null for the rest). */
-function generatePromotion(ctx: Generation, reservation: Reservation): Row | null {
+function generatePromotion(ctx: Generation, reservation: Reservation, users: Staff): Row | null {
   const { rng, rut } = ctx;
   const { plan, client, promiseAt } = reservation;
   if (!rng.chance(0.08)) return null;
@@ -1576,6 +1589,13 @@ function generatePromotion(ctx: Generation, reservation: Reservation): Row | nul
     created_by: plan.createdBy,
     updated_by: plan.createdBy,
     created_at: iso(plan.created + DAY),
+    // The payee's account verified by the payments team (decision 0063), so a payment can be recorded
+    // in the demo; no draw, so the seeded stream is unchanged.
+    bank_changed_by: plan.createdBy,
+    bank_changed_at: iso(plan.created + DAY),
+    bank_verified_by:
+      plan.createdBy === users.byKey.get('pagos1') ? users.admins[0] : users.byKey.get('pagos1'),
+    bank_verified_at: iso(plan.created + 2 * DAY),
   };
 }
 
