@@ -275,7 +275,9 @@ describe('every store of personal data is covered (issue 54)', () => {
       version: updated.json().settings.version,
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error.fields).toMatchObject({ importFileDays: 'Indique los días (entre 1 y 3650).' });
+    expect(refused.json().error.fields).toMatchObject({
+      importFileDays: 'Indique los días (entre 1 y 3650).',
+    });
     expect((await admin.get('/api/data-requests/settings')).json().settings).toMatchObject({
       importFileDays: 10,
       mailCopyDays: 5,
