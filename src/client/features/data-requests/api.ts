@@ -41,7 +41,14 @@ export const dataRequestKeys = {
 };
 
 type RequestAnswer = { request: DataRequestDetail };
-export type PrivacySettings = { retentionYears: number; version: number };
+export type PrivacySettings = {
+  retentionYears: number;
+  /** Days an import's uploaded file is kept (decision 0055). */
+  importFileDays: number;
+  /** Days an .eml copy of a notice is kept (decision 0055). */
+  mailCopyDays: number;
+  version: number;
+};
 export type SuppressionResult = {
   clientId: string;
   blockedValues: number;

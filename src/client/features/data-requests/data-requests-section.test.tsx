@@ -152,7 +152,7 @@ describe('Solicitudes de titulares', () => {
       status: 200,
       json: async () =>
         url.includes('/settings')
-          ? { settings: { retentionYears: 5, version: 2 } }
+          ? { settings: { retentionYears: 5, importFileDays: 30, mailCopyDays: 30, version: 2 } }
           : {
               rows: [
                 {
@@ -179,6 +179,45 @@ describe('Solicitudes de titulares', () => {
     expect((screen.getByLabelText(/Años de retención/) as HTMLInputElement).value).toBe('5');
     expect(fetchMock.mock.calls.map(([url]) => url)).toContain(
       '/api/data-requests/retention?page=1&pageSize=25',
+    );
+  });
+
+  it('edits how long import files and .eml copies are kept: refused in Spanish out of range, saved in range', async () => {
+    const saved: unknown[] = [];
+    const fetchMock = vi.fn(async (url: string, init?: { method?: string; body?: string }) => {
+      if (url.includes('/settings') && init?.method === 'PUT') {
+        const body = JSON.parse(init.body ?? '{}');
+        saved.push(body);
+        return { ok: true, status: 200, json: async () => ({ settings: { ...body, version: 3 } }) };
+      }
+      return {
+        ok: true,
+        status: 200,
+        json: async () =>
+          url.includes('/settings')
+            ? { settings: { retentionYears: 5, importFileDays: 30, mailCopyDays: 30, version: 2 } }
+            : { rows: [], total: 0, totalIsCapped: false, retentionYears: 5 },
+      };
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderAt(`${TAB}?vista=retencion`);
+    const importDays = (await screen.findByLabelText(
+      /Días que se guardan los archivos importados/,
+    )) as HTMLInputElement;
+    const mailDays = screen.getByLabelText(/Días que se guardan las copias de correos/) as HTMLInputElement;
+    expect(importDays.value).toBe('30');
+    expect(mailDays.value).toBe('30');
+
+    fireEvent.change(importDays, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Indique los días (entre 1 y 3650).')).toBeTruthy();
+    expect(saved).toEqual([]);
+
+    fireEvent.change(importDays, { target: { value: '10' } });
+    fireEvent.change(mailDays, { target: { value: '7' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar' }));
+    await waitFor(() =>
+      expect(saved).toEqual([{ retentionYears: 5, importFileDays: 10, mailCopyDays: 7, version: 2 }]),
     );
   });
 });

@@ -47,37 +47,69 @@ const columns: DataTableColumn<RetentionRow>[] = [
   },
 ];
 
-/** 'Años de retención' (1 to 50), saved with the version read; a stale save offers the current value. */
-function RetentionYearsForm({ settings, onReload }: { settings: PrivacySettings; onReload: () => void }) {
+type RetentionValues = {
+  retentionYears: number | string;
+  importFileDays: number | string;
+  mailCopyDays: number | string;
+};
+
+/**
+ * The retention periods, saved together with the version read (a stale save offers the current
+ * values): 'Años de retención' of clients (1 to 50), and the days an import's uploaded file and an
+ * .eml copy of a notice are kept (1 to 3650, decision 0055). The server's schema judges them.
+ */
+function RetentionForm({ settings, onReload }: { settings: PrivacySettings; onReload: () => void }) {
   const save = useSavePrivacySettings();
-  const form = useForm<{ retentionYears: number | string }>({
+  const form = useForm<RetentionValues>({
     mode: 'controlled',
-    initialValues: { retentionYears: settings.retentionYears },
-    validate: (values) =>
-      schemaErrors(privacySettingsBody, { retentionYears: values.retentionYears, version: settings.version }),
+    initialValues: {
+      retentionYears: settings.retentionYears,
+      importFileDays: settings.importFileDays,
+      mailCopyDays: settings.mailCopyDays,
+    },
+    validate: (values) => schemaErrors(privacySettingsBody, { ...values, version: settings.version }),
   });
   const { submit, failure } = useRecordSubmit(form, async (values) => {
     await save.mutateAsync({
       retentionYears: Number(values.retentionYears),
+      importFileDays: Number(values.importFileDays),
+      mailCopyDays: Number(values.mailCopyDays),
       version: settings.version,
     });
-    notifySaved('Años de retención guardados');
+    notifySaved('Plazos de retención guardados');
   });
+  const days = { min: 1, max: 3650, allowDecimal: false, allowNegative: false, w: 260 } as const;
   return (
     <form onSubmit={submit} noValidate>
       <FormFailureAlert failure={failure} onReload={onReload} />
-      <Group align="flex-end" gap="sm">
+      <Group align="flex-start" gap="sm" wrap="wrap">
         <NumberInput
           label="Años de retención"
-          description="Entre 1 y 50"
+          description="Clientes sin reservas vigentes; entre 1 y 50"
           min={1}
           max={50}
           allowDecimal={false}
           allowNegative={false}
-          w={180}
+          w={260}
           key={form.key('retentionYears')}
           {...form.getInputProps('retentionYears')}
         />
+        <NumberInput
+          label="Días que se guardan los archivos importados"
+          description="Luego se borra el archivo; la carga y sus cambios quedan. Entre 1 y 3650"
+          {...days}
+          key={form.key('importFileDays')}
+          {...form.getInputProps('importFileDays')}
+        />
+        <NumberInput
+          label="Días que se guardan las copias de correos (.eml)"
+          description="Copias de los avisos cuando no hay servidor de correo. Entre 1 y 3650"
+          {...days}
+          key={form.key('mailCopyDays')}
+          {...form.getInputProps('mailCopyDays')}
+        />
+      </Group>
+      <Group mt="sm">
         <Button type="submit" disabled={save.isPending || !form.isDirty()}>
           {save.isPending ? 'Guardando...' : 'Guardar'}
         </Button>
@@ -103,7 +135,7 @@ export function RetentionSection() {
         <Stack gap="sm">
           <ErrorAlert error={settings.error} />
           {settings.data ? (
-            <RetentionYearsForm
+            <RetentionForm
               // A new version read (a save, a reload) starts the form from it.
               key={settings.data.version}
               settings={settings.data}

@@ -275,6 +275,13 @@ describe('every store of personal data is covered (issue 54)', () => {
       version: updated.json().settings.version,
     });
     expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields).toMatchObject({
+      importFileDays: 'Indique los días (entre 1 y 3650).',
+    });
+    expect((await admin.get('/api/data-requests/settings')).json().settings).toMatchObject({
+      importFileDays: 10,
+      mailCopyDays: 5,
+    });
 
     // A run uploaded 11 days ago loses its file; one of yesterday keeps it. Likewise the copies.
     const now = new Date();
