@@ -2,6 +2,7 @@ import { ActionIcon, Button, Group, Paper, Table, Text, Title } from '@mantine/c
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDate, formatRut, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import type { PromotionView } from '../../../shared/schemas/reservations';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { notifySaved } from '../../lib/notify';
@@ -84,7 +85,7 @@ export function PromotionsSection({
                         >
                           <IconPencil size={16} />
                         </ActionIcon>
-                        {user.isAdmin ? (
+                        {can(user, 'promotions.delete') ? (
                           <ActionIcon
                             variant="subtle"
                             color="red"
