@@ -252,6 +252,7 @@ export default function ApprovalsPage() {
             <ExportButtons
               hrefOf={(format) => exportHref('/api/approvals', { search: list.search, approval }, format)}
               disabled={rowsById.size === 0}
+              requires="reports.export"
             />
             <Button
               leftSection={<IconChecks size={16} />}

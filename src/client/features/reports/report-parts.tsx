@@ -65,7 +65,13 @@ export function ExportButtons({
   query: ReportQuery;
   disabled: boolean;
 }) {
-  return <ExportLinks hrefOf={(format) => exportUrl(name, query, format)} disabled={disabled} />;
+  return (
+    <ExportLinks
+      hrefOf={(format) => exportUrl(name, query, format)}
+      disabled={disabled}
+      requires="reports.export"
+    />
+  );
 }
 
 /** The summary cards above a report (UF sums), each with what it leaves out when it does. */

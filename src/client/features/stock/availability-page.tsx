@@ -189,6 +189,7 @@ export default function AvailabilityPage() {
             <ExportButtons
               hrefOf={(format) => exportHref(`/api/stock/projects/${projectId}/units`, { ...query }, format)}
               disabled={!grid.data?.units.length}
+              requires="reports.export"
             />
           ) : null
         }
