@@ -1,9 +1,11 @@
 import { Badge, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatCLP, formatUF, formatUfValue } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
 import { ExportButtons as ExportLinks } from '../../components/export-buttons';
 import type { DataTableColumn } from '../../components/server-table';
+import { useCurrentUser } from '../../lib/session';
 import { exportUrl, type ReportName, type ReportQuery } from './api';
 
 /**
@@ -65,11 +67,12 @@ export function ExportButtons({
   query: ReportQuery;
   disabled: boolean;
 }) {
+  const user = useCurrentUser();
   return (
     <ExportLinks
       hrefOf={(format) => exportUrl(name, query, format)}
       disabled={disabled}
-      requires="reports.export"
+      allowed={can(user, 'reports.export')}
     />
   );
 }
