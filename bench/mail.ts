@@ -27,6 +27,7 @@ import { createMailSender, smtpTransport } from '../src/server/features/mail/mai
 import * as workflows from '../src/server/features/workflows/workflows.service';
 import { createBroker, createReservation, createUser } from '../src/server/test/builders';
 import { createCommission, createPaymentFlow } from '../src/server/test/flow-builders';
+import { actionsOf } from '../src/shared/permissions';
 
 const rounds = Number(process.env.MAIL_BENCH_ROUNDS ?? 10);
 const perRound = Number(process.env.MAIL_BENCH_PER_ROUND ?? 20);
@@ -48,7 +49,7 @@ async function measureCommands(db: Database) {
   await flow.start();
   await flow.completeAll(['Solicitud Liquidación', 'Solicitud a Jefe Inversiones']);
   const open = flow.task('VB Jefe Inversiones');
-  const actor = { id: admin.id, userType: 'Administrador' };
+  const actor = { id: admin.id, actions: actionsOf('Administrador') };
   const asAdmin = actingAs(db, { userId: admin.id });
   const run = (command: Parameters<typeof workflows.runCommandIn>[4], notices: boolean) =>
     asAdmin.transaction((tx) => workflows.runCommandIn(tx, actor, new Date(), flow.id, command, { notices }));

@@ -33,6 +33,7 @@ import * as workflows from '../src/server/features/workflows/workflows.service';
 import { FIRST_PAYMENT_WORKFLOW } from '../src/shared/domain/workflow/names';
 import type { FlowCommand } from '../src/shared/domain/workflow/types';
 import { santiagoDateOf } from '../src/shared/format';
+import { actionsOf } from '../src/shared/permissions';
 import type { SessionUser } from '../src/shared/schemas/auth';
 import { BATCH_FILE_COLUMNS } from '../src/shared/schemas/payment-batches';
 import { getJson, probeJson } from './api';
@@ -51,11 +52,11 @@ async function firstAdmin(db: Database): Promise<SessionUser> {
   const [admin] = await queryRows<SessionUser>(
     db,
     sql`select id, email, first_name as "firstName", last_name as "lastName", user_type as "userType",
-               coalesce(position, '') as position, is_seller as "isSeller", avatar_url as "avatarUrl",
-               true as "isAdmin"
+               coalesce(position, '') as position, is_seller as "isSeller", avatar_url as "avatarUrl"
           from profiles where user_type = 'Administrador' and is_active order by created_at limit 1`,
   );
   if (!admin) throw new Error('No active administrator in the dataset');
+  admin.actions = actionsOf(admin.userType);
   return admin;
 }
 

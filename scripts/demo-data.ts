@@ -1984,7 +1984,11 @@ function flowCast(workflows: Workflows, users: Staff): FlowCast {
     mainWithDefaults: withDefaults(workflows.main, paymentDefaultOf),
     secondWithDefaults: withDefaults(workflows.second, paymentDefaultOf),
     paymentDefaultOf,
-    actorOf: (userId) => ({ id: userId, isAdmin: adminIds.has(userId) }),
+    actorOf: (userId) => ({
+      id: userId,
+      administersFlows: adminIds.has(userId),
+      startsPayments: adminIds.has(userId),
+    }),
   };
 }
 
@@ -2269,7 +2273,7 @@ function completePaymentTasks(
     const responsible =
       holder ?? cast.paymentDefaultOf(plan.model.definition.tasks[ord - 1]!.name)[0] ?? plan.createdBy;
     flow.withDefinition(definitionAt(at));
-    if (holder === undefined && !actorOf(responsible).isAdmin) {
+    if (holder === undefined && !actorOf(responsible).administersFlows) {
       flow.run({ type: 'assign', taskRowId: flow.taskRowId(ord), userId: responsible }, actorOf(admin), at);
     }
     flow.run(

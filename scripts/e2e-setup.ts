@@ -9,6 +9,7 @@ import { defaultSeller, mailMessages, projects, realEstateAgencies } from '../sr
 import { loadEnv } from '../src/server/env';
 import * as workflows from '../src/server/features/workflows/workflows.service';
 import { FIRST_PAYMENT_WORKFLOW } from '../src/shared/domain/workflow/names';
+import { actionsOf } from '../src/shared/permissions';
 import { createStaffAccount } from './accounts';
 import { DEMO_EMAIL_DOMAIN, generateDataset } from './demo-data';
 
@@ -44,7 +45,7 @@ async function openInvestmentHeadApprovals(db: Database, actorId: string, count:
          order by r.reservation_date desc, r.id limit ${count}`,
   );
   if (subjects.length < count) throw new Error('Not enough commissions without a payment flow');
-  const actor = { id: actorId, userType: 'Administrador' };
+  const actor = { id: actorId, actions: actionsOf('Administrador') };
   const openedAt = Date.now() - 3 * 86_400_000;
   for (const subject of subjects) {
     await db.transaction(async (tx) => {

@@ -51,6 +51,7 @@ import { ufFetchSettings } from './features/uf-values/uf-source';
 import { ufValuesRoutes } from './features/uf-values/uf-values.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { flowTaskRoutes } from './features/workflows/flow-task-routes';
+import { type Access, registerAccessGate, requireAccessDeclarations } from './http/access';
 import { AppError } from './http/app-error';
 import { registerCleanAnswers } from './http/clean-answers';
 import { registerDependencies } from './http/context';
@@ -89,6 +90,8 @@ export interface AppOptions {
   stopGraceMs?: number;
   /** The heavy downloads and uploads running (decision 0050); tests hold slots of their own. */
   heavyJobs?: HeavyJobs;
+  /** Tests only: routes planted in the API's scope, to show the declarations and the matrix failing. */
+  plantRoutes?: (api: FastifyInstance) => Promise<void>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -99,6 +102,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** Who may call it, as declared (http/access.ts); read when asked, after every plugin had its say. */
+  access: Access | undefined;
   /** The statuses whose answer a zod schema checks (and serializes) on the way out. */
   answerSchemas: string[];
   /** The zod schemas the request is parsed with (path parameters, query, body): the text-field walk reads them. */
@@ -176,7 +181,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       routes.push({
         method,
         url: route.url,
-        public: route.config?.public === true,
+        get public() {
+          return route.config?.access === 'public';
+        },
+        get access() {
+          return route.config?.access;
+        },
         answerSchemas: Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {}),
         requestSchemas: {
           params: route.schema?.params,
@@ -250,6 +260,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Before the session hook: a session's streams beyond its limit cost no database look-up.
       registerEventStreamGate(api, (request) => sessionToken(request, cookie), doorGate);
       registerSessionHook(api, db, auth, cookie);
+      registerAccessGate(api);
       registerInputGuard(api);
       registerCleanAnswers(api);
       registerHeavyJobs(api, heavyJobs);
@@ -260,7 +271,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       api.setNotFoundHandler(() => {
         throw new AppError('NOT_FOUND');
       });
-      await api.register(fastifySwaggerUi, { routePrefix: '/docs' });
+      // The API's documentation, for signed-in staff: registered before declarations are required,
+      // its plugin's routes declared here (they take no options of ours).
+      await api.register(
+        named(async function apiDocs(docs) {
+          docs.addHook('onRoute', (route) => {
+            route.config = { ...route.config, access: 'staff' };
+          });
+          await docs.register(fastifySwaggerUi, { routePrefix: '/docs' });
+        }),
+      );
+      // From here every route declares who may call it, or the app does not start (decision 0060).
+      requireAccessDeclarations(api);
       await api.register(named(healthRoutes), { db });
       await api.register(named(authRoutes), {
         prefix: '/auth',
@@ -307,6 +329,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(documentsRoutes), { prefix: '/reservations' });
       await api.register(named(documentTypesRoutes), { prefix: '/document-types' });
       await api.register(named(backupsRoutes), { prefix: '/backups', backups: options.backups ?? null });
+      if (options.plantRoutes) await api.register(named(options.plantRoutes, 'plantedRoutes'));
     }),
     { prefix: '/api' },
   );

@@ -531,6 +531,11 @@ export const errorCatalog = {
     message:
       'El archivo no es un PDF, una imagen (PNG, JPEG, GIF, WebP) ni un documento Word o Excel: no se guardó.',
   },
+  COMMISSION_STATEMENT_FORBIDDEN: {
+    status: 403,
+    message:
+      'La Liquidación de Comisión cita los folios de la orden de compra y de la factura del broker: solo la ven quienes pueden ver esos documentos.',
+  },
   DOCUMENT_FORBIDDEN: {
     status: 403,
     message: 'Los documentos de tipo «{type}» solo los ven administradores y el equipo de pagos.',

@@ -1,46 +1,189 @@
 /**
- * User types and what each may do. The server checks these on every action; the client only
- * uses them to hide what the user may not do.
+ * Who may do what: the one catalogue (issue 56, decision 0060). Every action a user type may or may
+ * not take, its words for the Permisos tab, the user types that hold it by default, and whether the
+ * spec fixes it (its admin-only actions) or the office may grant and withdraw it (decision 0061).
+ * The server answers "may this user do this" with `can` on every route that declares an action and in
+ * the services; the session carries the actions its user holds, and the screens render from them.
+ * No other file compares user types (`scripts/authority-homes.ts` fails the build on one).
  */
 export const USER_TYPES = ['Administrador', 'KAM', 'Gestor de Pagos', 'Supervisor', 'Operaciones'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
-/** Actions that only administrators may take (spec part 1 §6, part 2 §6). */
-export const ADMIN_ACTIONS = [
-  'clients.delete',
-  'reservations.delete',
-  'reservations.rescind',
-  'payments.start',
-  'promotions.delete',
-  'menu.followUp',
-  'menu.approvals',
-  'agencies.manage',
-  'projects.manage',
-  'users.manage',
-  'flowSettings.manage',
-  'audit.read',
-  'comments.delete',
-  'dataRequests.manage',
-  'mail.manage',
-  'imports.manage',
-  'stock.manage',
-  'reservations.overridePolicy',
-  'ufValues.manage',
-  'backups.manage',
-  'documents.delete',
-  'documentTypes.manage',
-  'brokerInvoices.accept',
-] as const;
-export type Action = (typeof ADMIN_ACTIONS)[number];
+const ADMINISTRATOR: UserType = 'Administrador';
+const ADMINS: readonly UserType[] = [ADMINISTRATOR];
+/** The payments team and administrators: who prepares, exports and pays 'Nómina de pago' (issue 33). */
+const PAYMENTS: readonly UserType[] = [ADMINISTRATOR, 'Gestor de Pagos'];
+const EVERYONE: readonly UserType[] = USER_TYPES;
 
-export interface Actor {
-  userType: UserType | string;
+export interface ActionDefinition {
+  /** What the Permisos tab says (Spanish, the product's words). */
+  label: string;
+  /** The user types that hold it when the office has changed nothing. */
+  holders: readonly UserType[];
+  /** Fixed by the spec (its admin-only actions) or by safety (who grants): never granted or withdrawn. */
+  fixed: boolean;
 }
 
-export function isAdmin(actor: Actor): boolean {
-  return actor.userType === 'Administrador';
+function fixed(label: string): ActionDefinition {
+  return { label, holders: ADMINS, fixed: true };
+}
+function grantable(label: string, holders: readonly UserType[]): ActionDefinition {
+  return { label, holders, fixed: false };
 }
 
-export function can(actor: Actor, action: Action): boolean {
-  return (ADMIN_ACTIONS as readonly string[]).includes(action) ? isAdmin(actor) : true;
+export const ACTIONS = {
+  // Spec part 2 §6, administrators only.
+  'flows.administer': fixed(
+    'Modificar y reasignar tareas completadas, corregir las fechas de tareas y flujos, y decidir aprobaciones asignadas a otros',
+  ),
+  'comments.delete': fixed('Eliminar comentarios de las tareas'),
+  'reservations.rescind': fixed('Resciliar reservas (irreversible)'),
+  'payments.start': fixed('Iniciar un flujo de pago («Proceder con Pago»)'),
+  'menu.followUp': fixed('Ver el seguimiento de tareas de todos los usuarios (menú Seguimiento)'),
+  'menu.approvals': fixed('Ver el menú Aprobaciones'),
+  // Fixed for safety: whoever may change users or these grants may give themselves anything.
+  'users.manage': fixed('Crear, editar, desactivar y reactivar usuarios; cambiar sus contraseñas'),
+  'permissions.manage': fixed('Otorgar y retirar permisos a los tipos de usuario (Configuración → Permisos)'),
+
+  // The office decides.
+  'clients.delete': grantable('Eliminar clientes', ADMINS),
+  'reservations.delete': grantable('Eliminar reservas', ADMINS),
+  'reservations.overridePolicy': grantable(
+    'Aprobar una reserva que excede la política comercial del proyecto, indicando el motivo',
+    ADMINS,
+  ),
+  'promotions.delete': grantable('Eliminar promociones', ADMINS),
+  'agencies.manage': grantable('Crear y editar inmobiliarias', ADMINS),
+  'projects.manage': grantable('Crear y editar proyectos (y sus logos)', ADMINS),
+  'flowSettings.manage': grantable(
+    'Cambiar el vendedor por defecto y los responsables por defecto de los flujos',
+    ADMINS,
+  ),
+  'audit.read': grantable(
+    'Ver y exportar la auditoría de todos los cambios (Configuración → Auditoría)',
+    ADMINS,
+  ),
+  'dataRequests.manage': grantable(
+    'Atender solicitudes de titulares de datos (Ley 21.719): exportar sus datos, suprimirlos, registrar oposición o bloqueo',
+    ADMINS,
+  ),
+  'mail.manage': grantable(
+    'Ver los correos enviados y por enviar, reintentarlos, enviar un correo de prueba y editar los feriados (Configuración → Correos)',
+    ADMINS,
+  ),
+  'imports.manage': grantable(
+    'Importar clientes, brokers y reservas desde Excel o CSV, y deshacer una importación',
+    ADMINS,
+  ),
+  'stock.manage': grantable(
+    'Administrar el stock de los proyectos: unidades, bloqueos, listas de precios y política comercial',
+    ADMINS,
+  ),
+  'ufValues.manage': grantable(
+    'Agregar, corregir e importar los valores UF (Configuración → Valores UF)',
+    ADMINS,
+  ),
+  'backups.manage': grantable(
+    'Ver, crear y descargar los respaldos de la base de datos (Configuración → Respaldos)',
+    ADMINS,
+  ),
+  'documents.delete': grantable('Eliminar documentos de una reserva (queda en el historial)', ADMINS),
+  'documentTypes.manage': grantable(
+    'Crear y editar los tipos de documento, quién los ve y qué tareas los requieren (Configuración → Documentos)',
+    ADMINS,
+  ),
+  'documents.readRestricted': grantable(
+    'Ver y descargar los documentos de tipos «Administradores y pagos», y la Liquidación de Comisión y los datos de factura que citan sus folios',
+    PAYMENTS,
+  ),
+  'reports.export': grantable('Exportar informes y listados a CSV y Excel', EVERYONE),
+  'reports.brokerPayments': grantable('Ver el Informe de Pagos Brokers', EVERYONE),
+  'bankAccounts.change': grantable(
+    'Cambiar los datos bancarios de un broker, del beneficiario de una promoción o de una inmobiliaria',
+    PAYMENTS,
+  ),
+  'bankAccounts.verify': grantable(
+    'Verificar un cambio de cuenta bancaria (nunca quien hizo el cambio)',
+    PAYMENTS,
+  ),
+  'brokerInvoices.record': grantable(
+    'Registrar o corregir la factura del broker de un pago mientras la tarea no esté completada',
+    PAYMENTS,
+  ),
+  'brokerInvoices.accept': grantable(
+    'Aceptar, con un motivo, una factura del broker que no cuadra con el pago, para que la tarea se pueda completar',
+    ADMINS,
+  ),
+  'paymentBatches.manage': grantable(
+    'Preparar, exportar y marcar pagadas las nóminas de pago (dentro de los últimos días hábiles de Configuración → Pagos)',
+    PAYMENTS,
+  ),
+  'paymentSettings.manage': grantable(
+    'Cambiar la configuración de pagos y el archivo del banco (Configuración → Pagos)',
+    ADMINS,
+  ),
+} as const satisfies Record<string, ActionDefinition>;
+
+export type Action = keyof typeof ACTIONS;
+export const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
+
+export function isAction(name: string): name is Action {
+  return Object.hasOwn(ACTIONS, name);
+}
+
+/**
+ * The office's changes to the defaults (decision 0061): for a grantable action and a user type,
+ * whether it is held. Fixed actions never appear (the service refuses to record them).
+ */
+export type Grants = ReadonlyMap<Action, ReadonlyMap<UserType, boolean>>;
+export const NO_GRANTS: Grants = new Map();
+
+/** Whether a user type holds an action, after the office's grants. */
+export function holds(userType: UserType | string, action: Action, grants: Grants = NO_GRANTS): boolean {
+  const definition: ActionDefinition = ACTIONS[action];
+  const granted = definition.fixed ? undefined : grants.get(action)?.get(userType as UserType);
+  return granted ?? definition.holders.includes(userType as UserType);
+}
+
+/** Every user type that holds an action, in the spec's order. */
+export function holdersOf(action: Action, grants: Grants = NO_GRANTS): UserType[] {
+  return USER_TYPES.filter((userType) => holds(userType, action, grants));
+}
+
+const actionsByGrants = new WeakMap<Grants, Map<string, readonly Action[]>>();
+
+/**
+ * The actions a user type holds, in the catalogue's order: what the session carries. Worked out once
+ * per set of grants and user type (every request asks), the same frozen list after.
+ */
+export function actionsOf(userType: UserType | string, grants: Grants = NO_GRANTS): Action[] {
+  let byType = actionsByGrants.get(grants);
+  if (!byType) {
+    byType = new Map();
+    actionsByGrants.set(grants, byType);
+  }
+  let actions = byType.get(userType);
+  if (!actions) {
+    actions = Object.freeze(ACTION_NAMES.filter((action) => holds(userType, action, grants)));
+    byType.set(userType, actions);
+  }
+  return actions as Action[];
+}
+
+/** A principal who holds actions: the session's user (server and client alike). */
+export interface Holder {
+  actions: readonly string[];
+}
+
+/** May this principal take this action? The one question every check asks. */
+export function can(holder: Holder, action: Action): boolean {
+  return holder.actions.includes(action);
+}
+
+/**
+ * Whether a user type is the administrators' type: the type the spec's admin role follows (part 2 §6,
+ * `user_roles`) and the one that must keep an active member. Not a permission: ask `can` for those.
+ */
+export function isAdministratorType(userType: string): boolean {
+  return userType === ADMINISTRATOR;
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { actionsOf } from './permissions';
 import { allow } from './policies';
 
-const admin = { id: 'a', userType: 'Administrador' };
-const kam = { id: 'k', userType: 'KAM' };
+const user = (id: string, userType: string) => ({ id, userType, actions: actionsOf(userType) });
+
+const admin = user('a', 'Administrador');
+const kam = user('k', 'KAM');
 
 describe('record policies', () => {
   it("shows another user's tasks only to administrators", () => {
@@ -12,8 +15,8 @@ describe('record policies', () => {
   });
 
   it('shows a restricted document type to administrators and the payments team only, the others to all', () => {
-    const payments = { id: 'p', userType: 'Gestor de Pagos' };
-    const operations = { id: 'o', userType: 'Operaciones' };
+    const payments = user('p', 'Gestor de Pagos');
+    const operations = user('o', 'Operaciones');
     for (const user of [admin, payments])
       expect(allow(user, 'documents.read', { isRestricted: true })).toBe(true);
     for (const user of [kam, operations])
@@ -23,8 +26,8 @@ describe('record policies', () => {
   });
 
   it("lets the payments team record a broker's invoice until its task is completed, administrators always", () => {
-    const payments = { id: 'p', userType: 'Gestor de Pagos' };
-    const others = [kam, { id: 'o', userType: 'Operaciones' }, { id: 's', userType: 'Supervisor' }];
+    const payments = user('p', 'Gestor de Pagos');
+    const others = [kam, user('o', 'Operaciones'), user('s', 'Supervisor')];
     for (const taskStatus of ['blocked', 'pending', 'in_progress', 'completed']) {
       expect(allow(admin, 'brokerInvoices.record', { taskStatus })).toBe(true);
       expect(allow(payments, 'brokerInvoices.record', { taskStatus })).toBe(taskStatus !== 'completed');

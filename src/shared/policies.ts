@@ -1,4 +1,4 @@
-import { type Actor, can } from './permissions';
+import { can, type Holder } from './permissions';
 
 /**
  * Record-level policies (beside `permissions.ts`, which says what a user type may do at all): may
@@ -7,7 +7,7 @@ import { type Actor, can } from './permissions';
  * (`shared/domain/workflow/authority.ts`, issue 26), and the flow screens render its answer.
  */
 
-export interface PolicyUser extends Actor {
+export interface PolicyUser extends Holder {
   id: string;
 }
 
@@ -46,24 +46,15 @@ export type PolicyAction = keyof Policies;
 
 const rules: { [A in PolicyAction]: (user: PolicyUser, record: Policies[A]) => boolean } = {
   'tasks.readOf': (user, owner) => owner.userId === user.id || can(user, 'menu.followUp'),
-  'documents.read': (user, type) =>
-    !type.isRestricted || user.userType === 'Administrador' || user.userType === 'Gestor de Pagos',
+  'documents.read': (user, type) => !type.isRestricted || can(user, 'documents.readRestricted'),
   'brokerInvoices.record': (user, task) =>
-    user.userType === 'Administrador' ||
-    (user.userType === 'Gestor de Pagos' && task.taskStatus !== 'completed'),
+    can(user, 'flows.administer') || (can(user, 'brokerInvoices.record') && task.taskStatus !== 'completed'),
   'paymentBatches.markPaid': (user, batch) =>
-    user.userType === 'Administrador' ||
-    (user.userType === 'Gestor de Pagos' &&
-      batch.paidDate >= batch.earliest &&
-      batch.paidDate <= batch.today),
-  'bankAccounts.change': (user) => isPaymentsStaff(user),
-  'bankAccounts.verify': (user, change) => isPaymentsStaff(user) && change.changedBy !== user.id,
+    can(user, 'paymentBatches.manage') &&
+    (can(user, 'flows.administer') || (batch.paidDate >= batch.earliest && batch.paidDate <= batch.today)),
+  'bankAccounts.change': (user) => can(user, 'bankAccounts.change'),
+  'bankAccounts.verify': (user, change) => can(user, 'bankAccounts.verify') && change.changedBy !== user.id,
 };
-
-/** The payments team and administrators: who prepares, exports and pays 'Nómina de pago' (issue 33). */
-export function isPaymentsStaff(user: Actor): boolean {
-  return user.userType === 'Administrador' || user.userType === 'Gestor de Pagos';
-}
 
 export function allow<A extends PolicyAction>(user: PolicyUser, action: A, record: Policies[A]): boolean {
   return rules[action](user, record);

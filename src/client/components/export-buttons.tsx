@@ -20,10 +20,14 @@ const BUTTONS = [
 export function ExportButtons({
   hrefOf,
   disabled,
+  allowed = true,
 }: {
   hrefOf: (format: ExportFormat) => string;
   disabled: boolean;
+  /** Whether the user holds the action the export route declares (issue 56): not shown otherwise. */
+  allowed?: boolean;
 }) {
+  if (!allowed) return null;
   return (
     <Group gap="xs">
       {BUTTONS.map((button) =>

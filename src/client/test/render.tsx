@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
+import { actionsOf } from '../../shared/permissions';
 import type { SessionUser } from '../../shared/schemas/auth';
 
 /** Renders a component with the app's providers, at a given URL. */
@@ -27,7 +28,7 @@ export function sessionUserFixture(overrides: Partial<SessionUser> = {}): Sessio
     userType: 'Administrador',
     isSeller: false,
     avatarUrl: null,
-    isAdmin: true,
+    actions: actionsOf(overrides.userType ?? 'Administrador'),
     ...overrides,
   };
 }

@@ -81,7 +81,10 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
   // The stream takes no parameters (an unknown one is refused like on every route).
   app.get(
     '/',
-    { config: { eventStream: true }, schema: { tags: ['events'], querystring: z.strictObject({}) } },
+    {
+      config: { access: 'staff', eventStream: true },
+      schema: { tags: ['events'], querystring: z.strictObject({}) },
+    },
     (request, reply) => {
       const user = currentUser(request);
       const session = { userId: user.id, sessionId: request.sessionId! };

@@ -6,8 +6,6 @@ import { AppError } from './app-error';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Reachable without a session (login, register, health). Everything else is denied by default. */
-    public?: boolean;
     /** The refusal a route answers without a session, when the spec words its own (401 either way). */
     unauthenticatedCode?: 'USER_NOT_IDENTIFIED';
   }
@@ -58,7 +56,7 @@ export function currentUser(request: FastifyRequest): SessionUser {
 
 /**
  * Deny by default: every route of the scope this is registered in (the /api plugin) needs a live
- * session unless its own config says `public`. Access is decided from the route the router matched
+ * session unless its own config declares `access: 'public'` (http/access.ts). Access is decided from the route the router matched
  * (and the scope's not-found handler), never by testing the URL's spelling: `/%61pi/clients`, an
  * absolute-form target or a doubled slash reach the same route and the same check.
  * The user is resolved once per request (one indexed query) and hung on `request.user`.
@@ -82,7 +80,7 @@ export function registerSessionHook(
         clearSessionCookie(reply, cookie);
       }
     }
-    if (!request.user && request.routeOptions.config.public !== true) {
+    if (!request.user && request.routeOptions.config.access !== 'public') {
       throw new AppError(request.routeOptions.config.unauthenticatedCode ?? 'UNAUTHENTICATED');
     }
   });

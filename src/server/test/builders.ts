@@ -4,7 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { reservationFigures } from '../../shared/domain/pricing';
 import { rutCheckDigit } from '../../shared/domain/rut';
-import type { UserType } from '../../shared/permissions';
+import { type Action, actionsOf, type UserType } from '../../shared/permissions';
 import { asSystem } from '../db/actor';
 import { textArrayParam } from '../db/arrays';
 import { type Database, queryRows } from '../db/client';
@@ -24,6 +24,8 @@ export interface TestUser {
   firstName: string;
   lastName: string;
   userType: UserType;
+  /** What the catalogue gives this type by default (a service called directly acts with these). */
+  actions: Action[];
 }
 
 export function uniqueSuffix(): string {
@@ -63,6 +65,7 @@ export async function createUser(
     firstName: values.firstName,
     lastName: values.lastName,
     userType: values.userType,
+    actions: actionsOf(values.userType),
   };
 }
 

@@ -34,7 +34,7 @@ export function builderAdmin(db: Database): Promise<TestUser> {
   return admin;
 }
 
-type Actor = { id: string; userType: string };
+type Actor = { id: string; actions: readonly string[] };
 interface StepOptions {
   /** Who acts (an administrator by default). */
   as?: Actor;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER_TYPES } from '../permissions';
+import { ACTION_NAMES, type Action, USER_TYPES } from '../permissions';
 import { closed, requiredEmail, requiredText } from './common';
 
 export const PASSWORD_MIN = 8;
@@ -39,7 +39,8 @@ export const sessionUser = z.object({
   userType: z.enum(USER_TYPES),
   isSeller: z.boolean(),
   avatarUrl: z.string().nullable(),
-  isAdmin: z.boolean(),
+  /** The actions this user holds now (the catalogue after the office's grants): menus and buttons render from it. */
+  actions: z.array(z.enum(ACTION_NAMES as [Action, ...Action[]])),
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 

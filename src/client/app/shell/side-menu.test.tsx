@@ -33,11 +33,7 @@ describe('SideMenu', () => {
     'hides Seguimiento and Aprobaciones from a %s user',
     (userType) => {
       const { container } = renderWithProviders(
-        <SideMenu
-          user={sessionUserFixture({ userType, isAdmin: false })}
-          onNavigate={() => {}}
-          onSignOut={() => {}}
-        />,
+        <SideMenu user={sessionUserFixture({ userType })} onNavigate={() => {}} onSignOut={() => {}} />,
       );
       expect(topLevelLabels(container)).not.toContain('Seguimiento');
       expect(topLevelLabels(container)).not.toContain('Aprobaciones');

@@ -24,7 +24,7 @@ interface MenuEntry {
   icon: ReactNode;
   /** Shown only to users who may take this action (shared/permissions.ts). */
   requires?: Action;
-  children?: { label: string; to: string }[];
+  children?: { label: string; to: string; requires?: Action }[];
 }
 
 const ICON = { size: 18, stroke: 1.6 };
@@ -54,7 +54,7 @@ export const MENU: MenuEntry[] = [
       { label: 'Proyección Comisiones', to: paths.commissionProjectionReport },
       { label: 'Ventas', to: paths.salesReport },
       { label: 'Brokers', to: paths.brokersReport },
-      { label: 'Pagos Brokers', to: paths.brokerPaymentsReport },
+      { label: 'Pagos Brokers', to: paths.brokerPaymentsReport, requires: 'reports.brokerPayments' },
       { label: 'Consolidado Brokers', to: paths.brokerConsolidatedReport },
     ],
   },
@@ -94,16 +94,18 @@ export function SideMenu({
               active={entry.children.some((child) => isActive(pathname, child.to))}
               variant="subtle"
             >
-              {entry.children.map((child) => (
-                <NavLink
-                  key={child.to}
-                  component={Link}
-                  to={child.to}
-                  label={child.label}
-                  active={isActive(pathname, child.to)}
-                  onClick={onNavigate}
-                />
-              ))}
+              {entry.children
+                .filter((child) => !child.requires || can(user, child.requires))
+                .map((child) => (
+                  <NavLink
+                    key={child.to}
+                    component={Link}
+                    to={child.to}
+                    label={child.label}
+                    active={isActive(pathname, child.to)}
+                    onClick={onNavigate}
+                  />
+                ))}
             </NavLink>
           ) : (
             <NavLink

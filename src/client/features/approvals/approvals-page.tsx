@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconChecks } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatPercent, formatRut, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import {
   ALL_APPROVALS,
   type ApprovalListRow,
@@ -19,6 +20,7 @@ import { type DataTableColumn, ServerTable } from '../../components/server-table
 import { exportHref } from '../../lib/api';
 import { useListParams } from '../../lib/list-params';
 import { notifySaved } from '../../lib/notify';
+import { useCurrentUser } from '../../lib/session';
 import { useApprovalKinds, useApprovalList, useApproveMany } from './api';
 import { ApproveDialog } from './approve-dialog';
 
@@ -106,6 +108,7 @@ function BulkReport({
  * Seleccionados (n)'. A row opens the detail.
  */
 export default function ApprovalsPage() {
+  const user = useCurrentUser();
   const navigate = useNavigate();
   const list = useListParams({ filters: ['aprobacion'] });
   const approval = list.filters.aprobacion ?? DEFAULT_APPROVAL;
@@ -252,6 +255,7 @@ export default function ApprovalsPage() {
             <ExportButtons
               hrefOf={(format) => exportHref('/api/approvals', { search: list.search, approval }, format)}
               disabled={rowsById.size === 0}
+              allowed={can(user, 'reports.export')}
             />
             <Button
               leftSection={<IconChecks size={16} />}

@@ -20,9 +20,9 @@ export function ageText(since: string, now: Date = new Date()): string {
  */
 export function BackupWarning() {
   const user = useCurrentUser();
-  const isAdmin = can(user, 'backups.manage');
-  const { data: status } = useBackupStatus(isAdmin);
-  if (!isAdmin || !status?.isStale) return null;
+  const managesBackups = can(user, 'backups.manage');
+  const { data: status } = useBackupStatus(managesBackups);
+  if (!managesBackups || !status?.isStale) return null;
   return (
     <Alert
       color="orange"

@@ -14,7 +14,7 @@ import { schemaResolver, type UseFormReturnType, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { BROKER_ACCOUNT_TYPES, type BrokerAccountType } from '../../../shared/domain/payment-batches';
 import { formatDateTime, formatRut } from '../../../shared/format';
-import { isPaymentsStaff } from '../../../shared/policies';
+import { can } from '../../../shared/permissions';
 import { BANK_STATUS_LABELS, type Broker, brokerBody } from '../../../shared/schemas/brokers';
 import { paths } from '../../app/paths';
 import { DateField } from '../../components/date-field';
@@ -179,7 +179,7 @@ function BrokerForm({
 
   const user = useCurrentUser();
   // The server decides (issue 53): the payments team and administrators change the bank data.
-  const canChangeBank = broker ? broker.canChangeBank : isPaymentsStaff(user);
+  const canChangeBank = broker ? broker.canChangeBank : can(user, 'bankAccounts.change');
   const columns = { base: 1, sm: 2 } as const;
   return (
     <>

@@ -193,7 +193,7 @@ describe('the holder’s data rights on a client’s screen (Ley 21.719)', () =>
 
   it('shows the opposition to anyone, but neither the export nor the lifting to a non-administrator', async () => {
     stubClient('opposition');
-    renderEditPage(sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderEditPage(sessionUserFixture({ userType: 'KAM' }));
     expect((await screen.findByTestId('restriction-alert')).textContent).toContain(
       'Oposición al tratamiento',
     );

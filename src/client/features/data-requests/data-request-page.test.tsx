@@ -266,7 +266,7 @@ describe('a holder’s request page', () => {
 
   it('tells a user who is not an administrator that it is not theirs, asking nothing', () => {
     const calls = stubServer(detail());
-    renderPage(sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderPage(sessionUserFixture({ userType: 'KAM' }));
     expect(screen.getByRole('alert').textContent).toBe(errorCatalog.FORBIDDEN.message);
     expect(calls).toHaveLength(0);
   });

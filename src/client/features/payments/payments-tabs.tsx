@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { isPaymentsStaff } from '../../../shared/policies';
+import { can } from '../../../shared/permissions';
 import { paths } from '../../app/paths';
 import { useCurrentUser } from '../../lib/session';
 
@@ -13,7 +13,7 @@ import { useCurrentUser } from '../../lib/session';
 export function PaymentsTabs({ active, children }: { active: 'payments' | 'batches'; children: ReactNode }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
-  if (!isPaymentsStaff(user)) return children;
+  if (!can(user, 'paymentBatches.manage')) return children;
   return (
     <Tabs
       value={active}

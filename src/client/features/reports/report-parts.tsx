@@ -1,9 +1,11 @@
 import { Badge, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { formatCLP, formatUF, formatUfValue } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { type CellValue, displayCell, type ReportColumns } from '../../../shared/reports/columns';
 import { ExportButtons as ExportLinks } from '../../components/export-buttons';
 import type { DataTableColumn } from '../../components/server-table';
+import { useCurrentUser } from '../../lib/session';
 import { exportUrl, type ReportName, type ReportQuery } from './api';
 
 /**
@@ -65,7 +67,14 @@ export function ExportButtons({
   query: ReportQuery;
   disabled: boolean;
 }) {
-  return <ExportLinks hrefOf={(format) => exportUrl(name, query, format)} disabled={disabled} />;
+  const user = useCurrentUser();
+  return (
+    <ExportLinks
+      hrefOf={(format) => exportUrl(name, query, format)}
+      disabled={disabled}
+      allowed={can(user, 'reports.export')}
+    />
+  );
 }
 
 /** The summary cards above a report (UF sums), each with what it leaves out when it does. */

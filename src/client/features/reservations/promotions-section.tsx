@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Button, Group, Paper, Table, Text, Title } from '@ma
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDate, formatRut, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { BANK_STATUS_LABELS } from '../../../shared/schemas/brokers';
 import type { PromotionView } from '../../../shared/schemas/reservations';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -114,7 +115,7 @@ export function PromotionsSection({
                         >
                           <IconPencil size={16} />
                         </ActionIcon>
-                        {user.isAdmin ? (
+                        {can(user, 'promotions.delete') ? (
                           <ActionIcon
                             variant="subtle"
                             color="red"

@@ -3,6 +3,7 @@ import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatDate, formatInteger, formatPersonName, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { LIST_COUNT_CAP, YES_NO_ALL } from '../../../shared/schemas/common';
 import {
   RESERVATION_SORTS,
@@ -140,7 +141,7 @@ export default function ReservationsListPage() {
           >
             <IconPencil size={16} />
           </ActionIcon>
-          {user.isAdmin ? (
+          {can(user, 'reservations.delete') ? (
             <ActionIcon
               variant="subtle"
               color="red"

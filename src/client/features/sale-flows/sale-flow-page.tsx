@@ -3,6 +3,7 @@ import { IconArrowLeft, IconBriefcase, IconCash, IconCoin, IconFileTypePdf } fro
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime, formatPersonName } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
@@ -104,7 +105,7 @@ export default function SaleFlowPage() {
         />
       </FlowShortcuts>
       <HistoryButton kind="flows" id={data.id} />
-      {user.isAdmin && !rescinded ? (
+      {can(user, 'reservations.rescind') && !rescinded ? (
         <Button color="red" variant="outline" size="sm" onClick={() => setRescinding(true)}>
           Resciliar Reserva
         </Button>

@@ -123,7 +123,7 @@ function renderStages(flow: FlowStagesView, user: SessionUser, route = '/pagos/f
   return sent;
 }
 
-const kam = sessionUserFixture({ userType: 'KAM', isAdmin: false });
+const kam = sessionUserFixture({ userType: 'KAM' });
 
 describe('the stages of a flow', () => {
   it('disables the controls the server refuses, with its reason, and says what a blocked task waits for', () => {

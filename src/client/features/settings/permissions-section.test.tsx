@@ -1,16 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ACTIONS, can, USER_TYPES } from '../../../shared/permissions';
-import {
-  actionDescriptions,
-  policyDescriptions,
-  taskRuleDescriptions,
-} from '../../../shared/permissions-text';
+import { ACTION_NAMES, ACTIONS, holds, USER_TYPES } from '../../../shared/permissions';
+import { policyDescriptions, taskRuleDescriptions } from '../../../shared/permissions-text';
 import { renderWithProviders } from '../../test/render';
 import { PermissionsSection } from './permissions-section';
 
 describe('PermissionsSection', () => {
-  it('has a row per administrator-only action and a column per user type, each cell from `can`', () => {
+  it('has a row per action of the catalogue and a column per user type, each cell from `can`', () => {
     renderWithProviders(<PermissionsSection />);
     const table = screen.getByRole('table', { name: 'Permisos por tipo de usuario' });
     const headers = within(table)
@@ -19,15 +15,15 @@ describe('PermissionsSection', () => {
     expect(headers).toEqual(['Acción', ...USER_TYPES]);
 
     const rows = table.querySelectorAll('tbody tr');
-    expect(rows).toHaveLength(ADMIN_ACTIONS.length);
-    ADMIN_ACTIONS.forEach((action, index) => {
+    expect(rows).toHaveLength(ACTION_NAMES.length);
+    ACTION_NAMES.forEach((action, index) => {
       const row = rows[index] as HTMLElement;
       expect(row.dataset.action).toBe(action);
-      expect(within(row).getByText(actionDescriptions[action])).toBeTruthy();
+      expect(within(row).getByText(ACTIONS[action].label)).toBeTruthy();
       const cells = [...row.querySelectorAll('[data-allowed]')].map((cell) =>
         cell.getAttribute('data-allowed'),
       );
-      expect(cells).toEqual(USER_TYPES.map((userType) => String(can({ userType }, action))));
+      expect(cells).toEqual(USER_TYPES.map((userType) => String(holds(userType, action))));
     });
   });
 

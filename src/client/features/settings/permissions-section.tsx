@@ -1,11 +1,14 @@
 import { Box, Group, List, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconMinus } from '@tabler/icons-react';
-import { ADMIN_ACTIONS, can, USER_TYPES, type UserType } from '../../../shared/permissions';
 import {
-  actionDescriptions,
-  policyDescriptions,
-  taskRuleDescriptions,
-} from '../../../shared/permissions-text';
+  ACTION_NAMES,
+  ACTIONS,
+  holdersOf,
+  holds,
+  USER_TYPES,
+  type UserType,
+} from '../../../shared/permissions';
+import { policyDescriptions, taskRuleDescriptions } from '../../../shared/permissions-text';
 
 function Allowed({ allowed, userType }: { allowed: boolean; userType: UserType }) {
   return allowed ? (
@@ -62,13 +65,13 @@ export function PermissionsSection() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {ADMIN_ACTIONS.map((action) => (
+              {ACTION_NAMES.map((action) => (
                 <Table.Tr key={action} data-action={action}>
-                  <Table.Td>{actionDescriptions[action]}</Table.Td>
+                  <Table.Td>{ACTIONS[action].label}</Table.Td>
                   {USER_TYPES.map((userType) => (
                     <Table.Td key={userType} ta="center">
                       <Group justify="center">
-                        <Allowed allowed={can({ userType }, action)} userType={userType} />
+                        <Allowed allowed={holds(userType, action)} userType={userType} />
                       </Group>
                     </Table.Td>
                   ))}
@@ -81,13 +84,13 @@ export function PermissionsSection() {
 
       {/* Phones: one card per action, naming the user types allowed. */}
       <Stack gap="xs" hiddenFrom="sm" role="list" aria-label="Permisos por acción">
-        {ADMIN_ACTIONS.map((action) => (
+        {ACTION_NAMES.map((action) => (
           <Paper key={action} withBorder radius="md" p="sm" role="listitem">
             <Text size="sm" fw={500}>
-              {actionDescriptions[action]}
+              {ACTIONS[action].label}
             </Text>
             <Text size="xs" c="dimmed" mt={4}>
-              Permitido a: {USER_TYPES.filter((userType) => can({ userType }, action)).join(', ') || 'nadie'}
+              Permitido a: {holdersOf(action).join(', ') || 'nadie'}
             </Text>
           </Paper>
         ))}

@@ -109,23 +109,23 @@ describe('SettingsPage', () => {
 
   it('shows the lists without the new button to a user who is not an administrator', () => {
     stubApi();
-    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM' }));
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByRole('link', { name: 'Nuevo Proyecto' })).toBeNull();
   });
 
   it('shows Pagos to the payments team and hides it from a KAM (issue 53)', () => {
     stubApi();
-    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'KAM' }));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Pagos');
     cleanup();
-    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'Gestor de Pagos', isAdmin: false }));
+    renderAt('/configuracion/proyectos', sessionUserFixture({ userType: 'Gestor de Pagos' }));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toContain('Pagos');
   });
 
   it('hides Auditoría from a user who is not an administrator, and says why at its address', () => {
     stubApi();
-    renderAt('/configuracion/auditoria', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderAt('/configuracion/auditoria', sessionUserFixture({ userType: 'KAM' }));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Auditoría');
     expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
     expect(screen.queryByRole('table', { name: 'Auditoría' })).toBeNull();
@@ -146,7 +146,7 @@ describe('SettingsPage', () => {
 
   it('hides Solicitudes de titulares from a user who is not an administrator', () => {
     stubApi();
-    renderAt('/configuracion/solicitudes-titulares', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderAt('/configuracion/solicitudes-titulares', sessionUserFixture({ userType: 'KAM' }));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain(
       'Solicitudes de titulares',
     );
@@ -157,7 +157,7 @@ describe('SettingsPage', () => {
 
   it('hides Importar from a user who is not an administrator', () => {
     stubApi();
-    renderAt('/configuracion/importar', sessionUserFixture({ userType: 'KAM', isAdmin: false }));
+    renderAt('/configuracion/importar', sessionUserFixture({ userType: 'KAM' }));
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).not.toContain('Importar');
     expect(screen.getByRole('alert').textContent).toBe('No tiene permisos para realizar esta acción.');
     expect(screen.queryByRole('button', { name: 'Descargar plantilla' })).toBeNull();

@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorCatalog } from '../../../shared/errors';
 import { type Action, can } from '../../../shared/permissions';
-import { isPaymentsStaff } from '../../../shared/policies';
 import { paths, SETTINGS_TABS, type SettingsTab } from '../../app/paths';
 import { NotFoundPage } from '../../app/route-error';
 import { ErrorAlert } from '../../components/error-alert';
@@ -51,6 +50,8 @@ const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
   'valores-uf': 'ufValues.manage',
   respaldos: 'backups.manage',
   documentos: 'documentTypes.manage',
+  // Configuración → Pagos: the payments team reads it; who changes it is the server's `canEdit` (issue 53).
+  pagos: 'paymentBatches.manage',
 };
 
 export function isSettingsTab(value: string | undefined): value is SettingsTab {
@@ -83,8 +84,6 @@ export default function SettingsPage() {
   const navigate = useNavigate();
   const user = useCurrentUser();
   const tabs = SETTINGS_TABS.filter((value) => {
-    // Configuración → Pagos: the payments team reads it, administrators change it (issue 53).
-    if (value === 'pagos') return isPaymentsStaff(user);
     const needs = TAB_PERMISSIONS[value];
     return !needs || can(user, needs);
   });

@@ -24,6 +24,7 @@ import {
   unitKindLabels,
 } from '../../../shared/domain/stock';
 import { formatDecimal, formatInteger, formatUF } from '../../../shared/format';
+import { can } from '../../../shared/permissions';
 import type { UnitGridQuery, UnitView } from '../../../shared/schemas/stock';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
@@ -32,6 +33,7 @@ import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { exportHref } from '../../lib/api';
 import { useNarrow } from '../../lib/layout';
+import { useCurrentUser } from '../../lib/session';
 import { useStockProjects, useUnitGrid } from './api';
 import { STATUS_COLORS } from './status-colors';
 
@@ -147,6 +149,7 @@ function UnitCell({
  * phone, a list grouped by floor. Live: any flow change refreshes it (notifications/api.ts).
  */
 export default function AvailabilityPage() {
+  const user = useCurrentUser();
   const [params, setParams] = useSearchParams();
   const narrow = useNarrow();
   const projects = useStockProjects();
@@ -189,6 +192,7 @@ export default function AvailabilityPage() {
             <ExportButtons
               hrefOf={(format) => exportHref(`/api/stock/projects/${projectId}/units`, { ...query }, format)}
               disabled={!grid.data?.units.length}
+              allowed={can(user, 'reports.export')}
             />
           ) : null
         }

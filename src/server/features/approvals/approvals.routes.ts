@@ -23,13 +23,19 @@ export const approvalsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['approvals'];
   app.get(
     '/',
-    { schema: { tags, querystring: approvalListQuery, response: { 200: approvalListResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: approvalListQuery, response: { 200: approvalListResponse } },
+    },
     async (request) => approvals.list(serviceContext(request), request.query),
   );
 
   app.get(
     '/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: approvalExportQuery } },
+    {
+      config: { access: { action: 'reports.export' }, heavy: 'export' },
+      schema: { tags, querystring: approvalExportQuery },
+    },
     async (request, reply) => {
       const { format, ...query } = request.query;
       const ctx = serviceContext(request);
@@ -39,13 +45,18 @@ export const approvalsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/kinds', { schema: { tags, response: { 200: approvalKindsResponse } } }, async (request) =>
-    approvals.kinds(serviceContext(request)),
+  app.get(
+    '/kinds',
+    { config: { access: 'staff' }, schema: { tags, response: { 200: approvalKindsResponse } } },
+    async (request) => approvals.kinds(serviceContext(request)),
   );
 
   app.post(
     '/approve',
-    { schema: { tags, body: bulkApproveBody, response: { 200: bulkApproveResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, body: bulkApproveBody, response: { 200: bulkApproveResponse } },
+    },
     async (request) =>
       approvals.approveMany(serviceContext(request), request.body.taskIds, (error, taskId) =>
         request.log.error({ err: error, taskId }, 'bulk approval: unexpected failure'),
@@ -54,13 +65,19 @@ export const approvalsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/:taskId',
-    { schema: { tags, params: approvalParams, response: { 200: approvalDetailResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: approvalParams, response: { 200: approvalDetailResponse } },
+    },
     async (request) => ({ approval: await approvals.get(serviceContext(request), request.params.taskId) }),
   );
 
   app.post(
     '/:taskId/approve',
-    { schema: { tags, params: approvalParams, response: { 200: approveResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: approvalParams, response: { 200: approveResponse } },
+    },
     async (request) => ({
       approval: await approvals.approve(serviceContext(request), request.params.taskId),
     }),
@@ -68,7 +85,10 @@ export const approvalsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/:taskId/reject',
-    { schema: { tags, params: approvalParams, body: rejectBody, response: { 200: rejectResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: approvalParams, body: rejectBody, response: { 200: rejectResponse } },
+    },
     async (request) => ({
       approval: await approvals.reject(serviceContext(request), request.params.taskId, request.body.reason),
     }),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { actionsOf } from '../../../shared/permissions';
 import type { ApprovalDetail, ApprovalListRow, BulkApproveResult } from '../../../shared/schemas/approvals';
 import { asSystem } from '../../db/actor';
 import { queryRows } from '../../db/client';
@@ -169,7 +170,9 @@ describe('an approval detail', () => {
     const approver = await loginAs(ctx, { firstName: 'Rodrigo', lastName: 'Saavedra' });
     const commercial = await loginAs(ctx, { userType: 'Supervisor', firstName: 'Camila' });
     const { flow, taskId } = await pendingApproval(ctx, approver);
-    await flow.complete('VB Jefe Inversiones', { as: { id: approver.user!.id, userType: 'Administrador' } });
+    await flow.complete('VB Jefe Inversiones', {
+      as: { id: approver.user!.id, actions: actionsOf('Administrador') },
+    });
     await flow.complete('Solicitud Gerente Comercial');
     await flow.assign('VB Gerente Comercial', commercial.user!.id);
     const rejectedTask = flow.task('VB Gerente Comercial');

@@ -17,24 +17,37 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/history/:kind/:id',
-    { schema: { tags, params: historyParams, querystring: historyQuery, response: { 200: auditPage } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: historyParams, querystring: historyQuery, response: { 200: auditPage } },
+    },
     async (request) =>
       audit.history(serviceContext(request), request.params.kind, request.params.id, request.query),
   );
 
   app.get(
     '/',
-    { schema: { tags, querystring: auditListQuery, response: { 200: auditPage } } },
+    {
+      config: { access: { action: 'audit.read' } },
+      schema: { tags, querystring: auditListQuery, response: { 200: auditPage } },
+    },
     async (request) => audit.list(serviceContext(request), request.query),
   );
 
-  app.get('/users', { schema: { tags, response: { 200: auditUsersResponse } } }, async (request) => ({
-    users: await audit.users(serviceContext(request)),
-  }));
+  app.get(
+    '/users',
+    { config: { access: { action: 'audit.read' } }, schema: { tags, response: { 200: auditUsersResponse } } },
+    async (request) => ({
+      users: await audit.users(serviceContext(request)),
+    }),
+  );
 
   app.get(
     '/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: auditExportQuery } },
+    {
+      config: { access: { action: 'audit.read' }, heavy: 'export' },
+      schema: { tags, querystring: auditExportQuery },
+    },
     async (request, reply) => {
       const { format, ...filters } = request.query;
       const ctx = serviceContext(request);

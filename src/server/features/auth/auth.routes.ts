@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     '/register',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['auth'], body: registerBody, response: { 201: userResponse } },
     },
     async (request, reply) => {
@@ -52,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.get(
     '/registration',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['auth'], response: { 200: z.object({ isOpen: z.boolean() }) } },
     },
     async () => ({ isOpen: await auth.registrationIsOpen(db, settings) }),
@@ -66,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     '/login',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['auth'], body: loginBody, response: { 200: userResponse } },
     },
     async (request, reply) => {
@@ -87,14 +87,22 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     },
   );
 
-  app.post('/logout', { schema: { tags: ['auth'], response: { 204: z.null() } } }, async (request, reply) => {
-    const { events } = request.server.dependencies;
-    await auth.logout(db, events, currentUser(request), request.sessionId!, request.id);
-    clearSessionCookie(reply, cookie);
-    return reply.status(204).send(null);
-  });
+  app.post(
+    '/logout',
+    { config: { access: 'staff' }, schema: { tags: ['auth'], response: { 204: z.null() } } },
+    async (request, reply) => {
+      const { events } = request.server.dependencies;
+      await auth.logout(db, events, currentUser(request), request.sessionId!, request.id);
+      clearSessionCookie(reply, cookie);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/me', { schema: { tags: ['auth'], response: { 200: userResponse } } }, async (request) => {
-    return { user: currentUser(request) };
-  });
+  app.get(
+    '/me',
+    { config: { access: 'staff' }, schema: { tags: ['auth'], response: { 200: userResponse } } },
+    async (request) => {
+      return { user: currentUser(request) };
+    },
+  );
 };

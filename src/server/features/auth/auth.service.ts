@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { actionsOf, type Grants, isAdministratorType, NO_GRANTS } from '../../../shared/permissions';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/schemas/auth';
 import { actingAs } from '../../db/actor';
 import type { Database, Executor } from '../../db/client';
@@ -34,7 +35,8 @@ export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function toSessionUser(profile: queries.SessionProfile): SessionUser {
+/** The session's user, carrying the actions its type holds under the office's grants (decision 0061). */
+export function toSessionUser(profile: queries.SessionProfile, grants: Grants = NO_GRANTS): SessionUser {
   return {
     id: profile.id,
     email: profile.email,
@@ -44,7 +46,7 @@ export function toSessionUser(profile: queries.SessionProfile): SessionUser {
     userType: profile.userType as SessionUser['userType'],
     isSeller: profile.isSeller,
     avatarUrl: profile.avatarUrl,
-    isAdmin: profile.userType === 'Administrador',
+    actions: actionsOf(profile.userType, grants),
   };
 }
 
@@ -57,7 +59,7 @@ export { hashPassword } from './passwords';
  * role `admin`), inside the caller's transaction; the role is created when it does not exist yet.
  */
 export async function syncAdminRoleIn(tx: Executor, userId: string, userType: string): Promise<void> {
-  if (userType === 'Administrador') {
+  if (isAdministratorType(userType)) {
     await queries.insertUserRole(
       tx,
       userId,

@@ -1,5 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { ACTION_NAMES, actionsOf } from '../../../shared/permissions';
 import { profiles, roles, sessions, userRoles } from '../../db/schema';
 import { Agent, errorOf, loginAs, TEST_ORIGIN, useTestApp } from '../../test/app';
 import { createUser, TEST_PASSWORD } from '../../test/builders';
@@ -31,7 +32,7 @@ describe('registration', () => {
     expect(user).toMatchObject({
       email: 'carla.munoz@inmoflujo.test',
       userType: 'Administrador',
-      isAdmin: true,
+      actions: ACTION_NAMES,
     });
     expect(user).not.toHaveProperty('passwordHash');
 
@@ -286,11 +287,13 @@ describe('sign-in and sessions', () => {
     expect((await browser.get('/api/auth/me')).statusCode).toBe(401);
   });
 
-  it('reports whether the user is an administrator', async () => {
+  it('carries the actions the user holds', async () => {
     const admin = await loginAs(ctx, { userType: 'Administrador' });
     const kam = await loginAs(ctx, { userType: 'KAM' });
-    expect((await admin.get('/api/auth/me')).json().user.isAdmin).toBe(true);
-    expect((await kam.get('/api/auth/me')).json().user).toMatchObject({ isAdmin: false, userType: 'KAM' });
+    expect((await admin.get('/api/auth/me')).json().user.actions).toEqual(ACTION_NAMES);
+    const kamUser = (await kam.get('/api/auth/me')).json().user;
+    expect(kamUser).toMatchObject({ userType: 'KAM', actions: actionsOf('KAM') });
+    expect(kamUser.actions).not.toContain('users.manage');
   });
 });
 

@@ -16,15 +16,30 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: service.EmbeddedBac
   { backups },
 ) => {
   const tags = ['backups'];
-  app.get('/', { schema: { tags, response: { 200: backupsResponse } } }, async (request) =>
-    service.overview(serviceContext(request), backups),
+  app.get(
+    '/',
+    {
+      config: { access: { action: 'backups.manage' } },
+      schema: { tags, response: { 200: backupsResponse } },
+    },
+    async (request) => service.overview(serviceContext(request), backups),
   );
-  app.get('/status', { schema: { tags, response: { 200: backupStatusResponse } } }, async (request) => ({
-    status: await service.status(serviceContext(request), backups),
-  }));
+  app.get(
+    '/status',
+    {
+      config: { access: { action: 'backups.manage' } },
+      schema: { tags, response: { 200: backupStatusResponse } },
+    },
+    async (request) => ({
+      status: await service.status(serviceContext(request), backups),
+    }),
+  );
   app.post(
     '/',
-    { config: { heavy: 'backup' }, schema: { tags, response: { 201: backupResponse } } },
+    {
+      config: { access: { action: 'backups.manage' }, heavy: 'backup' },
+      schema: { tags, response: { 201: backupResponse } },
+    },
     async (request, reply) => {
       const backup = await service.createNow(serviceContext(request), backups);
       return reply.status(201).send({ backup });
@@ -32,7 +47,10 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: service.EmbeddedBac
   );
   app.get(
     '/:name/download',
-    { config: { heavy: 'backup' }, schema: { tags, params: backupNameParams } },
+    {
+      config: { access: { action: 'backups.manage' }, heavy: 'backup' },
+      schema: { tags, params: backupNameParams },
+    },
     async (request, reply) => {
       const path = await service.fileOf(serviceContext(request), backups, request.params.name);
       return reply

@@ -20,13 +20,17 @@ export const brokerInvoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['broker-invoices'];
   app.get(
     '/:flowId/invoices',
-    { schema: { tags, params: flowParams, response: { 200: flowInvoicesResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: flowParams, response: { 200: flowInvoicesResponse } },
+    },
     async (request) => brokerInvoices.listOfFlow(serviceContext(request), request.params.flowId),
   );
 
   app.post(
     '/:flowId/tasks/:taskId/invoice',
     {
+      config: { access: { policy: 'brokerInvoices.record' } },
       schema: {
         tags,
         params: flowInvoiceTaskParams,
@@ -47,6 +51,7 @@ export const brokerInvoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/:flowId/tasks/:taskId/invoice',
     {
+      config: { access: { policy: 'brokerInvoices.record' } },
       schema: {
         tags,
         params: flowInvoiceTaskParams,
@@ -67,6 +72,7 @@ export const brokerInvoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:flowId/tasks/:taskId/invoice/xml',
     {
+      config: { access: { policy: 'brokerInvoices.record' } },
       bodyLimit: 512 * 1024,
       schema: {
         tags,
@@ -84,6 +90,7 @@ export const brokerInvoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:flowId/tasks/:taskId/invoice/acceptance',
     {
+      config: { access: { action: 'brokerInvoices.accept', refusal: 'BROKER_INVOICE_ACCEPT_FORBIDDEN' } },
       schema: {
         tags,
         params: flowInvoiceTaskParams,

@@ -16,7 +16,7 @@ import { amountToPay } from '../../../shared/domain/payment-batches';
 import { formatRut } from '../../../shared/domain/rut';
 import { paymentUf, ufToClp } from '../../../shared/domain/uf';
 import { santiagoDateOf } from '../../../shared/format';
-import { can, isAdmin } from '../../../shared/permissions';
+import { can } from '../../../shared/permissions';
 import { allow } from '../../../shared/policies';
 import type {
   brokerInvoiceAcceptanceBody,
@@ -40,8 +40,6 @@ import * as queries from './broker-invoices.queries';
  */
 
 type Viewer = ServiceContext['user'];
-
-const isPaymentsStaff = (user: Viewer) => isAdmin(user) || user.userType === 'Gestor de Pagos';
 
 /** What the payment expects of the invoice: frozen pesos once dated, else at the issue date's UF. */
 async function expectationOf(
@@ -295,7 +293,8 @@ async function lockSubject(tx: Executor, flowId: string, taskRowId: string) {
 }
 
 function requireRecorder(user: Viewer, subject?: queries.InvoiceSubject) {
-  if (!isPaymentsStaff(user)) throw new AppError('BROKER_INVOICE_RECORD_FORBIDDEN');
+  if (!can(user, 'brokerInvoices.record') && !can(user, 'flows.administer'))
+    throw new AppError('BROKER_INVOICE_RECORD_FORBIDDEN');
   if (subject && !allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }))
     throw new AppError('BROKER_INVOICE_TASK_COMPLETED');
   if (subject && (subject.subjectClosed || subject.flowStatus === 'cancelled'))

@@ -17,23 +17,33 @@ export const brokersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { tags, querystring: brokerListQuery, response: { 200: brokerPage } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: brokerListQuery, response: { 200: brokerPage } },
+    },
     async (request) => brokers.list(serviceContext(request), request.query),
   );
 
-  app.get('/kams', { schema: { tags, response: { 200: brokerKams } } }, async (request) => ({
-    kams: await brokers.listKams(serviceContext(request)),
-  }));
+  app.get(
+    '/kams',
+    { config: { access: 'staff' }, schema: { tags, response: { 200: brokerKams } } },
+    async (request) => ({
+      kams: await brokers.listKams(serviceContext(request)),
+    }),
+  );
 
   app.get(
     '/:id',
-    { schema: { tags, params: idParams, response: { 200: brokerAnswer } } },
+    { config: { access: 'staff' }, schema: { tags, params: idParams, response: { 200: brokerAnswer } } },
     async (request) => ({ broker: await brokers.get(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: brokerBody, response: { 201: brokerAnswer } } },
+    {
+      config: { access: { policy: 'bankAccounts.change' } },
+      schema: { tags, body: brokerBody, response: { 201: brokerAnswer } },
+    },
     async (request, reply) => {
       const broker = await brokers.create(serviceContext(request), request.body);
       return reply.status(201).send({ broker });
@@ -42,7 +52,10 @@ export const brokersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParams, body: brokerUpdateBody, response: { 200: brokerAnswer } } },
+    {
+      config: { access: { policy: 'bankAccounts.change' } },
+      schema: { tags, params: idParams, body: brokerUpdateBody, response: { 200: brokerAnswer } },
+    },
     async (request) => ({
       broker: await brokers.update(serviceContext(request), request.params.id, request.body),
     }),
@@ -50,7 +63,10 @@ export const brokersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/:id/bank-account/verify',
-    { schema: { tags, params: idParams, body: bankVerifyBody, response: { 200: brokerAnswer } } },
+    {
+      config: { access: { policy: 'bankAccounts.verify' } },
+      schema: { tags, params: idParams, body: bankVerifyBody, response: { 200: brokerAnswer } },
+    },
     async (request) => ({
       broker: await brokers.verifyBank(serviceContext(request), request.params.id, request.body.version),
     }),

@@ -16,19 +16,22 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { tags, querystring: clientListQuery, response: { 200: clientPage } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: clientListQuery, response: { 200: clientPage } },
+    },
     async (request) => clients.list(serviceContext(request), request.query),
   );
 
   app.get(
     '/:id',
-    { schema: { tags, params: idParams, response: { 200: clientAnswer } } },
+    { config: { access: 'staff' }, schema: { tags, params: idParams, response: { 200: clientAnswer } } },
     async (request) => ({ client: await clients.get(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: clientBody, response: { 201: clientAnswer } } },
+    { config: { access: 'staff' }, schema: { tags, body: clientBody, response: { 201: clientAnswer } } },
     async (request, reply) => {
       const client = await clients.create(serviceContext(request), request.body);
       return reply.status(201).send({ client });
@@ -37,7 +40,10 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParams, body: clientUpdateBody, response: { 200: clientAnswer } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: idParams, body: clientUpdateBody, response: { 200: clientAnswer } },
+    },
     async (request) => ({
       client: await clients.update(serviceContext(request), request.params.id, request.body),
     }),
@@ -45,7 +51,10 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/:id',
-    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'clients.delete' } },
+      schema: { tags, params: idParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await clients.remove(serviceContext(request), request.params.id);
       return reply.status(204).send(null);

@@ -10,6 +10,7 @@ export const commissionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/:id/commission',
     {
+      config: { access: 'staff' },
       schema: {
         tags: ['commissions'],
         params: idParams,

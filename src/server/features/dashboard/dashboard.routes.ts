@@ -6,7 +6,9 @@ import { InventoryCounts } from './inventory-counts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const inventoryCounts = new InventoryCounts();
-  app.get('/', { schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } }, async (request) =>
-    dashboard.getDashboard(serviceContext(request), inventoryCounts),
+  app.get(
+    '/',
+    { config: { access: 'staff' }, schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } },
+    async (request) => dashboard.getDashboard(serviceContext(request), inventoryCounts),
   );
 };

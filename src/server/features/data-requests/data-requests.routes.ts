@@ -36,13 +36,19 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/',
-    { schema: { tags, querystring: dataRequestListQuery, response: { 200: dataRequestPage } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, querystring: dataRequestListQuery, response: { 200: dataRequestPage } },
+    },
     async (request) => dataRequests.list(serviceContext(request), request.query),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: dataRequestBody, response: { 201: dataRequestAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, body: dataRequestBody, response: { 201: dataRequestAnswer } },
+    },
     async (request, reply) => {
       const created = await dataRequests.create(serviceContext(request), request.body);
       return reply.status(201).send({ request: created });
@@ -51,17 +57,30 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/retention',
-    { schema: { tags, querystring: retentionQuery, response: { 200: retentionPage } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, querystring: retentionQuery, response: { 200: retentionPage } },
+    },
     async (request) => dataRequests.retention(serviceContext(request), request.query),
   );
 
-  app.get('/settings', { schema: { tags, response: { 200: privacySettingsAnswer } } }, async (request) => ({
-    settings: await dataRequests.settings(serviceContext(request)),
-  }));
+  app.get(
+    '/settings',
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, response: { 200: privacySettingsAnswer } },
+    },
+    async (request) => ({
+      settings: await dataRequests.settings(serviceContext(request)),
+    }),
+  );
 
   app.put(
     '/settings',
-    { schema: { tags, body: privacySettingsBody, response: { 200: privacySettingsAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, body: privacySettingsBody, response: { 200: privacySettingsAnswer } },
+    },
     async (request) => ({
       settings: await dataRequests.updateSettings(serviceContext(request), request.body),
     }),
@@ -69,13 +88,19 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/:id',
-    { schema: { tags, params: idParams, response: { 200: dataRequestAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, params: idParams, response: { 200: dataRequestAnswer } },
+    },
     async (request) => ({ request: await dataRequests.get(serviceContext(request), request.params.id) }),
   );
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParams, body: dataRequestUpdateBody, response: { 200: dataRequestAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, params: idParams, body: dataRequestUpdateBody, response: { 200: dataRequestAnswer } },
+    },
     async (request) => ({
       request: await dataRequests.update(serviceContext(request), request.params.id, request.body),
     }),
@@ -83,7 +108,10 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/:id/suppress',
-    { schema: { tags, params: idParams, body: suppressionBody, response: { 200: suppressionAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, params: idParams, body: suppressionBody, response: { 200: suppressionAnswer } },
+    },
     async (request) => {
       const ctx = serviceContext(request);
       return { suppression: await dataRequests.suppress(ctx, request.params.id, { ledgerDir, mailDir }) };
@@ -92,14 +120,20 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/:id/restrict',
-    { schema: { tags, params: idParams, response: { 200: dataRequestAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, params: idParams, response: { 200: dataRequestAnswer } },
+    },
     async (request) => ({ request: await dataRequests.restrict(serviceContext(request), request.params.id) }),
   );
 
   // The holder's data (access, portability), from the client's record or a request: JSON or XLSX.
   app.get(
     '/holders/:id/export',
-    { config: { heavy: 'export' }, schema: { tags, params: idParams, querystring: holderExportQuery } },
+    {
+      config: { access: { action: 'dataRequests.manage' }, heavy: 'export' },
+      schema: { tags, params: idParams, querystring: holderExportQuery },
+    },
     async (request, reply) => {
       const ctx = serviceContext(request);
       const data = await holderData(ctx, request.params.id);
@@ -127,7 +161,10 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/holders/:id/blocked-values',
-    { schema: { tags, params: idParams, response: { 200: blockedValuesAnswer } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, params: idParams, response: { 200: blockedValuesAnswer } },
+    },
     async (request) => ({
       values: await dataRequests.blockedValues(serviceContext(request), request.params.id),
     }),
@@ -135,7 +172,10 @@ export const dataRequestsRoutes: FastifyPluginAsyncZod<{
 
   app.delete(
     '/holders/:id/restriction',
-    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'dataRequests.manage' } },
+      schema: { tags, params: idParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await dataRequests.liftRestriction(serviceContext(request), request.params.id);
       return reply.status(204).send(null);

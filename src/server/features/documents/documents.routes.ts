@@ -64,6 +64,7 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/documents',
     {
+      config: { access: { policy: 'documents.read' } },
       schema: {
         tags,
         params: reservationParams,
@@ -76,6 +77,7 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/documents',
     {
+      config: { access: 'staff' },
       schema: {
         tags,
         params: reservationParams,
@@ -96,6 +98,7 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/:id/documents/:documentId',
     {
+      config: { access: 'staff' },
       schema: { tags, params: documentParams, body: documentRenameBody, response: { 200: documentResponse } },
     },
     async (request) => ({
@@ -109,7 +112,10 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/:id/documents/:documentId',
-    { schema: { tags, params: documentParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'documents.delete', refusal: 'DOCUMENT_DELETE_ADMIN_ONLY' } },
+      schema: { tags, params: documentParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await documents.remove(serviceContext(request), request.params.id, request.params.documentId);
       return reply.status(204).send(null);
@@ -117,7 +123,10 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/:id/documents/:documentId/versions',
-    { schema: { tags, params: documentParams, response: { 200: documentVersionsResponse } } },
+    {
+      config: { access: { policy: 'documents.read' } },
+      schema: { tags, params: documentParams, response: { 200: documentVersionsResponse } },
+    },
     async (request) => ({
       versions: await documents.versionsOf(
         serviceContext(request),
@@ -129,6 +138,7 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/documents/:documentId/versions',
     {
+      config: { access: 'staff' },
       schema: {
         tags,
         params: documentParams,
@@ -150,7 +160,10 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const purpose of ['download', 'preview'] as const) {
     app.get(
       `/:id/documents/:documentId/${purpose}`,
-      { schema: { tags, params: documentParams, querystring: documentContentQuery } },
+      {
+        config: { access: { policy: 'documents.read' } },
+        schema: { tags, params: documentParams, querystring: documentContentQuery },
+      },
       async (request, reply) => {
         const ctx = serviceContext(request);
         const file = await documents.openContent(ctx, request.params.id, request.params.documentId, {
@@ -177,7 +190,7 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   // The product's own PDFs, made on demand from the reservation's data (the same data, the same bytes).
   app.get(
     '/:id/receipt.pdf',
-    { config: { heavy: 'pdf' }, schema: { tags, params: reservationParams } },
+    { config: { access: 'staff', heavy: 'pdf' }, schema: { tags, params: reservationParams } },
     async (request, reply) => {
       const pdf = await pdfs.reservationReceipt(serviceContext(request), request.params.id);
       return sendPdf(reply, pdf);
@@ -185,7 +198,10 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/:id/commission-statement.pdf',
-    { config: { heavy: 'pdf' }, schema: { tags, params: reservationParams } },
+    {
+      config: { access: { policy: 'documents.read' }, heavy: 'pdf' },
+      schema: { tags, params: reservationParams },
+    },
     async (request, reply) => {
       const pdf = await pdfs.commissionStatement(serviceContext(request), request.params.id);
       return sendPdf(reply, pdf);
@@ -210,12 +226,17 @@ function sendPdf(reply: FastifyReply, pdf: { fileName: string; bytes: Buffer }) 
 /** /api/document-types: Configuración → Documentos. */
 export const documentTypesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['documents'];
-  app.get('/', { schema: { tags, response: { 200: documentTypesResponse } } }, async (request) =>
-    documents.listTypes(serviceContext(request)),
+  app.get(
+    '/',
+    { config: { access: 'staff' }, schema: { tags, response: { 200: documentTypesResponse } } },
+    async (request) => documents.listTypes(serviceContext(request)),
   );
   app.post(
     '/',
-    { schema: { tags, body: documentTypeBody, response: { 201: documentTypeResponse } } },
+    {
+      config: { access: { action: 'documentTypes.manage' } },
+      schema: { tags, body: documentTypeBody, response: { 201: documentTypeResponse } },
+    },
     async (request, reply) => {
       const type = await documents.createType(serviceContext(request), request.body);
       return reply.status(201).send({ type });
@@ -224,6 +245,7 @@ export const documentTypesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/:id',
     {
+      config: { access: { action: 'documentTypes.manage' } },
       schema: {
         tags,
         params: documentTypeParams,
@@ -237,7 +259,10 @@ export const documentTypesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/:id',
-    { schema: { tags, params: documentTypeParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'documentTypes.manage' } },
+      schema: { tags, params: documentTypeParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await documents.removeType(serviceContext(request), request.params.id);
       return reply.status(204).send(null);

@@ -585,9 +585,21 @@ describe("the product's own PDFs", () => {
     const statementUrl = `/api/reservations/${reservation.id}/commission-statement.pdf`;
     expect((await kam.get(statementUrl)).statusCode).toBe(409);
     await createCommission(ctx.db, reservation, { invoice1: 'F-1234', commissionAmount: '95.50' });
-    const statement = await kam.get(statementUrl);
+    const payments = await loginAs(ctx, { userType: 'Gestor de Pagos' });
+    const statement = await payments.get(statementUrl);
     expect(statement.statusCode).toBe(200);
-    expect((await kam.get(statementUrl)).rawPayload.equals(statement.rawPayload)).toBe(true);
+    expect((await payments.get(statementUrl)).rawPayload.equals(statement.rawPayload)).toBe(true);
+    // The invoice's folio is a fact of a restricted type: whoever may not see those documents may not
+    // read it in the statement either (issue 56).
+    const refused = await kam.get(statementUrl);
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused).message).toBe(
+      'La Liquidación de Comisión cita los folios de la orden de compra y de la factura del broker: solo la ven quienes pueden ver esos documentos.',
+    );
+    // A statement that cites no folio carries nothing restricted: every staff user reads it.
+    const plain = await createReservation(ctx.db, { isWithBroker: true, brokerId: broker.id });
+    await createCommission(ctx.db, plain, { commissionAmount: '95.50' });
+    expect((await kam.get(`/api/reservations/${plain.id}/commission-statement.pdf`)).statusCode).toBe(200);
     expect(
       (await kam.get('/api/reservations/00000000-0000-4000-8000-000000000000/receipt.pdf')).statusCode,
     ).toBe(404);

@@ -10,6 +10,7 @@ import {
   formatUF,
   formatUfValue,
 } from '../../../shared/format';
+import { allow } from '../../../shared/policies';
 import type { ServiceContext } from '../../context';
 import { AppError } from '../../http/app-error';
 import * as files from '../files/files.service';
@@ -256,6 +257,11 @@ export async function commissionStatement(ctx: ServiceContext, reservationId: st
   ]);
   if (!data) throw new AppError('RESERVATION_NOT_FOUND');
   if (!commission) throw new AppError('COMMISSION_NOT_CONFIGURED');
+  // One rule for what a user may read (issue 56): the statement cites the purchase order's and the
+  // broker's invoices' folios, the facts of the restricted document types, so it follows their policy.
+  const citesFolios = Boolean(commission.purchaseOrder || commission.invoice1 || commission.invoice2);
+  if (!allow(ctx.user, 'documents.read', { isRestricted: citesFolios }))
+    throw new AppError('COMMISSION_STATEMENT_FORBIDDEN');
   const logo = await logoOf(ctx, data.logoUrl);
   const sheet = new Sheet(
     `Liquidación de Comisión · Reserva N° ${data.reservationNumber}`,

@@ -31,7 +31,7 @@ async function fileHeaders(_request: FastifyRequest, reply: FastifyReply) {
 export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:name',
-    { schema: { tags: ['files'], params: nameParams }, onSend: fileHeaders },
+    { config: { access: 'staff' }, schema: { tags: ['files'], params: nameParams }, onSend: fileHeaders },
     async (request, reply) => {
       const { name } = request.params;
       const ctx = serviceContext(request);

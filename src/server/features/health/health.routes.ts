@@ -9,7 +9,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app,
   app.get(
     '/health',
     {
-      config: { public: true },
+      config: { access: 'public' },
       schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } },
     },
     async () => {

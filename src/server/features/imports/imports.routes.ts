@@ -43,7 +43,10 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/files',
-    { schema: { tags, querystring: uploadQuery, response: { 201: uploadedFile } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, querystring: uploadQuery, response: { 201: uploadedFile } },
+    },
     async (request, reply) => {
       const body = request.body;
       if (!Buffer.isBuffer(body)) throw new AppError('IMPORT_FILE_EMPTY');
@@ -57,17 +60,27 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/templates/:kind', { schema: { tags, params: kindParams } }, async (request, reply) =>
-    send(reply, await imports.template(serviceContext(request), request.params.kind)),
+  app.get(
+    '/templates/:kind',
+    { config: { access: { action: 'imports.manage' } }, schema: { tags, params: kindParams } },
+    async (request, reply) =>
+      send(reply, await imports.template(serviceContext(request), request.params.kind)),
   );
 
-  app.get('/runs', { schema: { tags, response: { 200: importRunPage } } }, async (request) => ({
-    rows: await imports.listRuns(serviceContext(request)),
-  }));
+  app.get(
+    '/runs',
+    { config: { access: { action: 'imports.manage' } }, schema: { tags, response: { 200: importRunPage } } },
+    async (request) => ({
+      rows: await imports.listRuns(serviceContext(request)),
+    }),
+  );
 
   app.get(
     '/runs/:id',
-    { schema: { tags, params: runParams, response: { 200: importRunAnswer } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, params: runParams, response: { 200: importRunAnswer } },
+    },
     async (request) => ({
       run: await imports.getRun(serviceContext(request), request.params.id),
     }),
@@ -75,19 +88,28 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/runs/:id/sheet',
-    { schema: { tags, params: runParams, body: sheetBody, response: { 200: uploadedFile } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, params: runParams, body: sheetBody, response: { 200: uploadedFile } },
+    },
     async (request) => imports.chooseSheet(serviceContext(request), request.params.id, request.body),
   );
 
   app.post(
     '/runs/:id/dry-run',
-    { schema: { tags, params: runParams, body: dryRunBody, response: { 200: dryRunResult } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, params: runParams, body: dryRunBody, response: { 200: dryRunResult } },
+    },
     async (request) => imports.dryRun(serviceContext(request), request.params.id, request.body),
   );
 
   app.get(
     '/runs/:id/errors',
-    { config: { heavy: 'errors' }, schema: { tags, params: runParams, querystring: errorsQuery } },
+    {
+      config: { access: { action: 'imports.manage' }, heavy: 'errors' },
+      schema: { tags, params: runParams, querystring: errorsQuery },
+    },
     async (request, reply) => {
       const ctx = serviceContext(request);
       const download = await imports.errorsWorkbook(
@@ -110,7 +132,10 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/runs/:id/apply',
-    { schema: { tags, params: runParams, body: applyBody, response: { 202: importRunAnswer } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, params: runParams, body: applyBody, response: { 202: importRunAnswer } },
+    },
     async (request, reply) => {
       const run = await imports.startApply(serviceContext(request), request.params.id, request.body, {
         onFailure: (error) =>
@@ -122,13 +147,19 @@ export const importsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/runs/:id/cancel',
-    { schema: { tags, params: runParams, response: { 200: importRunAnswer } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, params: runParams, response: { 200: importRunAnswer } },
+    },
     async (request) => ({ run: await imports.cancel(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/runs/:id/undo',
-    { schema: { tags, params: runParams, response: { 200: importRunAnswer } } },
+    {
+      config: { access: { action: 'imports.manage' } },
+      schema: { tags, params: runParams, response: { 200: importRunAnswer } },
+    },
     async (request) => ({ run: await imports.undo(serviceContext(request), request.params.id) }),
   );
 };

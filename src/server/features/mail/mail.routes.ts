@@ -30,7 +30,10 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
 
   app.get(
     '/messages',
-    { schema: { tags, querystring: mailListQuery, response: { 200: mailPage } } },
+    {
+      config: { access: { action: 'mail.manage' } },
+      schema: { tags, querystring: mailListQuery, response: { 200: mailPage } },
+    },
     async (request) => ({
       ...(await mail.list(serviceContext(request), request.query)),
       transport: options.transport,
@@ -39,7 +42,10 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
 
   app.post(
     '/messages/:id/retry',
-    { schema: { tags, params: idParams, response: { 200: mailRetryResponse } } },
+    {
+      config: { access: { action: 'mail.manage' } },
+      schema: { tags, params: idParams, response: { 200: mailRetryResponse } },
+    },
     async (request) => {
       const result = await mail.retry(serviceContext(request), request.params.id);
       options.sender.wake();
@@ -47,15 +53,19 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
     },
   );
 
-  app.post('/test', { schema: { tags, response: { 201: mailTestResponse } } }, async (request, reply) => {
-    const result = await mail.sendTest(serviceContext(request));
-    options.sender.wake();
-    return reply.status(201).send(result);
-  });
+  app.post(
+    '/test',
+    { config: { access: { action: 'mail.manage' } }, schema: { tags, response: { 201: mailTestResponse } } },
+    async (request, reply) => {
+      const result = await mail.sendTest(serviceContext(request));
+      options.sender.wake();
+      return reply.status(201).send(result);
+    },
+  );
 
   app.get(
     '/preferences',
-    { schema: { tags, response: { 200: mailPreferencesResponse } } },
+    { config: { access: 'staff' }, schema: { tags, response: { 200: mailPreferencesResponse } } },
     async (request) => ({
       preferences: await mail.preferences(serviceContext(request)),
     }),
@@ -63,7 +73,10 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
 
   app.put(
     '/preferences',
-    { schema: { tags, body: mailPreferences, response: { 200: mailPreferencesResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, body: mailPreferences, response: { 200: mailPreferencesResponse } },
+    },
     async (request) => ({
       preferences: await mail.updatePreferences(serviceContext(request), request.body),
     }),
@@ -71,20 +84,29 @@ export const mailRoutes: FastifyPluginAsyncZod<{ sender: MailSender; transport: 
 
   app.get(
     '/holidays',
-    { schema: { tags, querystring: holidayListQuery, response: { 200: holidayList } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: holidayListQuery, response: { 200: holidayList } },
+    },
     async (request) => ({ holidays: await mail.listHolidays(serviceContext(request), request.query.year) }),
   );
 
   app.post(
     '/holidays',
-    { schema: { tags, body: holidayBody, response: { 201: holiday } } },
+    {
+      config: { access: { action: 'mail.manage' } },
+      schema: { tags, body: holidayBody, response: { 201: holiday } },
+    },
     async (request, reply) =>
       reply.status(201).send(await mail.addHoliday(serviceContext(request), request.body)),
   );
 
   app.delete(
     '/holidays/:date',
-    { schema: { tags, params: holidayParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'mail.manage' } },
+      schema: { tags, params: holidayParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await mail.removeHoliday(serviceContext(request), request.params.date);
       return reply.status(204).send(null);

@@ -59,7 +59,7 @@ const messages = (db: Database) =>
 /** A first payment flow (commission UF 1.234,56) started, its first request completed by `requester`. */
 async function paymentFlowAt(
   ctx: TestContext,
-  requester: { id: string; userType: string },
+  requester: { id: string; actions: readonly string[] },
   kamEmail?: string | null,
 ) {
   const broker = await createBroker(ctx.db, {

@@ -16,26 +16,38 @@ import * as notifications from './notifications.service';
 export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/count',
-    { schema: { tags: ['notifications'], response: { 200: notificationCountResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags: ['notifications'], response: { 200: notificationCountResponse } },
+    },
     async (request) => notifications.counts(serviceContext(request)),
   );
 
   // /notificaciones 'Menciones': the signed-in user's own mentions, newest first (decision 0030).
   app.get(
     '/mentions',
-    { schema: { tags: ['notifications'], querystring: mentionsQuery, response: { 200: mentionsResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags: ['notifications'], querystring: mentionsQuery, response: { 200: mentionsResponse } },
+    },
     async (request) => notifications.listMentions(serviceContext(request), request.query),
   );
 
   app.post(
     '/mentions/read-all',
-    { schema: { tags: ['notifications'], response: { 200: mentionsReadAllResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags: ['notifications'], response: { 200: mentionsReadAllResponse } },
+    },
     async (request) => notifications.markAllMentionsRead(serviceContext(request)),
   );
 
   app.post(
     '/mentions/:commentId/read',
-    { schema: { tags: ['notifications'], params: mentionParams, response: { 200: mentionReadResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags: ['notifications'], params: mentionParams, response: { 200: mentionReadResponse } },
+    },
     async (request) => notifications.markMentionRead(serviceContext(request), request.params.commentId),
   );
 
@@ -43,6 +55,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
+      config: { access: 'staff' },
       schema: { tags: ['notifications'], querystring: notificationsQuery, response: { 200: inboxResponse } },
     },
     async (request) => notifications.listMine(serviceContext(request), request.query),
@@ -51,7 +64,10 @@ export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   // /seguimiento: everyone's pending tasks (administrators) or the signed-in user's own.
   app.get(
     '/follow-up',
-    { schema: { tags: ['notifications'], querystring: followUpQuery, response: { 200: inboxResponse } } },
+    {
+      config: { access: { policy: 'tasks.readOf' } },
+      schema: { tags: ['notifications'], querystring: followUpQuery, response: { 200: inboxResponse } },
+    },
     async (request) => notifications.listFollowUp(serviceContext(request), request.query),
   );
 };

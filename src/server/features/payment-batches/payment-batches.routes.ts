@@ -39,17 +39,32 @@ async function* countedLines<T>(
  */
 export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['payment-batches'];
-  app.get('/candidates', { schema: { tags, response: { 200: batchCandidates } } }, async (request) =>
-    paymentBatches.listCandidates(serviceContext(request)),
+  app.get(
+    '/candidates',
+    {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
+      schema: { tags, response: { 200: batchCandidates } },
+    },
+    async (request) => paymentBatches.listCandidates(serviceContext(request)),
   );
 
-  app.get('/settings', { schema: { tags, response: { 200: paymentSettingsAnswer } } }, async (request) => ({
-    settings: await paymentBatches.getSettings(serviceContext(request)),
-  }));
+  app.get(
+    '/settings',
+    {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
+      schema: { tags, response: { 200: paymentSettingsAnswer } },
+    },
+    async (request) => ({
+      settings: await paymentBatches.getSettings(serviceContext(request)),
+    }),
+  );
 
   app.put(
     '/settings',
-    { schema: { tags, body: paymentSettingsBody, response: { 200: paymentSettingsAnswer } } },
+    {
+      config: { access: { action: 'paymentSettings.manage', refusal: 'PAYMENT_SETTINGS_FORBIDDEN' } },
+      schema: { tags, body: paymentSettingsBody, response: { 200: paymentSettingsAnswer } },
+    },
     async (request) => ({
       settings: await paymentBatches.updateSettings(serviceContext(request), request.body),
     }),
@@ -57,13 +72,19 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/',
-    { schema: { tags, querystring: paymentBatchListQuery, response: { 200: paymentBatchPage } } },
+    {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
+      schema: { tags, querystring: paymentBatchListQuery, response: { 200: paymentBatchPage } },
+    },
     async (request) => paymentBatches.list(serviceContext(request), request.query),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: paymentBatchCreateBody, response: { 201: paymentBatchAnswer } } },
+    {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
+      schema: { tags, body: paymentBatchCreateBody, response: { 201: paymentBatchAnswer } },
+    },
     async (request, reply) => {
       reply.code(201);
       return { batch: await paymentBatches.create(serviceContext(request), request.body.flowIds) };
@@ -72,13 +93,22 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/:id',
-    { schema: { tags, params: idParams, response: { 200: paymentBatchAnswer } } },
+    {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
+      schema: { tags, params: idParams, response: { 200: paymentBatchAnswer } },
+    },
     async (request) => ({ batch: await paymentBatches.get(serviceContext(request), request.params.id) }),
   );
 
   app.get(
     '/:id/export',
-    { config: { heavy: 'export' }, schema: { tags, params: idParams, querystring: paymentBatchExportQuery } },
+    {
+      config: {
+        access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' },
+        heavy: 'export',
+      },
+      schema: { tags, params: idParams, querystring: paymentBatchExportQuery },
+    },
     async (request, reply) => {
       const ctx = serviceContext(request);
       const { format } = request.query;
@@ -120,7 +150,10 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/:id/paid',
-    { schema: { tags, params: idParams, body: paymentBatchPaidBody, response: { 200: paymentBatchAnswer } } },
+    {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
+      schema: { tags, params: idParams, body: paymentBatchPaidBody, response: { 200: paymentBatchAnswer } },
+    },
     async (request) => ({
       batch: await paymentBatches.markPaid(serviceContext(request), request.params.id, request.body),
     }),
@@ -129,6 +162,7 @@ export const paymentBatchesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/cancel',
     {
+      config: { access: { action: 'paymentBatches.manage', refusal: 'PAYMENT_BATCH_FORBIDDEN' } },
       schema: { tags, params: idParams, body: paymentBatchCancelBody, response: { 200: paymentBatchAnswer } },
     },
     async (request) => ({

@@ -4,8 +4,8 @@ import { addDays, businessDaysBack } from '../../../shared/domain/business-days'
 import { batchTotal, notPayableReasons, paymentReference } from '../../../shared/domain/payment-batches';
 import type { FlowCommand } from '../../../shared/domain/workflow/types';
 import { formatDate, santiagoDateOf, santiagoInstant } from '../../../shared/format';
-import { isAdmin } from '../../../shared/permissions';
-import { allow, isPaymentsStaff } from '../../../shared/policies';
+import { can } from '../../../shared/permissions';
+import { allow } from '../../../shared/policies';
 import {
   type BankFileLayout,
   type BatchCandidate,
@@ -38,7 +38,7 @@ import * as queries from './payment-batches.queries';
 type Viewer = ServiceContext['user'];
 
 function requireStaff(user: Viewer) {
-  if (!isPaymentsStaff(user)) throw new AppError('PAYMENT_BATCH_FORBIDDEN');
+  if (!can(user, 'paymentBatches.manage')) throw new AppError('PAYMENT_BATCH_FORBIDDEN');
 }
 
 /** The payments ready, each with its bank data, amount and why it cannot be paid (if so). */
@@ -168,7 +168,10 @@ async function viewOf(db: Executor, user: Viewer, id: string, now: Date): Promis
   if (!batch) throw new AppError('PAYMENT_BATCH_NOT_FOUND');
   const lines = await queries.listLines(db, id, null, MAX_BATCH_PAYMENTS);
   const open = batch.status === 'open';
-  const earliest = open && !isAdmin(user) ? (await earliestPaidDate(db, santiagoDateOf(now))).earliest : null;
+  const earliest =
+    open && !can(user, 'flows.administer')
+      ? (await earliestPaidDate(db, santiagoDateOf(now))).earliest
+      : null;
   return {
     ...batch,
     lines: lines.map(({ sortOrder: _sortOrder, ...line }) => line),
@@ -321,7 +324,7 @@ export async function settingsOf(db: Executor): Promise<Omit<PaymentSettingsView
 /** GET /api/payment-batches/settings: the payments team and administrators read them. */
 export async function getSettings(ctx: ServiceContext): Promise<PaymentSettingsView> {
   requireStaff(ctx.user);
-  return { ...(await settingsOf(ctx.db)), canEdit: isAdmin(ctx.user) };
+  return { ...(await settingsOf(ctx.db)), canEdit: can(ctx.user, 'paymentSettings.manage') };
 }
 
 /** PUT /api/payment-batches/settings: administrators only, at the version read. */
@@ -329,7 +332,7 @@ export async function updateSettings(
   ctx: ServiceContext,
   body: z.output<typeof paymentSettingsBody>,
 ): Promise<PaymentSettingsView> {
-  if (!isAdmin(ctx.user)) throw new AppError('PAYMENT_SETTINGS_FORBIDDEN');
+  if (!can(ctx.user, 'paymentSettings.manage')) throw new AppError('PAYMENT_SETTINGS_FORBIDDEN');
   await ctx.db.transaction(async (tx) => {
     if (!(await queries.updateSettings(tx, body, ctx.user.id))) throw new AppError('STALE_VERSION');
   });

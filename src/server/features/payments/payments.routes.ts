@@ -9,6 +9,7 @@ import {
   riskResponse,
 } from '../../../shared/schemas/payments';
 import { flowParams, flowStateResponse } from '../../../shared/schemas/workflows';
+import { FLOW_AUTHORITY } from '../../http/access';
 import { serviceContext } from '../../http/context';
 import * as payments from './payments.service';
 
@@ -17,19 +18,28 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['payments'];
   app.get(
     '/',
-    { schema: { tags, querystring: paymentListQuery, response: { 200: paymentListResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: paymentListQuery, response: { 200: paymentListResponse } },
+    },
     async (request) => payments.list(serviceContext(request), request.query),
   );
 
   app.post(
     '/:reservationId/first-flow',
-    { schema: { tags, params: reservationParams, response: { 200: openedFlowResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: reservationParams, response: { 200: openedFlowResponse } },
+    },
     async (request) => payments.openFirstFlow(serviceContext(request), request.params.reservationId),
   );
 
   app.post(
     '/:reservationId/second-flow',
-    { schema: { tags, params: reservationParams, response: { 200: openedFlowResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: reservationParams, response: { 200: openedFlowResponse } },
+    },
     async (request) => payments.openSecondFlow(serviceContext(request), request.params.reservationId),
   );
 };
@@ -42,19 +52,28 @@ export const paymentFlowsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['payment-flows'];
   app.get(
     '/:flowId',
-    { schema: { tags, params: flowParams, response: { 200: paymentFlowResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: flowParams, response: { 200: paymentFlowResponse } },
+    },
     async (request) => ({ flow: await payments.get(serviceContext(request), request.params.flowId) }),
   );
 
   app.post(
     '/:flowId/start',
-    { schema: { tags, params: flowParams, response: { 200: flowStateResponse } } },
+    {
+      config: { access: FLOW_AUTHORITY },
+      schema: { tags, params: flowParams, response: { 200: flowStateResponse } },
+    },
     async (request) => payments.start(serviceContext(request), request.params.flowId),
   );
 
   app.put(
     '/:flowId/risk',
-    { schema: { tags, params: flowParams, body: riskBody, response: { 200: riskResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: flowParams, body: riskBody, response: { 200: riskResponse } },
+    },
     async (request) => ({
       commission: await payments.setRisk(serviceContext(request), request.params.flowId, request.body),
     }),

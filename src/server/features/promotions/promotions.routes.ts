@@ -14,6 +14,7 @@ export const promotionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/promotions',
     {
+      config: { access: { policy: 'bankAccounts.change' } },
       schema: {
         tags,
         params: idParams,
@@ -30,6 +31,7 @@ export const promotionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/:id/promotions/:promotionId',
     {
+      config: { access: { policy: 'bankAccounts.change' } },
       schema: {
         tags,
         params: promotionParams,
@@ -70,7 +72,10 @@ export const promotionsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/:id/promotions/:promotionId',
-    { schema: { tags, params: promotionParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'promotions.delete' } },
+      schema: { tags, params: promotionParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await promotions.remove(serviceContext(request), request.params.id, request.params.promotionId);
       return reply.status(204).send(null);

@@ -60,17 +60,26 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/commissions/months',
-    { schema: { tags, querystring: commissionMonthsQuery, response: { 200: commissionMonthsResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: commissionMonthsQuery, response: { 200: commissionMonthsResponse } },
+    },
     async (request) => reports.commissionMonths(serviceContext(request), request.query.kind),
   );
   app.get(
     '/commissions',
-    { schema: { tags, querystring: commissionReportQuery, response: { 200: commissionReportResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: commissionReportQuery, response: { 200: commissionReportResponse } },
+    },
     async (request) => reports.commissionReport(serviceContext(request), request.query),
   );
   app.get(
     '/commissions/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: commissionReportExportQuery } },
+    {
+      config: { access: { action: 'reports.export' }, heavy: 'export' },
+      schema: { tags, querystring: commissionReportExportQuery },
+    },
     async (request, reply) =>
       send(
         request,
@@ -82,12 +91,18 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/brokers',
-    { schema: { tags, querystring: brokersReportQuery, response: { 200: brokersReportResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: brokersReportQuery, response: { 200: brokersReportResponse } },
+    },
     async (request) => reports.brokersReport(serviceContext(request), request.query),
   );
   app.get(
     '/brokers/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: brokersReportExportQuery } },
+    {
+      config: { access: { action: 'reports.export' }, heavy: 'export' },
+      schema: { tags, querystring: brokersReportExportQuery },
+    },
     async (request, reply) =>
       send(
         request,
@@ -99,12 +114,18 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/sales',
-    { schema: { tags, querystring: salesReportQuery, response: { 200: salesReportResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: salesReportQuery, response: { 200: salesReportResponse } },
+    },
     async (request) => reports.salesReport(serviceContext(request), request.query),
   );
   app.get(
     '/sales/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: salesReportExportQuery } },
+    {
+      config: { access: { action: 'reports.export' }, heavy: 'export' },
+      schema: { tags, querystring: salesReportExportQuery },
+    },
     async (request, reply) =>
       send(
         request,
@@ -116,12 +137,18 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/broker-payments',
-    { schema: { tags, querystring: brokerPaymentsQuery, response: { 200: brokerPaymentsResponse } } },
+    {
+      config: { access: { action: 'reports.brokerPayments' } },
+      schema: { tags, querystring: brokerPaymentsQuery, response: { 200: brokerPaymentsResponse } },
+    },
     async (request) => reports.brokerPayments(serviceContext(request), request.query),
   );
   app.get(
     '/broker-payments/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: brokerPaymentsExportQuery } },
+    {
+      config: { access: { action: ['reports.brokerPayments', 'reports.export'] }, heavy: 'export' },
+      schema: { tags, querystring: brokerPaymentsExportQuery },
+    },
     async (request, reply) =>
       send(
         request,
@@ -133,12 +160,18 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/broker-consolidated',
-    { schema: { tags, querystring: brokerConsolidatedQuery, response: { 200: brokerConsolidatedResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: brokerConsolidatedQuery, response: { 200: brokerConsolidatedResponse } },
+    },
     async (request) => reports.brokerConsolidated(serviceContext(request), request.query),
   );
   app.get(
     '/broker-consolidated/export',
-    { config: { heavy: 'export' }, schema: { tags, querystring: brokerConsolidatedExportQuery } },
+    {
+      config: { access: { action: 'reports.export' }, heavy: 'export' },
+      schema: { tags, querystring: brokerConsolidatedExportQuery },
+    },
     async (request, reply) =>
       send(
         request,
@@ -149,7 +182,10 @@ export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.put(
     '/broker-consolidated/:reservationId/risk',
-    { schema: { tags, params: reservationRiskParams, body: riskBody, response: { 200: riskResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: reservationRiskParams, body: riskBody, response: { 200: riskResponse } },
+    },
     async (request) => ({
       commission: await reports.setRisk(serviceContext(request), request.params.reservationId, request.body),
     }),

@@ -14,13 +14,19 @@ const tags = ['rescissions'];
 export const rescissionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/rescission-preview',
-    { schema: { tags, params: idParams, response: { 200: rescissionPreviewResponse } } },
+    {
+      config: { access: { action: 'reservations.rescind' } },
+      schema: { tags, params: idParams, response: { 200: rescissionPreviewResponse } },
+    },
     async (request) => ({ preview: await rescissions.preview(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/:id/rescission',
-    { schema: { tags, params: idParams, body: rescissionBody, response: { 200: rescissionResponse } } },
+    {
+      config: { access: { action: 'reservations.rescind' } },
+      schema: { tags, params: idParams, body: rescissionBody, response: { 200: rescissionResponse } },
+    },
     async (request) => ({
       rescission: await rescissions.rescind(serviceContext(request), request.params.id, request.body),
     }),

@@ -17,23 +17,34 @@ const tags = ['reservations'];
 export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
-    { schema: { tags, querystring: reservationListQuery, response: { 200: reservationListResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: reservationListQuery, response: { 200: reservationListResponse } },
+    },
     async (request) => reservations.list(serviceContext(request), request.query),
   );
 
-  app.get('/form-options', { schema: { tags, response: { 200: reservationFormOptions } } }, async (request) =>
-    reservations.formOptions(serviceContext(request)),
+  app.get(
+    '/form-options',
+    { config: { access: 'staff' }, schema: { tags, response: { 200: reservationFormOptions } } },
+    async (request) => reservations.formOptions(serviceContext(request)),
   );
 
   app.get(
     '/:id',
-    { schema: { tags, params: idParams, response: { 200: reservationResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: idParams, response: { 200: reservationResponse } },
+    },
     async (request) => ({ reservation: await reservations.get(serviceContext(request), request.params.id) }),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: createReservationBody, response: { 201: reservationResponse } } },
+    {
+      config: { access: { policy: 'reservations.overridePolicy' } },
+      schema: { tags, body: createReservationBody, response: { 201: reservationResponse } },
+    },
     async (request, reply) => {
       const reservation = await reservations.create(serviceContext(request), request.body);
       return reply.status(201).send({ reservation });
@@ -43,6 +54,7 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/:id',
     {
+      config: { access: { policy: 'reservations.overridePolicy' } },
       schema: { tags, params: idParams, body: updateReservationBody, response: { 200: reservationResponse } },
     },
     async (request) => ({
@@ -52,7 +64,10 @@ export const reservationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/:id',
-    { schema: { tags, params: idParams, response: { 204: z.null() } } },
+    {
+      config: { access: { action: 'reservations.delete' } },
+      schema: { tags, params: idParams, response: { 204: z.null() } },
+    },
     async (request, reply) => {
       await reservations.remove(serviceContext(request), request.params.id);
       return reply.status(204).send(null);

@@ -19,19 +19,26 @@ const tags = ['sale-flows'];
 export const saleFlowsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
-    { schema: { tags, querystring: saleFlowListQuery, response: { 200: saleFlowListResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: saleFlowListQuery, response: { 200: saleFlowListResponse } },
+    },
     async (request) => saleFlows.list(serviceContext(request), request.query),
   );
 
   app.get(
     '/:flowId',
-    { schema: { tags, params: saleFlowParams, response: { 200: saleFlowResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: saleFlowParams, response: { 200: saleFlowResponse } },
+    },
     async (request) => ({ flow: await saleFlows.get(serviceContext(request), request.params.flowId) }),
   );
 
   app.patch(
     '/:flowId/reservation',
     {
+      config: { access: 'staff' },
       schema: {
         tags,
         params: saleFlowParams,

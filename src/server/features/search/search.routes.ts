@@ -6,7 +6,10 @@ import * as search from './search.service';
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
-    { schema: { tags: ['search'], querystring: searchQuery, response: { 200: searchResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags: ['search'], querystring: searchQuery, response: { 200: searchResponse } },
+    },
     async (request) => search.globalSearch(serviceContext(request), request.query.q),
   );
 };

@@ -49,30 +49,39 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const tags = ['settings: agencies'];
     app.get(
       '/agencies',
-      { schema: { tags, querystring: pageQuery, response: { 200: agencyPage } } },
+      {
+        config: { access: 'staff' },
+        schema: { tags, querystring: pageQuery, response: { 200: agencyPage } },
+      },
       async (request) => agencies.list(serviceContext(request), request.query),
     );
     app.get(
       '/agencies/options',
-      { schema: { tags, response: { 200: agencyOptionsResponse } } },
+      { config: { access: 'staff' }, schema: { tags, response: { 200: agencyOptionsResponse } } },
       async (request) => ({
         agencies: await agencies.listOptions(serviceContext(request)),
       }),
     );
     app.get(
       '/agencies/:id',
-      { schema: { tags, params: idParams, response: { 200: agencyResponse } } },
+      { config: { access: 'staff' }, schema: { tags, params: idParams, response: { 200: agencyResponse } } },
       async (request) => ({ agency: await agencies.get(serviceContext(request), request.params.id) }),
     );
     app.post(
       '/agencies',
-      { schema: { tags, body: agencyBody, response: { 201: agencyResponse } } },
+      {
+        config: { access: { action: 'agencies.manage' } },
+        schema: { tags, body: agencyBody, response: { 201: agencyResponse } },
+      },
       async (request, reply) =>
         reply.status(201).send({ agency: await agencies.create(serviceContext(request), request.body) }),
     );
     app.put(
       '/agencies/:id',
-      { schema: { tags, params: idParams, body: agencyUpdateBody, response: { 200: agencyResponse } } },
+      {
+        config: { access: { action: 'agencies.manage' } },
+        schema: { tags, params: idParams, body: agencyUpdateBody, response: { 200: agencyResponse } },
+      },
       async (request) => ({
         agency: await agencies.update(serviceContext(request), request.params.id, request.body),
       }),
@@ -96,37 +105,52 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const tags = ['settings: projects'];
     app.get(
       '/projects',
-      { schema: { tags, querystring: pageQuery, response: { 200: projectPage } } },
+      {
+        config: { access: 'staff' },
+        schema: { tags, querystring: pageQuery, response: { 200: projectPage } },
+      },
       async (request) => projects.list(serviceContext(request), request.query),
     );
     app.get(
       '/projects/:id',
-      { schema: { tags, params: idParams, response: { 200: projectResponse } } },
+      { config: { access: 'staff' }, schema: { tags, params: idParams, response: { 200: projectResponse } } },
       async (request) => ({ project: await projects.get(serviceContext(request), request.params.id) }),
     );
     app.post(
       '/projects',
-      { schema: { tags, body: projectBody, response: { 201: projectResponse } } },
+      {
+        config: { access: { action: 'projects.manage' } },
+        schema: { tags, body: projectBody, response: { 201: projectResponse } },
+      },
       async (request, reply) =>
         reply.status(201).send({ project: await projects.create(serviceContext(request), request.body) }),
     );
     app.put(
       '/projects/:id',
-      { schema: { tags, params: idParams, body: projectUpdateBody, response: { 200: projectResponse } } },
+      {
+        config: { access: { action: 'projects.manage' } },
+        schema: { tags, params: idParams, body: projectUpdateBody, response: { 200: projectResponse } },
+      },
       async (request) => ({
         project: await projects.update(serviceContext(request), request.params.id, request.body),
       }),
     );
     app.put(
       '/projects/:id/logo',
-      { schema: { tags, params: idParams, response: { 200: projectResponse } } },
+      {
+        config: { access: { action: 'projects.manage' } },
+        schema: { tags, params: idParams, response: { 200: projectResponse } },
+      },
       async (request) => ({
         project: await projects.setLogo(serviceContext(request), request.params.id, imageOf(request.body)),
       }),
     );
     app.delete(
       '/projects/:id/logo',
-      { schema: { tags, params: idParams, response: { 200: projectResponse } } },
+      {
+        config: { access: { action: 'projects.manage' } },
+        schema: { tags, params: idParams, response: { 200: projectResponse } },
+      },
       async (request) => ({
         project: await projects.setLogo(serviceContext(request), request.params.id, null),
       }),
@@ -139,42 +163,61 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const userReply = { 200: settingsUserResponse };
     app.get(
       '/users',
-      { schema: { tags, querystring: pageQuery, response: { 200: userPage } } },
+      { config: { access: 'staff' }, schema: { tags, querystring: pageQuery, response: { 200: userPage } } },
       async (request) => users.list(serviceContext(request), request.query),
     );
-    app.get('/users/:id', { schema: { tags, params: idParams, response: userReply } }, async (request) => ({
-      user: await users.get(serviceContext(request), request.params.id),
-    }));
+    app.get(
+      '/users/:id',
+      { config: { access: 'staff' }, schema: { tags, params: idParams, response: userReply } },
+      async (request) => ({
+        user: await users.get(serviceContext(request), request.params.id),
+      }),
+    );
     app.post(
       '/users',
-      { schema: { tags, body: userCreateBody, response: { 201: settingsUserResponse } } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, body: userCreateBody, response: { 201: settingsUserResponse } },
+      },
       async (request, reply) =>
         reply.status(201).send({ user: await users.create(serviceContext(request), request.body) }),
     );
     app.put(
       '/users/:id',
-      { schema: { tags, params: idParams, body: userUpdateBody, response: userReply } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, params: idParams, body: userUpdateBody, response: userReply },
+      },
       async (request) => ({
         user: await users.update(serviceContext(request), request.params.id, request.body),
       }),
     );
     app.post(
       '/users/:id/deactivate',
-      { schema: { tags, params: idParams, response: userReply } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, params: idParams, response: userReply },
+      },
       async (request) => ({
         user: await users.deactivate(serviceContext(request), request.params.id),
       }),
     );
     app.post(
       '/users/:id/reactivate',
-      { schema: { tags, params: idParams, response: userReply } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, params: idParams, response: userReply },
+      },
       async (request) => ({
         user: await users.reactivate(serviceContext(request), request.params.id),
       }),
     );
     app.put(
       '/users/:id/password',
-      { schema: { tags, params: idParams, body: userPasswordBody, response: { 204: z.null() } } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, params: idParams, body: userPasswordBody, response: { 204: z.null() } },
+      },
       async (request, reply) => {
         await users.setPassword(
           serviceContext(request),
@@ -187,14 +230,20 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     app.put(
       '/users/:id/avatar',
-      { schema: { tags, params: idParams, response: userReply } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, params: idParams, response: userReply },
+      },
       async (request) => ({
         user: await users.setAvatar(serviceContext(request), request.params.id, imageOf(request.body)),
       }),
     );
     app.delete(
       '/users/:id/avatar',
-      { schema: { tags, params: idParams, response: userReply } },
+      {
+        config: { access: { action: 'users.manage' } },
+        schema: { tags, params: idParams, response: userReply },
+      },
       async (request) => ({
         user: await users.setAvatar(serviceContext(request), request.params.id, null),
       }),
@@ -206,17 +255,20 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     const tags = ['settings: flows'];
     app.get(
       '/sale-flow',
-      { schema: { tags, response: { 200: saleFlowSettingsResponse } } },
+      { config: { access: 'staff' }, schema: { tags, response: { 200: saleFlowSettingsResponse } } },
       async (request) => flowDefaults.saleFlow(serviceContext(request)),
     );
     app.get(
       '/payment-flows',
-      { schema: { tags, response: { 200: paymentFlowSettingsResponse } } },
+      { config: { access: 'staff' }, schema: { tags, response: { 200: paymentFlowSettingsResponse } } },
       async (request) => flowDefaults.paymentFlows(serviceContext(request)),
     );
     app.put(
       '/default-seller',
-      { schema: { tags, body: defaultSellerBody, response: { 200: defaultSellerResponse } } },
+      {
+        config: { access: { action: 'flowSettings.manage' } },
+        schema: { tags, body: defaultSellerBody, response: { 200: defaultSellerResponse } },
+      },
       async (request) => ({
         defaultSellerId: await flowDefaults.setDefaultSeller(serviceContext(request), request.body.userId),
       }),
@@ -224,6 +276,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(
       '/workflow-tasks/:taskId/default-assignees',
       {
+        config: { access: { action: 'flowSettings.manage' } },
         schema: {
           tags,
           params: taskIdParams,

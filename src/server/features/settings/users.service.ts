@@ -1,3 +1,4 @@
+import { isAdministratorType } from '../../../shared/permissions';
 import type { PageQuery } from '../../../shared/schemas/common';
 import type {
   SettingsUser,
@@ -69,7 +70,7 @@ async function lockForChange(
 }
 
 const isActiveAdmin = (user: { userType: string; isActive: boolean }) =>
-  user.userType === 'Administrador' && user.isActive;
+  isAdministratorType(user.userType) && user.isActive;
 
 /** Saves an edit read at `version` (the e-mail is not editable); a stale version answers 409. */
 export async function update(
@@ -80,7 +81,7 @@ export async function update(
   requireCan(ctx, 'users.manage');
   const { version, ...fields } = values;
   await ctx.db.transaction(async (tx) => {
-    await lockForChange(tx, id, (current) => isActiveAdmin(current) && fields.userType !== 'Administrador');
+    await lockForChange(tx, id, (current) => isActiveAdmin(current) && !isAdministratorType(fields.userType));
     if (!(await auth.updateProfileIn(tx, id, version, fields))) throw new AppError('STALE_VERSION');
     await auth.syncAdminRoleIn(tx, id, fields.userType);
   });

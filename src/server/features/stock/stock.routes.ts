@@ -38,13 +38,18 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   // This instance's Disponibilidad answers, checked against the database on every request.
   const grids = new GridCache();
 
-  app.get('/projects', { schema: { tags, response: { 200: stockProjects } } }, async (request) =>
-    stock.projects(serviceContext(request)),
+  app.get(
+    '/projects',
+    { config: { access: 'staff' }, schema: { tags, response: { 200: stockProjects } } },
+    async (request) => stock.projects(serviceContext(request)),
   );
 
   app.get(
     '/projects/:projectId/units',
-    { schema: { tags, params: projectParams, querystring: unitGridQuery, response: { 200: unitGrid } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: projectParams, querystring: unitGridQuery, response: { 200: unitGrid } },
+    },
     async (request, reply) => {
       const json = await stock.gridJson(
         serviceContext(request),
@@ -61,7 +66,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/projects/:projectId/units/export',
     {
-      config: { heavy: 'export' },
+      config: { access: { action: 'reports.export' }, heavy: 'export' },
       schema: { tags, params: projectParams, querystring: unitGridExportQuery },
     },
     async (request, reply) => {
@@ -90,6 +95,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/projects/:projectId/picker',
     {
+      config: { access: 'staff' },
       schema: {
         tags,
         params: projectParams,
@@ -108,7 +114,10 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/projects/:projectId/units',
-    { schema: { tags, params: projectParams, body: unitFields, response: { 201: unitResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: projectParams, body: unitFields, response: { 201: unitResponse } },
+    },
     async (request, reply) => {
       const unit = await stock.createUnit(serviceContext(request), request.params.projectId, request.body);
       return reply.status(201).send({ unit });
@@ -117,7 +126,10 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/units/:id',
-    { schema: { tags, params: unitParams, body: updateUnitBody, response: { 200: unitResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: unitParams, body: updateUnitBody, response: { 200: unitResponse } },
+    },
     async (request) => ({
       unit: await stock.updateUnit(serviceContext(request), request.params.id, request.body),
     }),
@@ -125,7 +137,10 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/units/:id/block',
-    { schema: { tags, params: unitParams, body: blockUnitBody, response: { 200: unitResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: unitParams, body: blockUnitBody, response: { 200: unitResponse } },
+    },
     async (request) => ({
       unit: await stock.blockUnit(
         serviceContext(request),
@@ -138,7 +153,10 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/units/:id/unblock',
-    { schema: { tags, params: unitParams, body: unblockUnitBody, response: { 200: unitResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: unitParams, body: unblockUnitBody, response: { 200: unitResponse } },
+    },
     async (request) => ({
       unit: await stock.unblockUnit(serviceContext(request), request.params.id, request.body.version),
     }),
@@ -146,13 +164,19 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/projects/:projectId/price-lists',
-    { schema: { tags, params: projectParams, response: { 200: priceListHistory } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: projectParams, response: { 200: priceListHistory } },
+    },
     async (request) => stock.priceLists(serviceContext(request), request.params.projectId),
   );
 
   app.post(
     '/projects/:projectId/price-lists/read',
-    { schema: { tags, params: projectParams, body: priceFileBody, response: { 200: priceFileResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: projectParams, body: priceFileBody, response: { 200: priceFileResponse } },
+    },
     async (request) =>
       stock.readPriceListFile(serviceContext(request), request.params.projectId, request.body.contentBase64),
   );
@@ -160,6 +184,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/projects/:projectId/price-lists/preview',
     {
+      config: { access: { action: 'stock.manage' } },
       schema: { tags, params: projectParams, body: priceListBody, response: { 200: priceListDiffResponse } },
     },
     async (request) => ({
@@ -169,7 +194,10 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/projects/:projectId/price-lists',
-    { schema: { tags, params: projectParams, body: priceListBody, response: { 201: priceListResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: projectParams, body: priceListBody, response: { 201: priceListResponse } },
+    },
     async (request, reply) => {
       const applied = await stock.applyPriceList(
         serviceContext(request),
@@ -182,13 +210,19 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/projects/:projectId/policy',
-    { schema: { tags, params: projectParams, response: { 200: policyResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, params: projectParams, response: { 200: policyResponse } },
+    },
     async (request) => ({ policy: await stock.policy(serviceContext(request), request.params.projectId) }),
   );
 
   app.put(
     '/projects/:projectId/policy',
-    { schema: { tags, params: projectParams, body: policyBody, response: { 200: policyResponse } } },
+    {
+      config: { access: { action: 'stock.manage' } },
+      schema: { tags, params: projectParams, body: policyBody, response: { 200: policyResponse } },
+    },
     async (request) => ({
       policy: await stock.savePolicy(serviceContext(request), request.params.projectId, request.body),
     }),

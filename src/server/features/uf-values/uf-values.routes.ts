@@ -19,26 +19,45 @@ export const ufValuesRoutes: FastifyPluginAsyncZod<{ fetch: UfFetchSettings }> =
   const tags = ['uf-values'];
   app.get(
     '/',
-    { schema: { tags, querystring: ufMonthQuery, response: { 200: ufMonthResponse } } },
+    {
+      config: { access: 'staff' },
+      schema: { tags, querystring: ufMonthQuery, response: { 200: ufMonthResponse } },
+    },
     async (request) => ufValues.listMonth(serviceContext(request), request.query.month),
   );
   app.put(
     '/:date',
-    { schema: { tags, params: ufDateParams, body: ufDayBody, response: { 200: ufDayResponse } } },
+    {
+      config: { access: { action: 'ufValues.manage' } },
+      schema: { tags, params: ufDateParams, body: ufDayBody, response: { 200: ufDayResponse } },
+    },
     async (request) => ({
       ufValue: await ufValues.saveDay(serviceContext(request), request.params.date, request.body),
     }),
   );
   app.post(
     '/import',
-    { bodyLimit: 1024 * 1024, schema: { tags, body: ufImportBody, response: { 200: ufImportResponse } } },
+    {
+      config: { access: { action: 'ufValues.manage' } },
+      bodyLimit: 1024 * 1024,
+      schema: { tags, body: ufImportBody, response: { 200: ufImportResponse } },
+    },
     async (request) => ({ import: await ufValues.importFile(serviceContext(request), request.body) }),
   );
   // The automatic fetch (off unless UF_API_KEY is set): its state, and an attempt now.
-  app.get('/automatic', { schema: { tags, response: { 200: ufAutomaticResponse } } }, async (request) =>
-    ufValues.automaticStatus(serviceContext(request), options.fetch),
+  app.get(
+    '/automatic',
+    {
+      config: { access: { action: 'ufValues.manage' } },
+      schema: { tags, response: { 200: ufAutomaticResponse } },
+    },
+    async (request) => ufValues.automaticStatus(serviceContext(request), options.fetch),
   );
-  app.post('/automatic', { schema: { tags, response: { 200: ufFetchAnswer } } }, async (request) => ({
-    fetch: await ufValues.fetchNow(serviceContext(request), options.fetch),
-  }));
+  app.post(
+    '/automatic',
+    { config: { access: { action: 'ufValues.manage' } }, schema: { tags, response: { 200: ufFetchAnswer } } },
+    async (request) => ({
+      fetch: await ufValues.fetchNow(serviceContext(request), options.fetch),
+    }),
+  );
 };

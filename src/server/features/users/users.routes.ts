@@ -6,7 +6,7 @@ import * as users from './users.service';
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/options',
-    { schema: { tags: ['users'], response: { 200: userOptionsResponse } } },
+    { config: { access: 'staff' }, schema: { tags: ['users'], response: { 200: userOptionsResponse } } },
     async (request) => ({
       users: await users.listOptions(serviceContext(request)),
     }),

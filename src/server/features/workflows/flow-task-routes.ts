@@ -13,6 +13,7 @@ import {
   flowTaskParams,
   taskStatusBody,
 } from '../../../shared/schemas/workflows';
+import { FLOW_AUTHORITY } from '../../http/access';
 import { serviceContext } from '../../http/context';
 import * as workflows from './workflows.service';
 
@@ -28,7 +29,10 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
 
     app.put(
       '/:flowId/tasks/:taskId/status',
-      { schema: { tags, params: flowTaskParams, body: taskStatusBody, response } },
+      {
+        config: { access: FLOW_AUTHORITY },
+        schema: { tags, params: flowTaskParams, body: taskStatusBody, response },
+      },
       async (request) => {
         const { flowId, taskId } = request.params;
         const { status, completedAt, version } = request.body;
@@ -43,7 +47,7 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
     );
 
     // Spec part 2 §5: an assignment without a session answers 'No se ha podido identificar al usuario'.
-    const assignment = { unauthenticatedCode: 'USER_NOT_IDENTIFIED' } as const;
+    const assignment = { access: FLOW_AUTHORITY, unauthenticatedCode: 'USER_NOT_IDENTIFIED' } as const;
 
     app.post(
       '/:flowId/tasks/:taskId/assignees',
@@ -69,7 +73,10 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
 
     app.put(
       '/:flowId/tasks/:taskId/dates',
-      { schema: { tags, params: flowTaskParams, body: datesBody, response } },
+      {
+        config: { access: FLOW_AUTHORITY },
+        schema: { tags, params: flowTaskParams, body: datesBody, response },
+      },
       async (request) =>
         workflows.runFlowCommand(serviceContext(request), kind, request.params.flowId, {
           type: 'editTaskDates',
@@ -80,7 +87,7 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
 
     app.put(
       '/:flowId/dates',
-      { schema: { tags, params: flowParams, body: datesBody, response } },
+      { config: { access: FLOW_AUTHORITY }, schema: { tags, params: flowParams, body: datesBody, response } },
       async (request) =>
         workflows.runFlowCommand(serviceContext(request), kind, request.params.flowId, {
           type: 'editFlowDates',
@@ -90,7 +97,10 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
 
     app.get(
       '/:flowId/tasks/:taskId/comments',
-      { schema: { tags, params: flowTaskParams, response: { 200: flowTaskCommentsResponse } } },
+      {
+        config: { access: FLOW_AUTHORITY },
+        schema: { tags, params: flowTaskParams, response: { 200: flowTaskCommentsResponse } },
+      },
       async (request) => {
         return {
           comments: await workflows.listComments(
@@ -106,6 +116,7 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
     app.post(
       '/:flowId/tasks/:taskId/comments',
       {
+        config: { access: FLOW_AUTHORITY },
         schema: {
           tags,
           params: flowTaskParams,
@@ -128,6 +139,7 @@ export function flowTaskRoutes(kind: WorkflowKind): FastifyPluginAsyncZod {
     app.delete(
       '/:flowId/comments/:commentId',
       {
+        config: { access: FLOW_AUTHORITY },
         schema: {
           tags,
           params: z.strictObject({ flowId: z.uuid(), commentId: z.uuid() }),

@@ -20,7 +20,7 @@ import type {
 } from '../../../shared/domain/workflow/types';
 import { type ErrorCode, errorMessage } from '../../../shared/errors';
 import { isoOrNull, santiagoDateOf } from '../../../shared/format';
-import { can, isAdmin } from '../../../shared/permissions';
+import { can, type Holder } from '../../../shared/permissions';
 import { pick } from '../../../shared/pick';
 import { rejectionComment } from '../../../shared/schemas/approvals';
 import type { SaleFlowStage, SaleFlowTask } from '../../../shared/schemas/sale-flows';
@@ -163,7 +163,7 @@ export interface CommandOptions {
  */
 export function runCommandIn(
   tx: Executor,
-  actor: { id: string; userType: string },
+  actor: ActingUser,
   now: Date,
   flowId: string,
   command: FlowCommand,
@@ -178,7 +178,7 @@ export function runCommandIn(
  */
 export async function runCommandsIn(
   tx: Executor,
-  actor: { id: string; userType: string },
+  actor: ActingUser,
   now: Date,
   flowId: string,
   plan: (definition: WorkflowDefinition, state: FlowState) => FlowCommand[],
@@ -190,7 +190,7 @@ export async function runCommandsIn(
   if (!definition) throw new Error(`The workflow ${flow.workflowId} of flow ${flow.id} is missing`);
   const { state: before, versions } = await queries.findFlowState(tx, flow);
   const commands = plan(definition, before);
-  const engineActor = { id: actor.id, isAdmin: isAdmin(actor) };
+  const engineActor = engineActorOf(actor);
   let state = before;
   const events: FlowEvent[] = [];
   for (const command of commands) {
@@ -377,7 +377,7 @@ export async function readFlowScreen<Header>(
   return { ...flowRead, header: headerRow, extras };
 }
 
-type Viewer = { id: string; userType: string };
+type Viewer = ActingUser;
 
 /** A refusal code (or null) as a screen receives it. */
 export const allowance = (refusal: ErrorCode | null): CommandAllowance => ({
@@ -385,10 +385,19 @@ export const allowance = (refusal: ErrorCode | null): CommandAllowance => ({
   reason: refusal === null ? null : errorMessage(refusal),
 });
 
+/** The engine's actor: the two flow powers the catalogue gives this user. */
+function engineActorOf(user: ActingUser) {
+  return {
+    id: user.id,
+    administersFlows: can(user, 'flows.administer'),
+    startsPayments: can(user, 'payments.start'),
+  };
+}
+
 /** What the engine's authority allows the viewer on the flow, for the screens to render (issue 26). */
 export function commandsOf(screen: Pick<FlowScreen, 'flow' | 'definition' | 'state'>, viewer: Viewer) {
   return allowedCommands(screen.definition, screen.state, {
-    actor: { id: viewer.id, isAdmin: isAdmin(viewer) },
+    actor: engineActorOf(viewer),
     subjectClosed: screen.flow.subjectClosed,
   });
 }
@@ -398,7 +407,7 @@ export function commandsOf(screen: Pick<FlowScreen, 'flow' | 'definition' | 'sta
  * authority's `mayChangeCompletedTasks`, for screens that hold no flow's state (the approvals list).
  */
 export function isCompletionFinalFor(viewer: Viewer): boolean {
-  return !mayChangeCompletedTasks({ id: viewer.id, isAdmin: isAdmin(viewer) });
+  return !mayChangeCompletedTasks(engineActorOf(viewer));
 }
 
 /** One task's commands as the screens receive them: each allowed or not, and why not in Spanish. */
@@ -601,7 +610,7 @@ export interface CommentInput {
  */
 export async function runCommandsWithCommentIn(
   tx: Executor,
-  actor: { id: string; userType: string },
+  actor: ActingUser,
   now: Date,
   flowId: string,
   plan: (definition: WorkflowDefinition, state: FlowState) => FlowCommand[],
@@ -704,7 +713,7 @@ export async function requireAssignableUser(db: Executor, userId: string): Promi
  */
 export async function handOverSellerTasks(
   tx: Executor,
-  actor: { id: string; userType: string },
+  actor: ActingUser,
   now: Date,
   reservationId: string,
   fromUserId: string | null,
@@ -888,7 +897,7 @@ export async function importFlowsIn(
   for (const name of new Set(specs.map((spec) => spec.workflowName))) {
     definitions.set(name, await definitionNamed(tx, name, cache));
   }
-  const engineActor = { id: actor.id, isAdmin: true };
+  const engineActor = { id: actor.id, administersFlows: true, startsPayments: true };
   const generated: GeneratedFlow[] = specs.map((spec) => {
     const definition = definitions.get(spec.workflowName)!;
     let state = instantiate(definition, {
@@ -931,6 +940,9 @@ export async function importFlowsIn(
   await loadGeneratedFlowsIn(tx, generated);
   return generated.map((flow) => flow.state.id);
 }
+
+/** Who gives a command or reads a flow: a user with the actions the catalogue gives them. */
+export type ActingUser = Holder & { id: string };
 
 /** The sale flow's state of each reservation (its stage reached), for an import's comparison. */
 export async function saleFlowStatesOf(

@@ -51,7 +51,7 @@ function closedRefusal(judge: Judge): FlowRefusal | null {
 
 /** An approval is decided, and handed to someone else, by its assignee or an administrator (§4). */
 function isDecider(actor: Actor, task: TaskState): boolean {
-  return actor.isAdmin || task.assignees.some((assignee) => assignee.userId === actor.id);
+  return actor.administersFlows || task.assignees.some((assignee) => assignee.userId === actor.id);
 }
 
 /** Prerequisite-opened flows: every prerequisite of the task is completed (stage-opened: always). */
@@ -68,7 +68,7 @@ export function prerequisitesMet(definition: WorkflowDefinition, state: FlowStat
  * the approvals list, which holds no flow's state, asks before 'Aprobar Seleccionados' from this.
  */
 export function mayChangeCompletedTasks(actor: Actor): boolean {
-  return actor.isAdmin;
+  return actor.administersFlows;
 }
 
 /**
@@ -81,7 +81,7 @@ function ordinaryUserRefusal(
   completed: 'TASK_COMPLETED_ADMIN_ONLY' | 'ASSIGN_COMPLETED_ADMIN_ONLY',
 ): FlowRefusal | null {
   if (task.status === 'completed' && !mayChangeCompletedTasks(judge.actor)) return completed;
-  if (judge.actor.isAdmin) return null;
+  if (judge.actor.administersFlows) return null;
   if (task.status === 'blocked' && judge.definition.taskOpening === 'prerequisites') return 'TASK_BLOCKED';
   return null;
 }
@@ -112,7 +112,7 @@ function setStatusRefusal(
     return 'TASK_BLOCKED';
   // A rejection is an event with its reason ('Rechazar'), never a bare status.
   if (definition.isApproval && status === 'blocked') return 'APPROVAL_REJECT_NEEDS_REASON';
-  if (withCompletionDate && !judge.actor.isAdmin) return 'FORBIDDEN';
+  if (withCompletionDate && !judge.actor.administersFlows) return 'FORBIDDEN';
   return null;
 }
 
@@ -164,7 +164,7 @@ export function refusalOf(
   };
   switch (command.type) {
     case 'start':
-      if (!judge.actor.isAdmin) return 'FORBIDDEN';
+      if (!judge.actor.startsPayments) return 'FORBIDDEN';
       if (state.status === 'cancelled' || judge.subjectClosed) return 'FLOW_CANCELLED';
       return state.status === 'pending' ? null : 'FLOW_ALREADY_STARTED';
     case 'setStatus':
@@ -188,13 +188,13 @@ export function refusalOf(
     case 'unassign':
       return assignmentRefusal(judge, command.taskRowId);
     case 'editTaskDates': {
-      if (!judge.actor.isAdmin) return 'FORBIDDEN';
+      if (!judge.actor.administersFlows) return 'FORBIDDEN';
       const closed = closedRefusal(judge);
       if (closed) return closed;
       return taskAndDefinition(judge, command.taskRowId) ? null : 'TASK_NOT_FOUND';
     }
     case 'editFlowDates':
-      if (!judge.actor.isAdmin) return 'FORBIDDEN';
+      if (!judge.actor.administersFlows) return 'FORBIDDEN';
       return state.status === 'cancelled' || judge.subjectClosed ? 'FLOW_CANCELLED' : null;
     case 'cancel':
       return null;

@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import type { TaskStatus } from './statuses';
 import type { Actor, FlowCommand, FlowState, TaskDefinition, WorkflowDefinition } from './types';
 
-export const ADMIN: Actor = { id: 'admin', isAdmin: true };
-export const ANA: Actor = { id: 'ana', isAdmin: false };
-export const BRUNO: Actor = { id: 'bruno', isAdmin: false };
+export const ADMIN: Actor = { id: 'admin', administersFlows: true, startsPayments: true };
+export const ANA: Actor = { id: 'ana', administersFlows: false, startsPayments: false };
+export const BRUNO: Actor = { id: 'bruno', administersFlows: false, startsPayments: false };
 export const T0 = new Date('2026-03-02T12:00:00Z');
 export const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);
 

@@ -242,7 +242,7 @@ describe('the payment flows (workflows.md §3)', () => {
     expect(rowOf(state, 'VB Jefe Inversiones')).toMatchObject({ status: 'pending', startedAt: minutes(20) });
     // The default assignee receives the task when it opens.
     expect(rowOf(state, 'VB Jefe Inversiones').assignees.map((a) => a.userId)).toEqual(['rodrigo']);
-    complete('VB Jefe Inversiones', 30, { id: 'rodrigo', isAdmin: false });
+    complete('VB Jefe Inversiones', 30, { id: 'rodrigo', administersFlows: false, startsPayments: false });
     expect(rowOf(state, 'Solicitud Gerente Comercial').status).toBe('pending');
     expect(rowOf(state, 'Solicitud Operaciones').status).toBe('pending');
     complete('Solicitud Operaciones', 40);

@@ -81,9 +81,13 @@ export interface FlowState {
   tasks: readonly TaskState[];
 }
 
+/** Who gives a command, with the two powers the spec gives administrators (shared/permissions.ts). */
 export interface Actor {
   id: string;
-  isAdmin: boolean;
+  /** 'flows.administer': change completed tasks, correct dates, decide others' approvals. */
+  administersFlows: boolean;
+  /** 'payments.start': 'Proceder con Pago'. */
+  startsPayments: boolean;
 }
 
 export type FlowCommand =
