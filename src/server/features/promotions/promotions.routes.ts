@@ -53,6 +53,7 @@ export const promotionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/:id/promotions/:promotionId/account/verify',
     {
+      config: { access: { policy: 'bankAccounts.verify' } },
       schema: {
         tags,
         params: promotionParams,

@@ -89,7 +89,10 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     // 'Verificar cuenta' (issue 53, decision 0063): another payments user or an administrator.
     app.post(
       '/agencies/:id/account/verify',
-      { schema: { tags, params: idParams, body: bankVerifyBody, response: { 200: agencyResponse } } },
+      {
+        config: { access: { policy: 'bankAccounts.verify' } },
+        schema: { tags, params: idParams, body: bankVerifyBody, response: { 200: agencyResponse } },
+      },
       async (request) => ({
         agency: await agencies.verifyAccount(
           serviceContext(request),
