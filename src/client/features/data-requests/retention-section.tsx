@@ -86,7 +86,7 @@ function RetentionForm({ settings, onReload }: { settings: PrivacySettings; onRe
     clampBehavior: 'none',
     allowDecimal: false,
     allowNegative: false,
-    w: 260,
+    w: 320,
   } as const;
   return (
     <form onSubmit={submit} noValidate>
@@ -99,7 +99,7 @@ function RetentionForm({ settings, onReload }: { settings: PrivacySettings; onRe
           max={50}
           allowDecimal={false}
           allowNegative={false}
-          w={260}
+          w={320}
           key={form.key('retentionYears')}
           {...form.getInputProps('retentionYears')}
         />
