@@ -27,7 +27,7 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon, { type RequestSpec } from 'autocannon';
@@ -1047,7 +1047,8 @@ function reportBaseline(runs: { engine: string; results: Measurement[] }[]): voi
   const commit = currentCommit();
   const measuredAt = new Date().toISOString();
   let next = committedBaseline;
-  for (const run of runs) next = updatedBaseline(next, run.engine, run.results, commit, measuredAt);
+  for (const run of runs)
+    next = updatedBaseline(next, run.engine, run.results, commit, measuredAt, loadAtStart);
   writeFileSync(BASELINE_FILE, formatBaseline(next));
   console.log(`Baseline updated in ${BASELINE_FILE} with this run's figures (commit ${commit}): commit it.`);
 }
@@ -1060,6 +1061,9 @@ function currentCommit(): string {
   }).trim();
   return changed ? `${hash}+` : hash;
 }
+
+/** The one-minute load average as the run began, kept with a baseline's figures. */
+const loadAtStart = loadavg()[0];
 
 async function main() {
   const startedAt = new Date();

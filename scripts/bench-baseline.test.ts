@@ -65,8 +65,14 @@ describe("the bench's baseline", () => {
       [ok('reportBrokers', 42, 50), { key: 'clientSearch', label: 'x', status: 'error' }, ok('fresh', 3, 4)],
       'bbbbbbb',
       '2026-12-08T00:00:00.000Z',
+      3.14,
     );
-    expect(next.engines.pglite!.reportBrokers).toMatchObject({ p50: 42, p99: 50, commit: 'bbbbbbb' });
+    expect(next.engines.pglite!.reportBrokers).toMatchObject({
+      p50: 42,
+      p99: 50,
+      commit: 'bbbbbbb',
+      loadAverage: 3.1,
+    });
     // Not measured (an error) or not run: the earlier figures and their commit stay.
     expect(next.engines.pglite!.clientSearch).toEqual(baseline.engines.pglite!.clientSearch);
     expect(next.engines.pglite!.fresh).toMatchObject({ p50: 3, p99: 4, commit: 'bbbbbbb' });

@@ -18,6 +18,8 @@ export interface BaselineEntry {
   /** The commit measured (short hash, '+' when the worktree had uncommitted changes). */
   commit: string;
   measuredAt: string;
+  /** The machine's one-minute load average when the run began: a busy machine's figures read high. */
+  loadAverage?: number;
 }
 
 export interface Baseline {
@@ -105,11 +107,19 @@ export function updatedBaseline(
   results: MeasuredFigures[],
   commit: string,
   measuredAt: string,
+  loadAverage?: number,
 ): Baseline {
   const entries = { ...(baseline.engines[engine] ?? {}) };
   for (const result of results) {
     if (result.status !== 'ok' || result.p50 === undefined || result.p99 === undefined) continue;
-    entries[result.key] = { label: result.label, p50: result.p50, p99: result.p99, commit, measuredAt };
+    entries[result.key] = {
+      label: result.label,
+      p50: result.p50,
+      p99: result.p99,
+      commit,
+      measuredAt,
+      ...(loadAverage === undefined ? {} : { loadAverage: Math.round(loadAverage * 10) / 10 }),
+    };
   }
   return { engines: { ...baseline.engines, [engine]: entries } };
 }
