@@ -4,6 +4,8 @@
 // the bench's embedded database (`BENCH_DATA_DIR`, default .tmp/bench-data; stop the bench first) or
 // on PostgreSQL (`DATABASE_URL`). The statements are the services' own, recorded as they run.
 // PLANS_RUNS (default 7) runs per plan; PLANS_ONLY=word,... keeps the statements whose name holds one.
+
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { COMMON_APARTMENT, COMMON_SURNAME } from '../scripts/demo-data';
@@ -67,7 +69,10 @@ async function openRaw(): Promise<Raw> {
       close: () => client.end(),
     };
   }
-  const client: PGlite = await createPglite({ dataDir: process.env.BENCH_DATA_DIR ?? '.tmp/bench-data' });
+  // The database lives in the data folder's `db` (openDatabase).
+  const client: PGlite = await createPglite({
+    dataDir: join(process.env.BENCH_DATA_DIR ?? '.tmp/bench-data', 'db'),
+  });
   const db = drizzleFor(client);
   return {
     exec: async (text) => {

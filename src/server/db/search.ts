@@ -29,7 +29,9 @@ export function matchesEveryWord(
  * apartment numbers).
  */
 export function containsIgnoringCase(expression: AnyColumn | SQL, text: string): SQL {
-  return sql`${PLANNED_PER_RUN} lower(${expression}) like ${`%${escapeLike(text.toLowerCase())}%`}`;
+  // Kept with its plan (not PLANNED_PER_RUN): numbers' patterns differ little, and on the embedded
+  // database planning each of the global search's statements cost more than the plan saved (0064).
+  return sql`lower(${expression}) like ${`%${escapeLike(text.toLowerCase())}%`}`;
 }
 
 /**
