@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { readBackupHeader, writeBackupFile } from '../src/server/features/backups/backup-file';
 import { backupFileName } from '../src/server/features/backups/backups.service';
+import { santiagoDateOf } from '../src/shared/format';
 import { ACCOUNTS, SIGNED_OUT, signIn } from './fixtures';
 
 /** The e2e server's backup directory (scripts/e2e-server.mjs: DATA_DIR=.tmp/e2e-data, BACKUP_DIR unset). */
@@ -81,7 +82,7 @@ test.describe('Respaldos', () => {
     expect(created.status()).toBe(201);
     const registered = await page.request.post('/api/data-requests', {
       headers,
-      data: { kind: 'suppression', holderRut: rut, receivedDate: new Date().toISOString().slice(0, 10) },
+      data: { kind: 'suppression', holderRut: rut, receivedDate: santiagoDateOf(new Date()) },
     });
     expect(registered.status()).toBe(201);
     const { request } = await registered.json();

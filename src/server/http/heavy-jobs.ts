@@ -123,7 +123,8 @@ function take(jobs: HeavyJobs, request: FastifyRequest, reply: FastifyReply, kin
 function keepSocketWhileWorking(request: FastifyRequest, reply: FastifyReply): void {
   const socket = request.raw.socket;
   const idleMs = request.server.server.timeout;
-  if (!socket || !idleMs) return;
+  // In-process requests (inject) have a stand-in socket without timeouts.
+  if (!idleMs || typeof socket?.setTimeout !== 'function') return;
   socket.setTimeout(0);
   const restore = () => {
     if (!socket.destroyed) socket.setTimeout(idleMs);

@@ -52,6 +52,9 @@ const NOT_AUDITED = new Set([
   // the run's), with the uploaded file's bytes in parts; its records are what undoing it restores.
   'import_runs',
   'import_run_file_parts',
+  // The keyed hashes of the RUTs and e-mails a stored file names (decision 0062): an index of the
+  // file's bytes, deleted with them, so that a suppression finds the file; no record of anyone's.
+  'import_run_subjects',
   'import_run_records',
   'import_mappings',
   // Documents (decision 0037): the bytes, and each version's file facts; the document's own row,
