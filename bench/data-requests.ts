@@ -94,7 +94,9 @@ export async function measureSuppressions(
 ): Promise<number[] | null> {
   if (!targets || targets.suppressibleRuts.length === 0) return null;
   const headers = { cookie, origin, 'content-type': 'application/json' };
-  const today = new Date().toISOString().slice(0, 10);
+  // The office's day (Santiago), not UTC's: after 21:00 in Chile UTC is already tomorrow, a date the
+  // register refuses as 'posterior a hoy'.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
   const times: number[] = [];
   for (const rut of targets.suppressibleRuts) {
     const created = await fetch(`${origin}/api/data-requests`, {

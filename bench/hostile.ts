@@ -14,6 +14,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { type Database, queryRows } from '../src/server/db/client';
 import { CORPUS, type Door } from '../src/server/test/corpus/corpus';
 
@@ -476,12 +477,13 @@ export async function measureHostile(
 export async function invoiceTaskOf(db: Database): Promise<string | null> {
   const { FlowDriver } = await import('../src/server/test/flow-builders');
   const { FIRST_PAYMENT_BEFORE_INVOICE } = await import('../src/server/test/payment-flow-tasks');
-  const flows = await queryRows<{ flowId: string; status: string }>(
+  const flows = await queryRows(
     db,
     sql`select ft.flow_id as "flowId", ft.status from flow_tasks ft
           join workflow_tasks wt on wt.id = ft.task_id join flows f on f.id = ft.flow_id
          where wt.name = 'Recepción Factura Broker' and f.kind = 'payment' and ft.status <> 'completed'
          order by (ft.status = 'in_progress') desc, f.id limit 5`,
+    z.object({ flowId: z.string(), status: z.string() }),
   );
   for (const { flowId } of flows) {
     try {

@@ -24,13 +24,24 @@
 // BENCH_SCALE (bench; 'demo' for a quick try), BENCH_SEED, BENCH_DATA_DIR (.tmp/bench-data),
 // BENCH_REGENERATE=1 (generate again even if the marker matches), DATABASE_URL, BENCH_ENGINES
 // (pglite,postgres by default; one of them to measure only that engine).
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import autocannon, { type RequestSpec } from 'autocannon';
 import { sql } from 'drizzle-orm';
+import {
+  type Baseline,
+  cell,
+  compareToBaseline,
+  emptyBaseline,
+  formatBaseline,
+  formatComparison,
+  parseBaseline,
+  REGRESSION_RATIO,
+  updatedBaseline,
+} from '../scripts/bench-baseline';
 import { buildIfNeeded } from '../scripts/build-if-needed.mjs';
 import {
   COMMON_APARTMENT,
@@ -99,6 +110,8 @@ const config = {
   /** ...and throughput (req/s, and p99 under load) with this many. */
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   regenerate: process.env.BENCH_REGENERATE === '1',
+  /** `npm run bench -- --update-baseline`: this run's figures become the baseline (issue 61). */
+  updateBaseline: process.argv.includes('--update-baseline'),
   /** Measure only the endpoints whose key or label contains one of these words (the baseline always). */
   only: (process.env.BENCH_ONLY ?? '')
     .split(',')
@@ -115,6 +128,11 @@ if (!(config.scale in SCALES))
   throw new Error(`BENCH_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
 
 const ADMIN_EMAIL = `camila.fuentes@${DEMO_EMAIL_DOMAIN}`;
+/** Every endpoint's p50 and p99 per engine, committed; each run is compared with it (issue 61). */
+const BASELINE_FILE = 'bench/baseline.json';
+const committedBaseline: Baseline = existsSync(BASELINE_FILE)
+  ? parseBaseline(readFileSync(BASELINE_FILE, 'utf8'))
+  : emptyBaseline();
 
 /** Where one engine's dataset lives: the embedded database's folder, or a PostgreSQL URL. */
 interface Target {
@@ -335,6 +353,9 @@ interface Measurement {
   /** p50 / comparedMs, judged against `ratioTarget`. */
   ratio?: number;
   ratioTarget?: number;
+  /** p50 / the baseline's p50 on this engine (issue 61), and whether that is flagged (> 1.5×). */
+  baselineRatio?: number;
+  regressed?: boolean;
 }
 
 function endpoints(
@@ -471,8 +492,17 @@ async function measure(
     body: endpoint.body,
     ...(endpoint.requests ? { requests: endpoint.requests } : {}),
   };
-  if (config.warmup > 0)
+  if (config.warmup > 0) {
     await autocannon({ ...options, connections: config.connections, duration: config.warmup });
+    // autocannon ends the warm-up without waiting for the answers in flight, and the server still
+    // works through them: on the embedded database, which runs one statement at a time, the latency
+    // run's first request then waited behind up to nine of them (a p99 ten times the p50 on every slow
+    // endpoint, issue 61). One request of our own, answered, comes after them all.
+    // Its own answer does not matter (a heavy download may be refused while the warm-up's hold it).
+    await fetch(url, { method: endpoint.method, headers, body: endpoint.body })
+      .then((drained) => drained.arrayBuffer())
+      .catch(() => undefined);
+  }
   // The embedded database runs one statement at a time: with N connections a request waits for the
   // N - 1 before it, so latency is judged one request at a time and throughput under load.
   const latency = await autocannon({
@@ -548,6 +578,7 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
         '',
         '',
         '',
+        '',
         r.target ? `≤ ${r.target}` : '',
         r.status === 'error'
           ? r.httpStatus
@@ -566,10 +597,11 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
       r.path,
       String(r.p50),
       String(r.p99),
-      r.loadedP99 === undefined ? '' : String(r.loadedP99),
-      r.requestsPerSecond === undefined ? '' : String(r.requestsPerSecond),
+      cell(r.loadedP99),
+      cell(r.requestsPerSecond),
       r.p99Ratio === undefined ? '' : `${r.p99Ratio.toFixed(1)}×`,
-      r.throughputRatio === undefined ? '' : `${(r.throughputRatio * 100).toFixed(0)} %`,
+      r.throughputRatio === undefined ? '—' : `${(r.throughputRatio * 100).toFixed(0)} %`,
+      formatComparison({ ratio: r.baselineRatio, regressed: r.regressed ?? false }),
       r.target ? `≤ ${r.target}` : '',
       verdict + flags,
     ];
@@ -583,11 +615,12 @@ function printTable(results: Measurement[], initialJs: { gzipBytes: number }): v
     `req/s @${config.connections}`,
     'p99 / base',
     'req/s / base',
+    'p50 / baseline',
     'p99 target',
     'result',
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const numeric = new Set([2, 3, 4, 5, 6, 7]);
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8]);
   const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i]!, numeric.has(i))).join('  ');
   console.log(`\n${line(header)}`);
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -958,13 +991,18 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       await database.close();
     }
   }
-  const baseline = results.find((r) => r.key === 'health');
+  const health = results.find((r) => r.key === 'health');
   for (const r of results) {
-    if (r.status !== 'ok' || !baseline?.p99 || !baseline.requestsPerSecond) continue;
-    r.p99Ratio = r.p99! / baseline.p99;
+    if (r.status !== 'ok' || !health?.p99 || !health.requestsPerSecond) continue;
+    r.p99Ratio = r.p99! / health.p99;
     // The exports' lines are one download each: no throughput.
-    if (r.requestsPerSecond !== undefined)
-      r.throughputRatio = r.requestsPerSecond / baseline.requestsPerSecond;
+    if (r.requestsPerSecond !== undefined) r.throughputRatio = r.requestsPerSecond / health.requestsPerSecond;
+  }
+  // Issue 61: each p50 against the committed baseline of this engine.
+  for (const r of results) {
+    const compared = compareToBaseline(committedBaseline, target.engine, r);
+    r.baselineRatio = compared.ratio;
+    r.regressed = compared.regressed;
   }
   return { dataset, results };
 }
@@ -973,25 +1011,74 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
 function printComparison(runs: { engine: string; results: Measurement[] }[]): void {
   if (runs.length < 2) return;
   const keys = runs[0]!.results.map((r) => r.key);
-  const header = ['endpoint', ...runs.flatMap((run) => [`${run.engine} p50`, `p99`, `req/s`])];
+  const header = [
+    'endpoint',
+    ...runs.flatMap((run) => [`${run.engine} p50`, `p99`, `req/s`, 'p50 / baseline']),
+  ];
   const rows = keys.map((key) => {
     const label = runs[0]!.results.find((r) => r.key === key)!.label;
     return [
       label,
       ...runs.flatMap((run) => {
         const r = run.results.find((candidate) => candidate.key === key);
+        // A one-off row (an export, a backup) has no req/s: '—', not 'undefined'.
         return r?.status === 'ok'
-          ? [String(r.p50), String(r.p99), String(r.requestsPerSecond)]
-          : ['', '', ''];
+          ? [
+              cell(r.p50),
+              cell(r.p99),
+              cell(r.requestsPerSecond),
+              formatComparison({ ratio: r.baselineRatio, regressed: r.regressed ?? false }),
+            ]
+          : ['', '', '', ''];
       }),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i]!, i > 0)).join('  ');
+  const line = (cells: string[]) => cells.map((text, i) => pad(text, widths[i]!, i > 0)).join('  ');
   console.log(`\nSide by side (ms; req/s at ${config.connections} connections)\n${line(header)}`);
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
 }
+
+/** Issue 61: names the endpoints flagged against the baseline, and writes it when asked to. */
+function reportBaseline(runs: { engine: string; results: Measurement[] }[]): void {
+  const flagged = runs.flatMap((run) =>
+    run.results
+      .filter((r) => r.regressed)
+      .map((r) => {
+        const before = committedBaseline.engines[run.engine]?.[r.key];
+        return `  ${run.engine}: ${r.label}: p50 ${r.p50} ms, ${r.baselineRatio!.toFixed(2)}× the baseline's ${before?.p50} ms (set at ${before?.commit})`;
+      }),
+  );
+  console.log(
+    flagged.length === 0
+      ? `\nAgainst the baseline (${BASELINE_FILE}): no p50 grew more than ${REGRESSION_RATIO}×.`
+      : `\nAgainst the baseline (${BASELINE_FILE}), p50 grew more than ${REGRESSION_RATIO}×:\n${flagged.join('\n')}`,
+  );
+  if (!config.updateBaseline) {
+    console.log('To make this run the baseline: npm run bench -- --update-baseline');
+    return;
+  }
+  const commit = currentCommit();
+  const measuredAt = new Date().toISOString();
+  let next = committedBaseline;
+  for (const run of runs)
+    next = updatedBaseline(next, run.engine, run.results, commit, measuredAt, loadAtStart);
+  writeFileSync(BASELINE_FILE, formatBaseline(next));
+  console.log(`Baseline updated in ${BASELINE_FILE} with this run's figures (commit ${commit}): commit it.`);
+}
+
+/** The short hash of HEAD, with '+' when the worktree holds changes not committed. */
+function currentCommit(): string {
+  const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const changed = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    encoding: 'utf8',
+  }).trim();
+  return changed ? `${hash}+` : hash;
+}
+
+/** The one-minute load average as the run began, kept with a baseline's figures. */
+const loadAtStart = loadavg()[0];
 
 async function main() {
   const startedAt = new Date();
@@ -1012,6 +1099,7 @@ async function main() {
     printTable(run.results, initialJs);
   }
   printComparison(runs);
+  reportBaseline(runs);
 
   // Imports (issue 32): a fresh database of their own per engine (bench/imports.ts), when asked for
   // or when everything is measured.

@@ -1,6 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keepStatements } from './pglite-statements';
+import { PLANNED_PER_RUN_TEXT } from './planned-per-run';
 
 /** Named statements the instance holds (PostgreSQL's own list). */
 async function preparedCount(client: PGlite): Promise<number> {
@@ -61,6 +62,22 @@ describe('keepStatements: the embedded database parses and plans a statement onc
     expect(await preparedCount(client)).toBeLessThanOrEqual(5);
     expect(await preparedCount(client)).toBeGreaterThan(0);
     for (const text of texts) expect((await client.query(text, [2])).rows).toHaveLength(1);
+  });
+
+  it('plans a statement marked planned per run at each run, unkept, with the same answers', async () => {
+    await client.exec('deallocate all');
+    const marked = `select id from items where ${PLANNED_PER_RUN_TEXT} name like $1 order by id`;
+    const unmarked = 'select id from items where name like $1 order by id';
+    for (let run = 0; run < 7; run++) {
+      expect((await client.query(marked, ['%o%'])).rows).toEqual([{ id: 2 }]);
+      expect((await client.query(unmarked, ['%o%'])).rows).toEqual([{ id: 2 }]);
+    }
+    const { rows } = await client.query<{ statement: string }>(
+      `select statement from pg_prepared_statements where name like 'k%'`,
+    );
+    const statements = rows.map((row) => row.statement);
+    expect(statements).toContain(unmarked);
+    expect(statements.some((statement) => statement.includes(PLANNED_PER_RUN_TEXT))).toBe(false);
   });
 
   it('stores bytes as they are (a binary parameter), as PGlite itself stores them', async () => {

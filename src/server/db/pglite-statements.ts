@@ -6,6 +6,7 @@ import {
   type Results,
   type Transaction,
 } from '@electric-sql/pglite';
+import { isPlannedPerRun } from './planned-per-run';
 
 /**
  * Named prepared statements on the embedded database (decision 0044). PGlite sends every query as
@@ -17,7 +18,9 @@ import {
  * spares the planning. PostgreSQL re-plans a kept statement itself when a table it reads changes.
  *
  * Only data statements are kept (select, insert, update, delete, with), without blobs or given
- * parameter types; everything else goes PGlite's way. At most `MAX_STATEMENTS` per instance, the
+ * parameter types nor the mark of a statement planned per run (`PLANNED_PER_RUN`: a date range, a
+ * search pattern, whose generic plans were 1.2–5× slower, decision 0064); everything else goes
+ * PGlite's way. At most `MAX_STATEMENTS` per instance, the
  * least recently used closed first.
  */
 export const MAX_STATEMENTS = 500;
@@ -112,7 +115,9 @@ export function keepStatements(
 
   /** True when `text` is kept; forgets every kept statement when it may change the schema. */
   function keeps(text: string, options?: QueryOptions): boolean {
-    if (isKeptStatement(text)) return !options?.blob && !options?.paramTypes;
+    // A statement planned per run (a date range, a search: decision 0064) goes PGlite's own way,
+    // planned for its values each time, as PostgreSQL's unnamed statements are.
+    if (isKeptStatement(text)) return !options?.blob && !options?.paramTypes && !isPlannedPerRun(text);
     if (!LEAVES_SCHEMA.test(text)) forgetAll();
     return false;
   }

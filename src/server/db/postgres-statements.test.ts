@@ -5,7 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresTestDatabase, testDatabaseUrl } from '../test/database';
 import { describeOnPostgres } from '../test/engine';
 import { drizzleFor, postgresPool, queryRows } from './client';
-import { nameStatements, PLANNED_PER_RUN } from './postgres-statements';
+import { PLANNED_PER_RUN } from './planned-per-run';
+import { nameStatements } from './postgres-statements';
 
 /** The statements this connection holds by name (PostgreSQL's own list), oldest first. */
 async function prepared(client: pg.Client): Promise<{ name: string; statement: string }[]> {

@@ -1,15 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { isKeptStatement, MAX_STATEMENTS } from './pglite-statements';
-
-/**
- * Marks a statement whose best plan depends on its parameters' values (a date range: a week or every
- * date), which PostgreSQL then plans at each run instead of settling on a generic plan: Informe de
- * Brokers over every date took 118 ms with the generic plan against 52 ms planned per run. Any part
- * of the statement may carry it (a comment, so the SQL is unchanged).
- */
-const PLANNED_PER_RUN_TEXT = '/* planned per run */';
-export const PLANNED_PER_RUN = sql.raw(PLANNED_PER_RUN_TEXT);
+import { isPlannedPerRun } from './planned-per-run';
 
 /**
  * Named prepared statements on PostgreSQL (decision 0047). node-postgres sends a query with
@@ -51,7 +42,7 @@ export function nameStatements(client: pg.ClientBase, { maxStatements = MAX_STAT
     const { text, name, values: own } = given as pg.QueryConfig;
     const parameters = Array.isArray(values) ? values : own;
     if (name || typeof text !== 'string' || !parameters?.length || !isKeptStatement(text)) return null;
-    if (text.includes(PLANNED_PER_RUN_TEXT)) return null;
+    if (isPlannedPerRun(text)) return null;
     const kept = nameOf(text);
     return kept ? { ...(given as pg.QueryConfig), name: kept } : null;
   }

@@ -116,6 +116,22 @@ function take(jobs: HeavyJobs, request: FastifyRequest, reply: FastifyReply, kin
 }
 
 /**
+ * The idle timeout (IDLE_TIMEOUT_SECONDS) is for clients that stop sending; a heavy download whose
+ * server works longer before its first byte (a backup that scrubs first, at scale) is not idle. Its
+ * socket waits without that timeout until the answer is written, then gets it back for keep-alive.
+ */
+function keepSocketWhileWorking(request: FastifyRequest, reply: FastifyReply): void {
+  const socket = request.raw.socket;
+  const idleMs = request.server.server.timeout;
+  if (!socket || !idleMs) return;
+  socket.setTimeout(0);
+  const restore = () => {
+    if (!socket.destroyed) socket.setTimeout(idleMs);
+  };
+  reply.raw.once('finish', restore);
+}
+
+/**
  * Registers the limiter in the API scope (after the session hook): uploads are counted before their
  * body is read (`preParsing`), downloads once the request is known valid (`preHandler`).
  */
@@ -126,6 +142,8 @@ export function registerHeavyJobs(scope: FastifyInstance, jobs: HeavyJobs): void
   });
   scope.addHook('preHandler', async (request, reply) => {
     const kind = request.routeOptions.config.heavy;
-    if (kind) take(jobs, request, reply, kind);
+    if (!kind) return;
+    take(jobs, request, reply, kind);
+    keepSocketWhileWorking(request, reply);
   });
 }

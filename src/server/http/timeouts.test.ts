@@ -123,3 +123,32 @@ describe('uploads that trickle are cut off (issue 52, decision 0050)', () => {
     }
   });
 });
+
+describe('a heavy download that works longer than the idle timeout before its first byte (decision 0062)', () => {
+  const WORK_MS = 2_500;
+  const ctx = useTestApp({
+    env: { REQUEST_TIMEOUT_SECONDS: 2, IDLE_TIMEOUT_SECONDS: 1 },
+    // The server's work before the answer (a backup that scrubs first, at scale), not a client gone quiet.
+    plantRoutes: async (api) => {
+      api.get('/planted-slow-export', { config: { access: 'staff', heavy: 'export' } }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, WORK_MS));
+        return { ok: true };
+      });
+    },
+  });
+
+  it('is answered, and its socket gets the idle timeout back afterwards', async () => {
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = ctx.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    const camila = await loginAs(ctx, { email: 'camila@inmoflujo.test' });
+    const response = await bounded(
+      fetch(`http://127.0.0.1:${address.port}/api/planted-slow-export`, {
+        headers: { cookie: camila.cookie!, origin: TEST_ORIGIN },
+      }),
+      'a slow heavy download',
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+});

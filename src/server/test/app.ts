@@ -24,7 +24,12 @@ export interface TestContext {
  * Use inside a describe block or at file level: `const ctx = useTestApp();` then `ctx.app`.
  */
 export function useTestApp(
-  options: { env?: Partial<Env> | (() => Partial<Env>); now?: () => Date } = {},
+  options: {
+    env?: Partial<Env> | (() => Partial<Env>);
+    now?: () => Date;
+    /** Routes a test plants in the API scope (a heavy route that works long, say). */
+    plantRoutes?: (api: FastifyInstance) => Promise<void>;
+  } = {},
 ): TestContext {
   const ctx = {} as TestContext;
   let source: TestDatabaseSource;
@@ -45,6 +50,7 @@ export function useTestApp(
       db: handle.db,
       serveClient: false,
       now: options.now,
+      plantRoutes: options.plantRoutes,
       // TEST_LOG_LEVEL=error shows the server's own log of a failing test (a 500's cause).
       env: {
         LOG_LEVEL: (process.env.TEST_LOG_LEVEL as Env['LOG_LEVEL']) ?? 'silent',

@@ -78,7 +78,16 @@ function RetentionForm({ settings, onReload }: { settings: PrivacySettings; onRe
     });
     notifySaved('Plazos de retención guardados');
   });
-  const days = { min: 1, max: 3650, allowDecimal: false, allowNegative: false, w: 260 } as const;
+  // Not clamped while typing: a value out of range gets the schema's Spanish message instead of being
+  // silently changed to the nearest bound (and saved as such).
+  const days = {
+    min: 1,
+    max: 3650,
+    clampBehavior: 'none',
+    allowDecimal: false,
+    allowNegative: false,
+    w: 320,
+  } as const;
   return (
     <form onSubmit={submit} noValidate>
       <FormFailureAlert failure={failure} onReload={onReload} />
@@ -90,7 +99,7 @@ function RetentionForm({ settings, onReload }: { settings: PrivacySettings; onRe
           max={50}
           allowDecimal={false}
           allowNegative={false}
-          w={260}
+          w={320}
           key={form.key('retentionYears')}
           {...form.getInputProps('retentionYears')}
         />

@@ -202,8 +202,11 @@ const recordLabelOfPageRow = sql`case page."rootTable"
   when 'document_types' then (select 'Tipo de documento ' || x.name from document_types x where x.id = page."rootId")
 end`;
 
-/** The workflow task of a task row, an assignment, a comment or a mention. */
-const taskNameOfPageRow = sql`case page."tableName"
+/**
+ * The workflow task of a task row, an assignment, a comment or a mention: each found by its key (a
+ * uuid compared as a uuid, so the primary key answers; never `id::text = …`, which reads every task).
+ */
+export const taskNameOfPageRow = sql`case page."tableName"
   when 'flow_tasks' then (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id
                            where x.id = page."recordId"::uuid)
   when 'flow_task_assignees' then (select t.name from flow_tasks x join workflow_tasks t on t.id = x.task_id

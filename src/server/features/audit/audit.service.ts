@@ -172,4 +172,4 @@ export function exportRows(ctx: Pick<ServiceContext, 'db' | 'user' | 'now'>, fil
  * The names of a log row's references, as a subquery over a row aliased `page` with "tableName",
  * before and after (the holder's export names their own records with it, not 'registro eliminado').
  */
-export { referencesOfPageRow } from './audit.queries';
+export { referencesOfPageRow, taskNameOfPageRow } from './audit.queries';

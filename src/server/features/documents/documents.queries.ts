@@ -4,6 +4,13 @@ import type { DocumentTypeView, DocumentVersionView, DocumentView } from '../../
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { documents, documentTypeRequirements, documentTypes, documentVersions } from '../../db/schema';
 
+// Rows checked outside production (decisions 0036, 0067).
+const chunkRow = z.object({ bytes: z.string() });
+const takenRow = z.object({ taken: z.boolean() });
+const workflowTaskRow = z.object({ id: z.string(), name: z.string(), workflowName: z.string() });
+const countRow = z.object({ n: z.number().int() });
+const missingOfReservationRow = z.object({ typeName: z.string(), taskName: z.string() });
+
 /** Documents, their versions and chunks, and the document types (decision 0037). */
 
 const personName = (alias: string) =>
@@ -232,9 +239,10 @@ export async function findVersion(
 
 /** One chunk's bytes (null when the version was deleted meanwhile); base64 on the way, as written. */
 export async function findChunk(db: Executor, versionId: string, seq: number): Promise<Buffer | null> {
-  const [row] = await queryRows<{ bytes: string }>(
+  const [row] = await queryRows(
     db,
     sql`select encode(bytes, 'base64') as bytes from document_chunks where version_id = ${versionId} and seq = ${seq}`,
+    chunkRow,
   );
   return row ? Buffer.from(row.bytes, 'base64') : null;
 }
@@ -277,10 +285,11 @@ export async function findTypeAccess(db: Executor, id: string): Promise<z.infer<
 }
 
 export async function isTypeNameTaken(db: Executor, name: string, exceptId: string | null): Promise<boolean> {
-  const [row] = await queryRows<{ taken: boolean }>(
+  const [row] = await queryRows(
     db,
     sql`select exists(select 1 from document_types where lower(name) = lower(${name})
                         and (${exceptId}::uuid is null or id <> ${exceptId}::uuid)) as taken`,
+    takenRow,
   );
   return row?.taken ?? false;
 }
@@ -345,20 +354,22 @@ export async function replaceRequirements(tx: Executor, typeId: string, taskIds:
 
 /** The tasks of the three workflows (not retired), for the requirements' picker. */
 export function listWorkflowTasks(db: Executor) {
-  return queryRows<{ id: string; name: string; workflowName: string }>(
+  return queryRows(
     db,
     sql`select t.id, t.name, w.name as "workflowName"
           from workflow_tasks t join workflow_stages s on s.id = t.stage_id join workflows w on w.id = s.workflow_id
          where not t.is_retired
          order by w.kind desc, w.name, s.sort_order, t.sort_order`,
+    workflowTaskRow,
   );
 }
 
 export async function countExistingTasks(db: Executor, taskIds: readonly string[]): Promise<number> {
   if (taskIds.length === 0) return 0;
-  const [row] = await queryRows<{ n: number }>(
+  const [row] = await queryRows(
     db,
     sql`select count(*)::int as n from workflow_tasks where id = any(${`{${taskIds.join(',')}}`}::uuid[])`,
+    countRow,
   );
   return row?.n ?? 0;
 }
@@ -390,7 +401,7 @@ export function listMissingRequirements(
 
 /** For the panel: the required types a reservation lacks, with a task of its flows that requires each. */
 export function listMissingOfReservation(db: Executor, reservationId: string) {
-  return queryRows<{ typeName: string; taskName: string }>(
+  return queryRows(
     db,
     sql`select distinct on (t.sort_order, t.name, wt.name) t.name as "typeName", wt.name as "taskName"
           from flows f
@@ -402,5 +413,6 @@ export function listMissingOfReservation(db: Executor, reservationId: string) {
            and not exists (select 1 from documents d
                             where d.reservation_id = ${reservationId} and d.document_type_id = t.id)
          order by t.sort_order, t.name, wt.name`,
+    missingOfReservationRow,
   );
 }

@@ -9,9 +9,13 @@
  * the run and what it changed stay.
  */
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { redactText } from '../../../shared/domain/privacy';
 import { type Executor, queryRows } from '../../db/client';
 import { holderSubjectKeys, namesAny } from './file-subjects';
+
+/** A stored file's subjects: keyed hashes of the RUTs and e-mails it names (bytea: a Buffer on PostgreSQL). */
+const subjectsRow = z.object({ runId: z.string(), salt: z.string(), hashes: z.instanceof(Uint8Array) });
 
 function uuidList(ids: readonly string[]) {
   return sql`array[${sql.join(
@@ -37,10 +41,11 @@ export async function redactHolderRunsIn(
     keys.length === 0
       ? []
       : (
-          await queryRows<{ runId: string; salt: string; hashes: Uint8Array }>(
+          await queryRows(
             tx,
             sql`select s.run_id as "runId", s.salt, s.hashes from import_run_subjects s
                  where exists (select 1 from import_run_file_parts p where p.run_id = s.run_id)`,
+            subjectsRow,
           )
         ).filter((row) => namesAny({ salt: row.salt, hashes: Buffer.from(row.hashes) }, keys));
   const runIds = [...new Set([...touched.map((run) => run.id), ...named.map((row) => row.runId)])];

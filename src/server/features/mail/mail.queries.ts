@@ -1,8 +1,26 @@
 import { sql } from 'drizzle-orm';
-import type { MailKind, MailListRow, MailPreferences, MailStatus } from '../../../shared/schemas/mail';
+import { z } from 'zod';
+import {
+  MAIL_STATUSES,
+  type MailKind,
+  type MailListRow,
+  type MailPreferences,
+  type MailStatus,
+  mailPreferences,
+} from '../../../shared/schemas/mail';
 import { textArrayParam, uuidArrayParam } from '../../db/arrays';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { type Page, selectPage } from '../../db/paging';
+
+// Rows checked outside production (decisions 0036, 0067).
+const idRow = z.object({ id: z.string() });
+const nameRow = z.object({ id: z.string(), name: z.string() });
+const contentRow = z.object({ id: z.string(), content: z.string() });
+const statusRow = z.object({ status: z.enum(MAIL_STATUSES) });
+const dayRow = z.object({ day: z.string() });
+const holidayRow = z.object({ date: z.string(), name: z.string() });
+const jobRow = z.object({ job: z.string() });
+const countRow = z.object({ count: z.number().int() });
 
 /**
  * The only SQL that writes the mail tables (decision 0035): the outbox (`mail_messages`), the users'
@@ -88,12 +106,13 @@ export async function insertMessage(
   values: { kind: MailKind; userId: string; notices: unknown[]; now: Date },
 ): Promise<string> {
   const at = values.now.toISOString();
-  const [row] = await queryRows<{ id: string }>(
+  const [row] = await queryRows(
     tx,
     sql`insert into mail_messages (kind, user_id, notices, notice_count, send_after, next_attempt_at, created_at, updated_at)
         values (${values.kind}, ${values.userId}, ${JSON.stringify(values.notices)}::jsonb, ${values.notices.length},
                 ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz)
         returning id`,
+    idRow,
   );
   return row!.id;
 }
@@ -314,9 +333,10 @@ export async function listPeopleNamed(
     [...new Set(userIds)].map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  const rows = await queryRows<{ id: string; name: string }>(
+  const rows = await queryRows(
     db,
     sql`select id, first_name || ' ' || last_name as name from profiles where id in (${ids})`,
+    nameRow,
   );
   return new Map(rows.map((row) => [row.id, row.name]));
 }
@@ -331,9 +351,10 @@ export async function listCommentContents(
     [...new Set(commentIds)].map((id) => sql`${id}::uuid`),
     sql`, `,
   );
-  const rows = await queryRows<{ id: string; content: string }>(
+  const rows = await queryRows(
     db,
     sql`select id, content from flow_task_comments where id in (${ids})`,
+    contentRow,
   );
   return new Map(rows.map((row) => [row.id, row.content]));
 }
@@ -371,29 +392,28 @@ export function listMessages(
 
 /** 'Reintentar': a failed (or still pending) message due again now, its attempts counted afresh. */
 export async function updateMessageRetried(tx: Executor, id: string, now: Date): Promise<MailStatus | null> {
-  const [row] = await queryRows<{ status: MailStatus }>(
+  const [row] = await queryRows(
     tx,
     sql`update mail_messages
            set status = 'pending', attempts = 0, next_attempt_at = ${now.toISOString()}::timestamptz,
                claim_token = null, collecting = false, updated_at = ${now.toISOString()}::timestamptz
          where id = ${id} and status in ('failed', 'pending')
         returning status`,
+    statusRow,
   );
   if (row) return row.status;
-  const [existing] = await queryRows<{ status: MailStatus }>(
-    tx,
-    sql`select status from mail_messages where id = ${id}`,
-  );
+  const [existing] = await queryRows(tx, sql`select status from mail_messages where id = ${id}`, statusRow);
   return existing?.status ?? null;
 }
 
 // --- Preferences ------------------------------------------------------------------------------------
 
 export async function findPreferences(db: Executor, userId: string): Promise<MailPreferences> {
-  const [row] = await queryRows<MailPreferences>(
+  const [row] = await queryRows(
     db,
     sql`select assigned, approvals, mentions, rejections, reminders, digest
           from mail_preferences where user_id = ${userId}`,
+    mailPreferences,
   );
   return (
     row ?? {
@@ -425,9 +445,10 @@ export async function upsertPreferences(
 // --- Holidays and the daily jobs ------------------------------------------------------------------
 
 export async function listHolidayDates(db: Executor, from: string, to: string): Promise<Set<string>> {
-  const rows = await queryRows<{ day: string }>(
+  const rows = await queryRows(
     db,
     sql`select day::text as day from holidays where day between ${from}::date and ${to}::date`,
+    dayRow,
   );
   return new Set(rows.map((row) => row.day));
 }
@@ -437,6 +458,7 @@ export function listHolidays(db: Executor, year: number): Promise<{ date: string
     db,
     sql`select day::text as date, name from holidays
          where day between ${`${year}-01-01`}::date and ${`${year}-12-31`}::date order by day`,
+    holidayRow,
   );
 }
 
@@ -445,28 +467,31 @@ export async function insertHoliday(
   tx: Executor,
   values: { date: string; name: string; userId: string },
 ): Promise<boolean> {
-  const rows = await queryRows<{ day: string }>(
+  const rows = await queryRows(
     tx,
     sql`insert into holidays (day, name, created_by) values (${values.date}::date, ${values.name}, ${values.userId})
         on conflict (day) do nothing returning day::text`,
+    dayRow,
   );
   return rows.length > 0;
 }
 
 export async function deleteHoliday(tx: Executor, date: string): Promise<boolean> {
-  const rows = await queryRows<{ day: string }>(
+  const rows = await queryRows(
     tx,
     sql`delete from holidays where day = ${date}::date returning day::text`,
+    dayRow,
   );
   return rows.length > 0;
 }
 
 /** Claims a job's run of one day: true for the one caller (of every instance) that inserts it. */
 export async function claimRun(tx: Executor, job: string, runDate: string, now: Date): Promise<boolean> {
-  const rows = await queryRows<{ job: string }>(
+  const rows = await queryRows(
     tx,
     sql`insert into scheduled_runs (job, run_date, ran_at) values (${job}, ${runDate}::date, ${now.toISOString()}::timestamptz)
         on conflict do nothing returning job`,
+    jobRow,
   );
   return rows.length > 0;
 }
@@ -487,7 +512,7 @@ export async function insertDailyMessages(
   values: { today: string; reminderThrough: string; now: Date },
 ): Promise<number> {
   const at = values.now.toISOString();
-  const rows = await queryRows<{ count: number }>(
+  const rows = await queryRows(
     tx,
     sql`
       with pending as (
@@ -519,6 +544,7 @@ export async function insertDailyMessages(
         returning 1
       )
       select count(*)::int as count from written`,
+    countRow,
   );
   return rows[0]?.count ?? 0;
 }

@@ -18,7 +18,7 @@ import type {
 } from '../../../shared/schemas/reports';
 import { type Executor, queryJsonRows, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPageWithSums } from '../../db/paging';
-import { PLANNED_PER_RUN } from '../../db/postgres-statements';
+import { PLANNED_PER_RUN } from '../../db/planned-per-run';
 import { RESTRICTED_HOLDER } from '../../db/privacy';
 import { santiagoDate } from '../../db/santiago-day';
 import { escapeLike } from '../../db/search';
