@@ -179,8 +179,8 @@ test.describe('auditoría', () => {
     try {
       const page = await context.newPage();
       await signIn(page, ACCOUNTS.kam);
-      await page.goto('/configuracion/permisos');
-      await expect(page.getByRole('tab', { name: 'Permisos' })).toHaveAttribute('aria-selected', 'true');
+      await page.goto('/configuracion/proyectos');
+      await expect(page.getByRole('tab', { name: 'Proyectos' })).toHaveAttribute('aria-selected', 'true');
       await expect(page.getByRole('tab', { name: 'Auditoría' })).toHaveCount(0);
       // A shared link to the tab says why it shows nothing.
       await page.goto('/configuracion/auditoria');

@@ -238,12 +238,11 @@ test.describe('configuración', () => {
   test('los permisos se muestran tal como los aplica el servidor', async ({ page, browser }) => {
     await page.goto('/configuracion/permisos');
     await expect(page.getByRole('tab', { name: 'Permisos' })).toHaveAttribute('aria-selected', 'true');
-    const row = page
-      .getByRole('table', { name: 'Permisos por tipo de usuario' })
-      .getByRole('row')
-      .filter({ hasText: 'Crear y editar inmobiliarias' });
-    await expect(row.getByLabel('Administrador: permitido')).toBeVisible();
-    await expect(row.getByLabel('KAM: no permitido')).toBeVisible();
+    const table = page.getByRole('table', { name: 'Permisos por tipo de usuario' });
+    await expect(
+      table.getByRole('switch', { name: 'Crear y editar inmobiliarias — Administrador' }),
+    ).toBeChecked();
+    await expect(table.getByRole('switch', { name: 'Crear y editar inmobiliarias — KAM' })).not.toBeChecked();
     // And the server agrees: a KAM's attempt is refused.
     const kam = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const kamPage = await kam.newPage();

@@ -39,6 +39,8 @@ import {
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { paymentBatchesRoutes } from './features/payment-batches/payment-batches.routes';
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
+import { loadGrantsStore } from './features/permissions/grants-store';
+import { permissionsRoutes } from './features/permissions/permissions.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { reportsRoutes } from './features/reports/reports.routes';
 import { rescissionsRoutes } from './features/rescissions/rescissions.routes';
@@ -211,11 +213,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('heavyJobs', heavyJobs);
   app.decorate('doorGate', doorGate);
   app.addHook('onClose', async () => mailTransport.close());
-  registerDependencies(app, {
-    db,
-    now: options.now ?? (() => new Date()),
-    events: options.events ?? inProcessEventBus(),
-  });
+  const events = options.events ?? inProcessEventBus();
+  const permissionGrants = await loadGrantsStore(db, events, app.log);
+  app.addHook('onClose', async () => permissionGrants.close());
+  registerDependencies(app, { db, now: options.now ?? (() => new Date()), events, permissionGrants });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -302,6 +303,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(dashboardRoutes), { prefix: '/dashboard' });
       await api.register(named(usersRoutes), { prefix: '/users' });
       await api.register(named(settingsRoutes), { prefix: '/settings' });
+      await api.register(named(permissionsRoutes), { prefix: '/settings/permissions' });
       await api.register(named(saleFlowsRoutes), { prefix: '/sale-flows' });
       await api.register(named(flowTaskRoutes('sale'), 'flowTaskRoutes(sale)'), { prefix: '/sale-flows' });
       await api.register(named(paymentsRoutes), { prefix: '/payments' });

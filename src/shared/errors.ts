@@ -669,6 +669,16 @@ export const errorCatalog = {
     status: 403,
     message: 'Solo un administrador cambia la configuración de pagos.',
   },
+  PERMISSION_UNKNOWN: { status: 404, message: 'La acción no existe en el catálogo de permisos.' },
+  PERMISSION_FIXED: {
+    status: 409,
+    message: 'Esta acción está fija por la especificación: no se otorga ni se retira.',
+  },
+  PERMISSION_ADMIN_KEEPS: {
+    status: 409,
+    message:
+      'Los administradores conservan siempre la gestión de usuarios y de permisos: de lo contrario nadie podría devolverlos.',
+  },
   PAYMENT_BATCH_PAYMENT_REFUSED: {
     status: 409,
     message: 'No se pudo completar el pago {payment} de la reserva {reservation}: {reason} Nada se registró.',

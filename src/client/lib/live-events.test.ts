@@ -18,6 +18,7 @@ function open() {
     flowChanged: vi.fn(),
     inboxChanged: vi.fn(),
     stockChanged: vi.fn(),
+    permissionsChanged: vi.fn(),
     resync: vi.fn(),
     sessionEnded: vi.fn(),
   };

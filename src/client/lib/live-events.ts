@@ -23,6 +23,8 @@ export interface LiveEventHandlers {
   inboxChanged(): void;
   /** A project's units changed (blocked, edited, priced): its Disponibilidad and pickers refresh. */
   stockChanged(): void;
+  /** The office granted or withdrew an action: the session (its actions) is read again. */
+  permissionsChanged(): void;
   /** Events may have been missed (the stream came back, or the server's listener did). */
   resync(): void;
   /** The session ended: the stream is closed and stays so; the session check decides what next. */
@@ -77,6 +79,7 @@ export function openLiveEvents(
   });
   source.addEventListener('inbox-changed', () => handlers.inboxChanged());
   source.addEventListener('stock-changed', () => handlers.stockChanged());
+  source.addEventListener('permissions-changed', () => handlers.permissionsChanged());
   source.addEventListener('resync', () => handlers.resync());
   source.addEventListener('session-ended', () => {
     source.close();

@@ -45,6 +45,7 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0039_money_out': '3564b434998a52568e79e572b0be7a87bebb20ffa135d0d1f6c41700d5f3ab57',
   '0040_suppression_ledger': 'b66fb0e65e4e4d09867f5ed7a5f556d0ac4a66b12f5dfd6777222edca1dbbb63',
   '0041_imported_payment_pesos': '93d6841198ba724ec80402b78b20b9388f0d7def3fbe032739d7a22963836ecf',
+  '0042_permission_grants': '99b57fed5dd9b1fb500d880f330ea3cc6ad2e3543cb012f77cce274add5b03a8',
   '0043_import_run_subjects': '057e97d68e236582f232bdd13ded27e5d2cede0dbe6be89fac40f0f7cb52d067',
   '0044_payees_verified_header_row': 'bbf75bfb2e4d6ddc047232eebe5c2b23f5fc2e07ad0844b8f4dc4dc645cba1b8',
   '0046_stage_unit_status': '8ee3c3fb974da2197a8cca48ea086a436238d6088d6b8fd520a47fe8605739bc',

@@ -75,6 +75,8 @@ export const TABLE_OWNERS = {
   payment_batches: 'payment-batches',
   payment_batch_items: 'payment-batches',
   payment_settings: 'payment-batches',
+  // Roles as data (decision 0061): the office's grants of the catalogue's actions.
+  permission_grants: 'permissions',
 } as const;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

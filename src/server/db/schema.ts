@@ -451,6 +451,23 @@ export const suppressionLedger = pgTable(
   (t) => [index('suppression_ledger_pending_idx').on(t.suppressedAt).where(sql`${t.scrubbedAt} is null`)],
 );
 
+/**
+ * Roles as data (issue 56, decision 0061): the office's changes to who holds the catalogue's grantable
+ * actions (`shared/permissions.ts`). A row overrides the default for one action and one user type;
+ * no row: the catalogue's default. Fixed actions never have a row (the service refuses them).
+ */
+export const permissionGrants = pgTable(
+  'permission_grants',
+  {
+    action: text('action').notNull(),
+    userType: text('user_type').notNull(),
+    granted: boolean('granted').notNull(),
+    changedBy: uuid('changed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    changedAt: instant('changed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.action, t.userType] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // UF values (DESIGN §17, decision 0034): the pesos of one UF per day, with where each came from.
 // A missing day is a missing row, never a guess.

@@ -51,8 +51,17 @@ export interface StockChangedEvent {
   projectId: string;
 }
 
+/**
+ * The office granted or withdrew an action (decision 0061), raised after the commit: every instance
+ * reloads its grants, and open tabs read their session again (menus and buttons follow).
+ */
+export interface PermissionsChangedEvent {
+  type: 'permissions-changed';
+}
+
 export type LiveEvent =
   | FlowChangedEvent
+  | PermissionsChangedEvent
   | InboxChangedEvent
   | ResyncEvent
   | SessionsEndedEvent

@@ -133,6 +133,10 @@ export const eventsRoutes: FastifyPluginAsync<EventsRouteOptions> = async (app, 
           if (event.userIds.includes(user.id)) send('event: inbox-changed\ndata: {}\n\n');
           return;
         }
+        if (event.type === 'permissions-changed') {
+          send('event: permissions-changed\ndata: {}\n\n');
+          return;
+        }
         if (event.type === 'stock-changed') {
           send(`event: stock-changed\ndata: ${JSON.stringify({ projectId: event.projectId })}\n\n`);
           return;

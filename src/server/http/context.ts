@@ -3,13 +3,16 @@ import type { ServiceContext } from '../context';
 import { actingAs } from '../db/actor';
 import type { Database } from '../db/client';
 import type { EventBus } from '../events/event-bus';
+import type { GrantsStore } from '../features/permissions/grants-store';
 import { currentUser } from './session';
 
-/** What the app gives every service: one database, one clock, one event bus. */
+/** What the app gives every service: one database, one clock, one event bus, the office's grants. */
 export interface AppDependencies {
   db: Database;
   now: () => Date;
   events: EventBus;
+  /** Who holds the catalogue's grantable actions on this instance (decision 0061). */
+  permissionGrants: GrantsStore;
 }
 
 declare module 'fastify' {

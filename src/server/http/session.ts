@@ -72,7 +72,12 @@ export function registerSessionHook(
   scope.addHook('onRequest', async (request, reply) => {
     const token = sessionToken(request, cookie);
     if (token) {
-      const session = await resolveSession(db, auth, token);
+      const session = await resolveSession(
+        db,
+        auth,
+        token,
+        request.server.dependencies.permissionGrants.current(),
+      );
       if (session) {
         request.user = session.user;
         request.sessionId = session.sessionId;

@@ -125,6 +125,16 @@ export const AUDIT_TABLES = {
       source: field('Origen', 'ufSource'),
     },
   },
+  permission_grants: {
+    noun: 'el permiso',
+    fields: {
+      action: field('Acción'),
+      user_type: field('Tipo de usuario'),
+      granted: field('Otorgado', 'boolean'),
+      changed_by: ref('Cambiado por', 'user'),
+      changed_at: field('Cambiado el', 'instant'),
+    },
+  },
   payment_settings: {
     noun: 'la configuración de pagos',
     fields: {
@@ -605,6 +615,7 @@ export const AUDIT_RECORD_KINDS = {
   data_subject_requests: 'Solicitudes de titulares',
   privacy_settings: 'Configuración de privacidad',
   payment_settings: 'Configuración de pagos',
+  permission_grants: 'Permisos',
   holidays: 'Feriados',
   uf_values: 'Valores UF',
   document_types: 'Tipos de documento',
@@ -630,6 +641,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   data_subject_requests: 'Solicitud de titular',
   privacy_settings: 'Configuración de privacidad',
   payment_settings: 'Configuración de pagos',
+  permission_grants: 'Permiso',
   holidays: 'Feriado',
   uf_values: 'Valor UF',
   document_types: 'Tipo de documento',

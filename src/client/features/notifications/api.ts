@@ -69,6 +69,10 @@ export function liveUpdateHandlers(queryClient: QueryClient): LiveEventHandlers 
     stockChanged() {
       void queryClient.invalidateQueries({ queryKey: stockKeys.all });
     },
+    permissionsChanged() {
+      // Menus and buttons render from the session's actions (decision 0061).
+      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    },
     resync() {
       void queryClient.invalidateQueries();
     },

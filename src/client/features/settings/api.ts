@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PermissionsResponse } from '../../../shared/schemas/permissions';
 import type {
   Agency,
   AgencyBody,
@@ -43,6 +44,7 @@ export const settingsKeys = {
   user: (id: string) => ['settings', 'users', 'detail', id] as const,
   saleFlow: ['settings', 'sale-flow'] as const,
   paymentFlows: ['settings', 'payment-flows'] as const,
+  permissions: ['settings', 'permissions'] as const,
 };
 
 const BASE = '/api/settings';
@@ -340,6 +342,32 @@ export function useSetDefaultAssignees() {
             }
           : old,
       );
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Permisos (decision 0061): who holds each action, as the server says.
+
+export function usePermissions() {
+  return useQuery({
+    queryKey: settingsKeys.permissions,
+    queryFn: ({ signal }) => api<PermissionsResponse>(`${BASE}/permissions`, { signal }),
+  });
+}
+
+export function useSetPermission() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, userType, granted }: { action: string; userType: string; granted: boolean }) =>
+      api<PermissionsResponse>(
+        `${BASE}/permissions/${encodeURIComponent(action)}/${encodeURIComponent(userType)}`,
+        { method: 'PUT', body: { granted } },
+      ),
+    onSuccess: (data) => {
+      queryClient.setQueryData(settingsKeys.permissions, data);
+      // The administrator's own actions may follow (their menus render from the session).
+      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     },
   });
 }

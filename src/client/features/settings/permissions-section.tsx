@@ -1,63 +1,122 @@
-import { Box, Group, List, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCheck, IconMinus } from '@tabler/icons-react';
 import {
-  ACTION_NAMES,
-  ACTIONS,
-  holdersOf,
-  holds,
-  USER_TYPES,
-  type UserType,
-} from '../../../shared/permissions';
+  Alert,
+  Box,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import { useState } from 'react';
 import { policyDescriptions, taskRuleDescriptions } from '../../../shared/permissions-text';
+import type { PermissionRow, PermissionsResponse } from '../../../shared/schemas/permissions';
+import { errorMessage } from '../../lib/api';
+import { notifyError, notifySaved } from '../../lib/notify';
+import { usePermissions, useSetPermission } from './api';
 
-function Allowed({ allowed, userType }: { allowed: boolean; userType: UserType }) {
-  return allowed ? (
-    <ThemeIcon
+export const FIXED_LABEL = 'Fijo por la especificación';
+
+type UserType = PermissionsResponse['userTypes'][number];
+
+interface CellProps {
+  row: PermissionRow;
+  userType: UserType;
+  pending: boolean;
+  onChange: (row: PermissionRow, userType: UserType, granted: boolean) => void;
+  /** Phones: the switch names its user type beside it. */
+  withLabel?: boolean;
+}
+
+/** One action for one user type: a switch, or a locked mark when the spec fixes the action. */
+function HolderSwitch({ row, userType, pending, onChange, withLabel = false }: CellProps) {
+  const held = row.holders.includes(userType);
+  const name = `${row.label} — ${userType}`;
+  if (row.fixed) {
+    return (
+      <Tooltip label={FIXED_LABEL} withArrow>
+        <Group gap={4} wrap="nowrap" justify={withLabel ? 'flex-start' : 'center'}>
+          <Switch
+            checked={held}
+            disabled
+            readOnly
+            aria-label={`${name} (${FIXED_LABEL})`}
+            label={withLabel ? userType : undefined}
+            size="sm"
+          />
+          <ThemeIcon size="sm" variant="transparent" color="gray" role="img" aria-label={FIXED_LABEL}>
+            <IconLock size={14} />
+          </ThemeIcon>
+        </Group>
+      </Tooltip>
+    );
+  }
+  return (
+    <Switch
+      checked={held}
+      disabled={pending}
+      aria-label={name}
+      label={withLabel ? userType : undefined}
       size="sm"
-      radius="xl"
-      color="green"
-      variant="light"
-      role="img"
-      aria-label={`${userType}: permitido`}
-      data-allowed="true"
-    >
-      <IconCheck size={14} />
-    </ThemeIcon>
-  ) : (
-    <ThemeIcon
-      size="sm"
-      radius="xl"
-      color="gray"
-      variant="transparent"
-      role="img"
-      aria-label={`${userType}: no permitido`}
-      data-allowed="false"
-    >
-      <IconMinus size={14} />
-    </ThemeIcon>
+      onChange={(event) => onChange(row, userType, event.currentTarget.checked)}
+    />
   );
 }
 
 /**
- * Permisos: what each user type may do, read-only and generated from the same rules the server
- * checks (`can` over ADMIN_ACTIONS, and the record-level policies), so it cannot drift from them.
+ * Configuración → Permisos (issue 56, decision 0061): every action of the catalogue × every user type,
+ * as the server holds it now. The office grants and withdraws the actions the spec does not fix; each
+ * switch saves at once and the server's answer redraws the matrix. Fixed actions show a lock.
  */
 export function PermissionsSection() {
+  const permissions = usePermissions();
+  const setPermission = useSetPermission();
+  const [pending, setPending] = useState<string | null>(null);
+
+  if (permissions.isPending) return <Loader size="sm" aria-label="Cargando permisos" />;
+  if (permissions.isError) {
+    return <Alert color="red">{errorMessage(permissions.error)}</Alert>;
+  }
+  const { userTypes, actions } = permissions.data;
+
+  const change = (row: PermissionRow, userType: UserType, granted: boolean) => {
+    const key = `${row.action}|${userType}`;
+    setPending(key);
+    setPermission.mutate(
+      { action: row.action, userType, granted },
+      {
+        onSuccess: () =>
+          notifySaved(
+            granted ? `${userType}: se otorgó «${row.label}»` : `${userType}: se retiró «${row.label}»`,
+          ),
+        onError: (error) => notifyError(errorMessage(error)),
+        onSettled: () => setPending(null),
+      },
+    );
+  };
+  const isPending = (row: PermissionRow, userType: UserType) => pending === `${row.action}|${userType}`;
+
   return (
     <Stack gap="lg">
       <Text size="sm" c="dimmed" maw={760}>
-        Lo que puede hacer cada tipo de usuario. Esta tabla se genera a partir de las mismas reglas que aplica
-        el servidor en cada acción; para cambiar lo que puede hacer una persona, cambie su tipo de usuario en
-        la pestaña Usuarios.
+        Lo que puede hacer cada tipo de usuario. Active o desactive una acción para un tipo de usuario: el
+        cambio se guarda al instante, queda en la auditoría y rige desde la siguiente acción de cada persona.
+        Las acciones con candado las fija la especificación y no se pueden cambiar.
       </Text>
 
       <Paper withBorder radius="md" visibleFrom="sm">
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer minWidth={860}>
           <Table verticalSpacing="sm" striped aria-label="Permisos por tipo de usuario">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Acción</Table.Th>
-                {USER_TYPES.map((userType) => (
+                {userTypes.map((userType) => (
                   <Table.Th key={userType} ta="center">
                     {userType}
                   </Table.Th>
@@ -65,13 +124,25 @@ export function PermissionsSection() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {ACTION_NAMES.map((action) => (
-                <Table.Tr key={action} data-action={action}>
-                  <Table.Td>{ACTIONS[action].label}</Table.Td>
-                  {USER_TYPES.map((userType) => (
+              {actions.map((row) => (
+                <Table.Tr key={row.action} data-action={row.action}>
+                  <Table.Td>
+                    <Text size="sm">{row.label}</Text>
+                    {row.fixed && (
+                      <Text size="xs" c="dimmed">
+                        {FIXED_LABEL}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  {userTypes.map((userType) => (
                     <Table.Td key={userType} ta="center">
                       <Group justify="center">
-                        <Allowed allowed={holds(userType, action)} userType={userType} />
+                        <HolderSwitch
+                          row={row}
+                          userType={userType}
+                          pending={isPending(row, userType)}
+                          onChange={change}
+                        />
                       </Group>
                     </Table.Td>
                   ))}
@@ -82,16 +153,38 @@ export function PermissionsSection() {
         </Table.ScrollContainer>
       </Paper>
 
-      {/* Phones: one card per action, naming the user types allowed. */}
+      {/* Phones: one card per action, a switch per user type. */}
       <Stack gap="xs" hiddenFrom="sm" role="list" aria-label="Permisos por acción">
-        {ACTION_NAMES.map((action) => (
-          <Paper key={action} withBorder radius="md" p="sm" role="listitem">
-            <Text size="sm" fw={500}>
-              {ACTIONS[action].label}
-            </Text>
-            <Text size="xs" c="dimmed" mt={4}>
-              Permitido a: {holdersOf(action).join(', ') || 'nadie'}
-            </Text>
+        {actions.map((row) => (
+          <Paper key={row.action} withBorder radius="md" p="sm" role="listitem" data-action={row.action}>
+            <Group gap={6} wrap="nowrap" align="flex-start">
+              {row.fixed && (
+                <ThemeIcon size="sm" variant="transparent" color="gray">
+                  <IconLock size={14} />
+                </ThemeIcon>
+              )}
+              <Text size="sm" fw={500}>
+                {row.label}
+              </Text>
+            </Group>
+            {row.fixed ? (
+              <Text size="xs" c="dimmed" mt={4}>
+                {FIXED_LABEL}. Permitido a: {row.holders.join(', ')}
+              </Text>
+            ) : (
+              <Group gap="md" mt="xs">
+                {userTypes.map((userType) => (
+                  <HolderSwitch
+                    key={userType}
+                    row={row}
+                    userType={userType}
+                    pending={isPending(row, userType)}
+                    onChange={change}
+                    withLabel
+                  />
+                ))}
+              </Group>
+            )}
           </Paper>
         ))}
       </Stack>

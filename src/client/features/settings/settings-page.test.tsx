@@ -42,7 +42,11 @@ function stubApi() {
 }
 
 describe('SettingsPage', () => {
-  it('shows the nine tabs to an administrator in the spec’s order and selects the one in the address', () => {
+  it('shows the nine tabs to an administrator in the spec’s order and selects the one in the address', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => ({ ok: true, status: 200, json: async () => ({ userTypes: [], actions: [] }) })),
+    );
     renderAt('/configuracion/permisos');
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -63,7 +67,7 @@ describe('SettingsPage', () => {
     ]);
     expect(screen.getByRole('tab', { name: 'Permisos' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'Proyectos' }).getAttribute('aria-selected')).toBe('false');
-    expect(screen.getByRole('table', { name: 'Permisos por tipo de usuario' })).toBeTruthy();
+    expect(await screen.findByRole('table', { name: 'Permisos por tipo de usuario' })).toBeTruthy();
   });
 
   it('opens the tab of the address with its list, searched as the address says', async () => {

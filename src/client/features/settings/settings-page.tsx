@@ -43,6 +43,8 @@ export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
 
 /** The tabs only some users see, and what they need. */
 const TAB_PERMISSIONS: Partial<Record<SettingsTab, Action>> = {
+  // Granting and withdrawing actions (decision 0061).
+  permisos: 'permissions.manage',
   auditoria: 'audit.read',
   'solicitudes-titulares': 'dataRequests.manage',
   correos: 'mail.manage',

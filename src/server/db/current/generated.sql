@@ -1388,6 +1388,81 @@ CREATE OR REPLACE FUNCTION public.audit_payment_settings_root(r payment_settings
  STABLE
 AS $function$ SELECT null::uuid $function$;
 
+-- audit_permission_grants
+CREATE OR REPLACE FUNCTION public.audit_permission_grants()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid := audit_actor();
+      r permission_grants;
+      before_values jsonb;
+      after_values jsonb;
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        r := NEW;
+        after_values := audit_permission_grants_doc(NEW);
+      ELSIF TG_OP = 'DELETE' THEN
+        r := OLD;
+        before_values := audit_permission_grants_doc(OLD);
+      ELSE
+        r := NEW;
+        SELECT jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value)
+          INTO before_values, after_values
+          FROM jsonb_each(audit_permission_grants_doc(NEW)) n JOIN jsonb_each(audit_permission_grants_doc(OLD)) o ON o.key = n.key
+         WHERE n.value IS DISTINCT FROM o.value;
+        before_values := coalesce(before_values, '{}'::jsonb) || '{}'::jsonb;
+        after_values := coalesce(after_values, '{}'::jsonb) || '{}'::jsonb;
+        IF before_values = '{}'::jsonb THEN
+          RETURN NULL;
+        END IF;
+      END IF;
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      VALUES (audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), lower(TG_OP), TG_TABLE_NAME,
+              audit_permission_grants_key(r), 'permission_grants', audit_permission_grants_root(r), before_values, after_values);
+      RETURN NULL;
+    END $function$;
+
+-- audit_permission_grants_doc
+CREATE OR REPLACE FUNCTION public.audit_permission_grants_doc(r permission_grants)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT (to_jsonb(r) - '{}'::text[]) || jsonb_build_object() $function$;
+
+-- audit_permission_grants_inserted
+CREATE OR REPLACE FUNCTION public.audit_permission_grants_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+      END IF;
+      actor := audit_actor();
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      SELECT audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), 'insert', TG_TABLE_NAME,
+             audit_permission_grants_key(r), 'permission_grants', audit_permission_grants_root(r), NULL, audit_permission_grants_doc(r)
+        FROM new_rows r;
+      RETURN NULL;
+    END $function$;
+
+-- audit_permission_grants_key
+CREATE OR REPLACE FUNCTION public.audit_permission_grants_key(r permission_grants)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.action::text || ':' || r.user_type::text $function$;
+
+-- audit_permission_grants_root
+CREATE OR REPLACE FUNCTION public.audit_permission_grants_root(r permission_grants)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT null::uuid $function$;
+
 -- audit_price_lists
 CREATE OR REPLACE FUNCTION public.audit_price_lists()
  RETURNS trigger
@@ -2854,6 +2929,12 @@ CREATE TRIGGER audit_payment_settings AFTER DELETE OR UPDATE ON payment_settings
 
 -- audit_payment_settings_inserted
 CREATE TRIGGER audit_payment_settings_inserted AFTER INSERT ON payment_settings REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_payment_settings_inserted();
+
+-- audit_permission_grants
+CREATE TRIGGER audit_permission_grants AFTER DELETE OR UPDATE ON permission_grants FOR EACH ROW EXECUTE FUNCTION audit_permission_grants();
+
+-- audit_permission_grants_inserted
+CREATE TRIGGER audit_permission_grants_inserted AFTER INSERT ON permission_grants REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_permission_grants_inserted();
 
 -- audit_price_lists
 CREATE TRIGGER audit_price_lists AFTER DELETE OR UPDATE ON price_lists FOR EACH ROW EXECUTE FUNCTION audit_price_lists();

@@ -388,6 +388,20 @@ const CASES: TableCase[] = [
     root: () => null,
   },
   {
+    table: 'permission_grants',
+    insert: () =>
+      sql`insert into permission_grants (action, user_type, granted) values ('audit.read', 'KAM', true)
+          returning action || ':' || user_type as key`,
+    update: {
+      set: () => sql`update permission_grants set granted = false`,
+      column: 'granted',
+      before: () => true,
+      after: () => false,
+    },
+    remove: () => sql`delete from permission_grants`,
+    root: () => null,
+  },
+  {
     table: 'documents',
     insert: (f) =>
       sql`insert into documents (reservation_id, document_type_id, name)

@@ -43,7 +43,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         if (error instanceof auth.RegistrationThrottled) reply.header('retry-after', error.waitSeconds);
         throw error;
       }
-      const user = await auth.register(db, settings, request.body, request.id);
+      const user = await auth.register(
+        db,
+        settings,
+        request.body,
+        request.id,
+        request.server.dependencies.permissionGrants.current(),
+      );
       return reply.status(201).send({ user });
     },
   );
@@ -77,6 +83,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
           requestId: request.id,
           previousToken: sessionToken(request, cookie),
           now: request.server.dependencies.now(),
+          grants: request.server.dependencies.permissionGrants.current(),
         });
         setSessionCookie(reply, cookie, result.token);
         return { user: result.user };

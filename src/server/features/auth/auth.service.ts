@@ -90,6 +90,7 @@ export async function register(
   settings: AuthSettings,
   body: RegisterBody,
   requestId: string | null = null,
+  grants: Grants = NO_GRANTS,
 ): Promise<SessionUser> {
   if (settings.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
   if (await queries.emailExists(db, body.email)) {
@@ -119,7 +120,7 @@ export async function register(
       }
       return created;
     });
-    return toSessionUser(profile);
+    return toSessionUser(profile, grants);
   } catch (error) {
     if (isUniqueViolation(error, 'profiles_email_key')) throw new AppError('EMAIL_TAKEN');
     throw error;
@@ -182,7 +183,7 @@ export async function login(
   settings: AuthSettings,
   throttle: LoginThrottleLimits,
   body: LoginBody,
-  meta: ClientMeta & { previousToken?: string | undefined; now: Date },
+  meta: ClientMeta & { previousToken?: string | undefined; now: Date; grants?: Grants },
 ): Promise<{ token: string; user: SessionUser; expiresAt: Date }> {
   const counters = loginCounters(throttle, body.email, meta.ip ?? '');
   const expiredBefore = new Date(meta.now.getTime() - failureRetentionMs(throttle)).toISOString();
@@ -219,7 +220,7 @@ export async function login(
     await queries.deleteLoginFailures(tx, counters.client.key, expiredBefore);
     await audit.recordSessionEventIn(tx, { action: 'sign_in', userId: profile.id, ip: meta.ip, userAgent });
   });
-  return { token, user: toSessionUser(profile), expiresAt };
+  return { token, user: toSessionUser(profile, meta.grants), expiresAt };
 }
 
 /** Seconds an attempt must wait: the longest wait of its counters (0: it may go ahead). */
@@ -277,6 +278,7 @@ export async function resolveSession(
   db: Database,
   settings: AuthSettings,
   token: string,
+  grants: Grants = NO_GRANTS,
 ): Promise<{ sessionId: string; user: SessionUser } | null> {
   const sessionId = sessionIdOf(token);
   const row = await queries.findSession(db, sessionId);
@@ -289,7 +291,7 @@ export async function resolveSession(
   }
   if (now - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
     await queries.updateSessionSeenAt(db, sessionId, new Date(now));
-  return { sessionId, user: toSessionUser(row) };
+  return { sessionId, user: toSessionUser(row, grants) };
 }
 
 // --- Staff accounts: the one writer of profiles (decision 0056); Configuración → Usuarios calls these.

@@ -230,6 +230,10 @@ export const TABLE_STORES: Record<string, TableStore> = {
     'holder_rut',
     'email',
   ]),
+  permission_grants: none(
+    [],
+    'quién tiene cada acción por tipo de usuario; changed_by es un usuario del sistema',
+  ),
   payment_settings: none([], 'los parámetros de pago y el formato del archivo del banco'),
   real_estate_agencies: none(
     ['rut', 'business_name', 'account_type', 'account_number'],
