@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { santiagoDateOf } from '../../../shared/format';
 import { buildApp } from '../../app';
 import { asSystem } from '../../db/actor';
 import { createPglite, type Database, drizzleFor, queryRows } from '../../db/client';
@@ -117,7 +118,7 @@ describeOnEmbedded('a suppression in the bytes of the embedded database (issue 5
     const request = await admin.post('/api/data-requests', {
       kind: 'suppression',
       holderRut: HOLDER.rut,
-      receivedDate: new Date().toISOString().slice(0, 10),
+      receivedDate: santiagoDateOf(new Date()),
     });
     expect(request.statusCode, request.body).toBe(201);
     const done = await admin.post(`/api/data-requests/${request.json().request.id}/suppress`, {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { santiagoDateOf } from '../../../shared/format';
 import { buildApp } from '../../app';
 import { createPglite, type Database, drizzleFor, postgresPool, queryRows } from '../../db/client';
 import { Agent } from '../../test/app';
@@ -114,7 +115,7 @@ describe('npm run suppressions-ledger (issue 54, decision 0054)', () => {
         const request = await admin.post('/api/data-requests', {
           kind: 'suppression',
           holderRut: HOLDER.rut,
-          receivedDate: new Date().toISOString().slice(0, 10),
+          receivedDate: santiagoDateOf(new Date()),
         });
         expect(request.statusCode, request.body).toBe(201);
         requestId = request.json().request.id;
