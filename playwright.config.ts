@@ -65,6 +65,10 @@ export default defineConfig({
       name: 'settings',
       testMatch: /settings\.spec\.ts/,
       dependencies: ['chromium'],
+      // Once (2026-12-08), after the 194 other journeys, 'un administrador deja lista una instalación'
+      // waited out its 4 minutes on a step no trace recorded; alone and after the Permisos journey it
+      // passes in 12–21 s. Until the cause is found (the stop note names it) one retry, reported as flaky.
+      retries: 1,
       use: { ...devices['Desktop Chrome'], launchOptions: chromium },
     },
   ],
