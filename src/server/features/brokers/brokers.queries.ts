@@ -7,6 +7,7 @@ import type {
   BrokerValues,
 } from '../../../shared/schemas/brokers';
 import type { SortDirection, YesNoAll } from '../../../shared/schemas/common';
+import { awaitingVerification, type BankChange } from '../../db/bank-verification';
 import { insertRowsAsJson } from '../../db/bulk';
 import { type Executor, isoInstant } from '../../db/client';
 import { rutInNumberOrder } from '../../db/order';
@@ -149,12 +150,6 @@ export async function lockBroker(db: Executor, id: string): Promise<StoredBroker
   return row ?? null;
 }
 
-/** Who set the bank data as it now is (a change: its author and time; the verification cleared). */
-export interface BankChange {
-  changedBy: string | null;
-  at: Date | null;
-}
-
 export async function rutTaken(db: Executor, rut: string, exceptId?: string): Promise<boolean> {
   const [row] = await db
     .select({ id: brokers.id })
@@ -195,14 +190,7 @@ export async function updateBroker(
     .update(brokers)
     .set({
       ...values,
-      ...(bankChange
-        ? {
-            bankChangedBy: bankChange.changedBy,
-            bankChangedAt: bankChange.at,
-            bankVerifiedBy: null,
-            bankVerifiedAt: null,
-          }
-        : {}),
+      ...awaitingVerification(bankChange),
       updatedBy: userId,
       updatedAt: sql`now()`,
       version: sql`${brokers.version} + 1`,

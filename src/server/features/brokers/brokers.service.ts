@@ -9,6 +9,7 @@ import {
   type BrokerValues,
 } from '../../../shared/schemas/brokers';
 import type { ReadContext, ServiceContext } from '../../context';
+import type { BankChange } from '../../db/bank-verification';
 import type { Executor } from '../../db/client';
 import { brokers as brokersTable } from '../../db/schema';
 import { deleteByIds, lockRows, lockSnapshots, restoreSnapshots } from '../../db/snapshots';
@@ -69,7 +70,7 @@ function bankChangeOf(
   before: Pick<BrokerValues, (typeof BANK_FIELDS)[number]> | null,
   after: BrokerValues,
   now: Date,
-): queries.BankChange | null {
+): BankChange | null {
   const changed = BANK_FIELDS.some((field) => (before?.[field] ?? null) !== after[field]);
   if (!changed) return null;
   if (!allow(user, 'bankAccounts.change', { payee: 'broker' })) throw new AppError('BANK_DATA_FORBIDDEN');

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PromotionView } from '../../../shared/schemas/reservations';
+import { awaitingVerification, type BankChange } from '../../db/bank-verification';
 import { type Executor, queryRows } from '../../db/client';
 import { promotions, reservations } from '../../db/schema';
 
@@ -17,12 +18,6 @@ export type PromotionValues = Omit<
   | 'bankVerifiedBy'
   | 'bankVerifiedAt'
 >;
-
-/** Who set the payee's account, and when (decision 0063). */
-export interface BankChange {
-  changedBy: string;
-  at: Date;
-}
 
 /** A promotion as stored: the view's columns, and who set its account and whether another verified it. */
 export type StoredPromotion = Omit<PromotionView, 'accountStatus' | 'canVerifyAccount'> & {
@@ -129,15 +124,7 @@ export async function updatePromotion(
     .update(promotions)
     .set({
       ...values,
-      // A new account waits for its verification again.
-      ...(change
-        ? {
-            bankChangedBy: change.changedBy,
-            bankChangedAt: change.at,
-            bankVerifiedBy: null,
-            bankVerifiedAt: null,
-          }
-        : {}),
+      ...awaitingVerification(change),
       updatedBy: actorId,
       updatedAt: sql`now()`,
       version: sql`${promotions.version} + 1`,

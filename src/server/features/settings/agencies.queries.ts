@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { PageQuery } from '../../../shared/schemas/common';
 import type { Agency, AgencyOption, AgencyRow, AgencyValues } from '../../../shared/schemas/settings';
+import { awaitingVerification, type BankChange } from '../../db/bank-verification';
 import type { Executor } from '../../db/client';
 import { type Page, selectPage } from '../../db/paging';
 import { realEstateAgencies } from '../../db/schema';
@@ -25,12 +26,6 @@ const detailColumns = {
   version: realEstateAgencies.version,
   bankChangedBy: realEstateAgencies.bankChangedBy,
 } satisfies Record<keyof StoredAgency, unknown>;
-
-/** Who set the account, and when (decision 0063). */
-export interface BankChange {
-  changedBy: string;
-  at: Date;
-}
 
 /** Inmobiliarias: by business name (spec part 2 §7), searched by RUT or business name. */
 export function listAgencies(db: Executor, query: PageQuery): Promise<Page<AgencyRow>> {
@@ -114,15 +109,7 @@ export async function updateAgency(
     .update(realEstateAgencies)
     .set({
       ...values,
-      // A new account waits for its verification again.
-      ...(change
-        ? {
-            bankChangedBy: change.changedBy,
-            bankChangedAt: change.at,
-            bankVerifiedBy: null,
-            bankVerifiedAt: null,
-          }
-        : {}),
+      ...awaitingVerification(change),
       updatedBy: userId,
       updatedAt: sql`now()`,
       version: sql`${realEstateAgencies.version} + 1`,
