@@ -39,6 +39,13 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL,
+    // A click, a fill, a wait for a download or a navigation waits at most this long (Playwright's
+    // default is no limit but the test's): a step that can never happen fails in half a minute, naming
+    // its locator, instead of waiting out a long journey's whole timeout (the settings journey's
+    // 4-minute wait of 2026-12-08). Ceilings above `expect`'s (an export's first byte on a busy
+    // machine), not measures.
+    actionTimeout: 30_000,
+    navigationTimeout: 45_000,
     // Signed in as the administrator (saved by e2e/global-setup.ts) unless a file says otherwise.
     storageState: '.tmp/e2e-admin-state.json',
     locale: 'es-CL',
@@ -67,7 +74,9 @@ export default defineConfig({
       dependencies: ['chromium'],
       // Once (2026-12-08), after the 194 other journeys, 'un administrador deja lista una instalación'
       // waited out its 4 minutes on a step no trace recorded; alone and after the Permisos journey it
-      // passes in 12–21 s. Until the cause is found (the stop note names it) one retry, reported as flaky.
+      // passes in 12–21 s. A click, fill or navigation had no timeout of its own then: with
+      // `actionTimeout` such a step now fails in 30 s naming its locator, and the retry starts 3.5
+      // minutes sooner. One retry, reported as flaky, until a failure shows the step.
       retries: 1,
       use: { ...devices['Desktop Chrome'], launchOptions: chromium },
     },
