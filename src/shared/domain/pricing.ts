@@ -41,6 +41,14 @@ export interface ReservationFigures {
   recoveryPayment: string;
 }
 
+/** The figures the server computes from a reservation's inputs, as stored and shown. */
+export const RESERVATION_FIGURE_FIELDS = [
+  'totalPrice',
+  'minimumPrice',
+  'totalPayment',
+  'recoveryPayment',
+] as const satisfies readonly (keyof ReservationFigures)[];
+
 function discounted(price: Big, ...fractions: DecimalInput[]): Big {
   return fractions.reduce<Big>((value, fraction) => value.times(dec(1).minus(dec(fraction))), price);
 }

@@ -39,6 +39,19 @@ export type ClpFigure =
   | { state: 'missing'; date: string };
 
 /**
+ * A commission's two payments as stored: each one's date and, once paid, the pesos and the UF value
+ * frozen with it (decision 0034).
+ */
+export interface CommissionPayments {
+  payment1Date: string | null;
+  payment2Date: string | null;
+  payment1Clp: string | null;
+  payment1UfValue: string | null;
+  payment2Clp: string | null;
+  payment2UfValue: string | null;
+}
+
+/**
  * The pesos of a payment. Paid (a payment date): the stored amount and value when there are; if the
  * day had no value when it was paid, 'missing'. Unpaid: today's value, labelled estimated.
  */

@@ -87,6 +87,33 @@ export const reservationFields = z.strictObject({
   ...computedReservationFigures,
 });
 
+/**
+ * The form's fields a reservation stores as given (the broker only with one; every figure computed,
+ * the units resolved): one list for the service's writes, the import's comparison and the view.
+ */
+export const STORED_RESERVATION_FIELDS = [
+  'reservationNumber',
+  'clientId',
+  'projectId',
+  'sellerId',
+  'reservationDate',
+  'apartmentNumber',
+  'parkingNumber',
+  'storageNumber',
+  'apartmentPrice',
+  'parkingPrice',
+  'storagePrice',
+  'columnDiscount',
+  'additionalDiscount',
+  'otherDiscount',
+  'reservationPayment',
+  'promisePayment',
+  'downPayment',
+  'creditPayment',
+  'subsidyPayment',
+  'isWithBroker',
+] as const satisfies readonly (keyof z.output<typeof reservationFields>)[];
+
 const commissionObject = z.strictObject({
   commissionAmount: amount('Ingrese el monto de la comisión (mayor o igual a 0)'),
   commissionIncludesTax: z.boolean(),

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { CommissionPayments } from '../../../shared/domain/uf';
 import type { TaskStatus } from '../../../shared/domain/workflow/statuses';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
@@ -243,7 +244,7 @@ export interface ApprovalHeader {
     creditPayment: string;
     subsidyPayment: string;
   };
-  commission: {
+  commission: CommissionPayments & {
     commissionAmount: string;
     commissionIncludesTax: boolean;
     commissionForDiscount: boolean;
@@ -252,12 +253,6 @@ export interface ApprovalHeader {
     firstPaymentPercentage: number | string;
     atRisk: boolean;
     atRiskReason: string | null;
-    payment1Date: string | null;
-    payment2Date: string | null;
-    payment1Clp: string | null;
-    payment1UfValue: string | null;
-    payment2Clp: string | null;
-    payment2UfValue: string | null;
   };
   /** Today's UF value (the app's day), or null: 'Valor UF no disponible'. */
   ufToday: string | null;

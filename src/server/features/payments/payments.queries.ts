@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { CommissionPayments } from '../../../shared/domain/uf';
 import type { FlowStatus } from '../../../shared/domain/workflow/statuses';
 import { type Executor, queryRows } from '../../db/client';
 import { type PageSpec, pageColumn, selectPage } from '../../db/paging';
@@ -30,20 +31,16 @@ export interface PaymentListDbRow {
   apartmentNumber: string;
   brokerName: string | null;
   isRescinded: boolean;
-  commission: {
-    id: string;
-    commissionAmount: string;
-    netCommission: string;
-    numberOfPayments: 1 | 2;
-    firstPaymentPercentage: 25 | 50 | 100;
-    atRisk: boolean;
-    payment1Date: string | null;
-    payment2Date: string | null;
-    payment1Clp: string | null;
-    payment1UfValue: string | null;
-    payment2Clp: string | null;
-    payment2UfValue: string | null;
-  } | null;
+  commission:
+    | (CommissionPayments & {
+        id: string;
+        commissionAmount: string;
+        netCommission: string;
+        numberOfPayments: 1 | 2;
+        firstPaymentPercentage: 25 | 50 | 100;
+        atRisk: boolean;
+      })
+    | null;
   firstFlow: FlowRef | null;
   secondFlow: FlowRef | null;
   /** Today's UF value (Santiago), or null when not loaded. */
@@ -191,7 +188,7 @@ export interface PaymentFlowHeader {
   client: { id: string; firstName: string; lastName: string; rut: string };
   project: { id: string; name: string; stage: string };
   broker: { id: string; name: string; businessName: string } | null;
-  commission: {
+  commission: CommissionPayments & {
     id: string;
     commissionAmount: string;
     commissionIncludesTax: boolean;
@@ -200,12 +197,6 @@ export interface PaymentFlowHeader {
     firstPaymentPercentage: 25 | 50 | 100;
     atRisk: boolean;
     atRiskReason: string | null;
-    payment1Date: string | null;
-    payment2Date: string | null;
-    payment1Clp: string | null;
-    payment1UfValue: string | null;
-    payment2Clp: string | null;
-    payment2UfValue: string | null;
     version: number;
   };
   firstFlow: FlowRef | null;

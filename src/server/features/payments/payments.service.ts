@@ -6,7 +6,7 @@ import {
   secondPaymentStanding,
 } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
-import { type ClpFigure, clpFigureOf, paymentUf } from '../../../shared/domain/uf';
+import { type ClpFigure, type CommissionPayments, clpFigureOf, paymentUf } from '../../../shared/domain/uf';
 import { santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { progressOf } from '../../../shared/domain/workflow/engine';
 import { FIRST_PAYMENT_WORKFLOW, SECOND_PAYMENT_WORKFLOW } from '../../../shared/domain/workflow/names';
@@ -77,14 +77,7 @@ export async function list(
 
 /** A payment in pesos: frozen with its date, or today's estimate (decision 0034). */
 function paymentPesos(
-  commission: Parameters<typeof paymentUf>[0] & {
-    payment1Date: string | null;
-    payment2Date: string | null;
-    payment1Clp: string | null;
-    payment1UfValue: string | null;
-    payment2Clp: string | null;
-    payment2UfValue: string | null;
-  },
+  commission: Parameters<typeof paymentUf>[0] & CommissionPayments,
   payment: 1 | 2,
   today: string,
   todayUfValue: string | null,

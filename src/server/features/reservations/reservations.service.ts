@@ -1,17 +1,18 @@
 import type { z } from 'zod';
 import { dec } from '../../../shared/domain/decimal';
-import { reservationFigures } from '../../../shared/domain/pricing';
+import { RESERVATION_FIGURE_FIELDS, reservationFigures } from '../../../shared/domain/pricing';
 import { projectDelivery } from '../../../shared/domain/projects';
 import { SALE_WORKFLOW } from '../../../shared/domain/workflow/names';
 import { santiagoDateOf } from '../../../shared/format';
 import { can } from '../../../shared/permissions';
 import { pick } from '../../../shared/pick';
-import type {
-  createReservationBody,
-  ReservationListParams,
-  ReservationView,
-  reservationFields,
-  updateReservationBody,
+import {
+  type createReservationBody,
+  type ReservationListParams,
+  type ReservationView,
+  type reservationFields,
+  STORED_RESERVATION_FIELDS,
+  type updateReservationBody,
 } from '../../../shared/schemas/reservations';
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
@@ -36,28 +37,8 @@ const UNIT_UNIQUE = [
 ];
 
 /** The form fields stored as given; every derived figure is computed by the server. */
-const STORED_INPUT_FIELDS = [
-  'reservationNumber',
-  'clientId',
-  'projectId',
-  'sellerId',
-  'reservationDate',
-  'apartmentNumber',
-  'parkingNumber',
-  'storageNumber',
-  'apartmentPrice',
-  'parkingPrice',
-  'storagePrice',
-  'columnDiscount',
-  'additionalDiscount',
-  'otherDiscount',
-  'reservationPayment',
-  'promisePayment',
-  'downPayment',
-  'creditPayment',
-  'subsidyPayment',
-  'isWithBroker',
-] as const satisfies readonly (keyof ReservationInput & keyof queries.ReservationValues)[];
+const STORED_INPUT_FIELDS = STORED_RESERVATION_FIELDS satisfies readonly (keyof ReservationInput &
+  keyof queries.ReservationValues)[];
 
 function reservationValues(input: ReservationInput): queries.ReservationValues {
   return {
@@ -409,30 +390,8 @@ export async function get(ctx: ReadContext, id: string): Promise<ReservationView
   return {
     ...pick(reservation, [
       'id',
-      'reservationNumber',
-      'clientId',
-      'projectId',
-      'sellerId',
-      'reservationDate',
-      'apartmentNumber',
-      'parkingNumber',
-      'storageNumber',
-      'apartmentPrice',
-      'parkingPrice',
-      'storagePrice',
-      'totalPrice',
-      'columnDiscount',
-      'additionalDiscount',
-      'otherDiscount',
-      'minimumPrice',
-      'reservationPayment',
-      'promisePayment',
-      'downPayment',
-      'creditPayment',
-      'subsidyPayment',
-      'totalPayment',
-      'recoveryPayment',
-      'isWithBroker',
+      ...STORED_RESERVATION_FIELDS,
+      ...RESERVATION_FIGURE_FIELDS,
       'brokerId',
       'isRescinded',
       'version',

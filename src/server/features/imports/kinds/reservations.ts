@@ -1,7 +1,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { dec, money } from '../../../../shared/domain/decimal';
 import { foldText } from '../../../../shared/domain/import-cells';
-import { commissionFigures, reservationFigures } from '../../../../shared/domain/pricing';
+import {
+  commissionFigures,
+  RESERVATION_FIGURE_FIELDS,
+  reservationFigures,
+} from '../../../../shared/domain/pricing';
 import {
   type CommercialPolicy,
   policyBreaches,
@@ -17,7 +21,7 @@ import {
 import { errorMessage } from '../../../../shared/errors';
 import { formatUF, santiagoDateOf, santiagoInstant } from '../../../../shared/format';
 import { IMPORT_FIELDS, IMPORT_STAGES, type ImportStage } from '../../../../shared/schemas/imports';
-import { createReservationBody } from '../../../../shared/schemas/reservations';
+import { createReservationBody, STORED_RESERVATION_FIELDS } from '../../../../shared/schemas/reservations';
 import { textArrayParam, uuidArrayParam } from '../../../db/arrays';
 import type { Executor } from '../../../db/client';
 import { queryRows } from '../../../db/client';
@@ -52,31 +56,9 @@ const FIELDS = IMPORT_FIELDS.reservations;
 
 /** The reservation columns an import writes (figures computed), compared for 'sin cambios'. */
 const RESERVATION_COLUMNS = [
-  'reservationNumber',
-  'clientId',
-  'projectId',
-  'sellerId',
-  'reservationDate',
-  'apartmentNumber',
-  'parkingNumber',
-  'storageNumber',
-  'apartmentPrice',
-  'parkingPrice',
-  'storagePrice',
-  'columnDiscount',
-  'additionalDiscount',
-  'otherDiscount',
-  'reservationPayment',
-  'promisePayment',
-  'downPayment',
-  'creditPayment',
-  'subsidyPayment',
-  'isWithBroker',
+  ...STORED_RESERVATION_FIELDS,
   'brokerId',
-  'totalPrice',
-  'minimumPrice',
-  'totalPayment',
-  'recoveryPayment',
+  ...RESERVATION_FIGURE_FIELDS,
   'promiseDate',
   'deedDate',
   'policyOverrideReason',
