@@ -9,6 +9,7 @@ import { foldForSearch } from './search';
  * `audit_redact` (migration 0021) reads the same patterns.
  */
 
+/** The holder's identifying values (their client record's): what a suppression looks for and clears. */
 export interface HolderValues {
   rut: string;
   firstName: string;
@@ -18,6 +19,9 @@ export interface HolderValues {
   phone: string | null;
   email: string | null;
 }
+
+/** A holder's restriction of the processing of their data: opposition or blocking (decision 0027). */
+export type HolderRestriction = 'opposition' | 'blocking';
 
 export interface HolderNeedles {
   /** For the holder's own records (their client row, reservations, flows): every value. */

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import type { HolderRestriction, HolderValues } from '../../../shared/domain/privacy';
 import type { ClientListParams, ClientRow, ClientSort, ClientValues } from '../../../shared/schemas/clients';
 import type { SortDirection } from '../../../shared/schemas/common';
 import { uuidArrayParam } from '../../db/arrays';
@@ -20,7 +21,7 @@ const rowColumns = {
   phone: clients.phone,
   email: clients.email,
   createdAt: isoInstant(clients.createdAt),
-  restriction: sql<'opposition' | 'blocking' | null>`${clients.restriction}`,
+  restriction: sql<HolderRestriction | null>`${clients.restriction}`,
 };
 
 /** The one home of the rule 'a blocked holder's data wait' (Ley 21.719, decision 0027) in SQL. */
@@ -184,16 +185,10 @@ export async function updateClientDeleted(db: Executor, id: string, userId: stri
 
 // --- Holders' data rights (decision 0027) ---------------------------------------------------------------
 
-export interface HolderPersonalData {
+export interface HolderPersonalData extends HolderValues {
   id: string;
-  rut: string;
-  firstName: string;
-  lastName: string;
-  birthDate: string | null;
-  phone: string | null;
-  email: string | null;
   suppressedAt: string | null;
-  restriction: 'opposition' | 'blocking' | null;
+  restriction: HolderRestriction | null;
 }
 
 /** The client's identifying values, the row locked (deleted clients too: they keep their data). */
@@ -250,7 +245,7 @@ export async function updateClientSuppressed(tx: Executor, id: string, userId: s
 export async function setRestriction(
   tx: Executor,
   id: string,
-  restriction: 'opposition' | 'blocking' | null,
+  restriction: HolderRestriction | null,
   reason: string | null,
   userId: string,
 ): Promise<boolean> {

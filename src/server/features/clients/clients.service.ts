@@ -1,3 +1,4 @@
+import type { HolderRestriction } from '../../../shared/domain/privacy';
 import { errorMessage } from '../../../shared/errors';
 import { can } from '../../../shared/permissions';
 import type { Client, ClientListParams, ClientPage, ClientValues } from '../../../shared/schemas/clients';
@@ -102,7 +103,7 @@ export const suppressIn = (tx: Executor, id: string, userId: string | null) =>
 export async function restrictIn(
   tx: Executor,
   id: string,
-  restriction: 'opposition' | 'blocking',
+  restriction: HolderRestriction,
   reason: string,
   userId: string,
 ): Promise<void> {

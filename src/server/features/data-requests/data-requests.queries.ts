@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { HolderRestriction } from '../../../shared/domain/privacy';
 import type {
   DataRequestKind,
   DataRequestListParams,
@@ -22,7 +23,7 @@ export interface RequestRow {
   clientName: string | null;
   isSuppressed: boolean | null;
   isDeleted: boolean | null;
-  restriction: 'opposition' | 'blocking' | null;
+  restriction: HolderRestriction | null;
   reservations: number | null;
   receivedDate: string;
   dueDate: string;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { HolderRestriction, HolderValues } from '../../../shared/domain/privacy';
 import { foldForSearch } from '../../../shared/domain/search';
 import type { DataRequestKind, DataRequestStatus } from '../../../shared/schemas/data-requests';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
@@ -9,18 +10,12 @@ import * as audit from '../audit/audit.service';
  * with 50 reservations is exported in well under a second (npm run bench).
  */
 
-export interface HolderRow {
+export interface HolderRow extends HolderValues {
   id: string;
-  rut: string;
-  firstName: string;
-  lastName: string;
-  birthDate: string | null;
-  phone: string | null;
-  email: string | null;
   createdAt: string;
   deletedAt: string | null;
   suppressedAt: string | null;
-  restriction: 'opposition' | 'blocking' | null;
+  restriction: HolderRestriction | null;
 }
 
 export async function findHolder(db: Executor, clientId: string): Promise<HolderRow | null> {
