@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { formatRut } from '../../../shared/format';
@@ -10,6 +10,7 @@ import { FilterBar } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { StatusDot } from '../../components/status-dot';
 import { useNarrow } from '../../lib/layout';
 import { oneOf, useListParams } from '../../lib/list-params';
 import { useBrokerKams, useBrokers } from './api';
@@ -18,27 +19,6 @@ const KAM_COMMISSION_CHOICES = [
   { value: 'yes', label: 'Recibe comisión' },
   { value: 'no', label: 'No recibe comisión' },
 ];
-
-/** The dot of the list: green when the broker's KAM receives commissions, grey otherwise. */
-export function KamCommissionDot({ receives }: { receives: boolean }) {
-  const label = receives ? 'El KAM recibe comisión' : 'El KAM no recibe comisión';
-  return (
-    <Box
-      component="span"
-      role="img"
-      aria-label={label}
-      title={label}
-      data-receives={receives}
-      display="inline-block"
-      w={12}
-      h={12}
-      style={{
-        borderRadius: '50%',
-        background: receives ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-4)',
-      }}
-    />
-  );
-}
 
 /**
  * /brokers: searched by name, RUT or razón social, filtered by KAM and by whether the KAM receives
@@ -96,7 +76,12 @@ export default function BrokersPage() {
       accessor: 'kamReceivesCommission',
       title: 'Comisión KAM',
       textAlign: 'center',
-      render: (broker) => <KamCommissionDot receives={broker.kamReceivesCommission} />,
+      render: (broker) => (
+        <StatusDot
+          isOn={broker.kamReceivesCommission}
+          label={broker.kamReceivesCommission ? 'El KAM recibe comisión' : 'El KAM no recibe comisión'}
+        />
+      ),
     },
     {
       accessor: 'actions',

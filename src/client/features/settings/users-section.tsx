@@ -4,12 +4,12 @@ import { can } from '../../../shared/permissions';
 import type { UserRow } from '../../../shared/schemas/settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
+import { StatusDot } from '../../components/status-dot';
 import { PersonAvatar } from '../../components/user-avatars';
 import { useNarrow } from '../../lib/layout';
 import { useListParams } from '../../lib/list-params';
 import { useCurrentUser } from '../../lib/session';
 import { useSettingsUsers } from './api';
-import { SellerDot } from './seller-dot';
 import { editColumn, ListToolbar, useBackState, useOpenRecord } from './settings-list';
 
 const nameOf = (user: UserRow) => formatPersonName(user);
@@ -51,7 +51,9 @@ export function UsersSection() {
       title: 'Vendedor',
       textAlign: 'center',
       noWrap: true,
-      render: (user) => <SellerDot isSeller={user.isSeller} />,
+      render: (user) => (
+        <StatusDot isOn={user.isSeller} label={user.isSeller ? 'Vendedor' : 'No es vendedor'} />
+      ),
     },
   ];
   if (canManage) columns.push(editColumn<UserRow>('usuarios', back, nameOf, narrow));
