@@ -157,6 +157,8 @@ export const pageQuery = z.strictObject({
   search: searchText(100).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
+/** Which page of a list, and how long: what every paged screen asks for. */
+export type PageParams = Pick<PageQuery, 'page' | 'pageSize'>;
 
 // --- Sorted and filtered lists (decision 0019) ---------------------------------------------------
 

@@ -1,10 +1,9 @@
 // The approvals' query keys apart from their fetchers: the live updates in the shell import them, and
 // api.ts (with its fetchers and hooks) stays in the screens' chunks (decision 0005).
+import type { PageParams } from '../../../shared/schemas/common';
 import { flowKeys } from '../sale-flows/keys';
 
-export interface ApprovalListQuery {
-  page: number;
-  pageSize: number;
+export interface ApprovalListQuery extends PageParams {
   search?: string;
   /** An approval's name, or 'todas'; absent: 'VB Jefe Inversiones'. */
   approval?: string;

@@ -2,13 +2,14 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import type { HistoryKind } from '../../../shared/audit/fields';
 import type { ExportFormat } from '../../../shared/reports/columns';
 import type { AuditFilters, AuditPage, AuditUser } from '../../../shared/schemas/audit';
+import type { PageParams } from '../../../shared/schemas/common';
 import { api, exportHref } from '../../lib/api';
 
 /** How many entries a 'Historial' page brings ('Cargar más' asks for the next). */
 export const HISTORY_PAGE_SIZE = 20;
 
 /** The Auditoría's request: its page and the filters set (the absent ones left out). */
-export type AuditListQuery = AuditFilters & { page: number; pageSize: number };
+export type AuditListQuery = AuditFilters & PageParams;
 
 export const AUDIT_URL = '/api/audit';
 

@@ -5,6 +5,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import type { PageParams } from '../../../shared/schemas/common';
 import type {
   DataRequestBody,
   DataRequestDetail,
@@ -25,10 +26,7 @@ import { notificationKeys } from '../notifications/api';
 
 export const DATA_REQUESTS_URL = '/api/data-requests';
 
-export interface RetentionQuery {
-  page: number;
-  pageSize: number;
-}
+export type RetentionQuery = PageParams;
 
 export const dataRequestKeys = {
   all: ['data-requests'] as const,

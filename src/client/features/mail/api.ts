@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { PageParams } from '../../../shared/schemas/common';
 import type { MailPreferences, MailStatus, mailPage } from '../../../shared/schemas/mail';
 import { api } from '../../lib/api';
 
@@ -11,9 +12,7 @@ import { api } from '../../lib/api';
 export const MAIL_URL = '/api/mail';
 
 export type MailPage = z.infer<typeof mailPage>;
-export interface MailQuery {
-  page: number;
-  pageSize: number;
+export interface MailQuery extends PageParams {
   status?: MailStatus;
 }
 export interface Holiday {
