@@ -7,6 +7,7 @@ import { DateInput, type DateInputProps } from '@mantine/dates';
 import 'dayjs/locale/es';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
+import { filterWidth } from './filter-bar';
 
 export interface DateFieldProps
   extends Omit<DateInputProps, 'value' | 'defaultValue' | 'onChange' | 'valueFormat' | 'dateParser'> {
@@ -94,5 +95,39 @@ export function DateField({ value, defaultValue, onChange, error, onBlur, ...pro
         onChange?.(next ? next.slice(0, 10) : null);
       }}
     />
+  );
+}
+
+/**
+ * A list's 'Desde' and 'Hasta' filters (the URL's `desde` and `hasta`, `useListParams`), each bounding
+ * the other's calendar.
+ */
+export function DateRangeFilter({
+  list,
+}: {
+  list: {
+    filters: Partial<Record<'desde' | 'hasta', string>>;
+    setFilter: (filter: 'desde' | 'hasta', value: string | null) => void;
+  };
+}) {
+  return (
+    <>
+      <DateField
+        label="Desde"
+        value={list.filters.desde ?? null}
+        onChange={(value) => list.setFilter('desde', value)}
+        maxDate={list.filters.hasta}
+        clearable
+        w={filterWidth(155)}
+      />
+      <DateField
+        label="Hasta"
+        value={list.filters.hasta ?? null}
+        onChange={(value) => list.setFilter('hasta', value)}
+        minDate={list.filters.desde}
+        clearable
+        w={filterWidth(155)}
+      />
+    </>
   );
 }

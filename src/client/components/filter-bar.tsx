@@ -4,6 +4,9 @@ import { IconFilter, IconFilterOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useNarrow } from '../lib/layout';
 
+/** A filter's width: the whole row on a phone, `px` beside the others from `sm` up. */
+export const filterWidth = (px: number) => ({ base: '100%', sm: px });
+
 export interface FilterBarProps {
   /** The list's search box (`SearchInput`), first in the bar. */
   search?: ReactNode;

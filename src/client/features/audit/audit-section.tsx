@@ -11,10 +11,10 @@ import {
   SYSTEM_ACTOR_FILTER,
 } from '../../../shared/schemas/audit';
 import { paths } from '../../app/paths';
-import { DateField } from '../../components/date-field';
+import { DateRangeFilter } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExportButtons } from '../../components/export-buttons';
-import { FilterBar } from '../../components/filter-bar';
+import { FilterBar, filterWidth } from '../../components/filter-bar';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { type ListParams, oneOf, useListParams } from '../../lib/list-params';
@@ -35,7 +35,6 @@ const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const CHANGES_SHOWN = 4;
 
 /** Width of a filter: the whole row on a phone (the filters stack), fixed beside the others on wider screens. */
-const filterWidth = (px: number) => ({ base: '100%', sm: px });
 
 /** The filters of the address the API understands (an edited address's nonsense left out). */
 export function auditFiltersOf(list: Pick<ListParams<never, Filter>, 'filters' | 'search'>): AuditFilters {
@@ -228,22 +227,7 @@ export default function AuditSection() {
           allowDeselect={false}
           w={filterWidth(210)}
         />
-        <DateField
-          label="Desde"
-          value={list.filters.desde ?? null}
-          onChange={(value) => list.setFilter('desde', value)}
-          maxDate={list.filters.hasta}
-          clearable
-          w={filterWidth(155)}
-        />
-        <DateField
-          label="Hasta"
-          value={list.filters.hasta ?? null}
-          onChange={(value) => list.setFilter('hasta', value)}
-          minDate={list.filters.desde}
-          clearable
-          w={filterWidth(155)}
-        />
+        <DateRangeFilter list={list} />
       </FilterBar>
       <Group justify="space-between" align="flex-start" gap="sm">
         <Text size="xs" c="dimmed" maw={720} style={{ flex: '1 1 320px' }}>

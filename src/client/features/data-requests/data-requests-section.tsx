@@ -15,7 +15,7 @@ import {
 } from '../../../shared/schemas/data-requests';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
-import { FilterBar } from '../../components/filter-bar';
+import { FilterBar, filterWidth } from '../../components/filter-bar';
 import { SearchInput } from '../../components/search-input';
 import { type DataTableColumn, ServerTable } from '../../components/server-table';
 import { type ListParams, oneOf, useListParams } from '../../lib/list-params';
@@ -37,8 +37,6 @@ const ALL_KINDS = 'todos';
 /** The part of the tab shown (`?vista=retencion`; the register by default). */
 const VIEW_PARAM = 'vista';
 const RETENTION_VIEW = 'retencion';
-
-const filterWidth = (px: number) => ({ base: '100%', sm: px });
 
 /** The register's request as the API takes it (an edited address's nonsense left out). */
 export function dataRequestQueryOf(

@@ -10,12 +10,13 @@ import {
 } from '../../../shared/schemas/reports';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
+import { filterWidth } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
 import { ServerTable } from '../../components/server-table';
 import { useListParams } from '../../lib/list-params';
 import { useCommissionMonths, useCommissionReport } from './api';
-import { ClpCell, ExportButtons, filterWidth, tableColumns } from './report-parts';
+import { ClpCell, ExportButtons, tableColumns } from './report-parts';
 
 /** 'YYYY-MM-DD' (a month's first day) -> 'YYYY-MM', the report's `month`. */
 const monthKey = (month: string) => month.slice(0, 7);

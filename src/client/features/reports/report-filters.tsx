@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { REPORT_DATE_TYPE_LABELS, REPORT_DATE_TYPES } from '../../../shared/schemas/reports';
 import { DateField } from '../../components/date-field';
+import { filterWidth } from '../../components/filter-bar';
 import { brokerKeys, fetchBroker, useBrokers } from '../brokers/api';
-import { filterWidth } from './report-parts';
 
 const brokerLabel = (broker: { name: string; businessName: string }) =>
   `${broker.name} - ${broker.businessName}`;

@@ -104,9 +104,6 @@ export function SummaryCards({
   );
 }
 
-/** Width of a filter: the whole row on a phone, fixed beside the others on wider screens. */
-export const filterWidth = (px: number) => ({ base: '100%', sm: px });
-
 /**
  * 'Monto CLP' on the screen (issue 33): the pesos with 'estimado' while unpaid, the UF value used
  * under them, or 'Valor UF no disponible' — the exports keep 'Valor UF' and 'CLP' as columns of their own.

@@ -5,7 +5,7 @@ import { SALES_REPORT_COLUMNS } from '../../../shared/reports/definitions';
 import { SALES_REPORT_SORTS, type SalesReportRow } from '../../../shared/schemas/reports';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
-import { FilterBar } from '../../components/filter-bar';
+import { FilterBar, filterWidth } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
 import { ServerTable } from '../../components/server-table';
@@ -13,7 +13,7 @@ import { useListParams } from '../../lib/list-params';
 import { useReservationFormOptions } from '../reservations/api';
 import { useSalesReport } from './api';
 import { DateRangeFilters } from './report-filters';
-import { ExportButtons, filterWidth, SummaryCards, tableColumns } from './report-parts';
+import { ExportButtons, SummaryCards, tableColumns } from './report-parts';
 
 const FILTERS = ['proyecto', 'tipoFecha', 'desde', 'hasta'] as const;
 

@@ -13,9 +13,9 @@ import {
 } from '../../../shared/schemas/reservations';
 import { paths } from '../../app/paths';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { DateField } from '../../components/date-field';
+import { DateRangeFilter } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
-import { FilterBar } from '../../components/filter-bar';
+import { FilterBar, filterWidth } from '../../components/filter-bar';
 import { PageHeader } from '../../components/page-header';
 import { ProjectCell, ReservationNumberCell, rescindedRowStyle } from '../../components/reservation-cells';
 import { SearchInput } from '../../components/search-input';
@@ -35,7 +35,6 @@ const RESCINDED_CHOICES = [
 ];
 
 /** Width of a filter: the whole row on a phone (the filters stack), fixed beside the others on wider screens. */
-const filterWidth = (px: number) => ({ base: '100%', sm: px });
 
 /** The list's request: its page, search and order, and the filters of the address. */
 function reservationQuery(
@@ -214,22 +213,7 @@ export default function ReservationsListPage() {
             nothingFoundMessage="Ningún vendedor con ese nombre"
             w={filterWidth(170)}
           />
-          <DateField
-            label="Desde"
-            value={list.filters.desde ?? null}
-            onChange={(value) => list.setFilter('desde', value)}
-            maxDate={list.filters.hasta}
-            clearable
-            w={filterWidth(155)}
-          />
-          <DateField
-            label="Hasta"
-            value={list.filters.hasta ?? null}
-            onChange={(value) => list.setFilter('hasta', value)}
-            minDate={list.filters.desde}
-            clearable
-            w={filterWidth(155)}
-          />
+          <DateRangeFilter list={list} />
           <Select
             label="Estado"
             placeholder="Todas"
