@@ -155,7 +155,7 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   // team reads it in the commission ('Factura 1'); a KAM, who may not read those documents, sees the
   // invoice's check but no folio, on the flow and in the commission, as the server answers.
   await her.goto(`/pagos/${reservation.reservationId}`);
-  await expect(her.getByLabel('Factura 1')).toHaveValue(folio);
+  await expect(her.getByRole('textbox', { name: 'Factura 1', exact: true })).toHaveValue(folio);
   const kam = await newStaffUser(page, browser, origin, {
     firstName: 'Kevin',
     lastName: 'Comercial',
@@ -175,8 +175,8 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await kam.page.setViewportSize({ width: 1440, height: 900 });
   await kam.page.goto(`/pagos/${reservation.reservationId}`);
   await expect(kam.page.getByTestId('commission-folios-hidden')).toBeVisible();
-  await expect(kam.page.getByLabel('Factura 1')).toHaveCount(0);
-  await expect(kam.page.getByLabel('Orden de compra')).toHaveCount(0);
+  await expect(kam.page.getByRole('textbox', { name: 'Factura 1', exact: true })).toHaveCount(0);
+  await expect(kam.page.getByRole('textbox', { name: 'Orden de compra', exact: true })).toHaveCount(0);
   await expect(kam.page.locator('body')).not.toContainText(folio);
   await kam.page.screenshot({ path: `${SCREENS}/commission-kam-1440.png`, fullPage: true });
   await kam.page.setViewportSize({ width: 390, height: 844 });
