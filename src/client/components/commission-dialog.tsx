@@ -262,8 +262,8 @@ export function CommissionForm({
             <TextInput label="Orden de compra" {...form.getInputProps('purchaseOrder')} />
           ) : (
             <Text size="sm" c="dimmed" data-testid="commission-folios-hidden">
-              Los folios de la orden de compra y de las facturas solo los ven administradores y el equipo de
-              pagos.
+              Los folios de la orden de compra y de las facturas solo los ven quienes pueden ver esos
+              documentos.
             </Text>
           )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
