@@ -11,11 +11,15 @@ import { getJson } from './api';
 const GRANT_PATH = '/api/settings/permissions/audit.read/Supervisor';
 
 function grantToggles(): RequestSpec[] {
+  // Built on the run's request, so its cookie and origin headers stay.
   const toggle = (granted: boolean): RequestSpec => ({
     method: 'PUT',
-    path: GRANT_PATH,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ granted }),
+    setupRequest: (request) => ({
+      ...request,
+      path: GRANT_PATH,
+      headers: { ...request.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ granted }),
+    }),
   });
   return [toggle(true), toggle(false)];
 }
