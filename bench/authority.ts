@@ -38,6 +38,8 @@ export function authorityEndpoints() {
       label: 'settings: a grant given and withdrawn (alternating)',
       method: 'PUT' as const,
       path: GRANT_PATH,
+      // The probe before the runs sends it (a PUT without a body is refused with 400).
+      body: JSON.stringify({ granted: true }),
       target: 30,
       requests: grantToggles(),
     },

@@ -86,6 +86,17 @@ describe("the commission's and the invoice panel's folios follow documents.read"
     });
     await admin.put('/api/settings/permissions/documents.readRestricted/KAM', { granted: false });
     expect((await commissionSeenBy(kam, reservation.id)).foliosShown).toBe(false);
+
+    // The reservation's Historial logs the commission's values: the folios follow the same rule.
+    const historyUrl = `/api/audit/history/reservations/${reservation.id}`;
+    const adminHistory = await admin.get(historyUrl);
+    expect(adminHistory.statusCode).toBe(200);
+    expect(adminHistory.body).toContain('OC-4410');
+    const kamHistory = await kam.get(historyUrl);
+    expect(kamHistory.statusCode).toBe(200);
+    expect(kamHistory.body).not.toContain('OC-4410');
+    expect(kamHistory.body).not.toContain('1234');
+    expect(kamHistory.body).toContain('[oculto]');
   });
 
   it('a save by someone who may not see the folios keeps the stored ones, and typing one is refused', async () => {
