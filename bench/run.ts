@@ -62,6 +62,7 @@ import { openDatabase, postgresPool, queryRows } from '../src/server/db/client';
 import { santiagoDateOf } from '../src/shared/format';
 import { type ApprovalTargets, approvalEndpoints, approvalTargets } from './approvals';
 import { type AuditTargets, auditEndpoints, auditTargets } from './audit';
+import { authorityEndpoints, measureVerifications } from './authority';
 import { measureBackup } from './backups';
 import {
   type DataRequestTargets,
@@ -465,6 +466,8 @@ function endpoints(
     // Pesos (issue 33): Valores UF's month, a payment flow's invoices.
     ...pesosEndpoints(),
     ...paymentBatchEndpoints(batch),
+    // Who may do what (issue 56): the Permisos tab and a grant; the gate itself is on every route above.
+    ...authorityEndpoints(),
   ];
 }
 
@@ -922,6 +925,40 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
             p99: scrub.longestHealthMs,
             target: 1000,
             met: scrub.longestHealthMs <= 1000,
+          },
+        );
+      }
+    }
+    // Bank data (issues 53, 56): a broker's account changed and verified by a second person, pair by pair.
+    if (isSelected({ key: 'bankVerify', label: 'bank verification' })) {
+      const times = await measureVerifications(origin, cookies.admin);
+      if (times) {
+        const median = (values: number[]) => values[Math.floor(values.length / 2)]!;
+        console.log(
+          `  bank account change and verification (${times.pairs} pairs, one at a time): change ${times.changes.join(', ')} ms; verification ${times.verifications.join(', ')} ms`,
+        );
+        results.push(
+          {
+            key: 'bankChange',
+            label: `bank account changed (median and slowest of ${times.pairs})`,
+            path: 'PUT /api/brokers/:id',
+            status: 'ok',
+            httpStatus: 200,
+            p50: median(times.changes),
+            p99: times.changes.at(-1)!,
+            target: 100,
+            met: times.changes.at(-1)! <= 100,
+          },
+          {
+            key: 'bankVerify',
+            label: `bank account verified by a second person (median and slowest of ${times.pairs})`,
+            path: 'POST /api/brokers/:id/bank-account/verify',
+            status: 'ok',
+            httpStatus: 200,
+            p50: median(times.verifications),
+            p99: times.verifications.at(-1)!,
+            target: 100,
+            met: times.verifications.at(-1)! <= 100,
           },
         );
       }

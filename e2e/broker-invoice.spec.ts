@@ -150,5 +150,37 @@ test('la factura del broker desde su XML: la diferencia se ve línea a línea, b
   await expect(her.getByTestId('broker-invoice').getByTestId('invoice-acceptance')).toBeVisible();
   await chooseCompleted(her, 'Recepción Factura Broker');
   await expect(status(her, 'Recepción Factura Broker')).toHaveValue('Completada');
+
+  // The folio is the restricted 'Factura del broker''s fact (issue 56, decision 0076): the payments
+  // team reads it in the commission ('Factura 1'); a KAM, who may not read those documents, sees the
+  // invoice's check but no folio, on the flow and in the commission, as the server answers.
+  await her.goto(`/pagos/${reservation.reservationId}`);
+  await expect(her.getByRole('textbox', { name: 'Factura 1', exact: true })).toHaveValue(folio);
+  const kam = await newStaffUser(page, browser, origin, {
+    firstName: 'Kevin',
+    lastName: 'Comercial',
+    position: 'KAM',
+    userType: 'KAM',
+  });
+  await kam.page.goto(`/pagos/flujo/${flowId}`);
+  const kamPanel = kam.page.getByTestId('broker-invoice');
+  await expect(kamPanel.getByText('Diferencia aceptada', { exact: true }).first()).toBeVisible();
+  await expect(kamPanel.getByTestId('invoice-line-total')).toContainText('$ 4.000.001');
+  await expect(kamPanel.getByTestId('invoice-folio')).toHaveCount(0);
+  await expect(kamPanel).not.toContainText(folio);
+  await kam.page.setViewportSize({ width: 1440, height: 900 });
+  await kamPanel.screenshot({ path: `${SCREENS}/broker-invoice-kam-1440.png` });
+  await kam.page.setViewportSize({ width: 390, height: 844 });
+  await kamPanel.screenshot({ path: `${SCREENS}/broker-invoice-kam-390.png` });
+  await kam.page.setViewportSize({ width: 1440, height: 900 });
+  await kam.page.goto(`/pagos/${reservation.reservationId}`);
+  await expect(kam.page.getByTestId('commission-folios-hidden')).toBeVisible();
+  await expect(kam.page.getByRole('textbox', { name: 'Factura 1', exact: true })).toHaveCount(0);
+  await expect(kam.page.getByRole('textbox', { name: 'Orden de compra', exact: true })).toHaveCount(0);
+  await expect(kam.page.locator('body')).not.toContainText(folio);
+  await kam.page.screenshot({ path: `${SCREENS}/commission-kam-1440.png`, fullPage: true });
+  await kam.page.setViewportSize({ width: 390, height: 844 });
+  await kam.page.screenshot({ path: `${SCREENS}/commission-kam-390.png`, fullPage: true });
+  await kam.close();
   await paula.close();
 });

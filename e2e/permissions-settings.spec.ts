@@ -70,3 +70,52 @@ test('Permisos: un administrador otorga la auditoría a los KAM, que la ven al i
   await page.getByRole('listitem').filter({ hasText: 'Eliminar clientes' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: '.tmp/screens/permisos-390.png' });
 });
+
+test('Permisos: otorgar a los KAM eliminar clientes les muestra el botón y retirarles el Informe de Pagos Brokers les quita el menú; al revés vuelven', async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/configuracion/permisos');
+  /** Turns the KAMs' switch of an action and waits for the server's word. */
+  const turn = async (label: string, told: 'se otorgó' | 'se retiró') => {
+    const toggle = page.getByRole('switch', { name: `${label} — KAM` });
+    await toggle.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await toggle.click({ force: true });
+    await expect(
+      page.getByText(`KAM: ${told} «${label.slice(0, 20)}`, { exact: false }).last(),
+    ).toBeVisible();
+    await expect(toggle).toBeChecked({ checked: told === 'se otorgó' });
+  };
+  const DELETE_CLIENTS = 'Eliminar clientes';
+  const BROKER_PAYMENTS = 'Ver el Informe de Pagos Brokers';
+
+  const kam = await signedInKam(browser);
+  try {
+    await kam.page.goto('/clientes');
+    const menu = kam.page.getByRole('navigation', { name: 'Menú principal' });
+    await menu.getByText('Informes', { exact: true }).click();
+    const brokerPayments = menu.getByRole('link', { name: 'Pagos Brokers', exact: true });
+    const deleteButtons = kam.page.getByRole('button', { name: /^Eliminar a / });
+    await expect(kam.page.getByRole('table').first()).toBeVisible();
+    // Today's defaults: the menu entry is there, the delete buttons are not.
+    await expect(brokerPayments).toBeVisible();
+    await expect(deleteButtons).toHaveCount(0);
+
+    // Granted: the KAM's open tab hears it and the buttons appear; withdrawn: the menu entry goes.
+    await turn(DELETE_CLIENTS, 'se otorgó');
+    await expect(deleteButtons.first()).toBeVisible();
+    await turn(BROKER_PAYMENTS, 'se retiró');
+    await expect(brokerPayments).toHaveCount(0);
+    expect((await kam.page.request.get('/api/reports/broker-payments')).status()).toBe(403);
+    await kam.page.screenshot({ path: '.tmp/screens/permisos-kam-1440.png' });
+
+    // Back as they were: the buttons go, the menu entry comes back.
+    await turn(DELETE_CLIENTS, 'se retiró');
+    await expect(deleteButtons).toHaveCount(0);
+    await turn(BROKER_PAYMENTS, 'se otorgó');
+    await expect(brokerPayments).toBeVisible();
+  } finally {
+    await kam.close();
+  }
+});

@@ -536,6 +536,11 @@ export const errorCatalog = {
     message:
       'La Liquidación de Comisión cita los folios de la orden de compra y de la factura del broker: solo la ven quienes pueden ver esos documentos.',
   },
+  COMMISSION_FOLIOS_FORBIDDEN: {
+    status: 403,
+    message:
+      'Los folios de la orden de compra y de las facturas del broker solo los ven y registran quienes pueden ver esos documentos: no se guardó.',
+  },
   DOCUMENT_FORBIDDEN: {
     status: 403,
     message: 'Los documentos de tipo «{type}» solo los ven administradores y el equipo de pagos.',

@@ -18,6 +18,7 @@ import { useEffect } from 'react';
 import { commissionFigures } from '../../shared/domain/pricing';
 import { clpFigureOf } from '../../shared/domain/uf';
 import { formatPercent, formatUF } from '../../shared/format';
+import { can } from '../../shared/permissions';
 import {
   type CommissionView,
   type SaveCommissionBody,
@@ -25,6 +26,7 @@ import {
 } from '../../shared/schemas/reservations';
 import { errorMessage } from '../lib/api';
 import { schemaErrors, useServerFieldErrors } from '../lib/forms';
+import { useCurrentUser } from '../lib/session';
 import { ClpText, useUfToday } from './clp-text';
 import { DateField } from './date-field';
 import { MoneyInput, toAmount } from './money-input';
@@ -140,6 +142,10 @@ export function CommissionForm({
   onCancel,
   onDirtyChange,
 }: CommissionFormProps) {
+  const user = useCurrentUser();
+  // The server says whether this user sees the folios (decision 0076); a commission not yet saved
+  // follows the session's actions, which the server also sets.
+  const foliosShown = commission ? commission.foliosShown : can(user, 'documents.readRestricted');
   const form = useForm<CommissionFormValues>({
     mode: 'controlled',
     initialValues: initialValues(commission),
@@ -252,9 +258,16 @@ export function CommissionForm({
           </SimpleGrid>
 
           <Divider label="Documentos y fechas" labelPosition="left" />
-          <TextInput label="Orden de compra" {...form.getInputProps('purchaseOrder')} />
+          {foliosShown ? (
+            <TextInput label="Orden de compra" {...form.getInputProps('purchaseOrder')} />
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="commission-folios-hidden">
+              Los folios de la orden de compra y de las facturas solo los ven quienes pueden ver esos
+              documentos.
+            </Text>
+          )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label="Factura 1" {...form.getInputProps('invoice1')} />
+            {foliosShown ? <TextInput label="Factura 1" {...form.getInputProps('invoice1')} /> : null}
             <DateField label="Fecha factura 1" clearable {...form.getInputProps('invoice1Date')} />
             <DateField
               label="Fecha de pago 1"
@@ -268,7 +281,7 @@ export function CommissionForm({
           </SimpleGrid>
           {twoPayments ? (
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput label="Factura 2" {...form.getInputProps('invoice2')} />
+              {foliosShown ? <TextInput label="Factura 2" {...form.getInputProps('invoice2')} /> : null}
               <DateField label="Fecha factura 2" clearable {...form.getInputProps('invoice2Date')} />
               <DateField
                 label="Fecha de pago 2"

@@ -1386,6 +1386,13 @@ export const auditLog = pgTable(
     // A suppression redacts every comment's history and every export's filters (decision 0027).
     index('audit_log_comments_idx').on(t.id).where(sql`${t.tableName} = 'flow_task_comments'`),
     index('audit_log_exports_idx').on(t.id).where(sql`${t.action} = 'export'`),
+    // The Auditoría's text search (issue 61, decision 0076): the values folded as the search folds
+    // its words (audit_search_text, migration 0050), by trigram, so a word is found through the index
+    // instead of decoding every row of the window.
+    index('audit_log_search_trgm_idx').using(
+      'gin',
+      sql`audit_search_text(${t.before}, ${t.after}) gin_trgm_ops`,
+    ),
   ],
 );
 

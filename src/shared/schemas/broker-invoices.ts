@@ -107,7 +107,8 @@ export const brokerInvoiceView = z.object({
   id: z.uuid(),
   kind: z.enum(BROKER_INVOICE_KINDS),
   issuerRut: z.string(),
-  folio: z.string(),
+  /** Null for whoever may not see the folios (`foliosShown` of its task). */
+  folio: z.string().nullable(),
   issueDate: z.string(),
   receivedDate: z.string(),
   netAmount: z.string().nullable(),
@@ -147,6 +148,11 @@ export const invoiceTaskView = z.object({
     .nullable(),
   /** Why completing the task is refused now (the server's words), or null. */
   completionBlock: z.string().nullable(),
+  /**
+   * Whether this user may see the invoice's folio, the fact of the restricted type 'Factura del
+   * broker' (decision 0076); when false, `invoice.folio` is null.
+   */
+  foliosShown: z.boolean(),
   canRecord: z.boolean(),
   canAccept: z.boolean(),
 });

@@ -293,6 +293,12 @@ export const commissionView = z.object({
   /** Payment dates become read-only once the respective payment flow exists. */
   hasFirstPaymentFlow: z.boolean(),
   hasSecondPaymentFlow: z.boolean(),
+  /**
+   * Whether this user may see the purchase order's and the invoices' folios (the facts of the
+   * restricted document types, decision 0076): when false, `purchaseOrder`, `invoice1` and `invoice2`
+   * are null whatever is stored, and a save leaves the stored ones as they are.
+   */
+  foliosShown: z.boolean(),
 });
 export type CommissionView = z.infer<typeof commissionView>;
 

@@ -65,6 +65,7 @@ const mismatched = (flags: Partial<InvoiceTaskView> = {}): InvoiceTaskView => ({
     isExpired: false,
     label: 'Quedan 8 días para reclamar la factura',
   },
+  foliosShown: true,
   completionBlock: BLOCK,
   canRecord: true,
   canAccept: false,

@@ -196,9 +196,11 @@ function InvoiceTaskCard({
             <InfoItem label="Documento">
               <Text size="sm">{BROKER_INVOICE_KIND_LABELS[invoice.kind]}</Text>
             </InfoItem>
-            <InfoItem label="Folio" testId="invoice-folio">
-              <Text size="sm">{invoice.folio}</Text>
-            </InfoItem>
+            {invoice.folio === null ? null : (
+              <InfoItem label="Folio" testId="invoice-folio">
+                <Text size="sm">{invoice.folio}</Text>
+              </InfoItem>
+            )}
             <InfoItem label="Emisión">
               <Text size="sm">{formatDate(invoice.issueDate)}</Text>
             </InfoItem>

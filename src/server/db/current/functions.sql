@@ -235,6 +235,20 @@ AS $function$
       FROM jsonb_each(doc) v) END
 $function$;
 
+-- audit_search_text (drizzle/0050_audit_search_index.sql)
+CREATE OR REPLACE FUNCTION public.audit_search_text(before jsonb, after jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE COST 1000
+AS $function$
+BEGIN
+  RETURN lower(translate(
+    jsonb_path_query_array(coalesce(before, '{}'::jsonb), '$.*')::text || ' ' ||
+    jsonb_path_query_array(coalesce(after, '{}'::jsonb), '$.*')::text,
+    'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'));
+END
+$function$;
+
 -- clients_share_search_text (drizzle/0019_sale_flow_client_search.sql)
 CREATE OR REPLACE FUNCTION public.clients_share_search_text()
  RETURNS trigger

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/schemas/audit';
 import { type Executor, isoInstant } from '../../db/client';
 import { type PageSpec, selectPage } from '../../db/paging';
+import { PLANNED_PER_RUN } from '../../db/planned-per-run';
 import { santiagoDayStart } from '../../db/santiago-day';
 import { auditLog, profiles } from '../../db/schema';
 import { escapeLike } from '../../db/search';
@@ -314,12 +315,13 @@ export function auditFilterSql(filters: AuditFilters): SQL | undefined {
   if (filters.to)
     conditions.push(sql`${auditLog.occurredAt} < ${santiagoDayStart(sql`${filters.to}::date + 1`)}`);
   // The values only (not the column names), folded as the words are; every word must appear. The
-  // values are read as one JSON array text per row: a set-returning function per row (jsonb_each_text)
-  // kept its rows until the statement ended, and the embedded database ran out of memory on a log of
-  // millions of rows. In that text a value is JSON-escaped, so the words are escaped alike. Nothing
-  // indexes the values, so only the newest AUDIT_TEXT_SEARCH_WINDOW changes the other filters leave
-  // are read (through their index, then a range of the primary key): a word found nowhere cost over
-  // two minutes on the bench's 3.9 million rows.
+  // folded text is `audit_search_text(before, after)` (migration 0050), the very expression the
+  // trigram index `audit_log_search_trgm_idx` holds, so each word is looked up in the index and only
+  // the rows it names are read and checked (decision 0076; before, every row of the window was
+  // decoded, twice per request). In that text a value is JSON-escaped, so the words are escaped
+  // alike. The search still covers only the newest AUDIT_TEXT_SEARCH_WINDOW changes the other filters
+  // leave (through their index, then a range of the primary key): a word in most rows (a year, 'true')
+  // would otherwise have the index name millions of them.
   const words = auditSearchWords(filters.search);
   if (words.length > 0) {
     const others = and(...conditions);
@@ -327,12 +329,12 @@ export function auditFilterSql(filters: AuditFilters): SQL | undefined {
       sql`${auditLog.id} >= coalesce((select min(w.id) from (select id from audit_log
             ${others ? sql`where ${others}` : sql``} order by id desc limit ${AUDIT_TEXT_SEARCH_WINDOW}) w), 0)`,
     );
-    const values = sql`lower(translate(
-      jsonb_path_query_array(coalesce(${auditLog.before}, '{}'::jsonb), '$.*')::text || ' ' ||
-      jsonb_path_query_array(coalesce(${auditLog.after}, '{}'::jsonb), '$.*')::text,
-      'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'))`;
+    const values = sql`audit_search_text(${auditLog.before}, ${auditLog.after})`;
+    // A word's selectivity is the plan (the index for a rare one): planned at each run, as 0064's.
     for (const word of words)
-      conditions.push(sql`${values} like ${`%${escapeLike(JSON.stringify(word).slice(1, -1))}%`}`);
+      conditions.push(
+        sql`${PLANNED_PER_RUN} ${values} like ${`%${escapeLike(JSON.stringify(word).slice(1, -1))}%`}`,
+      );
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }

@@ -20,6 +20,7 @@ import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { keysetChunks } from '../../exports';
 import { AppError } from '../../http/app-error';
+import * as commissions from '../commissions/commissions.service';
 import * as queries from './audit.queries';
 
 /** Writes a sign-in or sign-out in the caller's transaction (the session change it records). */
@@ -67,12 +68,37 @@ export function exportRecorder(
 /** 'sistema' is the author of what no user did (migrations, the generator, scripts). */
 export const SYSTEM_NAME = 'sistema';
 
-function entryOf(row: queries.AuditRow): AuditEntry {
+/**
+ * The folios, facts of the restricted document types (decision 0076), as their columns are logged:
+ * whoever may not read those documents reads that they changed, not what they are.
+ */
+const FOLIO_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  broker_commissions: ['purchase_order', 'invoice_1', 'invoice_2'],
+  broker_invoices: ['folio'],
+};
+const HIDDEN_FOLIO = '[oculto]';
+
+function folioMask(row: queries.AuditRow, foliosShown: boolean) {
+  const columns = foliosShown ? undefined : FOLIO_COLUMNS[row.tableName];
+  const mask = (values: Record<string, unknown> | null) =>
+    values && columns
+      ? Object.fromEntries(
+          Object.entries(values).map(([key, value]) => [
+            key,
+            columns.includes(key) && value !== null ? HIDDEN_FOLIO : value,
+          ]),
+        )
+      : values;
+  return { before: mask(row.before), after: mask(row.after) };
+}
+
+function entryOf(row: queries.AuditRow, foliosShown: boolean): AuditEntry {
+  const { before, after } = folioMask(row, foliosShown);
   const { subject, summary, changes } = describeAuditRow({
     action: row.action,
     table: row.tableName,
-    before: row.before,
-    after: row.after,
+    before,
+    after,
     taskName: row.taskName,
     references: row.references,
     actorId: row.actorId,
@@ -106,13 +132,14 @@ function entryOf(row: queries.AuditRow): AuditEntry {
  * every signed-in user.
  */
 export async function history(
-  { db }: ReadContext,
+  { db, user }: ReadContext,
   kind: HistoryKind,
   id: string,
   query: HistoryQuery,
 ): Promise<AuditPage> {
   const page = await queries.listHistory(db, kind, id, query);
-  return { ...page, rows: page.rows.map(entryOf) };
+  const foliosShown = commissions.mayReadFolios(user);
+  return { ...page, rows: page.rows.map((row) => entryOf(row, foliosShown)) };
 }
 
 function assertMayAudit(ctx: Pick<ServiceContext, 'user'>) {
@@ -127,7 +154,8 @@ export async function list(
   assertMayAudit(ctx);
   const { page, pageSize, ...filters } = query;
   const result = await queries.listLog(ctx.db, filters, { page, pageSize });
-  return { ...result, rows: result.rows.map(entryOf) };
+  const foliosShown = commissions.mayReadFolios(ctx.user);
+  return { ...result, rows: result.rows.map((row) => entryOf(row, foliosShown)) };
 }
 
 /** Every staff account, active or not, for the Auditoría's user filter (administrators). */
@@ -153,6 +181,7 @@ function exportRowOf(entry: AuditEntry): AuditExportRow {
 /** The Auditoría's export: the filtered log, newest first, in keyset chunks (administrators). */
 export function exportRows(ctx: Pick<ServiceContext, 'db' | 'user' | 'now'>, filters: AuditFilters) {
   assertMayAudit(ctx);
+  const foliosShown = commissions.mayReadFolios(ctx.user);
   let lastId: number | null = null;
   return {
     fileName: `auditoria_${santiagoDateOf(ctx.now)}`,
@@ -161,7 +190,7 @@ export function exportRows(ctx: Pick<ServiceContext, 'db' | 'user' | 'now'>, fil
       async (beforeId, limit) => {
         const rows = await queries.listLogChunk(ctx.db, filters, beforeId, limit);
         lastId = rows.at(-1)?.id ?? null;
-        return rows.map((row) => exportRowOf(entryOf(row)));
+        return rows.map((row) => exportRowOf(entryOf(row, foliosShown)));
       },
       () => lastId,
     ),

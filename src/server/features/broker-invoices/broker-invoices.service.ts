@@ -222,6 +222,8 @@ async function taskView(
   const { check, expected } = await checkOf(db, subject, invoice);
   const refusal = await refusalOf(db, subject, invoice, check);
   const open = !subject.subjectClosed && subject.flowStatus !== 'cancelled';
+  // The folio is the restricted 'Factura del broker''s fact: shown as the commission's are (decision 0076).
+  const foliosShown = commissions.mayReadFolios(user);
   return {
     taskRowId: subject.taskRowId,
     taskName: subject.taskName,
@@ -232,7 +234,7 @@ async function taskView(
       id: invoice.id,
       kind: invoice.kind,
       issuerRut: invoice.issuerRut,
-      folio: invoice.folio,
+      folio: foliosShown ? invoice.folio : null,
       issueDate: invoice.issueDate,
       receivedDate: invoice.receivedDate,
       netAmount: invoice.netAmount,
@@ -258,6 +260,7 @@ async function taskView(
       invoice && invoice.kind !== 'fees' ? claimCountdown(invoice.receivedDate, santiagoDateOf(now)) : null,
     // A completed task has nothing left to block (an administrator may still correct its invoice).
     completionBlock: subject.taskStatus === 'completed' ? null : (refusal?.message ?? null),
+    foliosShown,
     canRecord: open && allow(user, 'brokerInvoices.record', { taskStatus: subject.taskStatus }),
     canAccept:
       open &&

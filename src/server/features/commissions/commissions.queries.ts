@@ -45,15 +45,21 @@ const commissionViewColumns = {
   version: brokerCommissions.version,
   hasFirstPaymentFlow: hasPaymentFlow(false),
   hasSecondPaymentFlow: hasPaymentFlow(true),
-} satisfies Record<keyof CommissionView, unknown>;
+} satisfies Record<keyof StoredCommission, unknown>;
 
-export async function commissionViewOf(db: Executor, reservationId: string): Promise<CommissionView | null> {
+/** The commission as stored, every folio included: the service decides what a user sees of it. */
+export type StoredCommission = Omit<CommissionView, 'foliosShown'>;
+
+export async function commissionViewOf(
+  db: Executor,
+  reservationId: string,
+): Promise<StoredCommission | null> {
   const [row] = await db
     .select(commissionViewColumns)
     .from(brokerCommissions)
     .where(eq(brokerCommissions.reservationId, reservationId))
     .limit(1);
-  return (row as CommissionView | undefined) ?? null;
+  return (row as StoredCommission | undefined) ?? null;
 }
 
 export async function commissionRowOf(db: Executor, reservationId: string): Promise<CommissionRow | null> {

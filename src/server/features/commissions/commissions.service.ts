@@ -3,6 +3,7 @@ import { riskRefusal } from '../../../shared/domain/payments';
 import { commissionFigures } from '../../../shared/domain/pricing';
 import { paymentUf, ufToClp } from '../../../shared/domain/uf';
 import type { FlowStatus } from '../../../shared/domain/workflow/statuses';
+import { allow, type PolicyUser } from '../../../shared/policies';
 import type {
   CommissionView,
   commissionFields,
@@ -36,8 +37,55 @@ function commissionValues(
   return { ...fields, brokerId, netCommission, difference };
 }
 
-export function commissionOf(db: Executor, reservationId: string): Promise<CommissionView | null> {
+/** The commission as stored, every folio included (the server's own checks; never sent as it is). */
+export function commissionOf(db: Executor, reservationId: string): Promise<queries.StoredCommission | null> {
   return queries.commissionViewOf(db, reservationId);
+}
+
+/**
+ * The purchase order's and the broker's invoices' folios are the facts of the restricted document
+ * types 'Orden de compra' and 'Factura del broker' (decision 0060): whoever may not read those
+ * documents does not see the folios either (decision 0076), as the commission's PDF already refuses.
+ */
+export function mayReadFolios(user: PolicyUser | undefined): boolean {
+  return user !== undefined && allow(user, 'documents.read', { isRestricted: true });
+}
+
+/** The commission as this user may see it: the folios null when they may not, and saying so. */
+export function viewFor(user: PolicyUser | undefined, stored: queries.StoredCommission): CommissionView {
+  if (mayReadFolios(user)) return { ...stored, foliosShown: true };
+  return { ...stored, purchaseOrder: null, invoice1: null, invoice2: null, foliosShown: false };
+}
+
+/** The commission of a reservation as this user may see it (its answer and the reservation's). */
+export async function commissionFor(
+  db: Executor,
+  user: PolicyUser | undefined,
+  reservationId: string,
+): Promise<CommissionView | null> {
+  const stored = await queries.commissionViewOf(db, reservationId);
+  return stored && viewFor(user, stored);
+}
+
+const FOLIO_FIELDS = ['purchaseOrder', 'invoice1', 'invoice2'] as const;
+
+/**
+ * A save by someone who may not see the folios: typing one is refused (they could not read it back),
+ * and the folios stored stay as they are (the form sends none: it never showed them).
+ */
+function withFoliosOf<T extends Partial<Record<(typeof FOLIO_FIELDS)[number], string | null | undefined>>>(
+  user: PolicyUser,
+  input: T,
+  stored: Pick<queries.StoredCommission, (typeof FOLIO_FIELDS)[number]> | null,
+): T {
+  if (mayReadFolios(user)) return input;
+  if (FOLIO_FIELDS.some((field) => input[field] != null)) throw new AppError('COMMISSION_FOLIOS_FORBIDDEN');
+  return {
+    ...input,
+    purchaseOrder: stored?.purchaseOrder ?? null,
+    invoice1: stored?.invoice1 ?? null,
+    invoice2: stored?.invoice2 ?? null,
+  };
 }
 
 export function hasStartedPaymentFlow(db: Executor, commissionId: string): Promise<boolean> {
@@ -49,13 +97,13 @@ export async function createForReservation(
   tx: Executor,
   reservation: ReservationFigures & { id: string; brokerId: string },
   input: CommissionInput,
-  actorId: string,
+  actor: PolicyUser,
 ): Promise<void> {
   await queries.insertCommission(
     tx,
     reservation.id,
-    commissionValues(input, reservation, reservation.brokerId),
-    actorId,
+    commissionValues(withFoliosOf(actor, input, null), reservation, reservation.brokerId),
+    actor.id,
   );
 }
 
@@ -107,7 +155,8 @@ export async function save(
       if (reservation.isRescinded) throw new AppError('RESERVATION_RESCINDED');
       if (!reservation.isWithBroker || !reservation.brokerId) throw new AppError('COMMISSION_NOT_ALLOWED');
       const existing = await queries.commissionViewOf(tx, reservationId);
-      const { version, ...input } = body;
+      const { version, ...typed } = body;
+      const input = withFoliosOf(ctx.user, typed, existing);
       const values = commissionValues(input, reservation, reservation.brokerId);
       if (!existing) {
         if (version !== undefined) throw new AppError('STALE_VERSION');
@@ -137,7 +186,7 @@ export async function save(
     if (isUniqueViolation(error, COMMISSION_UNIQUE)) throw new AppError('STALE_VERSION');
     throw error;
   }
-  return (await queries.commissionViewOf(ctx.db, reservationId))!;
+  return (await commissionFor(ctx.db, ctx.user, reservationId))!;
 }
 
 /**

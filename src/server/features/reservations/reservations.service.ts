@@ -208,7 +208,7 @@ export async function create(
           tx,
           { ...reservation, brokerId: reservation.brokerId },
           body.commission,
-          ctx.user.id,
+          ctx.user,
         );
       }
       const saleFlow = await workflows.createFlow(tx, {
@@ -284,7 +284,7 @@ export async function update(
           tx,
           { ...updated, brokerId: updated.brokerId },
           body.commission,
-          ctx.user.id,
+          ctx.user,
         );
       }
 
@@ -382,7 +382,7 @@ export async function get(ctx: ReadContext, id: string): Promise<ReservationView
   const found = await queries.findReservation(ctx.db, id);
   if (!found) throw new AppError('RESERVATION_NOT_FOUND');
   const [commission, promotionRows, units] = await Promise.all([
-    commissions.commissionOf(ctx.db, id),
+    commissions.commissionFor(ctx.db, ctx.user, id),
     promotions.promotionsOf(ctx, id),
     stock.unitsOfReservation(ctx.db, id),
   ]);
