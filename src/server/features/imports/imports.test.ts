@@ -541,16 +541,17 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
   it('an apply of every row stops, leaving nothing, when a row its dry run passed is refused by its chunk (decision 0077)', async () => {
     const admin = await loginAs(ctx);
     const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
-    for (let n = 0; n < 120; n++) lines.push(`${rutOf(17_000_000 + n)};Ana;Soto ${n};01/02/1980`);
+    // Past one chunk on either engine (50 embedded, 500 on PostgreSQL).
+    for (let n = 0; n < 600; n++) lines.push(`${rutOf(17_000_000 + n)};Ana;Soto ${n};01/02/1980`);
     const { file, dry } = await uploadAndCheck(admin, 'clients', 'later.csv', Buffer.from(lines.join('\n')));
-    expect(dry.counts).toMatchObject({ created: 120, errors: 0 });
+    expect(dry.counts).toMatchObject({ created: 600, errors: 0 });
     const serviceCtx = {
       db: actingAs(ctx.appDb, { userId: admin.user!.id }),
       user: admin.user! as unknown as ServiceContext['user'],
       now: NOW,
       events: ctx.app.dependencies.events,
     };
-    // After the dry run and the first chunk, the holder of row 100 blocks the processing of their data.
+    // After the dry run and the first chunk, the holder of row 552 blocks the processing of their data.
     let blocked = false;
     await imports.startApply(
       serviceCtx,
@@ -560,7 +561,7 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
         beforeChunk: async (index) => {
           if (index !== 1 || blocked) return;
           blocked = true;
-          await createClient(ctx.db, { rut: rutOf(17_000_098), restriction: 'blocking' });
+          await createClient(ctx.db, { rut: rutOf(17_000_550), restriction: 'blocking' });
         },
       },
     );
@@ -572,7 +573,7 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
       ctx.db,
       sql`select count(*)::int as n from clients where rut like '17000%'`,
     );
-    // Only the client blocked meanwhile: the first chunk's 50 were undone.
+    // Only the client blocked meanwhile: the first chunk's clients were undone.
     expect(left[0]!.n).toBe(1);
     expect(blocked).toBe(true);
   });
