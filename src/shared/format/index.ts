@@ -153,9 +153,17 @@ export function isoOrNull(instant: Date | null): string | null {
 
 /** The calendar date ('YYYY-MM-DD') of an instant in Santiago. */
 export function santiagoDateOf(instant: Date): string {
+  // Santiago's offset is whole hours, so its date changes only on a minute of UTC: the last minute's
+  // answer is kept. Every imported row's date check asks for today (a birth date is not in the
+  // future), and formatToParts costs ~7 µs: 2 s of CPU over the three passes of 100,000 clients.
+  const minute = Math.floor(instant.getTime() / 60_000);
+  if (minute === lastDate.minute) return lastDate.date;
   const p = parts(santiagoDate, instant);
-  return `${p.year}-${p.month}-${p.day}`;
+  const date = `${p.year}-${p.month}-${p.day}`;
+  lastDate = { minute, date };
+  return date;
 }
+let lastDate = { minute: Number.NaN, date: '' };
 
 const santiagoWall = new Intl.DateTimeFormat('en-CA', {
   timeZone: TIME_ZONE,

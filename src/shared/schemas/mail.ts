@@ -24,7 +24,7 @@ export const mailKindLabels: Record<MailKind, string> = {
   mention: 'Mención',
   notices: 'Avisos agrupados',
   paymentCompleted: 'Pago completado (KAM)',
-  bankAccount: 'Cuenta bancaria del broker',
+  bankAccount: 'Cuenta bancaria (broker, promoción o inmobiliaria)',
   digest: 'Resumen diario',
   reminder: 'Recordatorio de plazo',
   test: 'Correo de prueba',

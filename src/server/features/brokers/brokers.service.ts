@@ -77,11 +77,6 @@ function bankChangeOf(
   return { changedBy: user.id, at: now };
 }
 
-function personName(user: { firstName?: string; lastName?: string; email?: string }): string {
-  const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
-  return name || user.email || 'Un usuario';
-}
-
 /** The broker's finance contact and KAM told of a change or a verification, in its transaction. */
 async function noticeIn(
   tx: Executor,
@@ -93,12 +88,13 @@ async function noticeIn(
     tx,
     {
       action,
+      payee: 'broker',
       brokerId: broker.id,
       brokerName: broker.name,
       bankName: broker.bankName,
       accountType: broker.bankAccountType,
       accountEnding: broker.bankAccountNumber ? lastFour(broker.bankAccountNumber) : null,
-      byName: personName(ctx.user),
+      byName: mail.authorName(ctx.user),
     },
     [broker.financeContactEmail, broker.kamEmail],
     ctx.now,

@@ -64,7 +64,8 @@ export async function fileSubjectKeys(bytes: Buffer): Promise<Set<string>> {
   if (fileFormatOf(bytes) === 'csv') {
     // RUTs and addresses are ASCII: read as Latin-1, every encoding of ASCII text reads the same.
     const text = bytes.toString('latin1');
-    const CHUNK = 1 << 20;
+    // 64 KiB per stretch: a whole MiB of the RUT pattern held the loop 0.1 s idle, more under load.
+    const CHUNK = 1 << 16;
     // Chunks overlapping by more than an identifier's length; a turn of the event loop between them.
     for (let from = 0; from < text.length; from += CHUNK) {
       subjectKeysIn(text.slice(Math.max(0, from - 400), from + CHUNK), keys);
@@ -89,11 +90,34 @@ function keyedHash(salt: Buffer, key: string): Buffer {
   return createHmac('sha256', salt).update(key).digest().subarray(0, HASH_BYTES);
 }
 
-/** The stored form: a new salt, and the keys' hashes under it, sorted and joined. */
-export function hashSubjects(keys: Iterable<string>): { salt: string; hashes: Buffer } {
+/** Keys hashed per stretch of the upload, with others' requests between (see hashSubjects). */
+const HASHES_PER_TURN = 1_000;
+
+/**
+ * The stored form: a new salt, and the keys' hashes under it, sorted and joined. A thousand keys
+ * at a time with a turn of the event loop between: the 200,000 keys of 100,000 clients (RUT and
+ * e-mail) hashed in one stretch held /api/health through the upload (~0.5 s idle, 4 s under load).
+ */
+export async function hashSubjects(keys: Iterable<string>): Promise<{ salt: string; hashes: Buffer }> {
   const salt = randomBytes(16);
-  const hashes = [...keys].map((key) => keyedHash(salt, key)).sort(Buffer.compare);
-  return { salt: salt.toString('hex'), hashes: Buffer.concat(hashes) };
+  // Each hash as a Latin-1 string (a character a byte): sorted by the engine's own string order, which
+  // is the bytes' order. Sorted with `Buffer.compare`, a call into C++ per comparison, the 200,000
+  // hashes of 100,000 clients held the event loop 5.5 s under load.
+  const hashes: string[] = [];
+  for (const key of keys) {
+    hashes.push(keyedHash(salt, key).toString('latin1'));
+    if (hashes.length % HASHES_PER_TURN === 0) await letOthersThrough();
+  }
+  // By their first byte into 256 buckets, each sorted alone, a turn between every 16: one sort of the
+  // 200,000 held the loop ~0.4 s under load.
+  const buckets: string[][] = Array.from({ length: 256 }, () => []);
+  for (const hash of hashes) buckets[hash.charCodeAt(0)]!.push(hash);
+  const sorted: string[] = [];
+  for (const [index, bucket] of buckets.entries()) {
+    sorted.push(...bucket.sort());
+    if (index % 16 === 15) await letOthersThrough();
+  }
+  return { salt: salt.toString('hex'), hashes: Buffer.from(sorted.join(''), 'latin1') };
 }
 
 /** Whether any of the keys is among the stored hashes (a binary search per key). */

@@ -538,6 +538,46 @@ describe('imports: round trips and undo', { timeout: 180_000 }, () => {
     expect(await snapshot(ctx)).toEqual(before);
   });
 
+  it('an apply of every row stops, leaving nothing, when a row its dry run passed is refused by its chunk (decision 0077)', async () => {
+    const admin = await loginAs(ctx);
+    const lines = ['RUT;Nombres;Apellidos;Fecha de nacimiento'];
+    // Past one chunk on either engine (50 embedded, 500 on PostgreSQL).
+    for (let n = 0; n < 600; n++) lines.push(`${rutOf(17_000_000 + n)};Ana;Soto ${n};01/02/1980`);
+    const { file, dry } = await uploadAndCheck(admin, 'clients', 'later.csv', Buffer.from(lines.join('\n')));
+    expect(dry.counts).toMatchObject({ created: 600, errors: 0 });
+    const serviceCtx = {
+      db: actingAs(ctx.appDb, { userId: admin.user!.id }),
+      user: admin.user! as unknown as ServiceContext['user'],
+      now: NOW,
+      events: ctx.app.dependencies.events,
+    };
+    // After the dry run and the first chunk, the holder of row 552 blocks the processing of their data.
+    let blocked = false;
+    await imports.startApply(
+      serviceCtx,
+      file.runId,
+      { mapping: file.mapping, onlyValidRows: false },
+      {
+        beforeChunk: async (index) => {
+          if (index !== 1 || blocked) return;
+          blocked = true;
+          await createClient(ctx.db, { rut: rutOf(17_000_550), restriction: 'blocking' });
+        },
+      },
+    );
+    const outcome = await imports.settled(file.runId);
+    expect(outcome?.status).toBe('failed');
+    const run = (await admin.get(`/api/imports/runs/${file.runId}`)).json().run;
+    expect(run).toMatchObject({ status: 'failed', failure: 'IMPORT_HAS_ERRORS' });
+    const left = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from clients where rut like '17000%'`,
+    );
+    // Only the client blocked meanwhile: the first chunk's clients were undone.
+    expect(left[0]!.n).toBe(1);
+    expect(blocked).toBe(true);
+  });
+
   it('rolls back a run a stopped server left Aplicando, and then lets the next import through', async () => {
     const admin = await loginAs(ctx);
     const before = await snapshot(ctx);

@@ -390,6 +390,10 @@ export async function apply(
     const cancelRequested = await acting.transaction(async (tx) => {
       await preferIndexesEmbedded(tx);
       const rows = await kind.planBatch(tx, chunk, options.now, memo);
+      // A row the plan found valid and its chunk does not (the database moved since the dry run): an
+      // apply that wanted every row stops, and what it wrote is undone (decision 0077).
+      if (!options.onlyValidRows && rows.some((row) => row.action === 'error'))
+        throw new AppError('IMPORT_HAS_ERRORS');
       const records: ChangedRecord[] = await kind.applyBatch(
         tx,
         rows.filter((row) => row.action === 'create' || row.action === 'update'),

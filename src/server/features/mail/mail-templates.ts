@@ -116,25 +116,47 @@ const BANK_ACTION_TITLES: Record<string, string> = {
   verified: 'Se verificó la cuenta bancaria',
 };
 
-/** A broker's bank data changed or verified (issue 53): never more of the account than its end. */
+/**
+ * Whose account a bank notice is about and where the screen shows it (decision 0077). A notice
+ * without `payee` was written before 0077: a broker's.
+ */
+function bankPayeeOf(facts: MessageFacts, notice: Record<string, unknown>) {
+  const base = facts.appUrl.replace(/\/+$/, '');
+  switch (notice.payee) {
+    case 'promotion':
+      return {
+        name: str(notice.beneficiary),
+        line: `Promoción de la Reserva N° ${str(notice.reservationNumber)} · Beneficiario: ${str(notice.beneficiary)}`,
+        link: { href: `${base}/reservas/editar/${str(notice.reservationId)}`, label: 'Ver la reserva' },
+      };
+    case 'agency':
+      return {
+        name: str(notice.agencyName),
+        line: `Inmobiliaria: ${str(notice.agencyName)}`,
+        link: { href: `${base}/configuracion/inmobiliarias`, label: 'Ver las inmobiliarias' },
+      };
+    default:
+      return {
+        name: str(notice.brokerName),
+        line: `Corredora: ${str(notice.brokerName)}`,
+        link: { href: `${base}/brokers/editar/${str(notice.brokerId)}`, label: 'Ver el broker' },
+      };
+  }
+}
+
+/** An account that decides where money goes changed or verified (issue 53): never more of it than its end. */
 function bankAccountBlock(facts: MessageFacts, notice: Record<string, unknown>): Block {
   const action = str(notice.action);
+  const payee = bankPayeeOf(facts, notice);
   const account = [str(notice.bankName), str(notice.accountType), str(notice.accountEnding)]
     .filter(Boolean)
     .join(' · ');
-  const lines = [`Corredora: ${str(notice.brokerName)}`];
+  const lines = [payee.line];
   if (account) lines.push(`Cuenta: ${account}`);
   lines.push(`${action === 'verified' ? 'Verificada' : 'Cambiada'} por ${str(notice.byName)}`);
   if (action !== 'verified')
     lines.push('Los pagos a esta cuenta esperan que otra persona de pagos verifique el cambio.');
-  return {
-    title: BANK_ACTION_TITLES[action] ?? 'Cuenta bancaria',
-    lines,
-    link: {
-      href: `${facts.appUrl.replace(/\/+$/, '')}/brokers/editar/${str(notice.brokerId)}`,
-      label: 'Ver el broker',
-    },
-  };
+  return { title: BANK_ACTION_TITLES[action] ?? 'Cuenta bancaria', lines, link: payee.link };
 }
 
 function subjectOf(facts: MessageFacts, blocks: Block[]): string {
@@ -162,7 +184,7 @@ function subjectOf(facts: MessageFacts, blocks: Block[]): string {
         ? `Pago completado · Reserva N° ${facts.payment.reservationNumber} · ${facts.payment.projectName}`
         : 'Pago completado';
     case 'bankAccount':
-      return `${blocks[0]?.title ?? 'Cuenta bancaria'} · ${str(first.brokerName)}`;
+      return `${blocks[0]?.title ?? 'Cuenta bancaria'} · ${bankPayeeOf(facts, first).name}`;
     case 'test':
       return 'Correo de prueba de Inmoflujo';
   }
@@ -185,7 +207,11 @@ function introOf(facts: MessageFacts): string {
     case 'paymentCompleted':
       return 'Se completó el flujo de pago de una comisión de su corredora.';
     case 'bankAccount':
-      return 'Le avisamos de un cambio en los datos bancarios con que Inmoflujo paga a la corredora.';
+      return facts.notices[0]?.payee === 'promotion'
+        ? 'Le avisamos de un cambio en los datos bancarios con que Inmoflujo paga una promoción a su nombre.'
+        : facts.notices[0]?.payee === 'agency'
+          ? 'Le avisamos de un cambio en los datos bancarios de una inmobiliaria.'
+          : 'Le avisamos de un cambio en los datos bancarios con que Inmoflujo paga a la corredora.';
     case 'test':
       return `Este es un correo de prueba enviado desde Configuración → Correos el ${formatDateTime(facts.now)}. Si lo recibe, los avisos por correo funcionan.`;
   }

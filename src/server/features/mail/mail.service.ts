@@ -85,21 +85,33 @@ export async function recordMentionsIn(
   );
 }
 
-/** What a bank-data notice tells (issue 53): never more of the account than its last four digits. */
-export interface BankAccountNotice {
+/**
+ * What a bank-data notice tells (issue 53): never more of the account than its last four digits. One
+ * notice for every account that decides where money goes (decision 0077): a broker's, a promotion
+ * payee's, an agency's — `payee` says which (absent in notices written before 0077: a broker's).
+ */
+export type BankAccountNotice = {
   action: 'changed' | 'verified' | 'removed';
-  brokerId: string;
-  brokerName: string;
   bankName: string | null;
   accountType: string | null;
   /** '···· 5678'. */
   accountEnding: string | null;
   byName: string;
+} & (
+  | { payee: 'broker'; brokerId: string; brokerName: string }
+  | { payee: 'promotion'; reservationId: string; reservationNumber: string; beneficiary: string }
+  | { payee: 'agency'; agencyName: string }
+);
+
+/** How a notice names the person who changed or verified an account. */
+export function authorName(user: { firstName?: string; lastName?: string; email?: string }): string {
+  const name = `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+  return name || user.email || 'Un usuario';
 }
 
 /**
- * A broker's bank data changed or verified: its finance contact and its KAM told by e-mail, in the
- * change's transaction (issue 53). Each address once.
+ * An account that decides where money goes changed or verified: its people told by e-mail, in the
+ * change's transaction (issue 53; decision 0077). Each address once.
  */
 export async function recordBankAccountNoticesIn(
   tx: Executor,

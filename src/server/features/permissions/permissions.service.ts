@@ -12,8 +12,9 @@ import {
 } from '../../../shared/permissions';
 import type { PermissionsResponse } from '../../../shared/schemas/permissions';
 import type { ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
-import type { GrantsStore } from './grants-store';
+import { type GrantsStore, grantsOf } from './grants-store';
 import * as queries from './permissions.queries';
 
 /** What administrators must always keep, or nobody could give anything back (decision 0061). */
@@ -21,6 +22,15 @@ const KEPT_BY_ADMINISTRATORS: readonly Action[] = ['permissions.manage', 'users.
 
 function requireManager(ctx: Pick<ServiceContext, 'user'>) {
   if (!can(ctx.user, 'permissions.manage')) throw new AppError('FORBIDDEN');
+}
+
+/**
+ * The user types that hold `action` under the office's grants as stored now (read in the caller's
+ * transaction, so a grant changed on another instance counts): whom a notice for that action's
+ * holders reaches (decision 0077).
+ */
+export async function holdersIn(tx: Executor, action: Action): Promise<UserType[]> {
+  return holdersOf(action, grantsOf(await queries.findGrants(tx)));
 }
 
 /** Configuración → Permisos: every action of the catalogue with its default and current holders. */

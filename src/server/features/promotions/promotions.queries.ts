@@ -91,6 +91,16 @@ export async function lockReservationOf(db: Executor, reservationId: string) {
   return row ?? null;
 }
 
+/** The reservation's number, as a notice names it. */
+export async function reservationNumberOf(db: Executor, reservationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ number: reservations.reservationNumber })
+    .from(reservations)
+    .where(eq(reservations.id, reservationId))
+    .limit(1);
+  return row?.number ?? null;
+}
+
 export async function insertPromotion(
   db: Executor,
   reservationId: string,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { lastFour } from '../../../shared/domain/payment-batches';
 import { can } from '../../../shared/permissions';
 import type { PolicyUser } from '../../../shared/policies';
 import { allow } from '../../../shared/policies';
@@ -10,6 +11,7 @@ import type {
 import type { ReadContext, ServiceContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { AppError } from '../../http/app-error';
+import * as mail from '../mail/mail.service';
 import * as queries from './promotions.queries';
 
 /** The promotion's payee and account: what decides where its money goes. */
@@ -52,6 +54,37 @@ function refuseUnverifiedPayment(
     throw new AppError('PROMOTION_ACCOUNT_UNVERIFIED');
 }
 
+/**
+ * A payee's account entered, changed or verified: the payee told by e-mail, in its transaction
+ * (decision 0077), as a broker's finance contact is (0052). A change that also moves the payee's
+ * address tells the address it had too: whoever owned the account hears of it.
+ */
+async function noticeIn(
+  tx: Executor,
+  ctx: ServiceContext,
+  reservationId: string,
+  promotion: queries.StoredPromotion,
+  action: 'changed' | 'verified',
+  formerEmail: string | null = null,
+): Promise<void> {
+  await mail.recordBankAccountNoticesIn(
+    tx,
+    {
+      action,
+      payee: 'promotion',
+      reservationId,
+      reservationNumber: (await queries.reservationNumberOf(tx, reservationId)) ?? '',
+      beneficiary: promotion.beneficiary,
+      bankName: promotion.bank,
+      accountType: promotion.accountType,
+      accountEnding: lastFour(promotion.accountNumber),
+      byName: mail.authorName(ctx.user),
+    },
+    [formerEmail, promotion.email],
+    ctx.now,
+  );
+}
+
 async function lockOpenReservation(tx: Executor, reservationId: string) {
   const reservation = await queries.lockReservationOf(tx, reservationId);
   if (!reservation) throw new AppError('RESERVATION_NOT_FOUND');
@@ -67,10 +100,12 @@ export async function add(
   refuseUnverifiedPayment({ isAccountVerified: false }, null, body.paymentDate ?? null);
   const added = await ctx.db.transaction(async (tx) => {
     await lockOpenReservation(tx, reservationId);
-    return queries.insertPromotion(tx, reservationId, body, ctx.user.id, {
+    const promotion = await queries.insertPromotion(tx, reservationId, body, ctx.user.id, {
       changedBy: ctx.user.id,
       at: ctx.now,
     });
+    await noticeIn(tx, ctx, reservationId, promotion, 'changed');
+    return promotion;
   });
   return viewOf(ctx.user, added);
 }
@@ -100,6 +135,7 @@ export async function update(
     );
     const updated = await queries.updatePromotion(tx, promotionId, version, values, ctx.user.id, change);
     if (!updated) throw new AppError('STALE_VERSION');
+    if (payeeChanged) await noticeIn(tx, ctx, reservationId, updated, 'changed', before.email);
     return viewOf(ctx.user, updated);
   });
 }
@@ -133,6 +169,7 @@ export async function verifyAccount(
       at: ctx.now,
     });
     if (!saved) throw new AppError('STALE_VERSION');
+    await noticeIn(tx, ctx, reservationId, saved, 'verified');
     return saved;
   });
   return viewOf(ctx.user, verified);

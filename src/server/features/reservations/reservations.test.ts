@@ -26,6 +26,7 @@ import {
   loadInBulk,
 } from '../../test/builders';
 import { createPaymentFlow } from '../../test/flow-builders';
+import { compose } from '../mail/mail-templates';
 import { reservationListSql } from './reservations.queries';
 
 async function tableCount(db: Database, table: PgTable) {
@@ -884,6 +885,83 @@ describe('commission and promotions of a reservation', () => {
       version: 4,
     });
     expect(movedOnly.json().promotion).toMatchObject({ accountStatus: 'unverified', version: 5 });
+
+    // Each account entered, changed or verified was told to the payee (decision 0077): last four digits only.
+    const notices = await queryRows<{ to: string; notice: Record<string, unknown> }>(
+      ctx.db,
+      sql`select to_address as "to", notices->0 as notice from mail_messages
+           where kind = 'bankAccount' order by created_at, id`,
+    );
+    expect(notices.map(({ to, notice }) => [to, notice.action, notice.accountEnding])).toEqual([
+      ['maria@correo.cl', 'changed', '···· 45-6'],
+      ['maria@correo.cl', 'changed', '···· 5555'],
+      ['maria@correo.cl', 'verified', '···· 5555'],
+      ['maria@correo.cl', 'changed', '···· 6666'],
+    ]);
+    expect(notices[0]!.notice).toMatchObject({
+      payee: 'promotion',
+      reservationId: reservation.id,
+      reservationNumber: reservation.reservationNumber,
+      beneficiary: 'María Soto',
+    });
+    expect(JSON.stringify(notices)).not.toContain('55555');
+    const composed = compose({
+      kind: 'bankAccount',
+      recipientName: null,
+      notices: [notices[1]!.notice],
+      tasks: new Map(),
+      people: new Map(),
+      comments: new Map(),
+      payment: null,
+      appUrl: 'https://inmoflujo.test',
+      now: new Date(),
+    })!;
+    expect(composed.subject).toBe('Se cambió la cuenta bancaria · María Soto');
+    expect(composed.text).toContain(
+      `Promoción de la Reserva N° ${reservation.reservationNumber} · Beneficiario: María Soto`,
+    );
+    expect(composed.text).toContain(`https://inmoflujo.test/reservas/editar/${reservation.id}`);
+  });
+
+  it('tells a payee’s change of account to the address it had too, when the change moves it (decision 0077)', async () => {
+    const f = await fixtures(ctx);
+    const admin = await loginAs(ctx);
+    const payments = await loginAs(ctx, { userType: 'Gestor de Pagos' });
+    const reservation = (await admin.post('/api/reservations', reservationBody(f))).json().reservation;
+    const url = `/api/reservations/${reservation.id}/promotions`;
+    const promotion = {
+      amount: '10',
+      beneficiary: 'Pedro Lagos',
+      rut: '12345678-5',
+      bank: 'BancoEstado',
+      accountType: 'Cuenta Corriente',
+      accountNumber: '12345678',
+      email: 'pedro@correo.cl',
+    };
+    const posted = await payments.post(url, promotion);
+    expect(posted.statusCode, posted.body).toBe(201);
+    const created = posted.json().promotion;
+    // Its other fields (the amount) change no account: nobody is told.
+    const amount = await payments.put(`${url}/${created.id}`, { ...promotion, amount: '12', version: 1 });
+    expect(amount.statusCode, amount.body).toBe(200);
+    const moved = await payments.put(`${url}/${created.id}`, {
+      ...promotion,
+      amount: '12',
+      accountNumber: '87654321',
+      email: 'otro@correo.cl',
+      version: 2,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const told = await queryRows<{ to: string; action: string }>(
+      ctx.db,
+      sql`select to_address as "to", notices->0->>'action' as action from mail_messages
+           where kind = 'bankAccount' order by created_at, to_address`,
+    );
+    expect(told).toEqual([
+      { to: 'pedro@correo.cl', action: 'changed' },
+      { to: 'otro@correo.cl', action: 'changed' },
+      { to: 'pedro@correo.cl', action: 'changed' },
+    ]);
   });
 });
 

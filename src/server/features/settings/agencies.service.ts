@@ -1,10 +1,15 @@
+import { lastFour } from '../../../shared/domain/payment-batches';
 import { allow, type PolicyUser } from '../../../shared/policies';
 import type { PageQuery } from '../../../shared/schemas/common';
 import type { Agency, AgencyOption, AgencyPage, AgencyValues } from '../../../shared/schemas/settings';
 import type { ReadContext, ServiceContext } from '../../context';
+import type { Executor } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
+import * as mail from '../mail/mail.service';
+import * as permissions from '../permissions/permissions.service';
 import * as queries from './agencies.queries';
 import { requireCan } from './settings-access';
+import { listActiveEmailsOfTypes } from './users.queries';
 
 /** The unique index on the RUT is the last line of defence when two saves race. */
 async function guardRut<T>(write: () => Promise<T>): Promise<T> {
@@ -38,6 +43,34 @@ function viewOf(user: PolicyUser | undefined, { bankChangedBy, ...agency }: quer
   };
 }
 
+/**
+ * An agency's account entered, changed or verified: told by e-mail, in its transaction (decision
+ * 0077). The agency has no address of its own, so the notice reaches the people who may verify its
+ * account (the holders of 'bankAccounts.verify' under the office's grants), never its author.
+ */
+async function noticeIn(
+  tx: Executor,
+  ctx: ServiceContext,
+  agency: queries.StoredAgency,
+  action: 'changed' | 'verified',
+): Promise<void> {
+  const verifiers = await permissions.holdersIn(tx, 'bankAccounts.verify');
+  await mail.recordBankAccountNoticesIn(
+    tx,
+    {
+      action,
+      payee: 'agency',
+      agencyName: agency.businessName,
+      bankName: agency.bank,
+      accountType: agency.accountType,
+      accountEnding: lastFour(agency.accountNumber),
+      byName: mail.authorName(ctx.user),
+    },
+    await listActiveEmailsOfTypes(tx, verifiers, ctx.user.id),
+    ctx.now,
+  );
+}
+
 export async function get(ctx: ReadContext, id: string): Promise<Agency> {
   const agency = await queries.findAgency(ctx.db, id);
   if (!agency) throw new AppError('AGENCY_NOT_FOUND');
@@ -49,9 +82,14 @@ export async function create(ctx: ServiceContext, values: AgencyValues): Promise
   requireCan(ctx, 'agencies.manage');
   if (await queries.agencyRutTaken(ctx.db, values.rut)) throw new AppError('AGENCY_RUT_TAKEN');
   const created = await guardRut(() =>
-    ctx.db.transaction((tx) =>
-      queries.insertAgency(tx, values, ctx.user.id, { changedBy: ctx.user.id, at: ctx.now }),
-    ),
+    ctx.db.transaction(async (tx) => {
+      const agency = await queries.insertAgency(tx, values, ctx.user.id, {
+        changedBy: ctx.user.id,
+        at: ctx.now,
+      });
+      await noticeIn(tx, ctx, agency, 'changed');
+      return agency;
+    }),
   );
   return viewOf(ctx.user, created);
 }
@@ -72,7 +110,9 @@ export async function update(
       // A changed account waits for its verification again (decision 0063).
       const changed = ACCOUNT_FIELDS.some((field) => before[field] !== values[field]);
       const change = changed ? { changedBy: ctx.user.id, at: ctx.now } : null;
-      return queries.updateAgency(tx, id, version, values, ctx.user.id, change);
+      const agency = await queries.updateAgency(tx, id, version, values, ctx.user.id, change);
+      if (agency && change) await noticeIn(tx, ctx, agency, 'changed');
+      return agency;
     }),
   );
   if (updated) return viewOf(ctx.user, updated);
@@ -100,6 +140,7 @@ export async function verifyAccount(ctx: ServiceContext, id: string, version: nu
     if (agency.accountStatus === 'verified') throw new AppError('BANK_NOTHING_TO_VERIFY');
     const saved = await queries.setAccountVerified(tx, id, version, { userId: ctx.user.id, at: ctx.now });
     if (!saved) throw new AppError('STALE_VERSION');
+    await noticeIn(tx, ctx, saved, 'verified');
     return saved;
   });
   return viewOf(ctx.user, verified);

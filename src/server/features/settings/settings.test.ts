@@ -246,6 +246,39 @@ describe('settings: inmobiliarias', () => {
              and after ? 'bank_verified_by'`,
     );
     expect(audited!.n).toBeGreaterThan(0);
+
+    // Each account entered, changed or verified was told to those who may verify it, never to its
+    // author: the agency has no address of its own (decision 0077). Last four digits only; a KAM never.
+    const notices = await queryRows<{ to: string; notice: Record<string, unknown> }>(
+      ctx.db,
+      sql`select to_address as "to", notices->0 as notice from mail_messages
+           where kind = 'bankAccount' order by created_at, to_address`,
+    );
+    expect(notices.map(({ to, notice }) => [to, notice.action, notice.accountEnding])).toEqual([
+      [payments.user!.email.toLowerCase(), 'changed', `···· ${agencyBody.accountNumber.slice(-4)}`],
+      [admin.user!.email.toLowerCase(), 'verified', `···· ${agencyBody.accountNumber.slice(-4)}`],
+      [payments.user!.email.toLowerCase(), 'changed', '···· 777'],
+    ]);
+    expect(notices[0]!.notice).toMatchObject({ payee: 'agency', agencyName: 'Inmobiliaria Los Andes SpA' });
+    expect(JSON.stringify(notices)).not.toContain(kam.user!.email.toLowerCase());
+
+    // A grant withdrawn: the payments team no longer verifies, so no longer hears of it.
+    const withdrawn = await admin.put('/api/settings/permissions/bankAccounts.verify/Gestor%20de%20Pagos', {
+      granted: false,
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    const again2 = await admin.put(url, {
+      ...agencyBody,
+      businessName: 'Los Andes SpA',
+      accountNumber: '888',
+      version: 4,
+    });
+    expect(again2.statusCode, again2.body).toBe(200);
+    const [latest] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from mail_messages where kind = 'bankAccount' and notices->0->>'accountEnding' = '···· 888'`,
+    );
+    expect(latest!.n).toBe(0);
   });
 
   it('requires every field, checks the RUT digit and the account type, refuses a repeated RUT', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PageQuery } from '../../../shared/schemas/common';
 import type { SettingsUser, UserRow } from '../../../shared/schemas/settings';
 import type { Executor } from '../../db/client';
@@ -76,4 +76,21 @@ export async function lockOtherActiveAdmins(db: Executor, exceptId: string): Pro
     .orderBy(asc(profiles.id))
     .for('update');
   return rows.length;
+}
+
+/** The addresses of the active users of these types other than `exceptId` (whom a notice reaches). */
+export async function listActiveEmailsOfTypes(
+  db: Executor,
+  userTypes: readonly string[],
+  exceptId: string,
+): Promise<string[]> {
+  if (userTypes.length === 0) return [];
+  const rows = await db
+    .select({ email: profiles.email })
+    .from(profiles)
+    .where(
+      and(inArray(profiles.userType, [...userTypes]), eq(profiles.isActive, true), ne(profiles.id, exceptId)),
+    )
+    .orderBy(asc(profiles.email));
+  return rows.map((row) => row.email);
 }
