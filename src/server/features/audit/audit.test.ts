@@ -77,6 +77,10 @@ const NOT_AUDITED = new Set([
   // A project's stock version (decision 0032, migration 0035): a number the triggers bump with every
   // audited change to what Disponibilidad shows; it says nothing the audited rows do not.
   'project_stock_versions',
+  // A buyer plan's lines (decision 0073): the plan's figures split and dated when the plan is made, and
+  // what the payments pay of each, rewritten by the oldest-first allocation with every payment; the
+  // plan and the payments, audited, say everything the lines do.
+  'buyer_plan_lines',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
