@@ -156,3 +156,11 @@ export function daysLate(dueDate: string, today: string): number {
 export function sumUf(amounts: readonly string[]): string {
   return amounts.reduce((sum, amount) => sum.plus(dec(amount)), new Big(0)).toFixed(UF_PLACES);
 }
+
+/** A plan's UF amount as the account shows it: 'UF 1.234,5678' (four decimals, es-CL). */
+export function formatPlanUf(value: string): string {
+  const [whole, fraction] = dec(value).toFixed(UF_PLACES).split('.');
+  const negative = whole!.startsWith('-');
+  const grouped = whole!.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `UF ${negative ? '-' : ''}${grouped},${fraction}`;
+}

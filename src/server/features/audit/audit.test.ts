@@ -508,6 +508,42 @@ const CASES: TableCase[] = [
     root: (key) => key,
   },
   {
+    table: 'buyer_plans',
+    insert: (f) =>
+      sql`insert into buyer_plans (reservation_id, reservation_amount, promise_amount, down_payment_amount,
+            installment_count, credit_amount, subsidy_amount, promise_date)
+          values (${f.bare.id}, 20, 180, 300, 3, 2400, 100, '2027-01-31') returning id::text as key`,
+    update: {
+      set: (key) => sql`update buyer_plans set paid_amount = 12.5 where id = ${key}::uuid`,
+      column: 'paid_amount',
+      before: () => '0.0000',
+      after: () => '12.5000',
+    },
+    remove: (key) => sql`delete from buyer_plans where id = ${key}::uuid`,
+    root: (_key, f) => f.bare.id,
+  },
+  {
+    table: 'buyer_payments',
+    // Its plan first (on another reservation than the plan's own case), in the same statement.
+    insert: (f) =>
+      sql`with plan as (
+            insert into buyer_plans (reservation_id, reservation_amount, promise_amount, down_payment_amount,
+              installment_count, credit_amount, subsidy_amount, promise_date)
+            values (${f.sold.id}, 20, 180, 300, 3, 2400, 100, '2027-01-31') returning id, reservation_id)
+          insert into buyer_payments (plan_id, reservation_id, paid_date, amount, means, document_number)
+          select id, reservation_id, '2027-03-01', 100, 'cheque', '445566' from plan
+          returning id::text as key`,
+    update: {
+      set: (key) =>
+        sql`update buyer_payments set reversed_at = now(), reversal_reason = 'Cheque devuelto' where id = ${key}::uuid`,
+      column: 'reversal_reason',
+      before: () => null,
+      after: () => 'Cheque devuelto',
+    },
+    remove: (key) => sql`delete from buyer_payments where id = ${key}::uuid`,
+    root: (_key, f) => f.sold.id,
+  },
+  {
     table: 'flow_task_comment_mentions',
     insert: (f) =>
       sql`insert into flow_task_comment_mentions (comment_id, user_id) values (${f.comment}, ${f.kam.id}) returning comment_id || ':' || user_id as key`,

@@ -151,7 +151,7 @@ export function findPayment(tx: Executor, planId: string, paymentId: string) {
 }
 
 /** The UF the payments not reversed add up to: what the allocation spreads over the lines. */
-export function sumPaid(tx: Executor, planId: string) {
+export function paidTotalOf(tx: Executor, planId: string) {
   return tx
     .select({ total: sql<string>`coalesce(sum(${buyerPayments.amount}), 0)::text` })
     .from(buyerPayments)

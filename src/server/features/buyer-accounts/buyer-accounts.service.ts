@@ -4,6 +4,7 @@ import {
   buildPlan,
   clpToUf,
   daysLate,
+  formatPlanUf,
   MAX_INSTALLMENTS,
   monthsBetween,
   sumUf,
@@ -197,7 +198,7 @@ function formatDay(date: string) {
 
 /** After a payment or a reversal, under the plan's lock: the lines' paid amounts from the total paid. */
 async function reallocateIn(tx: Executor, planId: string, userId: string, at: Date) {
-  const [lines, paid] = await Promise.all([queries.linesOf(tx, planId), queries.sumPaid(tx, planId)]);
+  const [lines, paid] = await Promise.all([queries.linesOf(tx, planId), queries.paidTotalOf(tx, planId)]);
   const { paidUf } = allocate(
     lines.map((line) => ({ amountUf: line.amount })),
     paid,
@@ -239,7 +240,7 @@ export async function recordPayment(
         throw new AppError('BUYER_PAYMENT_UF_MISSING', { params: { date: formatDay(body.paidDate) } });
       amount = clpToUf(body.amount, ufValue);
     }
-    const [lines, paid] = await Promise.all([queries.linesOf(tx, plan.id), queries.sumPaid(tx, plan.id)]);
+    const [lines, paid] = await Promise.all([queries.linesOf(tx, plan.id), queries.paidTotalOf(tx, plan.id)]);
     const balance = dec(sumUf(lines.map((line) => line.amount))).minus(dec(paid));
     if (dec(amount).gt(balance) || dec(amount).lte(0)) {
       throw new AppError('BUYER_PAYMENT_EXCEEDS_BALANCE', {
@@ -264,10 +265,8 @@ export async function recordPayment(
 
 /** '1.234,5678' as the message shows a UF amount. */
 function ufText(amount: string) {
-  const [whole, fraction] = dec(amount).toFixed(UF_PLACES).split('.');
-  return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, '.')},${fraction}`;
+  return formatPlanUf(amount).slice(3);
 }
-
 /** A payment reversed (a returned cheque): kept with who, when and why; the lines re-applied without it. */
 export async function reversePayment(
   ctx: UserContext,

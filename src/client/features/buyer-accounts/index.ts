@@ -1,0 +1,1 @@
+export { BuyerAccountSection } from './buyer-account-section';
