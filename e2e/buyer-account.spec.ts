@@ -79,8 +79,6 @@ test('la cuenta del comprador: plan del vendedor, pagos con un cheque devuelto, 
       promisePayment: '180',
       downPayment: '300',
       creditPayment: '2500',
-      promiseDate: santiagoDay(-75),
-      deedDate: santiagoDay(180),
       isWithBroker: false,
       brokerId: null,
     },
@@ -91,6 +89,15 @@ test('la cuenta del comprador: plan del vendedor, pagos con un cheque devuelto, 
     reservationFlowId: flowId,
     reservationNumber,
   } = (await created.json()).reservation;
+
+  // The promise and deed dates, as the sale flow's card sets them.
+  const version = (await (await page.request.get(`/api/reservations/${reservationId}`)).json()).reservation
+    .version;
+  const dated = await page.request.patch(`/api/sale-flows/${flowId}/reservation`, {
+    headers: { origin },
+    data: { version, promiseDate: santiagoDay(-75), deedDate: santiagoDay(180) },
+  });
+  expect(dated.status(), await dated.text()).toBe(200);
 
   // The seller builds the plan: the pie in 3 cuotas.
   const seller = await newStaffUser(page, browser, origin, {

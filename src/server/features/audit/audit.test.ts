@@ -524,21 +524,20 @@ const CASES: TableCase[] = [
   },
   {
     table: 'buyer_payments',
-    // Its plan first (on another reservation than the plan's own case), in the same statement.
+    // The reservations' plans first, as set-up ('sistema').
+    prepare: sql`insert into buyer_plans (reservation_id, reservation_amount, promise_amount, down_payment_amount,
+        installment_count, credit_amount, subsidy_amount, promise_date)
+      select id, 20, 180, 300, 3, 2400, 100, '2027-01-31' from reservations`,
     insert: (f) =>
-      sql`with plan as (
-            insert into buyer_plans (reservation_id, reservation_amount, promise_amount, down_payment_amount,
-              installment_count, credit_amount, subsidy_amount, promise_date)
-            values (${f.sold.id}, 20, 180, 300, 3, 2400, 100, '2027-01-31') returning id, reservation_id)
-          insert into buyer_payments (plan_id, reservation_id, paid_date, amount, means, document_number)
-          select id, reservation_id, '2027-03-01', 100, 'cheque', '445566' from plan
+      sql`insert into buyer_payments (plan_id, reservation_id, paid_date, amount, means, document_number)
+          select id, reservation_id, '2027-03-01', 100, 'cheque', '445566' from buyer_plans
+           where reservation_id = ${f.sold.id}
           returning id::text as key`,
     update: {
-      set: (key) =>
-        sql`update buyer_payments set reversed_at = now(), reversal_reason = 'Cheque devuelto' where id = ${key}::uuid`,
-      column: 'reversal_reason',
-      before: () => null,
-      after: () => 'Cheque devuelto',
+      set: (key) => sql`update buyer_payments set document_number = '445567' where id = ${key}::uuid`,
+      column: 'document_number',
+      before: () => '445566',
+      after: () => '445567',
     },
     remove: (key) => sql`delete from buyer_payments where id = ${key}::uuid`,
     root: (_key, f) => f.sold.id,
