@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { IconCash, IconLockOpen, IconPlus } from '@tabler/icons-react';
+import { IconCash, IconFileSpreadsheet, IconFileTypePdf, IconLockOpen, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
   formatPlanUf,
@@ -314,6 +314,27 @@ function PlanView({ account, plan }: { account: BuyerAccount; plan: BuyerPlan })
       <Group justify="space-between">
         <Title order={5}>Pagos recibidos</Title>
         <Group gap="xs">
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={`/api/reservations/${account.reservationId}/account/statement.pdf`}
+            target="_blank"
+            rel="noopener"
+            leftSection={<IconFileTypePdf size={14} />}
+          >
+            Estado de cuenta
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={`/api/reservations/${account.reservationId}/account/statement.xlsx`}
+            download
+            leftSection={<IconFileSpreadsheet size={14} />}
+          >
+            Excel
+          </Button>
           {account.may.waivePie ? (
             <Button
               size="xs"

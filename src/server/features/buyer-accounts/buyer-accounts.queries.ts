@@ -3,7 +3,16 @@ import type { LineKind, PaymentMeans } from '../../../shared/buyer-plan';
 import type { OverdueQuery, OverdueRow } from '../../../shared/schemas/buyer-accounts';
 import { type Executor, isoInstant } from '../../db/client';
 import { type Page, selectPage } from '../../db/paging';
-import { buyerPayments, buyerPlanLines, buyerPlans, profiles, reservations } from '../../db/schema';
+import {
+  buyerPayments,
+  buyerPlanLines,
+  buyerPlans,
+  clients,
+  profiles,
+  projects,
+  realEstateAgencies,
+  reservations,
+} from '../../db/schema';
 
 /** The only SQL that writes the buyer's account (decision 0073); reads join the reservation. */
 
@@ -249,4 +258,27 @@ export function overdueSql(query: OverdueQuery, today: string) {
 
 export function selectOverdue(db: Executor, query: OverdueQuery, today: string): Promise<Page<OverdueRow>> {
   return selectPage<OverdueRow>(db, overdueSql(query, today));
+}
+
+/** The statement's heading: the developer (the project's agency), the project, the client, the plan's last change. */
+export function findStatementHeading(db: Executor, reservationId: string) {
+  return db
+    .select({
+      reservationNumber: reservations.reservationNumber,
+      apartmentNumber: reservations.apartmentNumber,
+      projectName: projects.name,
+      projectStage: projects.stage,
+      developerName: realEstateAgencies.businessName,
+      developerRut: realEstateAgencies.rut,
+      clientName: sql<string>`${clients.firstName} || ' ' || ${clients.lastName}`,
+      clientRut: clients.rut,
+      planChangedAt: isoInstant(buyerPlans.updatedAt),
+    })
+    .from(reservations)
+    .innerJoin(projects, eq(projects.id, reservations.projectId))
+    .leftJoin(realEstateAgencies, eq(realEstateAgencies.id, projects.realEstateAgencyId))
+    .innerJoin(clients, eq(clients.id, reservations.clientId))
+    .innerJoin(buyerPlans, eq(buyerPlans.reservationId, reservations.id))
+    .where(eq(reservations.id, reservationId))
+    .then((rows) => rows[0] ?? null);
 }

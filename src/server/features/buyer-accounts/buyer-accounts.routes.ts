@@ -10,8 +10,11 @@ import {
   pieWaiverBody,
 } from '../../../shared/schemas/buyer-accounts';
 import { idParams } from '../../../shared/schemas/common';
+import { sendExport } from '../../exports';
+import { contentDisposition } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as buyerAccounts from './buyer-accounts.service';
+import { STATEMENT_COLUMNS, statementRows } from './statement';
 
 const tags = ['buyer-accounts'];
 
@@ -90,6 +93,45 @@ export const buyerAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       account: await buyerAccounts.waivePie(serviceContext(request), request.params.id, request.body),
     }),
+  );
+};
+
+/** The buyer's statement (decision 0073): a PDF opened in a tab of its own, and an XLSX download. */
+export const buyerStatementRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/:id/account/statement.pdf',
+    { config: { access: 'staff', heavy: 'pdf' }, schema: { tags, params: idParams } },
+    async (request, reply) => {
+      const pdf = await buyerAccounts.statementPdfOf(serviceContext(request), request.params.id);
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', contentDisposition('inline', pdf.fileName))
+        .header(
+          'Content-Security-Policy',
+          "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'self'",
+        )
+        .header('Cache-Control', 'private, no-store')
+        .send(pdf.bytes);
+    },
+  );
+
+  app.get(
+    '/:id/account/statement.xlsx',
+    { config: { access: 'staff' }, schema: { tags, params: idParams } },
+    async (request, reply) => {
+      const { heading, plan } = await buyerAccounts.statementOf(serviceContext(request), request.params.id);
+      async function* chunks() {
+        yield statementRows(plan);
+      }
+      return sendExport(reply, {
+        format: 'xlsx',
+        fileName: `estado-de-cuenta-${heading.reservationNumber}`,
+        sheetName: 'Estado de cuenta',
+        columns: STATEMENT_COLUMNS,
+        chunks: chunks(),
+      });
+    },
   );
 };
 

@@ -29,6 +29,7 @@ import type { Page } from '../../db/paging';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as ufValues from '../uf-values/uf-values.service';
 import * as queries from './buyer-accounts.queries';
+import { type StatementHeading, statementPdf } from './statement';
 
 /**
  * The buyer's account (issue 60, decision 0073): a reservation's payment plan, built from its figures;
@@ -336,4 +337,26 @@ export async function requirePieSettledIn(tx: Executor, reservationId: string): 
   const pie = await queries.findPieState(tx, reservationId);
   if (!pie || pie.isWaived || dec(pie.balance).lte(0)) return;
   throw new AppError('PIE_NOT_PAID', { params: { balance: ufText(pie.balance) } });
+}
+
+/** The statement's heading and the account with its plan: what the PDF and the XLSX show. */
+export async function statementOf(
+  ctx: UserContext,
+  reservationId: string,
+): Promise<{ heading: StatementHeading; account: BuyerAccount; plan: BuyerPlan }> {
+  const [heading, current] = await Promise.all([
+    queries.findStatementHeading(ctx.db, reservationId),
+    account(ctx, reservationId),
+  ]);
+  if (!heading || !current.plan) throw new AppError('BUYER_PLAN_NOT_FOUND');
+  return { heading, account: current, plan: current.plan };
+}
+
+/** 'Estado de cuenta' as a PDF: the same account, the same bytes. */
+export async function statementPdfOf(ctx: UserContext, reservationId: string) {
+  const { heading, account: current, plan } = await statementOf(ctx, reservationId);
+  return {
+    fileName: `estado-de-cuenta-${heading.reservationNumber}.pdf`,
+    bytes: await statementPdf(heading, current, plan),
+  };
 }

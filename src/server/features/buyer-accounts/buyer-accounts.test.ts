@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { readSheet } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import type { BuyerAccount } from '../../../shared/schemas/buyer-accounts';
 import { queryRows } from '../../db/client';
@@ -367,5 +368,60 @@ describe("'PENDIENTE CARTA PIE' reads the account", () => {
     expect((await free.state()).tasks.find((task) => task.id === free.task(PIE_TASK))?.status).toBe(
       'completed',
     );
+  });
+});
+
+describe("the buyer's statement", () => {
+  const ctx = useTestApp({ now: () => NOW });
+
+  it('is a reproducible PDF and an XLSX of the plan, the payments and their state', async () => {
+    const admin = await loginAs(ctx);
+    const reservation = await reservationWithDates(ctx);
+    const none = await admin.get(`/api/reservations/${reservation.id}/account/statement.pdf`);
+    expect(none.statusCode).toBe(404);
+    expect(errorOf(none).message).toBe('La reserva no tiene un plan de pagos.');
+
+    await planOf(admin, reservation.id, 3);
+    const cheque = await pay(admin, reservation.id, {
+      amount: '120',
+      means: 'cheque',
+      documentNumber: '445566',
+    });
+    const payment = cheque.json().account.plan.payments[0];
+    await admin.post(`/api/reservations/${reservation.id}/account/payments/${payment.id}/reversal`, {
+      reason: 'Cheque devuelto',
+      version: payment.version,
+    });
+    await pay(admin, reservation.id, { amount: '30' });
+
+    const first = await admin.get(`/api/reservations/${reservation.id}/account/statement.pdf`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('application/pdf');
+    expect(first.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const second = await admin.get(`/api/reservations/${reservation.id}/account/statement.pdf`);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+
+    const xlsx = await admin.get(`/api/reservations/${reservation.id}/account/statement.xlsx`);
+    expect(xlsx.statusCode).toBe(200);
+    const sheet = await readSheet(xlsx.rawPayload);
+    expect(sheet[0]).toEqual([
+      'Sección',
+      'Concepto',
+      'Fecha',
+      'Monto (UF)',
+      'Pagado (UF)',
+      'Pesos',
+      'Estado',
+    ]);
+    expect(sheet.slice(1).map((row) => [row[1], row[6]])).toEqual([
+      ['Reserva', 'Pagada'],
+      ['Promesa', 'Vencida (102 días)'],
+      ['Cuota pie 1 de 3', 'Vencida (72 días)'],
+      ['Cuota pie 2 de 3', 'Vencida (41 días)'],
+      ['Cuota pie 3 de 3', 'Vencida (12 días)'],
+      ['Cheque N° 445566', 'Reversado: Cheque devuelto'],
+      ['Transferencia N° 1001', 'Recibido'],
+    ]);
+    expect(sheet[2]?.[4]).toBe(10);
   });
 });
