@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { formatPlanUf, LINE_KIND_LABELS, PAYMENT_MEANS_LABELS } from '../../../shared/buyer-plan';
-import { formatCLP, formatDate, formatRut } from '../../../shared/format';
+import { formatCLP, formatDate, formatRut, santiagoDateOf } from '../../../shared/format';
 import type { ReportColumns } from '../../../shared/reports/columns';
 import type { BuyerAccount, BuyerPlan } from '../../../shared/schemas/buyer-accounts';
 
@@ -67,7 +67,7 @@ export function statementPdf(
   doc.text(`Proyecto ${heading.projectName} ${heading.projectStage} · Unidad ${heading.apartmentNumber}`);
   doc.text(`Reserva N° ${heading.reservationNumber}${account.isRescinded ? ' · RESERVA RESCILIADA' : ''}`);
   doc.text(`Comprador: ${heading.clientName} · RUT ${formatRut(heading.clientRut)}`);
-  doc.text(`Al ${formatDate(heading.planChangedAt.slice(0, 10))} (último movimiento)`);
+  doc.text(`Al ${formatDate(santiagoDateOf(new Date(heading.planChangedAt)))} (último movimiento)`);
   doc.moveDown(0.8);
 
   const table = (columns: { label: string; width: number }[], rows: string[][]) => {
