@@ -65,6 +65,12 @@ import { type AuditTargets, auditEndpoints, auditTargets } from './audit';
 import { authorityEndpoints, measureVerifications } from './authority';
 import { measureBackup } from './backups';
 import {
+  type BuyerAccountTargets,
+  buyerAccountEndpoints,
+  buyerAccountTargets,
+  prepareBuyerPlans,
+} from './buyer-accounts';
+import {
   type DataRequestTargets,
   dataRequestEndpoints,
   measureScrub,
@@ -150,6 +156,8 @@ interface DatasetInfo {
   maxPendingTasksPerUser: number;
   /** Issue 27: the holder with 50 reservations, and holders a suppression accepts. */
   dataRequests: DataRequestTargets | null;
+  /** Issue 60: a reservation with a plan, and its project. */
+  buyerAccounts: BuyerAccountTargets | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,6 +246,10 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
     const now = new Date();
     await preparePesosData(database.db, santiagoDateOf(now));
     const batch = await preparePaymentBatch(database.db, now);
+    const plans = await prepareBuyerPlans(database.db, santiagoDateOf(now));
+    console.log(
+      `Buyer accounts: ${plans} plans made now (one per reservation with a reserva, promesa or pie).`,
+    );
     console.log(
       `Pesos: UF values around today; payment batch: ${batch.payable} payments payable (${batch.driven} driven to 'Fecha de Pago', ${batch.invoiced} invoiced now).`,
     );
@@ -256,6 +268,7 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
     );
     const pending = await pendingTaskCounts(database.db);
     const dataRequests = await prepareDataRequestTargets(database.db);
+    const buyerAccounts = await buyerAccountTargets(database.db);
     const top = pending[0];
     if (!top) throw new Error('No user has pending tasks: the badge cannot be measured');
     return {
@@ -266,6 +279,7 @@ async function prepareDataset(target: Target): Promise<DatasetInfo> {
       badgeUser: { email: top.email, pendingTasks: top.count },
       maxPendingTasksPerUser: top.count,
       dataRequests,
+      buyerAccounts,
     };
   } finally {
     await database.close();
@@ -370,6 +384,7 @@ function endpoints(
   dataRequests: DataRequestTargets | null,
   stock: StockTargets | null = null,
   batch: PaymentBatchTargets | null = null,
+  buyerAccounts: BuyerAccountTargets | null = null,
 ): Endpoint[] {
   return [
     { key: 'health', label: 'health (baseline)', method: 'GET', path: '/api/health', as: 'anonymous' },
@@ -468,6 +483,8 @@ function endpoints(
     ...paymentBatchEndpoints(batch),
     // Who may do what (issue 56): the Permisos tab and a grant; the gate itself is on every route above.
     ...authorityEndpoints(),
+    // The buyer's account (issue 60): a reservation's account, 'Cuotas vencidas' (whole, one project).
+    ...buyerAccountEndpoints(buyerAccounts),
   ];
 }
 
@@ -859,6 +876,7 @@ async function measureEngine(target: Target): Promise<{ dataset: DatasetInfo; re
       dataset.dataRequests,
       stock,
       batch,
+      dataset.buyerAccounts,
     )) {
       if (!isSelected(endpoint)) continue;
       const result = await measureOrReport(endpoint, async () => {

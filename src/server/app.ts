@@ -20,6 +20,11 @@ import { backupsRoutes } from './features/backups/backups.routes';
 import type { EmbeddedBackups } from './features/backups/backups.service';
 import { brokerInvoicesRoutes } from './features/broker-invoices/broker-invoices.routes';
 import { brokersRoutes } from './features/brokers/brokers.routes';
+import {
+  buyerAccountRoutes,
+  buyerAccountsRoutes,
+  buyerStatementRoutes,
+} from './features/buyer-accounts/buyer-accounts.routes';
 import { clientsRoutes } from './features/clients/clients.routes';
 import { commissionsRoutes } from './features/commissions/commissions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
@@ -298,6 +303,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(commissionsRoutes), { prefix: '/reservations' });
       await api.register(named(promotionsRoutes), { prefix: '/reservations' });
       await api.register(named(rescissionsRoutes), { prefix: '/reservations' });
+      await api.register(named(buyerAccountRoutes), { prefix: '/reservations' });
+      await api.register(named(buyerStatementRoutes), { prefix: '/reservations' });
+      await api.register(named(buyerAccountsRoutes), { prefix: '/buyer-accounts' });
       await api.register(named(clientsRoutes), { prefix: '/clients' });
       await api.register(named(brokersRoutes), { prefix: '/brokers' });
       await api.register(named(dashboardRoutes), { prefix: '/dashboard' });

@@ -688,6 +688,64 @@ export const errorCatalog = {
     status: 409,
     message: 'No se pudo completar el pago {payment} de la reserva {reservation}: {reason} Nada se registró.',
   },
+
+  // The buyer's account (issue 60, decision 0073)
+  BUYER_PLAN_EXISTS: {
+    status: 409,
+    message: 'La reserva ya tiene un plan de pagos: recargue la página.',
+  },
+  BUYER_PLAN_NOT_FOUND: { status: 404, message: 'La reserva no tiene un plan de pagos.' },
+  BUYER_PLAN_RESCINDED: {
+    status: 409,
+    message: 'La reserva está resciliada: su plan de pagos no se puede modificar.',
+  },
+  BUYER_PLAN_NO_PROMISE_DATE: {
+    status: 400,
+    message: 'Ingrese la fecha de promesa de la reserva antes de armar el plan de pagos.',
+  },
+  BUYER_PLAN_NOTHING_TO_PAY: {
+    status: 400,
+    message: 'La reserva no tiene montos de reserva, promesa ni pie: no hay plan que armar.',
+  },
+  BUYER_PLAN_AFTER_DEED: {
+    status: 400,
+    message:
+      'Con {count} cuotas la última vence después de la fecha de escritura ({deedDate}): use como máximo {max}.',
+    field: 'installmentCount',
+  },
+  BUYER_PLAN_FORBIDDEN: { status: 403, message: 'No tiene permisos para armar el plan de pagos.' },
+  BUYER_PAYMENT_FORBIDDEN: {
+    status: 403,
+    message: 'Solo el equipo de pagos y los administradores registran y reversan pagos del comprador.',
+  },
+  BUYER_PAYMENT_FUTURE: {
+    status: 400,
+    message: 'La fecha del pago no puede ser posterior a hoy.',
+    field: 'paidDate',
+  },
+  BUYER_PAYMENT_UF_MISSING: {
+    status: 400,
+    message:
+      'No hay valor UF para el {date}: regístrelo en Configuración → Valores UF o ingrese el monto en UF.',
+    field: 'paidDate',
+  },
+  BUYER_PAYMENT_EXCEEDS_BALANCE: {
+    status: 400,
+    message: 'El pago (UF {amount}) supera el saldo por pagar del plan (UF {balance}). No se registró nada.',
+    field: 'amount',
+  },
+  BUYER_PAYMENT_NOT_FOUND: { status: 404, message: 'El pago no existe en esta reserva.' },
+  BUYER_PAYMENT_ALREADY_REVERSED: { status: 409, message: 'El pago ya fue reversado.' },
+  PIE_WAIVER_FORBIDDEN: {
+    status: 403,
+    message: 'Solo un administrador puede liberar la carta pie sin el pie pagado.',
+  },
+  PIE_ALREADY_SETTLED: { status: 409, message: 'El pie ya está pagado o la carta pie ya fue liberada.' },
+  PIE_NOT_PAID: {
+    status: 409,
+    message:
+      'El pie no está pagado (saldo UF {balance}): registre los pagos en la cuenta del comprador, o un administrador puede liberar la carta pie indicando el motivo.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

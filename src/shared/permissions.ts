@@ -122,6 +122,13 @@ export const ACTIONS = {
     'Cambiar la configuración de pagos y el archivo del banco (Configuración → Pagos)',
     ADMINS,
   ),
+  // The buyer's account (issue 60, decision 0073).
+  'buyerAccounts.plan': grantable('Armar el plan de pagos del comprador de una reserva', EVERYONE),
+  'buyerAccounts.payments': grantable(
+    'Registrar y reversar los pagos recibidos de los compradores (cuenta del comprador)',
+    PAYMENTS,
+  ),
+  'buyerAccounts.waivePie': grantable('Liberar la carta pie sin el pie pagado, indicando el motivo', ADMINS),
 } as const satisfies Record<string, ActionDefinition>;
 
 export type Action = keyof typeof ACTIONS;

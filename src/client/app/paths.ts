@@ -67,6 +67,8 @@ export const paths = {
   brokersReport: '/informes/brokers',
   brokerPaymentsReport: '/informes/pagos-brokers',
   brokerConsolidatedReport: '/informes/consolidado-brokers',
+  /** 'Cuotas vencidas' of the buyers' accounts (issue 60). */
+  overdueInstallments: '/informes/cuotas-vencidas',
   settlementApprovals: '/informes/aprobacion-liquidaciones',
   settlementApproval: (id: string) => `/informes/aprobacion-liquidaciones/${id}`,
   settings: '/configuracion',

@@ -122,6 +122,10 @@ export const routes: RouteObject[] = [
                   },
                   { path: paths.salesReport, ...page(() => import('../features/reports/sales-report-page')) },
                   {
+                    path: paths.overdueInstallments,
+                    ...page(() => import('../features/buyer-accounts/overdue-page')),
+                  },
+                  {
                     path: paths.brokersReport,
                     ...page(() => import('../features/reports/brokers-report-page')),
                   },

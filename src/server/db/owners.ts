@@ -75,6 +75,10 @@ export const TABLE_OWNERS = {
   payment_batches: 'payment-batches',
   payment_batch_items: 'payment-batches',
   payment_settings: 'payment-batches',
+  // The buyer's account (issue 60, decision 0073).
+  buyer_plans: 'buyer-accounts',
+  buyer_plan_lines: 'buyer-accounts',
+  buyer_payments: 'buyer-accounts',
   // Roles as data (decision 0061): the office's grants of the catalogue's actions.
   permission_grants: 'permissions',
 } as const;

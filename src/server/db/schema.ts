@@ -1911,3 +1911,133 @@ export const paymentSettings = pgTable(
     check('payment_settings_days_check', sql`${t.paidDateBusinessDays} between 0 and 60`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// The buyer's account (issue 60, decision 0073): a reservation's payment plan, its lines, and the
+// payments received. Amounts in UF carry four decimals (the pie's cuotas sum exactly to it).
+
+const uf4 = (name: string) => numeric(name, { precision: 16, scale: 4 });
+
+/**
+ * A reservation's payment plan, built from its figures when the plan was made (reserva, promesa, pie in
+ * N monthly cuotas, crédito, subsidio). One per reservation. An administrator may let 'PENDIENTE CARTA
+ * PIE' complete without the pie paid, with a reason (`pie_waived_*`).
+ */
+export const buyerPlans = pgTable(
+  'buyer_plans',
+  {
+    id: id(),
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .unique()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    reservationAmount: uf4('reservation_amount').notNull(),
+    promiseAmount: uf4('promise_amount').notNull(),
+    downPaymentAmount: uf4('down_payment_amount').notNull(),
+    installmentCount: integer('installment_count').notNull(),
+    creditAmount: uf4('credit_amount').notNull(),
+    subsidyAmount: uf4('subsidy_amount').notNull(),
+    promiseDate: day('promise_date').notNull(),
+    expectedDeedDate: day('expected_deed_date'),
+    /** What the buyer has paid (UF, the payments not reversed), kept with every payment and reversal. */
+    paidAmount: uf4('paid_amount').notNull().default('0'),
+    pieWaivedReason: text('pie_waived_reason'),
+    pieWaivedBy: uuid('pie_waived_by').references(() => profiles.id, { onDelete: 'set null' }),
+    pieWaivedAt: instant('pie_waived_at'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    check(
+      'buyer_plans_amounts_check',
+      sql`${t.reservationAmount} >= 0 and ${t.promiseAmount} >= 0 and ${t.downPaymentAmount} >= 0
+        and ${t.creditAmount} >= 0 and ${t.subsidyAmount} >= 0 and ${t.paidAmount} >= 0`,
+    ),
+    check('buyer_plans_count_check', sql`${t.installmentCount} between 1 and 120`),
+    check('buyer_plans_waiver_check', sql`(${t.pieWaivedReason} is null) = (${t.pieWaivedAt} is null)`),
+  ],
+);
+
+/**
+ * A line of the plan the buyer pays (reserva, promesa, each cuota of the pie), in the order payments
+ * are applied (`sort_order`), with what the payments received pay of it (`paid_amount`, written with
+ * every payment and reversal by the oldest-first allocation). `is_open` (not fully paid) is stored so
+ * that 'Cuotas vencidas' reads the open lines off one partial index by due date.
+ */
+export const buyerPlanLines = pgTable(
+  'buyer_plan_lines',
+  {
+    id: id(),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => buyerPlans.id, { onDelete: 'cascade' }),
+    /** The plan's reservation, kept for the 'Historial' (the audit's root) and the overdue list's join. */
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    sortOrder: integer('sort_order').notNull(),
+    kind: text('kind').notNull(),
+    number: integer('number').notNull(),
+    dueDate: day('due_date').notNull(),
+    amount: uf4('amount').notNull(),
+    paidAmount: uf4('paid_amount').notNull().default('0'),
+    isOpen: boolean('is_open').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('buyer_plan_lines_plan_order_key').on(t.planId, t.sortOrder),
+    // 'Cuotas vencidas': the open lines, oldest due first.
+    index('buyer_plan_lines_open_due_idx').on(t.dueDate, t.id).where(sql`${t.isOpen}`),
+    check('buyer_plan_lines_kind_check', sql`${t.kind} in ('reservation', 'promise', 'downPayment')`),
+    check(
+      'buyer_plan_lines_paid_check',
+      sql`${t.amount} > 0 and ${t.paidAmount} >= 0 and ${t.paidAmount} <= ${t.amount}
+        and ${t.isOpen} = (${t.paidAmount} < ${t.amount})`,
+    ),
+  ],
+);
+
+/**
+ * A payment received from the buyer: the day, the UF it paid (entered in UF, or pesos at that day's UF
+ * value, both kept), the means and the document's number. A returned cheque is reversed (never
+ * deleted): who, when and why, and it stops counting.
+ */
+export const buyerPayments = pgTable(
+  'buyer_payments',
+  {
+    id: id(),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => buyerPlans.id, { onDelete: 'cascade' }),
+    reservationId: uuid('reservation_id')
+      .notNull()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    paidDate: day('paid_date').notNull(),
+    amount: uf4('amount').notNull(),
+    /** The pesos received when the payment was entered in pesos; null when entered in UF. */
+    amountClp: numeric('amount_clp', { precision: 14, scale: 0 }),
+    ufValue: money('uf_value'),
+    means: text('means').notNull(),
+    documentNumber: text('document_number').notNull(),
+    reversedAt: instant('reversed_at'),
+    reversedBy: uuid('reversed_by').references(() => profiles.id, { onDelete: 'set null' }),
+    reversalReason: text('reversal_reason'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    index('buyer_payments_plan_idx').on(t.planId, t.paidDate, t.createdAt),
+    index('buyer_payments_reservation_idx').on(t.reservationId),
+    check('buyer_payments_amount_check', sql`${t.amount} > 0`),
+    check('buyer_payments_means_check', sql`${t.means} in ('transfer', 'bankDraft', 'cheque', 'card')`),
+    check(
+      'buyer_payments_clp_check',
+      sql`(${t.amountClp} is null) = (${t.ufValue} is null) and (${t.amountClp} is null or ${t.amountClp} > 0)`,
+    ),
+    check('buyer_payments_reversal_check', sql`(${t.reversedAt} is null) = (${t.reversalReason} is null)`),
+  ],
+);

@@ -587,6 +587,42 @@ export const AUDIT_TABLES = {
       cancelled_at: field('Anulada el', 'instant'),
     },
   },
+  buyer_plans: {
+    noun: 'el plan de pagos del comprador',
+    fields: {
+      id: hidden('Id'),
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      reservation_amount: field('Reserva (UF)', 'uf'),
+      promise_amount: field('Promesa (UF)', 'uf'),
+      down_payment_amount: field('Pie (UF)', 'uf'),
+      installment_count: field('Cuotas del pie', 'integer'),
+      credit_amount: field('Crédito hipotecario (UF)', 'uf'),
+      subsidy_amount: field('Subsidio (UF)', 'uf'),
+      promise_date: field('Fecha de promesa', 'date'),
+      expected_deed_date: field('Fecha estimada de escritura', 'date'),
+      paid_amount: field('Pagado (UF)', 'uf'),
+      pie_waived_reason: field('Motivo para liberar la carta pie'),
+      pie_waived_by: ref('Carta pie liberada por', 'user'),
+      pie_waived_at: field('Carta pie liberada el', 'instant'),
+    },
+  },
+  buyer_payments: {
+    noun: 'el pago del comprador',
+    fields: {
+      id: hidden('Id'),
+      plan_id: hidden('Plan'),
+      reservation_id: hidden('Reserva', { ref: 'reservation' }),
+      paid_date: field('Fecha de pago', 'date'),
+      amount: field('Monto (UF)', 'uf'),
+      amount_clp: field('Monto en pesos', 'clp'),
+      uf_value: field('Valor UF', 'clp'),
+      means: field('Medio de pago'),
+      document_number: field('N° de documento'),
+      reversed_at: field('Reversado el', 'instant'),
+      reversed_by: ref('Reversado por', 'user'),
+      reversal_reason: field('Motivo de la reversa'),
+    },
+  },
 } as const satisfies Record<string, AuditTable>;
 
 export type AuditedTable = keyof typeof AUDIT_TABLES;

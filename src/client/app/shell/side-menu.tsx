@@ -56,6 +56,7 @@ export const MENU: MenuEntry[] = [
       { label: 'Brokers', to: paths.brokersReport },
       { label: 'Pagos Brokers', to: paths.brokerPaymentsReport, requires: 'reports.brokerPayments' },
       { label: 'Consolidado Brokers', to: paths.brokerConsolidatedReport },
+      { label: 'Cuotas vencidas', to: paths.overdueInstallments },
     ],
   },
 ];

@@ -16,6 +16,7 @@ import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
+import { BuyerAccountSection } from '../buyer-accounts';
 import { useReservation, useReservationFormOptions, useSaveCommission, useUpdateReservation } from './api';
 import { ClientCard } from './client-card';
 import { ClientSearchStep } from './client-search-step';
@@ -145,6 +146,7 @@ function EditReservation({ reservation }: { reservation: ReservationView & { cli
         promotions={reservation.promotions}
         readOnly={readOnly}
       />
+      <BuyerAccountSection reservationId={reservation.id} />
 
       <CommissionDialog
         opened={submission.awaitingCommission !== null}

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header';
 import { download } from '../../lib/download';
 import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
+import { AccountBalanceCard } from '../buyer-accounts';
 import { receiptHref } from '../documents/api';
 import { RescissionDialog } from '../payments';
 import { useOpenPaymentFlow } from '../payments/api';
@@ -156,6 +157,7 @@ export default function SaleFlowPage() {
             </Grid.Col>
           ) : null}
         </Grid>
+        <AccountBalanceCard reservationId={reservation.id} />
         <StagesSection key={data.id} kind="sale" flow={data} />
       </Stack>
       {rescinding ? (

@@ -228,6 +228,156 @@ CREATE OR REPLACE FUNCTION public.audit_brokers_root(r brokers)
  STABLE
 AS $function$ SELECT r.id $function$;
 
+-- audit_buyer_payments
+CREATE OR REPLACE FUNCTION public.audit_buyer_payments()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid := audit_actor();
+      r buyer_payments;
+      before_values jsonb;
+      after_values jsonb;
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        r := NEW;
+        after_values := audit_buyer_payments_doc(NEW);
+      ELSIF TG_OP = 'DELETE' THEN
+        r := OLD;
+        before_values := audit_buyer_payments_doc(OLD);
+      ELSE
+        r := NEW;
+        SELECT jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value)
+          INTO before_values, after_values
+          FROM jsonb_each(audit_buyer_payments_doc(NEW)) n JOIN jsonb_each(audit_buyer_payments_doc(OLD)) o ON o.key = n.key
+         WHERE n.value IS DISTINCT FROM o.value;
+        before_values := coalesce(before_values, '{}'::jsonb) || '{}'::jsonb;
+        after_values := coalesce(after_values, '{}'::jsonb) || '{}'::jsonb;
+        IF before_values = '{}'::jsonb THEN
+          RETURN NULL;
+        END IF;
+      END IF;
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      VALUES (audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), lower(TG_OP), TG_TABLE_NAME,
+              audit_buyer_payments_key(r), 'reservations', audit_buyer_payments_root(r), before_values, after_values);
+      RETURN NULL;
+    END $function$;
+
+-- audit_buyer_payments_doc
+CREATE OR REPLACE FUNCTION public.audit_buyer_payments_doc(r buyer_payments)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT (to_jsonb(r) - '{created_by,created_at,updated_at,version}'::text[]) || jsonb_build_object('amount', r.amount::text, 'amount_clp', r.amount_clp::text, 'uf_value', r.uf_value::text) $function$;
+
+-- audit_buyer_payments_inserted
+CREATE OR REPLACE FUNCTION public.audit_buyer_payments_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+      END IF;
+      actor := audit_actor();
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      SELECT audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), 'insert', TG_TABLE_NAME,
+             audit_buyer_payments_key(r), 'reservations', audit_buyer_payments_root(r), NULL, audit_buyer_payments_doc(r)
+        FROM new_rows r;
+      RETURN NULL;
+    END $function$;
+
+-- audit_buyer_payments_key
+CREATE OR REPLACE FUNCTION public.audit_buyer_payments_key(r buyer_payments)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.id::text $function$;
+
+-- audit_buyer_payments_root
+CREATE OR REPLACE FUNCTION public.audit_buyer_payments_root(r buyer_payments)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.reservation_id $function$;
+
+-- audit_buyer_plans
+CREATE OR REPLACE FUNCTION public.audit_buyer_plans()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid := audit_actor();
+      r buyer_plans;
+      before_values jsonb;
+      after_values jsonb;
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        r := NEW;
+        after_values := audit_buyer_plans_doc(NEW);
+      ELSIF TG_OP = 'DELETE' THEN
+        r := OLD;
+        before_values := audit_buyer_plans_doc(OLD);
+      ELSE
+        r := NEW;
+        SELECT jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value)
+          INTO before_values, after_values
+          FROM jsonb_each(audit_buyer_plans_doc(NEW)) n JOIN jsonb_each(audit_buyer_plans_doc(OLD)) o ON o.key = n.key
+         WHERE n.value IS DISTINCT FROM o.value;
+        before_values := coalesce(before_values, '{}'::jsonb) || '{}'::jsonb;
+        after_values := coalesce(after_values, '{}'::jsonb) || '{}'::jsonb;
+        IF before_values = '{}'::jsonb THEN
+          RETURN NULL;
+        END IF;
+      END IF;
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      VALUES (audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), lower(TG_OP), TG_TABLE_NAME,
+              audit_buyer_plans_key(r), 'reservations', audit_buyer_plans_root(r), before_values, after_values);
+      RETURN NULL;
+    END $function$;
+
+-- audit_buyer_plans_doc
+CREATE OR REPLACE FUNCTION public.audit_buyer_plans_doc(r buyer_plans)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT (to_jsonb(r) - '{created_by,updated_by,created_at,updated_at,version}'::text[]) || jsonb_build_object('reservation_amount', r.reservation_amount::text, 'promise_amount', r.promise_amount::text, 'down_payment_amount', r.down_payment_amount::text, 'credit_amount', r.credit_amount::text, 'subsidy_amount', r.subsidy_amount::text, 'paid_amount', r.paid_amount::text) $function$;
+
+-- audit_buyer_plans_inserted
+CREATE OR REPLACE FUNCTION public.audit_buyer_plans_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+      END IF;
+      actor := audit_actor();
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      SELECT audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), 'insert', TG_TABLE_NAME,
+             audit_buyer_plans_key(r), 'reservations', audit_buyer_plans_root(r), NULL, audit_buyer_plans_doc(r)
+        FROM new_rows r;
+      RETURN NULL;
+    END $function$;
+
+-- audit_buyer_plans_key
+CREATE OR REPLACE FUNCTION public.audit_buyer_plans_key(r buyer_plans)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.id::text $function$;
+
+-- audit_buyer_plans_root
+CREATE OR REPLACE FUNCTION public.audit_buyer_plans_root(r buyer_plans)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.reservation_id $function$;
+
 -- audit_clients
 CREATE OR REPLACE FUNCTION public.audit_clients()
  RETURNS trigger
@@ -2830,6 +2980,18 @@ CREATE TRIGGER audit_brokers AFTER DELETE OR UPDATE ON brokers FOR EACH ROW EXEC
 
 -- audit_brokers_inserted
 CREATE TRIGGER audit_brokers_inserted AFTER INSERT ON brokers REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_brokers_inserted();
+
+-- audit_buyer_payments
+CREATE TRIGGER audit_buyer_payments AFTER DELETE OR UPDATE ON buyer_payments FOR EACH ROW EXECUTE FUNCTION audit_buyer_payments();
+
+-- audit_buyer_payments_inserted
+CREATE TRIGGER audit_buyer_payments_inserted AFTER INSERT ON buyer_payments REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_buyer_payments_inserted();
+
+-- audit_buyer_plans
+CREATE TRIGGER audit_buyer_plans AFTER DELETE OR UPDATE ON buyer_plans FOR EACH ROW EXECUTE FUNCTION audit_buyer_plans();
+
+-- audit_buyer_plans_inserted
+CREATE TRIGGER audit_buyer_plans_inserted AFTER INSERT ON buyer_plans REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_buyer_plans_inserted();
 
 -- audit_clients
 CREATE TRIGGER audit_clients AFTER DELETE OR UPDATE ON clients FOR EACH ROW EXECUTE FUNCTION audit_clients();

@@ -77,6 +77,10 @@ const NOT_AUDITED = new Set([
   // A project's stock version (decision 0032, migration 0035): a number the triggers bump with every
   // audited change to what Disponibilidad shows; it says nothing the audited rows do not.
   'project_stock_versions',
+  // A buyer plan's lines (decision 0073): the plan's figures split and dated when the plan is made, and
+  // what the payments pay of each, rewritten by the oldest-first allocation with every payment; the
+  // plan and the payments, audited, say everything the lines do.
+  'buyer_plan_lines',
 ]);
 
 const BOOKKEEPING = new Set(['version', 'created_at', 'updated_at', 'created_by', 'updated_by']);
@@ -502,6 +506,41 @@ const CASES: TableCase[] = [
     },
     remove: (key) => sql`delete from payment_batches where id = ${key}::uuid`,
     root: (key) => key,
+  },
+  {
+    table: 'buyer_plans',
+    insert: (f) =>
+      sql`insert into buyer_plans (reservation_id, reservation_amount, promise_amount, down_payment_amount,
+            installment_count, credit_amount, subsidy_amount, promise_date)
+          values (${f.bare.id}, 20, 180, 300, 3, 2400, 100, '2027-01-31') returning id::text as key`,
+    update: {
+      set: (key) => sql`update buyer_plans set paid_amount = 12.5 where id = ${key}::uuid`,
+      column: 'paid_amount',
+      before: () => '0.0000',
+      after: () => '12.5000',
+    },
+    remove: (key) => sql`delete from buyer_plans where id = ${key}::uuid`,
+    root: (_key, f) => f.bare.id,
+  },
+  {
+    table: 'buyer_payments',
+    // The reservations' plans first, as set-up ('sistema').
+    prepare: sql`insert into buyer_plans (reservation_id, reservation_amount, promise_amount, down_payment_amount,
+        installment_count, credit_amount, subsidy_amount, promise_date)
+      select id, 20, 180, 300, 3, 2400, 100, '2027-01-31' from reservations`,
+    insert: (f) =>
+      sql`insert into buyer_payments (plan_id, reservation_id, paid_date, amount, means, document_number)
+          select id, reservation_id, '2027-03-01', 100, 'cheque', '445566' from buyer_plans
+           where reservation_id = ${f.sold.id}
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update buyer_payments set document_number = '445567' where id = ${key}::uuid`,
+      column: 'document_number',
+      before: () => '445566',
+      after: () => '445567',
+    },
+    remove: (key) => sql`delete from buyer_payments where id = ${key}::uuid`,
+    root: (_key, f) => f.sold.id,
   },
   {
     table: 'flow_task_comment_mentions',

@@ -189,6 +189,24 @@ export const TABLE_STORES: Record<string, TableStore> = {
       retention: 'con la cola de correos',
     },
   },
+  // The buyer's account (decision 0073): what the holder owes and paid for the reservation.
+  buyer_plans: {
+    columns: ['pie_waived_reason'],
+    holder: {
+      export: 'la cuenta del comprador en la reserva (plan y pagos)',
+      suppression: 'se conserva: registro contable de la venta; el motivo es del administrador',
+      retention: KEPT_AS_RECORD,
+    },
+  },
+  buyer_plan_lines: none([], 'montos y fechas del plan de pagos de una reserva'),
+  buyer_payments: {
+    columns: ['reversal_reason'],
+    holder: {
+      export: 'la cuenta del comprador en la reserva (plan y pagos)',
+      suppression: 'se conserva: registro contable de los pagos recibidos (Código Tributario)',
+      retention: KEPT_AS_RECORD,
+    },
+  },
   suppression_ledger: none(['rut_salt', 'rut_hash'], 'solo un hash salado del RUT (decisión 0054)'),
   broker_commissions: none(['at_risk_reason']),
   broker_invoices: broker(['issuer_rut', 'mismatch_reason']),

@@ -8,6 +8,7 @@ import { affectedUsers, diffFlow } from '../../../shared/domain/workflow/changes
 import { daysLate, santiagoDaysBetween } from '../../../shared/domain/workflow/days';
 import { apply, instantiate, isStageComplete, progressOf } from '../../../shared/domain/workflow/engine';
 import { flowViolations } from '../../../shared/domain/workflow/invariants';
+import { PIE_LETTER_TASK } from '../../../shared/domain/workflow/names';
 import { noticesOf } from '../../../shared/domain/workflow/notices';
 import { TASK_STATUSES } from '../../../shared/domain/workflow/statuses';
 import type {
@@ -37,6 +38,7 @@ import { newRowId } from '../../db/ids';
 import type { EventBus } from '../../events/event-bus';
 import { AppError } from '../../http/app-error';
 import * as brokerInvoices from '../broker-invoices/broker-invoices.service';
+import * as buyerAccounts from '../buyer-accounts/buyer-accounts.service';
 import * as commissions from '../commissions/commissions.service';
 import * as documents from '../documents/documents.service';
 import * as mail from '../mail/mail.service';
@@ -212,6 +214,7 @@ export async function runCommandsIn(
     events.push(...result.events);
   }
   await requireDocumentsOf(tx, flow, state, events);
+  await requirePieOf(tx, flow, definition, state, events);
   const changes = diffFlow(before, state);
   await queries.applyChanges(tx, flow.id, changes, actor.id);
   await handOnInTransaction(tx, flow, events, actor.id);
@@ -260,6 +263,31 @@ async function requireDocumentsOf(
   // The broker's invoice (decision 0039): recorded and matching the payment, or its difference
   // accepted by an administrator, before the task that receives it completes. The paper first.
   await brokerInvoices.requireInvoicesIn(tx, [...completedRows]);
+}
+
+/**
+ * The buyer's account (issue 60, decision 0074): 'PENDIENTE CARTA PIE' of a sale flow completes only
+ * when the reservation's plan has its pie paid, or an administrator released it with a reason — asked
+ * here, under the flow's lock, on the one path every completion takes (a status, a batch, an import).
+ */
+async function requirePieOf(
+  tx: Executor,
+  flow: queries.FlowRow,
+  definition: WorkflowDefinition,
+  state: FlowState,
+  events: readonly FlowEvent[],
+) {
+  if (flow.kind !== 'sale') return;
+  const pieTaskIds = new Set(
+    definition.tasks.filter((task) => task.name === PIE_LETTER_TASK).map((task) => task.id),
+  );
+  if (pieTaskIds.size === 0) return;
+  const completesPie = events.some(
+    (event) =>
+      event.type === 'taskCompleted' &&
+      state.tasks.some((task) => task.id === event.taskRowId && pieTaskIds.has(task.taskId)),
+  );
+  if (completesPie) await buyerAccounts.requirePieSettledIn(tx, flow.reservationId);
 }
 
 /** What a flow's events change beyond the flow, in the same transaction. */

@@ -25,3 +25,11 @@ export const FOLLOW_UP_STAGE_ORDER = [
   'Pago',
   'Entrada',
 ] as const;
+
+/**
+ * The sale flow's task the buyer's account gates (decision 0074): it completes only when the
+ * reservation's plan has its pie paid, or an administrator released it with a reason.
+ */
+export const PIE_LETTER_TASK = 'PENDIENTE CARTA PIE';
+/** The sale flow's task whose panel shows the balance due at the deed. */
+export const DEED_BALANCE_TASK = 'SALDOS ESCRITURA PENDIENTES';

@@ -1,0 +1,2 @@
+export { AccountBalanceCard } from './account-balance-card';
+export { BuyerAccountSection } from './buyer-account-section';
