@@ -96,3 +96,54 @@ describe('e-mail voice', () => {
     }
   });
 });
+
+describe('bank account notices (decision 0077)', () => {
+  const facts = (notice: Record<string, unknown>): MessageFacts => ({
+    kind: 'bankAccount',
+    recipientName: null,
+    notices: [notice],
+    tasks: new Map(),
+    people: new Map(),
+    comments: new Map(),
+    payment: null,
+    appUrl: 'https://inmoflujo.test/',
+    now: new Date('2026-12-08T12:00:00Z'),
+  });
+  const account = {
+    bankName: 'BancoEstado',
+    accountType: 'Cuenta Corriente',
+    accountEnding: '···· 5555',
+    byName: 'Pía Rojas',
+  };
+
+  it("names a promotion's payee and its reservation, and links to it", () => {
+    const composed = compose(
+      facts({
+        action: 'changed',
+        payee: 'promotion',
+        reservationId: 'r-1',
+        reservationNumber: 'A-100',
+        beneficiary: 'María Soto',
+        ...account,
+      }),
+    )!;
+    expect(composed.subject).toBe('Se cambió la cuenta bancaria · María Soto');
+    expect(composed.text).toContain('Promoción de la Reserva N° A-100 · Beneficiario: María Soto');
+    expect(composed.text).toContain('Cuenta: BancoEstado · Cuenta Corriente · ···· 5555');
+    expect(composed.text).toContain('https://inmoflujo.test/reservas/editar/r-1');
+  });
+
+  it("names an agency and links to Configuración → Inmobiliarias; a notice without payee is a broker's", () => {
+    const agency = compose(
+      facts({ action: 'verified', payee: 'agency', agencyName: 'Los Andes SpA', ...account }),
+    )!;
+    expect(agency.subject).toBe('Se verificó la cuenta bancaria · Los Andes SpA');
+    expect(agency.text).toContain('Inmobiliaria: Los Andes SpA');
+    expect(agency.text).toContain('https://inmoflujo.test/configuracion/inmobiliarias');
+    const broker = compose(
+      facts({ action: 'changed', brokerId: 'b-1', brokerName: 'Corredora Sur', ...account }),
+    )!;
+    expect(broker.subject).toBe('Se cambió la cuenta bancaria · Corredora Sur');
+    expect(broker.text).toContain('https://inmoflujo.test/brokers/editar/b-1');
+  });
+});

@@ -26,7 +26,6 @@ import {
   loadInBulk,
 } from '../../test/builders';
 import { createPaymentFlow } from '../../test/flow-builders';
-import { compose } from '../mail/mail-templates';
 import { reservationListSql } from './reservations.queries';
 
 async function tableCount(db: Database, table: PgTable) {
@@ -905,22 +904,6 @@ describe('commission and promotions of a reservation', () => {
       beneficiary: 'María Soto',
     });
     expect(JSON.stringify(notices)).not.toContain('55555');
-    const composed = compose({
-      kind: 'bankAccount',
-      recipientName: null,
-      notices: [notices[1]!.notice],
-      tasks: new Map(),
-      people: new Map(),
-      comments: new Map(),
-      payment: null,
-      appUrl: 'https://inmoflujo.test',
-      now: new Date(),
-    })!;
-    expect(composed.subject).toBe('Se cambió la cuenta bancaria · María Soto');
-    expect(composed.text).toContain(
-      `Promoción de la Reserva N° ${reservation.reservationNumber} · Beneficiario: María Soto`,
-    );
-    expect(composed.text).toContain(`https://inmoflujo.test/reservas/editar/${reservation.id}`);
   });
 
   it('tells a payee’s change of account to the address it had too, when the change moves it (decision 0077)', async () => {
