@@ -77,6 +77,10 @@ export const TABLE_OWNERS = {
   payment_settings: 'payment-batches',
   // Roles as data (decision 0061): the office's grants of the catalogue's actions.
   permission_grants: 'permissions',
+  // Cotizaciones (issue 59, decision 0071).
+  quotes: 'quotes',
+  quote_units: 'quotes',
+  quote_settings: 'quotes',
 } as const;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

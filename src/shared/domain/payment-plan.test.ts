@@ -36,17 +36,21 @@ describe('splitInstallments', () => {
 
   it('always adds up exactly, with parts that differ by at most 0.0001 (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1_000_000_000 }), fc.integer({ min: 1, max: 120 }), (units, count) => {
-        const total = dec(units).div(10_000).toFixed(4);
-        const parts = splitInstallments(total, count);
-        expect(parts).toHaveLength(count);
-        expect(sum(parts).eq(dec(total))).toBe(true);
-        const values = parts.map((part) => dec(part));
-        const high = values.reduce((a, b) => (a.gt(b) ? a : b));
-        const low = values.reduce((a, b) => (a.lt(b) ? a : b));
-        expect(high.minus(low).lte(dec('0.0001'))).toBe(true);
-        for (const part of parts) expect(part).toMatch(/^\d+\.\d{4}$/);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000_000 }),
+        fc.integer({ min: 1, max: 120 }),
+        (units, count) => {
+          const total = dec(units).div(10_000).toFixed(4);
+          const parts = splitInstallments(total, count);
+          expect(parts).toHaveLength(count);
+          expect(sum(parts).eq(dec(total))).toBe(true);
+          const values = parts.map((part) => dec(part));
+          const high = values.reduce((a, b) => (a.gt(b) ? a : b));
+          const low = values.reduce((a, b) => (a.lt(b) ? a : b));
+          expect(high.minus(low).lte(dec('0.0001'))).toBe(true);
+          for (const part of parts) expect(part).toMatch(/^\d+\.\d{4}$/);
+        },
+      ),
     );
   });
 });
@@ -74,7 +78,9 @@ describe('paymentPlan', () => {
   });
 
   it('refuses a reserva larger than the pie, and a pie and subsidio beyond the price', () => {
-    expect(paymentPlan({ ...base, downPaymentFraction: '0.005' }).refusal).toBe('RESERVATION_OVER_DOWN_PAYMENT');
+    expect(paymentPlan({ ...base, downPaymentFraction: '0.005' }).refusal).toBe(
+      'RESERVATION_OVER_DOWN_PAYMENT',
+    );
     expect(paymentPlan({ ...base, subsidyAmount: '2500' }).refusal).toBe('PLAN_OVER_PRICE');
   });
 
@@ -88,7 +94,9 @@ describe('paymentPlan', () => {
 
   it('always adds up: reserva + cuotas + crédito + subsidio = final price = the reservation it becomes (property)', () => {
     const uf = fc.integer({ min: 0, max: 2_000_000 }).map((cents) => dec(cents).div(100).toFixed(2));
-    const fraction = fc.integer({ min: 0, max: 300 }).map((thousandths) => dec(thousandths).div(1000).toFixed(3));
+    const fraction = fc
+      .integer({ min: 0, max: 300 })
+      .map((thousandths) => dec(thousandths).div(1000).toFixed(3));
     fc.assert(
       fc.property(
         uf,
@@ -119,7 +127,10 @@ describe('paymentPlan', () => {
             expect(refusal).not.toBeNull();
             return;
           }
-          const paid = dec(plan.reservation).plus(sum(plan.installments)).plus(plan.credit).plus(plan.subsidy);
+          const paid = dec(plan.reservation)
+            .plus(sum(plan.installments))
+            .plus(plan.credit)
+            .plus(plan.subsidy);
           expect(paid.eq(dec(plan.finalPrice))).toBe(true);
           expect(sum(plan.installments).eq(dec(plan.downPaymentBalance))).toBe(true);
           expect(dec(plan.credit).gte(0)).toBe(true);
