@@ -39,9 +39,8 @@ export const paths = {
   clients: '/clientes',
   newClient: '/clientes/nuevo',
   editClient: (id: string) => `/clientes/editar/${id}`,
-  /** Cotizaciones (issue 59): the list, a new quote, one quote. */
+  /** Cotizaciones (issue 59): the list, one quote. */
   quotes: '/cotizaciones',
-  newQuote: '/cotizaciones/nueva',
   quote: (id: string) => `/cotizaciones/${id}`,
   reservations: '/reservas',
   newReservation: '/reservas/nueva',

@@ -1,5 +1,4 @@
-import { Badge, Button, SegmentedControl, Select, Stack } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Badge, SegmentedControl, Select, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatDate, formatInteger, formatPersonName, formatUF } from '../../../shared/format';
 import {
@@ -103,14 +102,7 @@ export default function QuotesListPage() {
 
   return (
     <>
-      <PageHeader
-        title="Cotizaciones"
-        actions={
-          <Button component={Link} to={paths.newQuote} leftSection={<IconPlus size={16} />}>
-            Nueva Cotización
-          </Button>
-        }
-      />
+      <PageHeader title="Cotizaciones" />
       <ErrorAlert error={quotes.error} />
       <Stack gap="md">
         <SegmentedControl
