@@ -47,6 +47,7 @@ import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments
 import { loadGrantsStore } from './features/permissions/grants-store';
 import { permissionsRoutes } from './features/permissions/permissions.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
+import { quotesRoutes } from './features/quotes/quotes.routes';
 import { reportsRoutes } from './features/reports/reports.routes';
 import { rescissionsRoutes } from './features/rescissions/rescissions.routes';
 import { reservationsRoutes } from './features/reservations/reservations.routes';
@@ -300,6 +301,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(named(reservationsRoutes), { prefix: '/reservations' });
       await api.register(named(stockRoutes), { prefix: '/stock' });
+      await api.register(named(quotesRoutes), { prefix: '/quotes' });
       await api.register(named(commissionsRoutes), { prefix: '/reservations' });
       await api.register(named(promotionsRoutes), { prefix: '/reservations' });
       await api.register(named(rescissionsRoutes), { prefix: '/reservations' });

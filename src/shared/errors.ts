@@ -471,6 +471,54 @@ export const errorCatalog = {
     message: 'Ya existe una lista de precios vigente desde el {date}: elija otra fecha',
     field: 'effectiveDate',
   },
+  // Cotizaciones (issue 59, decision 0071).
+  QUOTE_NOT_FOUND: { status: 404, message: 'La cotización no existe.' },
+  QUOTE_PROJECT_UNKNOWN: { status: 400, message: 'El proyecto seleccionado no existe.', field: 'projectId' },
+  QUOTE_UF_MISSING: {
+    status: 409,
+    message: 'No hay valor UF para hoy ({date}): cárguelo en Configuración → Valores UF antes de cotizar.',
+  },
+  QUOTE_POLICY_EXCEEDED: {
+    status: 400,
+    message: 'La cotización excede la política comercial del proyecto: {breaches}.',
+  },
+  QUOTE_INSTALLMENTS_EXCEEDED: {
+    status: 400,
+    message: 'En este proyecto el pie se paga en hasta {max} cuotas.',
+    field: 'installments',
+  },
+  QUOTE_RESERVATION_OVER_DOWN_PAYMENT: {
+    status: 400,
+    message: 'La reserva no puede ser mayor que el pie.',
+    field: 'reservationAmount',
+  },
+  QUOTE_PLAN_OVER_PRICE: {
+    status: 400,
+    message: 'El pie y el subsidio superan el precio final: revise los montos.',
+    field: 'subsidyAmount',
+  },
+  QUOTE_EXPIRED: {
+    status: 409,
+    message: 'La cotización venció el {date}: use «Recotizar» para cotizar con los precios vigentes.',
+  },
+  QUOTE_PRICES_CHANGED: {
+    status: 409,
+    message:
+      'La lista de precios cambió desde la cotización ({units}): use «Recotizar» para cotizar con los precios vigentes.',
+  },
+  QUOTE_UNIT_TAKEN: {
+    status: 409,
+    message: 'La unidad {unit} ya no está disponible: use «Recotizar» para cotizar otra unidad.',
+  },
+  QUOTE_ALREADY_RESERVED: {
+    status: 409,
+    message: 'Esta cotización ya se reservó (reserva N° {reservation}).',
+  },
+  QUOTE_CLIENT_REQUIRED: {
+    status: 400,
+    message:
+      'El prospecto aún no es cliente: ingrese su RUT, nombres, apellidos y fecha de nacimiento para reservar.',
+  },
   POLICY_EXCEEDED: {
     status: 400,
     message:

@@ -96,6 +96,10 @@ export const ACTIONS = {
     'Ver y descargar los documentos de tipos «Administradores y pagos», y la Liquidación de Comisión y los datos de factura que citan sus folios',
     PAYMENTS,
   ),
+  'quotes.configure': grantable(
+    'Configurar los días de vigencia y las cuotas máximas del pie de las cotizaciones de cada proyecto',
+    ADMINS,
+  ),
   'reports.export': grantable('Exportar informes y listados a CSV y Excel', EVERYONE),
   'reports.brokerPayments': grantable('Ver el Informe de Pagos Brokers', EVERYONE),
   'bankAccounts.change': grantable(

@@ -39,6 +39,9 @@ export const paths = {
   clients: '/clientes',
   newClient: '/clientes/nuevo',
   editClient: (id: string) => `/clientes/editar/${id}`,
+  /** Cotizaciones (issue 59): the list, one quote. */
+  quotes: '/cotizaciones',
+  quote: (id: string) => `/cotizaciones/${id}`,
   reservations: '/reservas',
   newReservation: '/reservas/nueva',
   editReservation: (id: string) => `/reservas/editar/${id}`,

@@ -54,6 +54,8 @@ export const routes: RouteObject[] = [
                     path: paths.notifications,
                     ...page(() => import('../features/notifications/notifications-page')),
                   },
+                  { path: paths.quotes, ...page(() => import('../features/quotes/quotes-list-page')) },
+                  { path: paths.quote(':id'), ...page(() => import('../features/quotes/quote-page')) },
                   {
                     path: paths.reservations,
                     ...page(() => import('../features/reservations/reservations-list-page')),

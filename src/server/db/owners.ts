@@ -81,6 +81,10 @@ export const TABLE_OWNERS = {
   buyer_payments: 'buyer-accounts',
   // Roles as data (decision 0061): the office's grants of the catalogue's actions.
   permission_grants: 'permissions',
+  // Cotizaciones (issue 59, decision 0071).
+  quotes: 'quotes',
+  quote_units: 'quotes',
+  quote_settings: 'quotes',
 } as const;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

@@ -2041,3 +2041,136 @@ export const buyerPayments = pgTable(
     check('buyer_payments_reversal_check', sql`(${t.reversedAt} is null) = (${t.reversalReason} is null)`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Quotes (issue 59, decisions 0071 and 0072): a prospect's quote for units of one project, priced
+// from the price list in force with the payment plan of `shared/domain/payment-plan.ts`; it holds no
+// unit. Its state is never stored: 'reservada' when it became a reservation, else 'vencida' once its
+// last valid day (Santiago calendar) has passed, else 'vigente' (computed in SQL by the list).
+
+/** Per project: how many days a quote is valid, and the most cuotas its pie may be paid in. */
+export const quoteSettings = pgTable(
+  'quote_settings',
+  {
+    projectId: uuid('project_id')
+      .primaryKey()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    validityDays: integer('validity_days').notNull().default(10),
+    maxInstallments: integer('max_installments').notNull().default(12),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    check('quote_settings_validity_check', sql`${t.validityDays} between 1 and 90`),
+    check('quote_settings_installments_check', sql`${t.maxInstallments} between 1 and 120`),
+  ],
+);
+
+export const quotes = pgTable(
+  'quotes',
+  {
+    id: id(),
+    /** 'Cotización N° 123': numbered in order of creation. */
+    number: integer('number').notNull().unique().generatedAlwaysAsIdentity(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'restrict' }),
+    /** Who quoted: a seller of the office. */
+    sellerId: uuid('seller_id').references(() => profiles.id, { onDelete: 'set null' }),
+    /** The broker agency that quoted, when a broker did (the portal, issue 58); null for the office. */
+    brokerId: uuid('broker_id').references(() => brokers.id, { onDelete: 'restrict' }),
+    prospectName: text('prospect_name').notNull(),
+    prospectEmail: text('prospect_email').notNull(),
+    prospectPhone: text('prospect_phone'),
+    /** Normalised ('12345678-5'), optional until the prospect reserves. */
+    prospectRut: text('prospect_rut'),
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        searchable(
+          `prospect_name || ' ' || prospect_email || ' ' || coalesce(prospect_rut, '') || ' ' || coalesce(replace(prospect_rut, '-', ''), '')`,
+        ),
+      ),
+    quoteDate: day('quote_date').notNull(),
+    /** The last day it is valid: quote date + the project's validity days. */
+    validUntil: day('valid_until').notNull(),
+    /** The project's price list in force when it was made (null: none named its units). */
+    priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
+    ufDate: day('uf_date').notNull(),
+    ufValue: money('uf_value').notNull(),
+    apartmentPrice: money('apartment_price').notNull(),
+    parkingPrice: money('parking_price').notNull(),
+    storagePrice: money('storage_price').notNull(),
+    columnDiscount: fraction('column_discount').notNull().default('0'),
+    additionalDiscount: fraction('additional_discount').notNull().default('0'),
+    otherDiscount: fraction('other_discount').notNull().default('0'),
+    listPrice: money('list_price').notNull(),
+    finalPrice: money('final_price').notNull(),
+    reservationAmount: money('reservation_amount').notNull(),
+    downPaymentFraction: fraction('down_payment_fraction').notNull(),
+    downPayment: money('down_payment').notNull(),
+    installments: integer('installments').notNull(),
+    subsidyAmount: money('subsidy_amount').notNull().default('0'),
+    creditAmount: money('credit_amount').notNull(),
+    /** The reservation it became ('Reservar'); null while it has not. */
+    reservationId: uuid('reservation_id').references(() => reservations.id, { onDelete: 'set null' }),
+    reservedAt: instant('reserved_at'),
+    /** The quote it was duplicated from, or that a 'Recotizar' replaced. */
+    copiedFromId: uuid('copied_from_id'),
+    sentCount: integer('sent_count').notNull().default(0),
+    lastSentAt: instant('last_sent_at'),
+    createdBy: uuid('created_by').references(() => profiles.id, { onDelete: 'set null' }),
+    updatedBy: uuid('updated_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    // The list, newest first; and its filters.
+    index('quotes_newest_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('quotes_project_idx').on(t.projectId, t.createdAt.desc()),
+    index('quotes_seller_idx').on(t.sellerId, t.createdAt.desc()),
+    index('quotes_broker_idx').on(t.brokerId).where(sql`${t.brokerId} is not null`),
+    index('quotes_reservation_idx').on(t.reservationId).where(sql`${t.reservationId} is not null`),
+    index('quotes_valid_until_idx').on(t.validUntil),
+    index('quotes_search_trgm_idx')
+      .using('gin', sql`${t.searchText} gin_trgm_ops`)
+      .with({ fastupdate: false }),
+    check('quotes_prospect_name_not_blank', sql`btrim(${t.prospectName}) <> ''`),
+    check('quotes_valid_until_check', sql`${t.validUntil} >= ${t.quoteDate}`),
+    check('quotes_installments_check', sql`${t.installments} between 1 and 120`),
+    check(
+      'quotes_discounts_fraction',
+      sql`${t.columnDiscount} between 0 and 1 and ${t.additionalDiscount} between 0 and 1
+        and ${t.otherDiscount} between 0 and 1 and ${t.downPaymentFraction} between 0 and 1`,
+    ),
+    check(
+      'quotes_amounts_non_negative',
+      sql`${t.apartmentPrice} >= 0 and ${t.parkingPrice} >= 0 and ${t.storagePrice} >= 0
+        and ${t.reservationAmount} >= 0 and ${t.subsidyAmount} >= 0 and ${t.creditAmount} >= 0`,
+    ),
+  ],
+);
+
+/** The units a quote names, with the price and list each was quoted at (a copy: prices change). */
+export const quoteUnits = pgTable(
+  'quote_units',
+  {
+    quoteId: uuid('quote_id')
+      .notNull()
+      .references(() => quotes.id, { onDelete: 'cascade' }),
+    unitId: uuid('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull(),
+    number: text('number').notNull(),
+    price: money('price').notNull(),
+    priceListId: uuid('price_list_id').references(() => priceLists.id, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.quoteId, t.unitId] }),
+    index('quote_units_unit_idx').on(t.unitId),
+    check('quote_units_kind_check', sql.raw(`kind in (${UNIT_KINDS_SQL})`)),
+  ],
+);

@@ -290,6 +290,52 @@ export const AUDIT_TABLES = {
       max_subsidy_fraction: field('Bono pie máximo', 'fraction'),
     },
   },
+  quote_settings: {
+    noun: 'la configuración de cotizaciones',
+    fields: {
+      project_id: hidden('Proyecto', { ref: 'project' }),
+      validity_days: field('Días de vigencia de una cotización', 'integer'),
+      max_installments: field('Cuotas máximas del pie', 'integer'),
+    },
+  },
+  quotes: {
+    noun: 'la cotización',
+    fields: {
+      id: hidden('Id'),
+      number: field('Número', 'integer'),
+      project_id: ref('Proyecto', 'project'),
+      seller_id: ref('Vendedor', 'user'),
+      broker_id: ref('Broker', 'broker'),
+      prospect_name: field('Nombre del prospecto'),
+      prospect_email: field('Correo del prospecto'),
+      prospect_phone: field('Teléfono del prospecto'),
+      prospect_rut: field('RUT del prospecto', 'rut'),
+      quote_date: field('Fecha', 'date'),
+      valid_until: field('Vigente hasta', 'date'),
+      price_list_id: ref('Lista de precios', 'priceList'),
+      uf_date: field('Fecha del valor UF', 'date'),
+      uf_value: field('Valor UF', 'clp'),
+      apartment_price: field('Precio departamento', 'uf'),
+      parking_price: field('Precio estacionamiento', 'uf'),
+      storage_price: field('Precio bodega', 'uf'),
+      column_discount: field('Descuento columna', 'fraction'),
+      additional_discount: field('Descuento adicional', 'fraction'),
+      other_discount: field('Otro descuento', 'fraction'),
+      list_price: field('Precio lista', 'uf'),
+      final_price: field('Precio final', 'uf'),
+      reservation_amount: field('Reserva', 'uf'),
+      down_payment_fraction: field('Pie', 'fraction'),
+      down_payment: field('Monto del pie', 'uf'),
+      installments: field('Cuotas del pie', 'integer'),
+      subsidy_amount: field('Subsidio', 'uf'),
+      credit_amount: field('Crédito hipotecario', 'uf'),
+      reservation_id: ref('Reserva', 'reservation'),
+      reserved_at: field('Reservada el', 'instant'),
+      copied_from_id: hidden('Copiada de'),
+      sent_count: field('Envíos', 'integer'),
+      last_sent_at: field('Último envío', 'instant'),
+    },
+  },
   promotions: {
     noun: 'la promoción',
     fields: {
@@ -656,6 +702,7 @@ export const AUDIT_RECORD_KINDS = {
   uf_values: 'Valores UF',
   document_types: 'Tipos de documento',
   payment_batches: 'Nóminas de pago',
+  quotes: 'Cotizaciones',
   exports: 'Exportaciones',
 } as const;
 export type AuditRecordKind = keyof typeof AUDIT_RECORD_KINDS;
@@ -682,6 +729,7 @@ export const AUDIT_RECORD_NOUNS: Record<AuditRecordKind, string> = {
   uf_values: 'Valor UF',
   document_types: 'Tipo de documento',
   payment_batches: 'Nómina de pago',
+  quotes: 'Cotización',
   exports: 'Exportación',
 };
 

@@ -17,7 +17,7 @@ import {
 } from './common';
 
 /** A discount fraction 0..1 with at most six decimals ("0.125"): the form edits it as a percent. */
-const discountFraction = z
+export const discountFraction = z
   .union([closed(z.string(), 'fracción'), z.number()], {
     error: 'Ingrese un descuento válido entre 0 % y 100 %',
   })

@@ -16,6 +16,7 @@ describe('SideMenu', () => {
     );
     expect(topLevelLabels(container)).toEqual([
       'Clientes',
+      'Cotizaciones',
       'Reservas',
       'Flujo Reservas',
       'Disponibilidad',

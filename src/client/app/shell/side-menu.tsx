@@ -4,6 +4,7 @@ import {
   IconCash,
   IconChecklist,
   IconFileAnalytics,
+  IconFileDollar,
   IconGitBranch,
   IconLayoutGrid,
   IconLogout,
@@ -32,6 +33,7 @@ const ICON = { size: 18, stroke: 1.6 };
 /** The side menu of spec part 1 §2, in its order. Seguimiento and Aprobaciones only for administrators. */
 export const MENU: MenuEntry[] = [
   { label: 'Clientes', to: paths.clients, icon: <IconUsers {...ICON} /> },
+  { label: 'Cotizaciones', to: paths.quotes, icon: <IconFileDollar {...ICON} /> },
   { label: 'Reservas', to: paths.reservations, icon: <IconBuildingSkyscraper {...ICON} /> },
   { label: 'Flujo Reservas', to: paths.reservationFlows, icon: <IconGitBranch {...ICON} /> },
   { label: 'Disponibilidad', to: paths.availability, icon: <IconLayoutGrid {...ICON} /> },

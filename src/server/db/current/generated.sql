@@ -2063,6 +2063,156 @@ CREATE OR REPLACE FUNCTION public.audit_promotions_root(r promotions)
  STABLE
 AS $function$ SELECT r.reservation_id $function$;
 
+-- audit_quote_settings
+CREATE OR REPLACE FUNCTION public.audit_quote_settings()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid := audit_actor();
+      r quote_settings;
+      before_values jsonb;
+      after_values jsonb;
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        r := NEW;
+        after_values := audit_quote_settings_doc(NEW);
+      ELSIF TG_OP = 'DELETE' THEN
+        r := OLD;
+        before_values := audit_quote_settings_doc(OLD);
+      ELSE
+        r := NEW;
+        SELECT jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value)
+          INTO before_values, after_values
+          FROM jsonb_each(audit_quote_settings_doc(NEW)) n JOIN jsonb_each(audit_quote_settings_doc(OLD)) o ON o.key = n.key
+         WHERE n.value IS DISTINCT FROM o.value;
+        before_values := coalesce(before_values, '{}'::jsonb) || '{}'::jsonb;
+        after_values := coalesce(after_values, '{}'::jsonb) || '{}'::jsonb;
+        IF before_values = '{}'::jsonb THEN
+          RETURN NULL;
+        END IF;
+      END IF;
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      VALUES (audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), lower(TG_OP), TG_TABLE_NAME,
+              audit_quote_settings_key(r), 'projects', audit_quote_settings_root(r), before_values, after_values);
+      RETURN NULL;
+    END $function$;
+
+-- audit_quote_settings_doc
+CREATE OR REPLACE FUNCTION public.audit_quote_settings_doc(r quote_settings)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT (to_jsonb(r) - '{updated_by,updated_at,version}'::text[]) || jsonb_build_object() $function$;
+
+-- audit_quote_settings_inserted
+CREATE OR REPLACE FUNCTION public.audit_quote_settings_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+      END IF;
+      actor := audit_actor();
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      SELECT audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), 'insert', TG_TABLE_NAME,
+             audit_quote_settings_key(r), 'projects', audit_quote_settings_root(r), NULL, audit_quote_settings_doc(r)
+        FROM new_rows r;
+      RETURN NULL;
+    END $function$;
+
+-- audit_quote_settings_key
+CREATE OR REPLACE FUNCTION public.audit_quote_settings_key(r quote_settings)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.project_id::text $function$;
+
+-- audit_quote_settings_root
+CREATE OR REPLACE FUNCTION public.audit_quote_settings_root(r quote_settings)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.project_id $function$;
+
+-- audit_quotes
+CREATE OR REPLACE FUNCTION public.audit_quotes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid := audit_actor();
+      r quotes;
+      before_values jsonb;
+      after_values jsonb;
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        r := NEW;
+        after_values := audit_quotes_doc(NEW);
+      ELSIF TG_OP = 'DELETE' THEN
+        r := OLD;
+        before_values := audit_quotes_doc(OLD);
+      ELSE
+        r := NEW;
+        SELECT jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value)
+          INTO before_values, after_values
+          FROM jsonb_each(audit_quotes_doc(NEW)) n JOIN jsonb_each(audit_quotes_doc(OLD)) o ON o.key = n.key
+         WHERE n.value IS DISTINCT FROM o.value;
+        before_values := coalesce(before_values, '{}'::jsonb) || '{}'::jsonb;
+        after_values := coalesce(after_values, '{}'::jsonb) || '{}'::jsonb;
+        IF before_values = '{}'::jsonb THEN
+          RETURN NULL;
+        END IF;
+      END IF;
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      VALUES (audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), lower(TG_OP), TG_TABLE_NAME,
+              audit_quotes_key(r), 'quotes', audit_quotes_root(r), before_values, after_values);
+      RETURN NULL;
+    END $function$;
+
+-- audit_quotes_doc
+CREATE OR REPLACE FUNCTION public.audit_quotes_doc(r quotes)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT (to_jsonb(r) - '{search_text,created_by,updated_by,created_at,updated_at,version}'::text[]) || jsonb_build_object('uf_value', r.uf_value::text, 'apartment_price', r.apartment_price::text, 'parking_price', r.parking_price::text, 'storage_price', r.storage_price::text, 'column_discount', r.column_discount::text, 'additional_discount', r.additional_discount::text, 'other_discount', r.other_discount::text, 'list_price', r.list_price::text, 'final_price', r.final_price::text, 'reservation_amount', r.reservation_amount::text, 'down_payment_fraction', r.down_payment_fraction::text, 'down_payment', r.down_payment::text, 'subsidy_amount', r.subsidy_amount::text, 'credit_amount', r.credit_amount::text) $function$;
+
+-- audit_quotes_inserted
+CREATE OR REPLACE FUNCTION public.audit_quotes_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+      END IF;
+      actor := audit_actor();
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      SELECT audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), 'insert', TG_TABLE_NAME,
+             audit_quotes_key(r), 'quotes', audit_quotes_root(r), NULL, audit_quotes_doc(r)
+        FROM new_rows r;
+      RETURN NULL;
+    END $function$;
+
+-- audit_quotes_key
+CREATE OR REPLACE FUNCTION public.audit_quotes_key(r quotes)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.id::text $function$;
+
+-- audit_quotes_root
+CREATE OR REPLACE FUNCTION public.audit_quotes_root(r quotes)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.id $function$;
+
 -- audit_real_estate_agencies
 CREATE OR REPLACE FUNCTION public.audit_real_estate_agencies()
  RETURNS trigger
@@ -3139,6 +3289,18 @@ CREATE TRIGGER audit_promotions AFTER DELETE OR UPDATE ON promotions FOR EACH RO
 
 -- audit_promotions_inserted
 CREATE TRIGGER audit_promotions_inserted AFTER INSERT ON promotions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_promotions_inserted();
+
+-- audit_quote_settings
+CREATE TRIGGER audit_quote_settings AFTER DELETE OR UPDATE ON quote_settings FOR EACH ROW EXECUTE FUNCTION audit_quote_settings();
+
+-- audit_quote_settings_inserted
+CREATE TRIGGER audit_quote_settings_inserted AFTER INSERT ON quote_settings REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_quote_settings_inserted();
+
+-- audit_quotes
+CREATE TRIGGER audit_quotes AFTER DELETE OR UPDATE ON quotes FOR EACH ROW EXECUTE FUNCTION audit_quotes();
+
+-- audit_quotes_inserted
+CREATE TRIGGER audit_quotes_inserted AFTER INSERT ON quotes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_quotes_inserted();
 
 -- audit_real_estate_agencies
 CREATE TRIGGER audit_real_estate_agencies AFTER DELETE OR UPDATE ON real_estate_agencies FOR EACH ROW EXECUTE FUNCTION audit_real_estate_agencies();

@@ -200,6 +200,7 @@ const recordLabelOfPageRow = sql`case page."rootTable"
   when 'holidays' then 'Feriados'
   when 'uf_values' then 'Valores UF'
   when 'payment_batches' then (select 'Nómina de pago N° ' || x.number from payment_batches x where x.id = page."rootId")
+  when 'quotes' then (select 'Cotización N° ' || x.number from quotes x where x.id = page."rootId")
   when 'document_types' then (select 'Tipo de documento ' || x.name from document_types x where x.id = page."rootId")
 end`;
 

@@ -48,6 +48,8 @@ const NOT_AUDITED = new Set([
   'mail_messages',
   'mail_preferences',
   'scheduled_runs',
+  // A quote's units: a copy written with the quote (audited) and never changed (decision 0071).
+  'quote_units',
   // Imports (decision 0033): a run is the record of the audited changes it made (their request id is
   // the run's), with the uploaded file's bytes in parts; its records are what undoing it restores.
   'import_runs',
@@ -390,6 +392,38 @@ const CASES: TableCase[] = [
     },
     remove: () => sql`delete from payment_settings`,
     root: () => null,
+  },
+  {
+    table: 'quote_settings',
+    insert: (f) =>
+      sql`insert into quote_settings (project_id, validity_days) values (${f.project.id}, 10)
+          returning project_id::text as key`,
+    update: {
+      set: (key) => sql`update quote_settings set validity_days = 15 where project_id = ${key}`,
+      column: 'validity_days',
+      before: () => 10,
+      after: () => 15,
+    },
+    remove: (key) => sql`delete from quote_settings where project_id = ${key}`,
+    root: (key) => key,
+  },
+  {
+    table: 'quotes',
+    insert: (f) =>
+      sql`insert into quotes (project_id, prospect_name, prospect_email, quote_date, valid_until, uf_date, uf_value,
+            apartment_price, parking_price, storage_price, list_price, final_price, reservation_amount,
+            down_payment_fraction, down_payment, installments, credit_amount)
+          values (${f.project.id}, 'Ana Prospecto', 'ana@example.cl', '2027-03-12', '2027-03-22', '2027-03-12', 38000,
+            3000, 0, 0, 3000, 3000, 20, 0.2, 600, 10, 2400)
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update quotes set installments = 12 where id = ${key}`,
+      column: 'installments',
+      before: () => 10,
+      after: () => 12,
+    },
+    remove: (key) => sql`delete from quotes where id = ${key}`,
+    root: (key) => key,
   },
   {
     table: 'permission_grants',

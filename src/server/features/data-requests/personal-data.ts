@@ -248,6 +248,15 @@ export const TABLE_STORES: Record<string, TableStore> = {
     'holder_rut',
     'email',
   ]),
+  // Cotizaciones (issue 59, decision 0071): a prospect is not yet a client; once they reserve, the
+  // client made from the quote carries their data. A prospect's own export, suppression and retention
+  // are not built yet: the lead tracks them on issue 59.
+  quotes: none(
+    ['prospect_name', 'prospect_email', 'prospect_phone', 'prospect_rut', 'search_text'],
+    'datos de contacto de prospectos (aún no clientes) que pidieron una cotización',
+  ),
+  quote_units: none(),
+  quote_settings: none(),
   permission_grants: none(
     [],
     'quién tiene cada acción por tipo de usuario; changed_by es un usuario del sistema',

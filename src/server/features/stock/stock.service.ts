@@ -650,6 +650,7 @@ export async function policyBreachesIn(
 
 /** The reads the import's kinds make, as the stock's queries answer them. */
 export {
+  findCurrentPriceList,
   type ImportedUnitRow,
   listHeldUnits,
   listPricesOn,
