@@ -41,6 +41,7 @@ import { paymentBatchesRoutes } from './features/payment-batches/payment-batches
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { loadGrantsStore } from './features/permissions/grants-store';
 import { permissionsRoutes } from './features/permissions/permissions.routes';
+import { brokerUsersRoutes, portalRoutes } from './features/portal/portal.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { reportsRoutes } from './features/reports/reports.routes';
 import { rescissionsRoutes } from './features/rescissions/rescissions.routes';
@@ -300,6 +301,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(rescissionsRoutes), { prefix: '/reservations' });
       await api.register(named(clientsRoutes), { prefix: '/clients' });
       await api.register(named(brokersRoutes), { prefix: '/brokers' });
+      await api.register(named(brokerUsersRoutes), { prefix: '/brokers' });
+      // The brokers' portal (issue 58, decision 0069): its own sign-in and sessions.
+      await api.register(named(portalRoutes), {
+        prefix: '/portal',
+        db,
+        settings: auth,
+        cookie,
+        login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
+      });
       await api.register(named(dashboardRoutes), { prefix: '/dashboard' });
       await api.register(named(usersRoutes), { prefix: '/users' });
       await api.register(named(settingsRoutes), { prefix: '/settings' });

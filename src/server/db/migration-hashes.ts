@@ -49,4 +49,5 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0043_import_run_subjects': '057e97d68e236582f232bdd13ded27e5d2cede0dbe6be89fac40f0f7cb52d067',
   '0044_payees_verified_header_row': 'bbf75bfb2e4d6ddc047232eebe5c2b23f5fc2e07ad0844b8f4dc4dc645cba1b8',
   '0046_stage_unit_status': '8ee3c3fb974da2197a8cca48ea086a436238d6088d6b8fd520a47fe8605739bc',
+  '0047_broker_portal': '3c17e84018f2713c225ee69eddf51ba55a0c5132ecdd7fbfb91a9c51160b94dc',
 };

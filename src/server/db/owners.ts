@@ -77,6 +77,10 @@ export const TABLE_OWNERS = {
   payment_settings: 'payment-batches',
   // Roles as data (decision 0061): the office's grants of the catalogue's actions.
   permission_grants: 'permissions',
+  // The brokers' portal (issue 58, decision 0069): its accounts, their links and sessions.
+  broker_users: 'portal',
+  broker_user_tokens: 'portal',
+  broker_sessions: 'portal',
 } as const;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

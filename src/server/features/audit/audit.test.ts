@@ -24,6 +24,9 @@ const NOW = new Date('2027-03-12T13:42:00Z');
 const NOT_AUDITED = new Set([
   // Token hashes: sign-ins and sign-outs are logged as events instead.
   'sessions',
+  // The portal's (decision 0069): token hashes; its sign-ins are events too, its links single-use hashes.
+  'broker_sessions',
+  'broker_user_tokens',
   // Image bytes: the records that point to them (logos, avatars) are audited.
   'stored_files',
   // Derived, kept by triggers from audited tables.
