@@ -5,7 +5,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { type LoginBody, loginBody } from '../../../shared/schemas/auth';
 import { paths } from '../../app/paths';
 import { applyServerErrors } from '../../lib/forms';
-import { AuthCard } from '../auth/auth-card';
+import { AuthCard } from '../auth';
 import { usePortalLogin, usePortalUser } from './api';
 
 /** /portal: the brokers' own sign-in (decision 0069), apart from the staff's /login. */

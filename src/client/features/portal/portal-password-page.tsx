@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN } from '../../../shared/schemas/auth';
 import { paths } from '../../app/paths';
 import { ApiError } from '../../lib/api';
-import { AuthCard } from '../auth/auth-card';
+import { AuthCard } from '../auth';
 import { useSetPortalPassword } from './api';
 
 /** /portal/clave?token=…: the invitation's link sets the password, once (decision 0069). */

@@ -52,7 +52,8 @@ export function toSessionUser(profile: queries.SessionProfile, grants: Grants = 
 
 const ADMIN_ROLE = { name: 'admin', description: 'Administrador del sistema con acceso total' };
 
-export { hashPassword } from './passwords';
+export { type LoginThrottleLimits, loginThrottleLimits } from './login-throttle';
+export { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 /**
  * Keeps the admin role entry in step with the user type (spec part 2 §6: an Administrador has the

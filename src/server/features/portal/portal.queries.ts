@@ -88,7 +88,7 @@ export async function expireTokensOf(tx: Executor, brokerUserId: string, now: Da
  * expired and its account is active; else null. One statement: two requests with one link never
  * both get it.
  */
-export async function consumeToken(tx: Executor, id: string, now: Date): Promise<string | null> {
+export async function updateTokenUsed(tx: Executor, id: string, now: Date): Promise<string | null> {
   const [row] = await tx
     .update(brokerUserTokens)
     .set({ usedAt: now })

@@ -21,8 +21,7 @@ import {
   type SessionCookieSettings,
   setPortalCookie,
 } from '../../http/session';
-import type { AuthSettings } from '../auth/auth.service';
-import { loginThrottleLimits } from '../auth/login-throttle';
+import { type AuthSettings, loginThrottleLimits } from '../auth/auth.service';
 import * as portal from './portal.service';
 
 /** Brokers → 'Portal' (staff): a broker's portal accounts (issue 58, decision 0069). */

@@ -15,9 +15,14 @@ import { actingAs } from '../../db/actor';
 import type { Database } from '../../db/client';
 import { AppError, isUniqueViolation } from '../../http/app-error';
 import * as audit from '../audit/audit.service';
-import { type AuthSettings, portalSignInThrottle } from '../auth/auth.service';
-import type { LoginThrottleLimits } from '../auth/login-throttle';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/passwords';
+import {
+  type AuthSettings,
+  decoyPasswordHash,
+  hashPassword,
+  type LoginThrottleLimits,
+  portalSignInThrottle,
+  verifyPassword,
+} from '../auth/auth.service';
 import * as mail from '../mail/mail.service';
 import * as queries from './portal.queries';
 
@@ -150,7 +155,7 @@ export async function setPassword(
   const named = await queries.findTokenUser(db, id);
   if (!named) throw new AppError('PORTAL_LINK_INVALID');
   await actingAs(db, { userId: named, requestId }).transaction(async (tx) => {
-    if ((await queries.consumeToken(tx, id, now)) !== named) throw new AppError('PORTAL_LINK_INVALID');
+    if ((await queries.updateTokenUsed(tx, id, now)) !== named) throw new AppError('PORTAL_LINK_INVALID');
     await queries.setPasswordHash(tx, named, passwordHash);
     await queries.deleteSessionsOf(tx, named);
   });
