@@ -76,7 +76,8 @@ export const portalOperationRow = z.object({
   projectName: z.string(),
   apartmentNumber: z.string(),
   reservationDate: z.string(),
-  stage: z.enum(PORTAL_SALE_STAGES),
+  /** In words: 'Resciliada', 'Escriturada', or the sale flow's current stage (Reserva, Promesa, Escrituración). */
+  stage: z.string(),
   buyerName: z.string(),
 });
 export type PortalOperationRow = z.infer<typeof portalOperationRow>;

@@ -25,7 +25,7 @@ export function BrokerPortalUsers({ brokerId }: { brokerId: string }) {
     try {
       await invite.mutateAsync(values);
       form.reset();
-      notifySaved('Invitación enviada');
+      notifySaved('Invitación enviada por correo');
     } catch (error) {
       setFailure(applyServerErrors(form, error));
     }

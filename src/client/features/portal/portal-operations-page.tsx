@@ -16,11 +16,10 @@ import { IconHomeHeart } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { formatDate } from '../../../shared/format';
-import type { PortalSaleStage } from '../../../shared/schemas/portal';
 import { paths } from '../../app/paths';
 import { usePortalLogout, usePortalOperations, usePortalUser } from './api';
 
-const STAGE_COLORS: Record<PortalSaleStage, string> = {
+const STAGE_COLORS: Record<string, string> = {
   Reserva: 'blue',
   Promesa: 'indigo',
   Escrituración: 'violet',
@@ -100,7 +99,7 @@ export default function PortalOperationsPage() {
                         {row.buyerName} · {formatDate(row.reservationDate)}
                       </Text>
                     </Stack>
-                    <Badge color={STAGE_COLORS[row.stage]} variant="light">
+                    <Badge color={STAGE_COLORS[row.stage] ?? 'blue'} variant="light">
                       {row.stage}
                     </Badge>
                   </Group>

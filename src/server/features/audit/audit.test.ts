@@ -391,6 +391,21 @@ const CASES: TableCase[] = [
     root: () => null,
   },
   {
+    table: 'broker_users',
+    insert: (f) =>
+      sql`insert into broker_users (broker_id, name, email)
+          values (${f.broker.id}, 'Paula Rojas', 'paula.auditada@corredora.cl')
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update broker_users set is_active = false where id = ${key}::uuid`,
+      column: 'is_active',
+      before: () => true,
+      after: () => false,
+    },
+    remove: (key) => sql`delete from broker_users where id = ${key}::uuid`,
+    root: (_key, f) => f.broker.id,
+  },
+  {
     table: 'permission_grants',
     insert: () =>
       sql`insert into permission_grants (action, user_type, granted) values ('audit.read', 'KAM', true)

@@ -207,11 +207,11 @@ export function listOperations(db: Executor, brokerId: string, page: number, pag
       projectName: sql`p.name`,
       apartmentNumber: sql`r.apartment_number`,
       reservationDate: sql`r.reservation_date::text`,
+      // Keyed by data (decision 0068): a rescinded sale, a completed flow or a stage whose units show
+      // 'Escriturada' are said so; otherwise the current stage's own name (Reserva, Promesa, Escrituración).
       stage: sql`case when r.is_rescinded then 'Resciliada'
-                      when f.status = 'completed' then 'Escriturada'
-                      when s.name in ('Promesa') then 'Promesa'
-                      when s.name in ('Escrituración', 'Reparos') then 'Escrituración'
-                      else 'Reserva' end`,
+                      when f.status = 'completed' or s.unit_status = 'Escriturada' then 'Escriturada'
+                      else coalesce(s.name, 'Reserva') end`,
       buyerName: sql`trim(c.first_name || ' ' || c.last_name)`,
     },
     from: sql`reservations r
