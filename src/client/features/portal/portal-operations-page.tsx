@@ -99,7 +99,11 @@ export default function PortalOperationsPage() {
                         {row.buyerName} · {formatDate(row.reservationDate)}
                       </Text>
                     </Stack>
-                    <Badge color={STAGE_COLORS[row.stage] ?? 'blue'} variant="light">
+                    <Badge
+                      color={STAGE_COLORS[row.stage] ?? 'blue'}
+                      variant="light"
+                      style={{ flexShrink: 0 }}
+                    >
                       {row.stage}
                     </Badge>
                   </Group>
