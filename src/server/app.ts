@@ -46,6 +46,7 @@ import { paymentBatchesRoutes } from './features/payment-batches/payment-batches
 import { paymentFlowsRoutes, paymentsRoutes } from './features/payments/payments.routes';
 import { loadGrantsStore } from './features/permissions/grants-store';
 import { permissionsRoutes } from './features/permissions/permissions.routes';
+import { brokerUsersRoutes, portalRoutes } from './features/portal/portal.routes';
 import { promotionsRoutes } from './features/promotions/promotions.routes';
 import { quotesRoutes } from './features/quotes/quotes.routes';
 import { reportsRoutes } from './features/reports/reports.routes';
@@ -310,6 +311,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(named(buyerAccountsRoutes), { prefix: '/buyer-accounts' });
       await api.register(named(clientsRoutes), { prefix: '/clients' });
       await api.register(named(brokersRoutes), { prefix: '/brokers' });
+      await api.register(named(brokerUsersRoutes), { prefix: '/brokers' });
+      // The brokers' portal (issue 58, decision 0069): its own sign-in and sessions.
+      await api.register(named(portalRoutes), {
+        prefix: '/portal',
+        db,
+        settings: auth,
+        cookie,
+        login: { maxAttempts: env.LOGIN_MAX_ATTEMPTS, windowMs: env.LOGIN_WINDOW_MINUTES * 60_000 },
+      });
       await api.register(named(dashboardRoutes), { prefix: '/dashboard' });
       await api.register(named(usersRoutes), { prefix: '/users' });
       await api.register(named(settingsRoutes), { prefix: '/settings' });

@@ -293,6 +293,18 @@ export const errorCatalog = {
     field: 'realEstateAgencyId',
   },
   USER_NOT_FOUND: { status: 404, message: 'El usuario no existe.' },
+  // The brokers' portal (issue 58, decision 0069).
+  BROKER_USER_EMAIL_TAKEN: {
+    status: 409,
+    message: 'Ya existe una cuenta del portal con este correo electrónico',
+    field: 'email',
+  },
+  BROKER_USER_NOT_FOUND: { status: 404, message: 'La cuenta del portal no existe.' },
+  BROKER_INACTIVE: { status: 409, message: 'La corredora está desactivada: no se pueden invitar personas.' },
+  PORTAL_LINK_INVALID: {
+    status: 400,
+    message: 'El enlace no es válido, ya se usó o expiró. Pida a su KAM una nueva invitación.',
+  },
   USER_EMAIL_TAKEN: {
     status: 409,
     message: 'Ya existe un usuario con este correo electrónico',

@@ -122,6 +122,10 @@ export const ACTIONS = {
     'Preparar, exportar y marcar pagadas las nóminas de pago (dentro de los últimos días hábiles de Configuración → Pagos)',
     PAYMENTS,
   ),
+  'brokerUsers.manage': grantable(
+    'Invitar y desactivar a las personas de una corredora en el portal de brokers (el KAM de la corredora también puede)',
+    ADMINS,
+  ),
   'paymentSettings.manage': grantable(
     'Cambiar la configuración de pagos y el archivo del banco (Configuración → Pagos)',
     ADMINS,

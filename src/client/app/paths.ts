@@ -33,6 +33,10 @@ export const TASK_COMMENTS_PARAM = 'comentarios';
 export const paths = {
   root: '/',
   login: '/login',
+  /** The brokers' portal (issue 58): its own sign-in, the invitation's link, its screens. */
+  portal: '/portal',
+  portalPassword: '/portal/clave',
+  portalHome: '/portal/operaciones',
   register: '/register',
   dashboard: '/dashboard',
   notifications: '/notificaciones',

@@ -31,6 +31,10 @@ export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
     children: [
+      // The brokers' portal (decision 0069): its own session, none of the staff's guards or shell.
+      { path: paths.portal, ...page(() => import('../features/portal/portal-login-page')) },
+      { path: paths.portalPassword, ...page(() => import('../features/portal/portal-password-page')) },
+      { path: paths.portalHome, ...page(() => import('../features/portal/portal-operations-page')) },
       {
         element: <PublicOnly />,
         children: [

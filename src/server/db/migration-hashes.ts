@@ -49,6 +49,7 @@ export const MIGRATION_HASHES: Record<string, string> = {
   '0043_import_run_subjects': '057e97d68e236582f232bdd13ded27e5d2cede0dbe6be89fac40f0f7cb52d067',
   '0044_payees_verified_header_row': 'bbf75bfb2e4d6ddc047232eebe5c2b23f5fc2e07ad0844b8f4dc4dc645cba1b8',
   '0046_stage_unit_status': '8ee3c3fb974da2197a8cca48ea086a436238d6088d6b8fd520a47fe8605739bc',
+  '0047_broker_portal': '3c17e84018f2713c225ee69eddf51ba55a0c5132ecdd7fbfb91a9c51160b94dc',
   '0048_quotes': '5a62e60493ddf4611586ef62f981cbbc319e461cce84d3b51f605e0d765b0395',
   '0049_buyer_accounts': '6ad83f6e932b0accfcc68a30cd7a1c767dd8421a4e0d382873d00e5c2335892c',
   '0050_audit_search_index': '2fcf6267579614cea0dacc7950c940765e8c2b9e0fc3b4c13b87822abd0105c0',

@@ -85,6 +85,10 @@ export const TABLE_OWNERS = {
   quotes: 'quotes',
   quote_units: 'quotes',
   quote_settings: 'quotes',
+  // The brokers' portal (issue 58, decision 0069): its accounts, their links and sessions.
+  broker_users: 'portal',
+  broker_user_tokens: 'portal',
+  broker_sessions: 'portal',
 } as const;
 
 export type OwnedTable = keyof typeof TABLE_OWNERS;

@@ -594,6 +594,8 @@ export const reservations = pgTable(
     index('reservations_client_idx').on(t.clientId),
     index('reservations_project_idx').on(t.projectId),
     index('reservations_broker_idx').on(t.brokerId),
+    // The brokers' portal (issue 58): one broker's reservations, newest first, read off the index.
+    index('reservations_broker_portal_idx').on(t.brokerId, t.reservationDate.desc(), t.id.desc()),
     index('reservations_seller_idx').on(t.sellerId),
     index('reservations_number_trgm_idx').using('gin', sql`lower(${t.reservationNumber}) gin_trgm_ops`),
     index('reservations_apartment_trgm_idx').using('gin', sql`lower(${t.apartmentNumber}) gin_trgm_ops`),
@@ -1399,7 +1401,7 @@ export const auditLog = pgTable(
 // ---------------------------------------------------------------------------------------------
 // E-mail notices (DESIGN §18, decision 0035). Written only by features/mail.
 
-const MAIL_KINDS_SQL = `'approval', 'mention', 'notices', 'paymentCompleted', 'bankAccount', 'digest', 'reminder', 'test'`;
+const MAIL_KINDS_SQL = `'approval', 'mention', 'notices', 'paymentCompleted', 'bankAccount', 'digest', 'reminder', 'test', 'portalInvitation'`;
 const MAIL_STATUSES_SQL = `'pending', 'sent', 'failed', 'discarded'`;
 
 /**
@@ -2173,4 +2175,76 @@ export const quoteUnits = pgTable(
     index('quote_units_unit_idx').on(t.unitId),
     check('quote_units_kind_check', sql.raw(`kind in (${UNIT_KINDS_SQL})`)),
   ],
+);
+
+// --- The brokers' portal (issue 58, decision 0069) ---------------------------------------------------
+
+/**
+ * People of one broker agency who sign in at /portal: never staff (no profile, no user type, no
+ * actions of the catalogue). Invited by an administrator or the broker's KAM; the password is set by
+ * the invitation's link (a null hash: invited, not yet signed in).
+ */
+export const brokerUsers = pgTable(
+  'broker_users',
+  {
+    id: id(),
+    brokerId: uuid('broker_id')
+      .notNull()
+      .references(() => brokers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    isActive: boolean('is_active').notNull().default(true),
+    invitedBy: uuid('invited_by').references(() => profiles.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: version(),
+  },
+  (t) => [
+    // One portal account per address, whatever its case.
+    uniqueIndex('broker_users_email_key').on(sql`lower(${t.email})`),
+    index('broker_users_broker_idx').on(t.brokerId, t.name, t.id),
+  ],
+);
+
+/**
+ * Single-use links (an invitation, a new password): only the SHA-256 of the token is kept; used or
+ * expired links are refused.
+ */
+export const brokerUserTokens = pgTable(
+  'broker_user_tokens',
+  {
+    id: text('id').primaryKey(),
+    brokerUserId: uuid('broker_user_id')
+      .notNull()
+      .references(() => brokerUsers.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'invitation' | 'reset'>().notNull(),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('broker_user_tokens_user_idx').on(t.brokerUserId),
+    check('broker_user_tokens_purpose_check', sql`${t.purpose} in ('invitation', 'reset')`),
+  ],
+);
+
+/** A broker user's sessions: the SHA-256 of the cookie token, bound to the user's broker. */
+export const brokerSessions = pgTable(
+  'broker_sessions',
+  {
+    id: text('id').primaryKey(),
+    brokerUserId: uuid('broker_user_id')
+      .notNull()
+      .references(() => brokerUsers.id, { onDelete: 'cascade' }),
+    brokerId: uuid('broker_id')
+      .notNull()
+      .references(() => brokers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: instant('last_seen_at').notNull().defaultNow(),
+    expiresAt: instant('expires_at').notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [index('broker_sessions_user_idx').on(t.brokerUserId)],
 );

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { actionsOf, USER_TYPES } from '../../shared/permissions';
 import type { RegisteredRoute } from '../app';
 import { buildApp } from '../app';
-import { profiles } from '../db/schema';
+import { brokerUsers, profiles } from '../db/schema';
 import { type Principal, walkMatrix } from '../test/access-matrix';
 import { loginAs, useTestApp } from '../test/app';
+import { createBroker } from '../test/builders';
 import { openTestDatabaseSource } from '../test/database';
+import { portalAgent } from '../test/portal';
 import { registerAccessGate, requireAccessDeclarations } from './access';
 import { AppError } from './app-error';
 import { registerErrorHandling } from './error-handler';
@@ -30,12 +32,28 @@ describe('who may call every route, as declared', () => {
     await ctx.db.update(profiles).set({ isActive: false }).where(eq(profiles.id, leaver.user!.id));
     principals.push({ name: 'usuario desactivado', kind: 'deactivated', cookie: leaver.cookie, actions: [] });
     principals.push({ name: 'sin sesión', kind: 'anonymous', actions: [] });
-    // The brokers' portal (next wave) gives brokers sessions of their own; until then a broker's
-    // cookie is one the staff's sessions do not know, and every staff route must refuse it.
+    // The brokers' portal (issue 58, decision 0069): a broker user of one broker, one of another,
+    // and a deactivated one's old session.
+    const brokerA = await createBroker(ctx.db);
+    const brokerB = await createBroker(ctx.db);
+    const admin = await loginAs(ctx, { userType: 'Administrador' });
+    const own = await portalAgent(ctx, brokerA.id, undefined, admin);
+    const other = await portalAgent(ctx, brokerB.id, undefined, admin);
+    const gone = await portalAgent(ctx, brokerA.id, undefined, admin);
+    await ctx.db.update(brokerUsers).set({ isActive: false }).where(eq(brokerUsers.id, gone.brokerUserId));
+    principals.push({ name: 'broker (propio)', kind: 'broker', cookie: own.cookie, actions: [] });
+    principals.push({ name: 'broker (otro)', kind: 'broker', cookie: other.cookie, actions: [] });
     principals.push({
-      name: 'broker',
-      kind: 'broker',
-      cookie: `inmoflujo_session=${randomBytes(32).toString('base64url')}`,
+      name: 'broker desactivado',
+      kind: 'broker-deactivated',
+      cookie: gone.cookie,
+      actions: [],
+    });
+    // A portal cookie nobody issued: refused everywhere but the public routes.
+    principals.push({
+      name: 'broker sin sesión',
+      kind: 'broker-deactivated',
+      cookie: `inmoflujo_portal=${randomBytes(32).toString('base64url')}`,
       actions: [],
     });
 

@@ -14,11 +14,13 @@ import { AppError } from './app-error';
  * - `{ policy }`: any signed-in staff user reaches the service, which decides on the record through
  *   the same catalogue (`allow` of shared/policies.ts, the workflow engine's authority, or an action
  *   needed only by some records — a reservation beyond the commercial policy).
- * Principals to come (the brokers' portal) will get a kind of their own; none reaches a staff route.
+ * - `'broker'`: a broker user of the portal (issue 58, decision 0069), whose broker the session names;
+ *   no staff session reaches it, and no portal session reaches any other kind (403).
  */
 export type Access =
   | 'public'
   | 'staff'
+  | 'broker'
   | { action: Action | readonly Action[]; refusal?: ErrorCode }
   | { policy: PolicyAction | 'flows.authority' | Action };
 
@@ -33,7 +35,7 @@ declare module 'fastify' {
 }
 
 function isAccess(value: unknown): value is Access {
-  if (value === 'public' || value === 'staff') return true;
+  if (value === 'public' || value === 'staff' || value === 'broker') return true;
   if (typeof value !== 'object' || value === null) return false;
   if ('action' in value) {
     const actions: unknown[] = Array.isArray(value.action) ? value.action : [value.action];
@@ -48,7 +50,7 @@ export function requireAccessDeclarations(scope: FastifyInstance) {
     if (!isAccess(route.config?.access)) {
       const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
       throw new Error(
-        `${methods} ${route.url} declares no access: give it config.access ('public', 'staff', { action } or { policy }) — decision 0060`,
+        `${methods} ${route.url} declares no access: give it config.access ('public', 'staff', 'broker', { action } or { policy }) — decision 0060`,
       );
     }
   });

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../shared/schemas/auth';
+import type { PortalUser } from '../../shared/schemas/portal';
 import type { Database } from '../db/client';
 import { type AuthSettings, resolveSession } from '../features/auth/auth.service';
+import * as portal from '../features/portal/portal.service';
 import { AppError } from './app-error';
 
 declare module 'fastify' {
@@ -12,6 +14,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
     sessionId: string | null;
+    /** A broker user of the portal (routes declared `access: 'broker'` only). */
+    portalUser: PortalUser | null;
+    portalSessionId: string | null;
   }
 }
 
@@ -44,6 +49,40 @@ export function clearSessionCookie(reply: FastifyReply, settings: SessionCookieS
   });
 }
 
+/** The portal's cookie (decision 0069): a name of its own, so no staff session is ever a portal one. */
+export function portalCookieName(secure: boolean): string {
+  return secure ? '__Host-inmoflujo_portal' : 'inmoflujo_portal';
+}
+
+export function setPortalCookie(reply: FastifyReply, settings: SessionCookieSettings, token: string) {
+  reply.setCookie(portalCookieName(settings.secure), token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: settings.secure,
+    path: '/',
+    maxAge: settings.maxAgeSeconds,
+  });
+}
+
+export function clearPortalCookie(reply: FastifyReply, settings: SessionCookieSettings) {
+  reply.clearCookie(portalCookieName(settings.secure), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: settings.secure,
+    path: '/',
+  });
+}
+
+export function portalToken(request: FastifyRequest, settings: SessionCookieSettings): string | undefined {
+  return request.cookies[portalCookieName(settings.secure)];
+}
+
+/** The broker user of a request that passed the session hook on a portal route. */
+export function currentPortalUser(request: FastifyRequest): PortalUser {
+  if (!request.portalUser) throw new AppError('UNAUTHENTICATED');
+  return request.portalUser;
+}
+
 export function sessionToken(request: FastifyRequest, settings: SessionCookieSettings): string | undefined {
   return request.cookies[sessionCookieName(settings.secure)];
 }
@@ -69,7 +108,18 @@ export function registerSessionHook(
 ) {
   scope.decorateRequest('user', null);
   scope.decorateRequest('sessionId', null);
+  scope.decorateRequest('portalUser', null);
+  scope.decorateRequest('portalSessionId', null);
   scope.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    // The portal's routes know only the portal's cookie; a staff session does not reach them (decision 0069).
+    if (access === 'broker') {
+      const session = await portalSession(request, reply);
+      if (!session) throw new AppError('UNAUTHENTICATED');
+      request.portalUser = session.user;
+      request.portalSessionId = session.sessionId;
+      return;
+    }
     const token = sessionToken(request, cookie);
     if (token) {
       const session = await resolveSession(
@@ -85,10 +135,20 @@ export function registerSessionHook(
         clearSessionCookie(reply, cookie);
       }
     }
-    if (!request.user && request.routeOptions.config.access !== 'public') {
+    if (!request.user && access !== 'public') {
+      // A broker user signed in to the portal is known, and refused: staff routes are not theirs.
+      if (await portalSession(request, reply)) throw new AppError('FORBIDDEN');
       throw new AppError(request.routeOptions.config.unauthenticatedCode ?? 'UNAUTHENTICATED');
     }
   });
+
+  async function portalSession(request: FastifyRequest, reply: FastifyReply) {
+    const token = portalToken(request, cookie);
+    if (!token) return null;
+    const session = await portal.resolveSession(db, auth, token);
+    if (!session) clearPortalCookie(reply, cookie);
+    return session;
+  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -11,10 +11,13 @@ import { TEST_ORIGIN } from './app';
  * and refused (401, 403 or 404) everywhere else.
  */
 
-/** Who knocks: staff of a user type, a deactivated user's old session, nobody, a broker (next wave). */
+/**
+ * Who knocks: staff of a user type, a deactivated user's old session, nobody, a broker user of the
+ * portal (decision 0069) or a deactivated one's old session.
+ */
 export interface Principal {
   name: string;
-  kind: 'staff' | 'deactivated' | 'anonymous' | 'broker';
+  kind: 'staff' | 'deactivated' | 'anonymous' | 'broker' | 'broker-deactivated';
   /** The session cookie it sends, if any. */
   cookie?: string;
   /** The actions a staff principal holds (its session's list). */
@@ -26,7 +29,8 @@ export type Expectation = 'allowed' | 'refused' | 'either';
 /** What the declaration promises this principal on this route. */
 export function expectationOf(access: Access | undefined, principal: Principal): Expectation {
   if (access === 'public') return 'allowed';
-  // Broker sessions reach only the portal's routes (none yet): every staff route refuses them.
+  // The portal's routes take live broker sessions only; broker sessions reach nothing else.
+  if (access === 'broker') return principal.kind === 'broker' ? 'allowed' : 'refused';
   if (principal.kind !== 'staff') return 'refused';
   if (access === 'staff') return 'allowed';
   if (access === undefined) return 'refused';
@@ -49,7 +53,7 @@ function probe(route: RegisteredRoute) {
 }
 
 /** Signing out ends the principal's session: walked last. */
-const LAST = new Set(['POST /api/auth/logout']);
+const LAST = new Set(['POST /api/auth/logout', 'POST /api/portal/auth/logout']);
 
 export interface MatrixResult {
   problems: string[];
@@ -86,6 +90,14 @@ export async function walkMatrix(
         problems.push(`${name}: ${principal.name} refused (${status}) but the declaration allows it`);
       if (expected === 'refused' && !REFUSALS.has(status))
         problems.push(`${name}: ${principal.name} let through (${status}) but the declaration refuses it`);
+      // Issue 58: a broker session on a staff route is known and refused (403), not taken for signed out.
+      if (
+        principal.kind === 'broker' &&
+        route.access !== 'public' &&
+        route.access !== 'broker' &&
+        status !== 403
+      )
+        problems.push(`${name}: ${principal.name} answered ${status}, not 403`);
       if (expected === 'either' && principal.kind === 'staff' && status === 401)
         problems.push(`${name}: ${principal.name} treated as signed out (401)`);
     }

@@ -125,7 +125,8 @@ export class Agent {
   }
 
   private remember(response: LightMyRequestResponse) {
-    const session = response.cookies.find((cookie) => cookie.name.endsWith('inmoflujo_session'));
+    // The staff's session or the brokers' portal's (decision 0069): an agent is one or the other.
+    const session = response.cookies.find((cookie) => /inmoflujo_(session|portal)$/.test(cookie.name));
     if (!session) return;
     this.cookie = session.value ? `${session.name}=${session.value}` : undefined;
   }

@@ -481,6 +481,19 @@ export const AUDIT_TABLES = {
       total_units: field('Total de unidades', 'integer'),
     },
   },
+  // The brokers' portal (issue 58, decision 0069): its accounts, under their broker.
+  broker_users: {
+    noun: 'la cuenta del portal de brokers',
+    fields: {
+      id: hidden('Id'),
+      broker_id: hidden('Broker'),
+      name: field('Nombre'),
+      email: field('Correo electrónico'),
+      password_hash: field('Contraseña', 'secret'),
+      is_active: field('Activa', 'boolean'),
+      invited_by: ref('Invitada por', 'user'),
+    },
+  },
   profiles: {
     noun: 'el usuario',
     fields: {

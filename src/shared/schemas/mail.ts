@@ -16,6 +16,7 @@ export const MAIL_KINDS = [
   'digest',
   'reminder',
   'test',
+  'portalInvitation',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -28,6 +29,7 @@ export const mailKindLabels: Record<MailKind, string> = {
   digest: 'Resumen diario',
   reminder: 'Recordatorio de plazo',
   test: 'Correo de prueba',
+  portalInvitation: 'Invitación al portal de brokers',
 };
 
 export const MAIL_STATUSES = ['pending', 'sent', 'failed', 'discarded'] as const;

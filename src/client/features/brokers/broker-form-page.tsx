@@ -26,6 +26,7 @@ import { RutInput } from '../../components/rut-input';
 import { notifySaved } from '../../lib/notify';
 import { useCurrentUser } from '../../lib/session';
 import { HistoryButton } from '../audit';
+import { BrokerPortalUsers } from '../portal';
 import { useBroker, useSaveBroker, useVerifyBrokerBank } from './api';
 
 const TEXT_FIELDS = [
@@ -302,6 +303,12 @@ function BrokerForm({
           <FormActions cancelTo={listUrl} saving={save.isPending} />
         </Stack>
       </form>
+      {/* Its own forms, outside the broker's: an invitation is not a change of the broker. */}
+      {broker ? (
+        <Stack mt="lg">
+          <BrokerPortalUsers brokerId={broker.id} />
+        </Stack>
+      ) : null}
     </>
   );
 }

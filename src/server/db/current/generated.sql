@@ -153,6 +153,81 @@ CREATE OR REPLACE FUNCTION public.audit_broker_invoices_root(r broker_invoices)
  STABLE
 AS $function$ SELECT r.flow_id $function$;
 
+-- audit_broker_users
+CREATE OR REPLACE FUNCTION public.audit_broker_users()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid := audit_actor();
+      r broker_users;
+      before_values jsonb;
+      after_values jsonb;
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        r := NEW;
+        after_values := audit_broker_users_doc(NEW);
+      ELSIF TG_OP = 'DELETE' THEN
+        r := OLD;
+        before_values := audit_broker_users_doc(OLD);
+      ELSE
+        r := NEW;
+        SELECT jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value)
+          INTO before_values, after_values
+          FROM jsonb_each(audit_broker_users_doc(NEW)) n JOIN jsonb_each(audit_broker_users_doc(OLD)) o ON o.key = n.key
+         WHERE n.value IS DISTINCT FROM o.value;
+        before_values := coalesce(before_values, '{}'::jsonb) || CASE WHEN OLD.password_hash IS DISTINCT FROM NEW.password_hash THEN jsonb_build_object('password_hash', '[oculto]') ELSE '{}'::jsonb END;
+        after_values := coalesce(after_values, '{}'::jsonb) || CASE WHEN OLD.password_hash IS DISTINCT FROM NEW.password_hash THEN jsonb_build_object('password_hash', '[oculto]') ELSE '{}'::jsonb END;
+        IF before_values = '{}'::jsonb THEN
+          RETURN NULL;
+        END IF;
+      END IF;
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      VALUES (audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), lower(TG_OP), TG_TABLE_NAME,
+              audit_broker_users_key(r), 'brokers', audit_broker_users_root(r), before_values, after_values);
+      RETURN NULL;
+    END $function$;
+
+-- audit_broker_users_doc
+CREATE OR REPLACE FUNCTION public.audit_broker_users_doc(r broker_users)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT (to_jsonb(r) - '{password_hash,created_at,updated_at,version}'::text[]) || jsonb_build_object() $function$;
+
+-- audit_broker_users_inserted
+CREATE OR REPLACE FUNCTION public.audit_broker_users_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      actor uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+        RETURN NULL;
+      END IF;
+      actor := audit_actor();
+      INSERT INTO audit_log (occurred_at, actor_id, request_id, action, table_name, record_id, root_table, root_id, before, after)
+      SELECT audit_instant(), actor, nullif(current_setting('inmoflujo.request', true), ''), 'insert', TG_TABLE_NAME,
+             audit_broker_users_key(r), 'brokers', audit_broker_users_root(r), NULL, audit_broker_users_doc(r)
+        FROM new_rows r;
+      RETURN NULL;
+    END $function$;
+
+-- audit_broker_users_key
+CREATE OR REPLACE FUNCTION public.audit_broker_users_key(r broker_users)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.id::text $function$;
+
+-- audit_broker_users_root
+CREATE OR REPLACE FUNCTION public.audit_broker_users_root(r broker_users)
+ RETURNS uuid
+ LANGUAGE sql
+ STABLE
+AS $function$ SELECT r.broker_id $function$;
+
 -- audit_brokers
 CREATE OR REPLACE FUNCTION public.audit_brokers()
  RETURNS trigger
@@ -3124,6 +3199,12 @@ CREATE TRIGGER audit_broker_invoices AFTER DELETE OR UPDATE ON broker_invoices F
 
 -- audit_broker_invoices_inserted
 CREATE TRIGGER audit_broker_invoices_inserted AFTER INSERT ON broker_invoices REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_broker_invoices_inserted();
+
+-- audit_broker_users
+CREATE TRIGGER audit_broker_users AFTER DELETE OR UPDATE ON broker_users FOR EACH ROW EXECUTE FUNCTION audit_broker_users();
+
+-- audit_broker_users_inserted
+CREATE TRIGGER audit_broker_users_inserted AFTER INSERT ON broker_users REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audit_broker_users_inserted();
 
 -- audit_brokers
 CREATE TRIGGER audit_brokers AFTER DELETE OR UPDATE ON brokers FOR EACH ROW EXECUTE FUNCTION audit_brokers();

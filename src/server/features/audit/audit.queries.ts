@@ -68,7 +68,14 @@ export async function insertExportEvent(
 
 export async function insertSessionEvent(
   tx: Executor,
-  event: { action: SessionEventAction; userId: string; ip: string | null; userAgent: string | null },
+  event: {
+    action: SessionEventAction;
+    userId: string;
+    ip: string | null;
+    userAgent: string | null;
+    /** The staff's sessions, or the brokers' portal's (decision 0069). */
+    table?: 'sessions' | 'broker_sessions';
+  },
 ): Promise<void> {
   await tx.insert(auditLog).values({
     occurredAt: sql`audit_instant()`,
@@ -76,9 +83,9 @@ export async function insertSessionEvent(
     // The request the transaction declared (src/server/db/actor.ts), as the triggers read it.
     requestId: sql`nullif(current_setting('inmoflujo.request', true), '')`,
     action: event.action,
-    tableName: 'sessions',
+    tableName: event.table ?? 'sessions',
     recordId: event.userId,
-    rootTable: 'sessions',
+    rootTable: event.table ?? 'sessions',
     rootId: event.userId,
     after: event.action === 'sign_in' ? { ip: event.ip, user_agent: event.userAgent } : null,
   });

@@ -24,6 +24,9 @@ const NOW = new Date('2027-03-12T13:42:00Z');
 const NOT_AUDITED = new Set([
   // Token hashes: sign-ins and sign-outs are logged as events instead.
   'sessions',
+  // The portal's (decision 0069): token hashes; its sign-ins are events too, its links single-use hashes.
+  'broker_sessions',
+  'broker_user_tokens',
   // Image bytes: the records that point to them (logos, avatars) are audited.
   'stored_files',
   // Derived, kept by triggers from audited tables.
@@ -424,6 +427,21 @@ const CASES: TableCase[] = [
     },
     remove: (key) => sql`delete from quotes where id = ${key}`,
     root: (key) => key,
+  },
+  {
+    table: 'broker_users',
+    insert: (f) =>
+      sql`insert into broker_users (broker_id, name, email)
+          values (${f.broker.id}, 'Paula Rojas', 'paula.auditada@corredora.cl')
+          returning id::text as key`,
+    update: {
+      set: (key) => sql`update broker_users set is_active = false where id = ${key}::uuid`,
+      column: 'is_active',
+      before: () => true,
+      after: () => false,
+    },
+    remove: (key) => sql`delete from broker_users where id = ${key}::uuid`,
+    root: (_key, f) => f.broker.id,
   },
   {
     table: 'permission_grants',

@@ -52,7 +52,8 @@ export function toSessionUser(profile: queries.SessionProfile, grants: Grants = 
 
 const ADMIN_ROLE = { name: 'admin', description: 'Administrador del sistema con acceso total' };
 
-export { hashPassword } from './passwords';
+export { type LoginThrottleLimits, loginThrottleLimits } from './login-throttle';
+export { decoyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 /**
  * Keeps the admin role entry in step with the user type (spec part 2 §6: an Administrador has the
@@ -222,6 +223,35 @@ export async function login(
   });
   return { token, user: toSessionUser(profile, meta.grants), expiresAt };
 }
+
+/**
+ * The staff sign-in's throttle lent to the brokers' portal (issue 58: "the same throttling"): the
+ * same counters, windows and table, under keys of the portal's own (`portal:` before the e-mail), so
+ * a portal account and a staff account of one address never share a count.
+ */
+export const portalSignInThrottle = {
+  /** Seconds the attempt must wait (0: it may go ahead). */
+  wait(db: Database, throttle: LoginThrottleLimits, email: string, ip: string, now: Date): Promise<number> {
+    return throttleWait(db, Object.values(loginCounters(throttle, `portal:${email}`, ip)), now);
+  },
+  /** A refused password counts toward every counter. */
+  async failed(db: Database, throttle: LoginThrottleLimits, email: string, ip: string, now: Date) {
+    await queries.insertLoginFailures(
+      db,
+      Object.values(loginCounters(throttle, `portal:${email}`, ip)).map((counter) => counter.key),
+      now.toISOString(),
+      new Date(now.getTime() - failureRetentionMs(throttle)).toISOString(),
+    );
+  },
+  /** A success clears its own e-mail + client count, in the sign-in's transaction. */
+  succeededIn(tx: Executor, throttle: LoginThrottleLimits, email: string, ip: string, now: Date) {
+    return queries.deleteLoginFailures(
+      tx,
+      loginCounters(throttle, `portal:${email}`, ip).client.key,
+      new Date(now.getTime() - failureRetentionMs(throttle)).toISOString(),
+    );
+  },
+};
 
 /** Seconds an attempt must wait: the longest wait of its counters (0: it may go ahead). */
 async function throttleWait(db: Database, counters: FailureCounter[], now: Date): Promise<number> {

@@ -313,6 +313,8 @@ describe('deny by default and origin check', () => {
       'GET /api/health',
       'POST /api/auth/login',
       'POST /api/auth/register',
+      'POST /api/portal/auth/login',
+      'POST /api/portal/auth/password',
     ]);
 
     for (const route of apiRoutes.filter((candidate) => !candidate.public)) {

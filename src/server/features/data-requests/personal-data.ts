@@ -269,6 +269,17 @@ export const TABLE_STORES: Record<string, TableStore> = {
   profiles: staff(['email', 'first_name', 'last_name']),
   sessions: staff(['user_agent', 'ip']),
   login_failures: staff([]),
+  broker_users: {
+    columns: ['name', 'email'],
+    holder: null,
+    why: 'cuentas del portal de personas de corredoras (no titulares): se desactivan desde Brokers → Portal',
+  },
+  broker_user_tokens: none([]),
+  broker_sessions: {
+    columns: ['user_agent', 'ip'],
+    holder: null,
+    why: 'sesiones del portal de corredoras, no de titulares',
+  },
   mail_preferences: staff([]),
   user_roles: staff([]),
   flow_task_assignees: staff([]),

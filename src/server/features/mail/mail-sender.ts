@@ -152,7 +152,7 @@ export function createMailSender(options: SenderOptions): MailSender {
       if (!payment) return discard('El flujo de pago ya no existe');
       to = payment.kamEmail?.trim() || null;
       if (!to) return discard('El corredor no tiene correo del KAM');
-    } else if (message.kind === 'bankAccount') {
+    } else if (message.kind === 'bankAccount' || message.kind === 'portalInvitation') {
       to = message.toAddress?.trim() || null;
       if (!to) return discard('Sin dirección de correo');
     } else {

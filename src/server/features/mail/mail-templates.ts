@@ -159,6 +159,18 @@ function bankAccountBlock(facts: MessageFacts, notice: Record<string, unknown>):
   return { title: BANK_ACTION_TITLES[action] ?? 'Cuenta bancaria', lines, link: payee.link };
 }
 
+/** An invitation to the brokers' portal (issue 58): the single-use link that sets the password. */
+function portalInvitationBlock(facts: MessageFacts, notice: Record<string, unknown>): Block {
+  return {
+    title: 'Invitación al portal de brokers',
+    lines: [
+      `Corredora: ${str(notice.brokerName)}`,
+      `El enlace sirve una sola vez, hasta el ${formatDateTime(str(notice.expiresAt))}.`,
+    ],
+    link: { href: `${facts.appUrl.replace(/\/+$/, '')}${str(notice.path)}`, label: 'Crear su contraseña' },
+  };
+}
+
 function subjectOf(facts: MessageFacts, blocks: Block[]): string {
   const n = facts.notices.length;
   const first = facts.notices[0] ?? {};
@@ -187,6 +199,8 @@ function subjectOf(facts: MessageFacts, blocks: Block[]): string {
       return `${blocks[0]?.title ?? 'Cuenta bancaria'} · ${bankPayeeOf(facts, first).name}`;
     case 'test':
       return 'Correo de prueba de Inmoflujo';
+    case 'portalInvitation':
+      return `Invitación al portal de brokers · ${str(first.brokerName)}`;
   }
 }
 
@@ -214,6 +228,8 @@ function introOf(facts: MessageFacts): string {
           : 'Le avisamos de un cambio en los datos bancarios con que Inmoflujo paga a la corredora.';
     case 'test':
       return `Este es un correo de prueba enviado desde Configuración → Correos el ${formatDateTime(facts.now)}. Si lo recibe, los avisos por correo funcionan.`;
+    case 'portalInvitation':
+      return 'Lo invitamos a seguir sus operaciones, comisiones y facturas en el portal de brokers de Inmoflujo.';
   }
 }
 
@@ -242,6 +258,8 @@ export function compose(facts: MessageFacts): Composed | null {
     blocks = [];
   } else if (facts.kind === 'bankAccount') {
     blocks = facts.notices.map((notice) => bankAccountBlock(facts, notice));
+  } else if (facts.kind === 'portalInvitation') {
+    blocks = facts.notices.map((notice) => portalInvitationBlock(facts, notice));
   } else {
     blocks = facts.notices.flatMap((notice) => {
       const block = taskBlock(facts, {
@@ -257,7 +275,9 @@ export function compose(facts: MessageFacts): Composed | null {
       ? `Hola ${facts.payment.kamName}:`
       : facts.kind === 'bankAccount'
         ? 'Hola:'
-        : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
+        : facts.kind === 'portalInvitation'
+          ? `Hola ${str(facts.notices[0]?.name)}:`
+          : `Hola${facts.recipientName ? ` ${facts.recipientName}` : ''}:`;
   const intro = introOf(facts);
   const subject = subjectOf(facts, blocks);
   const footer = 'Inmoflujo. Elija qué avisos recibe con el botón «Avisos por correo» de la barra superior.';

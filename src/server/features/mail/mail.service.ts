@@ -128,6 +128,34 @@ export async function recordBankAccountNoticesIn(
   );
 }
 
+/**
+ * An invitation to the brokers' portal (issue 58), in the invitation's transaction: one message to the
+ * invited address, due at once. It carries the link's path (the
+ * app's address is added when it is sent); the token is kept elsewhere only as a hash.
+ */
+export async function recordPortalInvitationIn(
+  tx: Executor,
+  invitation: { toAddress: string; name: string; brokerName: string; path: string; expiresAt: Date },
+  now: Date,
+): Promise<void> {
+  await queries.insertOutsideMessages(
+    tx,
+    'portalInvitation',
+    [
+      {
+        toAddress: invitation.toAddress.trim().toLowerCase(),
+        notice: {
+          name: invitation.name,
+          brokerName: invitation.brokerName,
+          path: invitation.path,
+          expiresAt: invitation.expiresAt.toISOString(),
+        },
+      },
+    ],
+    now,
+  );
+}
+
 // --- Configuración → Correos ----------------------------------------------------------------------
 
 function requireManager(ctx: Pick<ServiceContext, 'user'>) {
