@@ -243,6 +243,8 @@ export default function NewQuotePage() {
                 max={maxInstallments}
                 allowDecimal={false}
                 allowNegative={false}
+                hideControls
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
                 description={maxInstallments ? `Máximo ${maxInstallments} en este proyecto` : undefined}
                 {...form.getInputProps('installments')}
               />

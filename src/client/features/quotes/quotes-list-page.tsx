@@ -88,6 +88,7 @@ export default function QuotesListPage() {
     {
       accessor: 'state',
       title: 'Estado',
+      noWrap: true,
       render: (row) => (
         <Badge color={STATE_COLORS[row.state]} variant="light">
           {row.state === 'reservada' && row.reservationNumber
