@@ -14,11 +14,10 @@ import {
 import { useForm } from '@mantine/form';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { percentToFraction } from '../../../shared/domain/pricing';
-import { type CreateQuoteBody, createQuoteBody } from '../../../shared/schemas/quotes';
+import { createQuoteBody } from '../../../shared/schemas/quotes';
 import { paths } from '../../app/paths';
 import { ErrorAlert } from '../../components/error-alert';
-import { MoneyInput, PercentInput, toAmount } from '../../components/money-input';
+import { MoneyInput, PercentInput } from '../../components/money-input';
 import { PageHeader } from '../../components/page-header';
 import { RutInput } from '../../components/rut-input';
 import { applyServerErrors, schemaErrors } from '../../lib/forms';
@@ -26,80 +25,13 @@ import { notifySaved } from '../../lib/notify';
 import { useReservationFormOptions } from '../reservations/api';
 import { type KnownUnit, type UnitChoice, UnitPicker } from '../stock';
 import { useCreateQuote, useQuoteSettings } from './api';
-
-interface NewQuoteValues {
-  projectId: string | null;
-  prospectName: string;
-  prospectEmail: string;
-  prospectPhone: string;
-  prospectRut: string;
-  apartmentUnitId: string | null;
-  parkingUnitIds: string[];
-  storageUnitIds: string[];
-  /** Discounts and the pie are typed as percents (0–100) and sent as fractions. */
-  columnDiscount: number | string;
-  additionalDiscount: number | string;
-  otherDiscount: number | string;
-  reservationAmount: number | string;
-  downPaymentPercent: number | string;
-  installments: number | string;
-  subsidyAmount: number | string;
-}
-
-const EMPTY: NewQuoteValues = {
-  projectId: null,
-  prospectName: '',
-  prospectEmail: '',
-  prospectPhone: '',
-  prospectRut: '',
-  apartmentUnitId: null,
-  parkingUnitIds: [],
-  storageUnitIds: [],
-  columnDiscount: 0,
-  additionalDiscount: 0,
-  otherDiscount: 0,
-  reservationAmount: 0,
-  downPaymentPercent: 20,
-  installments: '',
-  subsidyAmount: 0,
-};
+import { EMPTY_QUOTE, type NewQuoteValues, quoteBody } from './new-quote-body';
 
 const DISCOUNT_FIELDS = [
   ['columnDiscount', 'Descuento columna'],
   ['additionalDiscount', 'Descuento adicional'],
   ['otherDiscount', 'Otro descuento'],
 ] as const;
-
-/** A percent typed as the fraction the API takes; text that is no number is sent as typed, for the schema to refuse. */
-function fractionOf(percent: number | string): string {
-  if (percent === '') return percentToFraction(0);
-  try {
-    return percentToFraction(percent);
-  } catch {
-    return String(percent);
-  }
-}
-
-/** The request body for the form's values: nothing is priced here, the server prices on save. */
-function quoteBody(values: NewQuoteValues): CreateQuoteBody {
-  return {
-    projectId: values.projectId ?? '',
-    prospectName: values.prospectName,
-    prospectEmail: values.prospectEmail,
-    prospectPhone: values.prospectPhone || null,
-    prospectRut: values.prospectRut || null,
-    apartmentUnitId: values.apartmentUnitId ?? '',
-    parkingUnitIds: values.parkingUnitIds,
-    storageUnitIds: values.storageUnitIds,
-    columnDiscount: fractionOf(values.columnDiscount),
-    additionalDiscount: fractionOf(values.additionalDiscount),
-    otherDiscount: fractionOf(values.otherDiscount),
-    reservationAmount: toAmount(values.reservationAmount) || '0',
-    downPaymentFraction: values.downPaymentPercent === '' ? '' : fractionOf(values.downPaymentPercent),
-    installments: values.installments === '' ? Number.NaN : Number(values.installments),
-    subsidyAmount: toAmount(values.subsidyAmount) || '0',
-  };
-}
 
 /**
  * /cotizaciones/nueva (issue 59): the prospect, the units among the project's available ones, the
@@ -114,7 +46,7 @@ export default function NewQuotePage() {
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<NewQuoteValues>({
     mode: 'controlled',
-    initialValues: EMPTY,
+    initialValues: EMPTY_QUOTE,
     validate: (values) => {
       const errors = schemaErrors(createQuoteBody, quoteBody(values));
       if (errors.downPaymentFraction) errors.downPaymentPercent = errors.downPaymentFraction;
