@@ -94,6 +94,7 @@ import {
 } from './payment-batch';
 import { type PaymentTargets, paymentEndpoints, paymentTargets } from './payments';
 import { measurePesos, PESOS_RATIO_TARGET, type PesosComparison, pesosEndpoints } from './pesos';
+import { quoteEndpoints } from './quotes';
 import {
   type ExportMeasurement,
   measureExports,
@@ -476,6 +477,8 @@ function endpoints(
       as: 'badge',
     },
     ...notificationEndpoints(),
+    // Cotizaciones (issue 59): a quote created, the list and its search (before stock takes the units).
+    ...quoteEndpoints(stock),
     // Stock (issue 31): the grid, the picker, units in the global search, a reservation with a unit.
     ...stockEndpoints(stock),
     // Pesos (issue 33): Valores UF's month, a payment flow's invoices.

@@ -83,6 +83,8 @@ const SCREENS: Screen[] = [
   { path: '/clientes', heading: 'Clientes' },
   { path: '/clientes/nuevo', heading: 'Nuevo Cliente' },
   { path: (ids) => `/clientes/editar/${ids.client}`, heading: 'Editar Cliente' },
+  { path: '/cotizaciones', heading: 'Cotizaciones' },
+  { path: '/cotizaciones/nueva', heading: 'Nueva cotización' },
   { path: '/reservas', heading: 'Reservas' },
   { path: '/reservas/nueva', heading: 'Nueva Reserva' },
   { path: (ids) => `/reservas/editar/${ids.reservation}`, heading: 'Editar Reserva' },

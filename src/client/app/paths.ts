@@ -43,8 +43,9 @@ export const paths = {
   clients: '/clientes',
   newClient: '/clientes/nuevo',
   editClient: (id: string) => `/clientes/editar/${id}`,
-  /** Cotizaciones (issue 59): the list, one quote. */
+  /** Cotizaciones (issue 59): the list, a new quote, one quote. */
   quotes: '/cotizaciones',
+  newQuote: '/cotizaciones/nueva',
   quote: (id: string) => `/cotizaciones/${id}`,
   reservations: '/reservas',
   newReservation: '/reservas/nueva',

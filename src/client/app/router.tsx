@@ -59,6 +59,7 @@ export const routes: RouteObject[] = [
                     ...page(() => import('../features/notifications/notifications-page')),
                   },
                   { path: paths.quotes, ...page(() => import('../features/quotes/quotes-list-page')) },
+                  { path: paths.newQuote, ...page(() => import('../features/quotes/new-quote-page')) },
                   { path: paths.quote(':id'), ...page(() => import('../features/quotes/quote-page')) },
                   {
                     path: paths.reservations,

@@ -139,8 +139,9 @@ function QuoteDetail({ quote }: { quote: QuoteView }) {
           <Title order={4} mb="xs">
             Plan de pago
           </Title>
-          <Table.ScrollContainer minWidth={360}>
-            <Table aria-label="Plan de pago">
+          <Table.ScrollContainer minWidth={300}>
+            {/* Small and tight on a phone, so the three columns fit 390 px without wrapping an amount. */}
+            <Table aria-label="Plan de pago" fz={{ base: 'sm', sm: 'md' }} horizontalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Concepto</Table.Th>
@@ -152,10 +153,12 @@ function QuoteDetail({ quote }: { quote: QuoteView }) {
                 {lines.map(([label, uf, clp]) => (
                   <Table.Tr key={label}>
                     <Table.Td>{label}</Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                       {label.includes('cuotas') ? `UF ${uf.replace('.', ',')}` : formatUF(uf)}
                     </Table.Td>
-                    <Table.Td ta="right">{formatCLP(clp)}</Table.Td>
+                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                      {formatCLP(clp)}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

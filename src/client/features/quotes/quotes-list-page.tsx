@@ -1,4 +1,5 @@
-import { Badge, SegmentedControl, Select, Stack } from '@mantine/core';
+import { Badge, Button, SegmentedControl, Select, Stack } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { formatDate, formatInteger, formatPersonName, formatUF } from '../../../shared/format';
 import {
@@ -87,6 +88,7 @@ export default function QuotesListPage() {
     {
       accessor: 'state',
       title: 'Estado',
+      noWrap: true,
       render: (row) => (
         <Badge color={STATE_COLORS[row.state]} variant="light">
           {row.state === 'reservada' && row.reservationNumber
@@ -102,7 +104,14 @@ export default function QuotesListPage() {
 
   return (
     <>
-      <PageHeader title="Cotizaciones" />
+      <PageHeader
+        title="Cotizaciones"
+        actions={
+          <Button component={Link} to={paths.newQuote} leftSection={<IconPlus size={16} />}>
+            Nueva cotización
+          </Button>
+        }
+      />
       <ErrorAlert error={quotes.error} />
       <Stack gap="md">
         <SegmentedControl

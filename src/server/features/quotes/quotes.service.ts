@@ -319,11 +319,15 @@ export async function reserve(
       installments: quote.installments,
       subsidyAmount: quote.subsidyAmount,
     }).plan!;
+    // Staff who are not sellers (an administrator, a KAM) may quote; the reservation then has no
+    // seller, as the reservation form allows, rather than being refused for it.
+    const sellerId =
+      quote.sellerId && (await users.isActiveSeller(tx, quote.sellerId)) ? quote.sellerId : null;
     const reservation = await reservations.create(scoped, {
       reservationNumber: body.reservationNumber,
       clientId,
       projectId: quote.projectId,
-      sellerId: quote.sellerId,
+      sellerId,
       reservationDate: body.reservationDate ?? today,
       apartmentNumber: quote.units.find((unit) => unit.kind === 'apartment')!.number,
       parkingNumber: null,

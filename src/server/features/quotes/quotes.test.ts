@@ -258,6 +258,22 @@ describe('cotizaciones (issue 59)', () => {
     expect(errorOf(again).message).toBe('Esta cotización ya se reservó (reserva N° R-900).');
   });
 
+  it("reserves a quote by staff who are not sellers with no seller; a seller stays the reservation's seller", async () => {
+    const s = await scene();
+    const byAdmin = await quote(s.admin, quoteBody(s, { prospectRut: null }));
+    expect(byAdmin.sellerId).toBe(s.admin.user!.id);
+    const response = await s.admin.post(`/api/quotes/${byAdmin.id}/reserve`, {
+      reservationNumber: 'R-950',
+      client: { rut: '22.222.222-2', firstName: 'Ana', lastName: 'Prospecto', birthDate: '1990-05-01' },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { reservationId } = response.json() as { reservationId: string };
+    const reservation = (
+      (await s.admin.get(`/api/reservations/${reservationId}`)).json() as { reservation: ReservationView }
+    ).reservation;
+    expect(reservation).toMatchObject({ reservationNumber: 'R-950', sellerId: null });
+  });
+
   it('matches the prospect to an existing client by RUT; asks for the client data when none matches', async () => {
     const s = await scene();
     const rut = uniqueRut();
