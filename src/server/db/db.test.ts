@@ -305,9 +305,9 @@ describe('types over the wire', () => {
   it('checks every JSON answer of the API against its zod schema on the way out (decision 0036)', () => {
     // The answers that are not JSON: files, streamed exports, workbooks to download (an import's
     // template and its errors), backups, a reservation's documents and its PDFs, the event stream,
-    // the API's own docs.
+    // the API's own docs, the buyer's statement (PDF and XLSX).
     const notJson =
-      /^\/api\/(docs(\/|$)|events$|files\/|.*\/export$|imports\/templates\/|imports\/runs\/:id\/errors$|backups\/:name\/download$|reservations\/:id\/documents\/:documentId\/(download|preview)$|reservations\/:id\/(receipt|commission-statement)\.pdf$)/;
+      /^\/api\/(docs(\/|$)|events$|files\/|.*\/export$|imports\/templates\/|imports\/runs\/:id\/errors$|backups\/:name\/download$|reservations\/:id\/documents\/:documentId\/(download|preview)$|reservations\/:id\/(receipt|commission-statement)\.pdf$|reservations\/:id\/account\/statement\.(pdf|xlsx)$)/;
     const unchecked = ctx.app.registeredRoutes
       .filter((route) => route.url.startsWith('/api') && route.method !== 'HEAD')
       .filter((route) => !notJson.test(route.url))

@@ -30,6 +30,9 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/login',
   'POST /api/auth/register',
   'GET /api/auth/registration',
+  // The brokers' portal (issue 58, decision 0069): its sign-in and the invitation's password.
+  'POST /api/portal/auth/login',
+  'POST /api/portal/auth/password',
 ].sort();
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -15,7 +15,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconCash, IconFileSpreadsheet, IconFileTypePdf, IconLockOpen, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import {
@@ -32,6 +31,7 @@ import type {
   BuyerPlan,
   BuyerPlanLine,
 } from '../../../shared/schemas/buyer-accounts';
+import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 import { ApiError } from '../../lib/api';
 import { notifySaved } from '../../lib/notify';
@@ -139,9 +139,9 @@ function PaymentDialog({
     <Modal opened={opened} onClose={onClose} title="Registrar pago" size="md">
       <Stack>
         <ErrorAlert error={record.error && !Object.keys(fields).length ? record.error : null} />
-        <DateInput
+        <DateField
           label="Fecha del pago"
-          valueFormat="DD/MM/YYYY"
+          maxDate={santiagoDateOf(new Date())}
           value={paidDate}
           onChange={setPaidDate}
           error={fields.paidDate}

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ACTION_NAMES, ACTIONS, holdersOf, USER_TYPES } from '../../../shared/permissions';
+import { ACTION_LABELS, ACTION_NAMES, ACTIONS, holdersOf, USER_TYPES } from '../../../shared/permissions';
 import { policyDescriptions, taskRuleDescriptions } from '../../../shared/permissions-text';
 import type { PermissionsResponse } from '../../../shared/schemas/permissions';
 import { renderWithProviders } from '../../test/render';
@@ -14,7 +14,7 @@ function answer(extra: Partial<Record<string, string[]>> = {}): PermissionsRespo
     userTypes: [...USER_TYPES],
     actions: ACTION_NAMES.map((action) => ({
       action,
-      label: ACTIONS[action].label,
+      label: ACTION_LABELS[action],
       fixed: ACTIONS[action].fixed,
       defaultHolders: [...ACTIONS[action].holders],
       holders: USER_TYPES.filter(
@@ -47,10 +47,10 @@ describe('PermissionsSection', () => {
     expect(rows).toHaveLength(ACTION_NAMES.length);
     const audit = table.querySelector('tr[data-action="audit.read"]') as HTMLElement;
     const adminSwitch = within(audit).getByRole('switch', {
-      name: `${ACTIONS['audit.read'].label} — Administrador`,
+      name: `${ACTION_LABELS['audit.read']} — Administrador`,
     });
     expect((adminSwitch as HTMLInputElement).checked).toBe(true);
-    const kamSwitch = within(audit).getByRole('switch', { name: `${ACTIONS['audit.read'].label} — KAM` });
+    const kamSwitch = within(audit).getByRole('switch', { name: `${ACTION_LABELS['audit.read']} — KAM` });
     expect((kamSwitch as HTMLInputElement).checked).toBe(false);
     expect((kamSwitch as HTMLInputElement).disabled).toBe(false);
   });
@@ -71,7 +71,7 @@ describe('PermissionsSection', () => {
     renderWithProviders(<PermissionsSection />);
     const table = await screen.findByRole('table', { name: 'Permisos por tipo de usuario' });
     const audit = table.querySelector('tr[data-action="audit.read"]') as HTMLElement;
-    fireEvent.click(within(audit).getByRole('switch', { name: `${ACTIONS['audit.read'].label} — KAM` }));
+    fireEvent.click(within(audit).getByRole('switch', { name: `${ACTION_LABELS['audit.read']} — KAM` }));
     await waitFor(() =>
       expect(fetchMock).toHaveBeenCalledWith(
         '/api/settings/permissions/audit.read/KAM',
@@ -82,7 +82,7 @@ describe('PermissionsSection', () => {
       expect(
         (
           within(audit).getByRole('switch', {
-            name: `${ACTIONS['audit.read'].label} — KAM`,
+            name: `${ACTION_LABELS['audit.read']} — KAM`,
           }) as HTMLInputElement
         ).checked,
       ).toBe(true),

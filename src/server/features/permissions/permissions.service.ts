@@ -1,4 +1,5 @@
 import {
+  ACTION_LABELS,
   ACTION_NAMES,
   ACTIONS,
   type Action,
@@ -41,7 +42,7 @@ export function list(ctx: Pick<ServiceContext, 'user'>, store: GrantsStore): Per
     userTypes: [...USER_TYPES],
     actions: ACTION_NAMES.map((action) => ({
       action,
-      label: ACTIONS[action].label,
+      label: ACTION_LABELS[action],
       fixed: ACTIONS[action].fixed,
       defaultHolders: [...ACTIONS[action].holders],
       holders: holdersOf(action, grants),
