@@ -22,6 +22,7 @@ import * as documents from '../documents/documents.service';
 import * as imports from '../imports/imports.service';
 import * as mail from '../mail/mail.service';
 import * as promotions from '../promotions/promotions.service';
+import * as quotes from '../quotes/quotes.service';
 import * as workflows from '../workflows/workflows.service';
 import * as queries from './data-requests.queries';
 import { hashedRut, type LedgerEntry, ledgerMatches, writeLedgerFile } from './ledger';
@@ -318,6 +319,16 @@ export async function suppressIn(
   await queries.insertBlockedValues(tx, blocked, { requestId, userId: actorId, at: options.now });
 
   await clients.suppressIn(tx, clientId, actorId);
+  // Their quotes, and a prospect's that is them by RUT or e-mail (issue 59).
+  const redactedQuotes = await quotes.redactHolderProspectsIn(
+    tx,
+    {
+      reservationIds,
+      ruts: [...new Set([holder.rut, ...(past.rut ?? [])])],
+      emails: [...new Set([holder.email, ...(past.email ?? [])].filter((email): email is string => !!email))],
+    },
+    actorId,
+  );
   const redactedComments = await workflows.redactCommentsIn(tx, {
     flowIds,
     ownNeedles: needles.own,
@@ -335,7 +346,7 @@ export async function suppressIn(
   // Last: the writes above logged the old values too; this redacts them with the rest.
   const redactedLogRows = await queries.updateAuditLogRedacted(
     tx,
-    [clientId, ...reservationIds, ...flowIds],
+    [clientId, ...reservationIds, ...flowIds, ...redactedQuotes],
     needles.own.map(needlePattern),
     needles.global.map(needlePattern),
   );
@@ -348,6 +359,7 @@ export async function suppressIn(
       registros_redactados: redactedLogRows,
       comentarios: redactedComments,
       documentos: redactedDocuments,
+      cotizaciones: redactedQuotes.length,
       importaciones: importRuns,
       correos: redactedMail,
       valores_bloqueados: blocked.map((value) => `${value.tableName}.${value.columnName}`),

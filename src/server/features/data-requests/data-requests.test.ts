@@ -351,6 +351,10 @@ describe('the holder’s data export', () => {
       'Flujos',
       'Comentarios',
       'Documentos',
+      'Cuenta del comprador',
+      'Plan de pagos',
+      'Pagos',
+      'Cotizaciones',
       'Historial',
       'Solicitudes',
     ]);
@@ -370,7 +374,7 @@ describe('the holder’s data export', () => {
     const flujos = sheets[4]!.data;
     expect(flujos[1]![flujos[0]!.indexOf('Estado')]).toMatch(/^(Pendiente|En proceso|Completado|Cancelado)$/);
     // The history names their own records and says what changed.
-    const historial = sheets[7]!.data;
+    const historial = sheets.find((sheet) => sheet.sheet === 'Historial')!.data;
     expect(historial[0]).toEqual(['Fecha', 'Usuario', 'Registro', 'Qué pasó', 'Qué cambió']);
     const sentences = historial.slice(1).map((row) => row.join(' '));
     expect(sentences.join('\n')).not.toContain('registro eliminado');
@@ -519,6 +523,13 @@ describe('Suprimir datos personales', () => {
   it('leaves no trace of the person in a full dump but the blocked RUT, and every figure unchanged', async () => {
     const admin = await loginAs(ctx, { firstName: 'Camila', lastName: 'Fuentes' });
     const { client, sold, broker } = await busyHolder(admin);
+    // A quote whose prospect is them by RUT and an earlier e-mail (issue 59): their data too.
+    await ctx.db.execute(sql`insert into quotes (project_id, prospect_name, prospect_email, prospect_phone, prospect_rut,
+        quote_date, valid_until, uf_date, uf_value, apartment_price, parking_price, storage_price, list_price,
+        final_price, reservation_amount, down_payment_fraction, down_payment, installments, credit_amount)
+      select project_id, 'Eulalia Quiroga Sepulveda', 'eulalia.antigua@correo.cl', '+56 2 2345 6789', ${NORMALIZED_RUT},
+             '2026-11-01', '2026-11-11', '2026-11-01', 39000, 3000, 0, 0, 3000, 3000, 10, 0.1, 300, 1, 2690
+        from reservations where id = ${sold.id}`);
     const before = await figures(admin, broker.id);
     const dumpBefore = await fullDump(ctx);
     for (const value of [

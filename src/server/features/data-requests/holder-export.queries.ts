@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { HolderRestriction, HolderValues } from '../../../shared/domain/privacy';
 import { foldForSearch } from '../../../shared/domain/search';
 import type { DataRequestKind, DataRequestStatus } from '../../../shared/schemas/data-requests';
 import { type Executor, isoInstant, queryRows } from '../../db/client';
 import * as audit from '../audit/audit.service';
+
+/** A row of an export section: its keys are the Spanish labels the export shows. */
+const exportRow = z.record(z.string(), z.unknown());
 
 /**
  * The reads of the holder's data export (decision 0027). Each section is one statement: a holder
@@ -207,5 +211,63 @@ export function requestsOfHolder(db: Executor, clientId: string, rut: string) {
     sql`select kind, received_date as "receivedDate", due_date as "dueDate", status, response
           from data_subject_requests where client_id = ${clientId} or holder_rut = ${rut}
          order by received_date, id`,
+  );
+}
+
+/**
+ * The buyer's account of each of the holder's reservations (decision 0073): the plan, its lines and
+ * the payments received (a reversed one with when and why), as JSON in Spanish.
+ */
+export function buyerAccountsOfHolder(db: Executor, clientId: string) {
+  return queryRows(
+    db,
+    sql`select r.reservation_number as reserva,
+               bp.reservation_amount::text as "reservaUF", bp.promise_amount::text as "promesaUF",
+               bp.down_payment_amount::text as "pieUF", bp.installment_count as cuotas,
+               bp.credit_amount::text as "creditoHipotecarioUF", bp.subsidy_amount::text as "bonoPieUF",
+               bp.promise_date as "fechaPromesa", bp.expected_deed_date as "fechaEscrituraEsperada",
+               bp.paid_amount::text as "pagadoUF", bp.pie_waived_reason as "motivoPieExento",
+               coalesce((select json_agg(json_build_object(
+                   'tipo', case l.kind when 'reservation' then 'Reserva' when 'promise' then 'Promesa' else 'Pie' end,
+                   'cuota', l.number, 'vence', l.due_date, 'montoUF', l.amount::text,
+                   'pagadoUF', l.paid_amount::text) order by l.sort_order)
+                 from buyer_plan_lines l where l.plan_id = bp.id), '[]') as lineas,
+               coalesce((select json_agg(json_build_object(
+                   'fecha', p.paid_date, 'montoUF', p.amount::text, 'montoCLP', p.amount_clp::text,
+                   'valorUF', p.uf_value::text,
+                   'medio', case p.means when 'transfer' then 'Transferencia' when 'bankDraft' then 'Vale vista'
+                                         when 'cheque' then 'Cheque' else 'Tarjeta' end,
+                   'documento', p.document_number,
+                   'reversadoEl', ${isoInstant(sql`p.reversed_at`)}, 'motivoReverso', p.reversal_reason)
+                   order by p.paid_date, p.created_at)
+                 from buyer_payments p where p.plan_id = bp.id), '[]') as pagos
+          from buyer_plans bp
+          join reservations r on r.id = bp.reservation_id
+         where r.client_id = ${clientId}
+         order by r.reservation_number`,
+    exportRow,
+  );
+}
+
+/**
+ * The quotes made for the holder (issue 59): those that became their reservations, and those whose
+ * prospect is them by RUT or e-mail (a prospect's data are the holder's once they are a client).
+ */
+export function quotesOfHolder(db: Executor, clientId: string, rut: string, email: string | null) {
+  return queryRows(
+    db,
+    sql`select q.number as cotizacion, p.name as proyecto, q.quote_date as fecha, q.valid_until as "validaHasta",
+               q.prospect_name as nombre, q.prospect_email as correo, q.prospect_phone as telefono,
+               q.prospect_rut as rut, q.list_price::text as "precioListaUF", q.final_price::text as "precioFinalUF",
+               q.reservation_amount::text as "reservaUF", q.down_payment::text as "pieUF", q.installments as cuotas,
+               q.subsidy_amount::text as "bonoPieUF", q.credit_amount::text as "creditoHipotecarioUF",
+               (select r.reservation_number from reservations r where r.id = q.reservation_id) as reserva
+          from quotes q
+          join projects p on p.id = q.project_id
+         where q.reservation_id in (select r.id from reservations r where r.client_id = ${clientId})
+            or q.prospect_rut = ${rut}
+            or (${email}::text is not null and lower(q.prospect_email) = lower(${email}::text))
+         order by q.number`,
+    exportRow,
   );
 }

@@ -28,6 +28,10 @@ export const HOLDER_DATA_TABLES: Record<string, string> = {
   flows: 'reservas[].flujos (con sus comentarios)',
   documents:
     'documentos (cada documento de sus reservas con su versión vigente; los archivos se descargan de la reserva)',
+  buyer_plans: 'cuentasComprador (el plan de pagos de cada reserva)',
+  buyer_plan_lines: 'cuentasComprador[].lineas',
+  buyer_payments: 'cuentasComprador[].pagos (los reversados, con cuándo y por qué)',
+  quotes: 'cotizaciones (las que se hicieron reserva suya, y las de un prospecto con su RUT o su correo)',
   data_subject_requests: 'solicitudes',
   client_blocked_values:
     'no se exporta: son los valores que una supresión bloqueó por un deber legal; se leen con su acción auditada',
@@ -39,6 +43,8 @@ export interface HolderExport {
   reservas: Record<string, unknown>[];
   comentarios: Record<string, unknown>[];
   documentos: Record<string, unknown>[];
+  cuentasComprador: Record<string, unknown>[];
+  cotizaciones: Record<string, unknown>[];
   historial: Record<string, unknown>[];
   solicitudes: Record<string, unknown>[];
 }
@@ -49,10 +55,12 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
   const client = await queries.findHolder(ctx.db, clientId);
   if (!client) throw new AppError('CLIENT_NOT_FOUND');
   if (client.suppressedAt !== null) throw new AppError('HOLDER_ALREADY_SUPPRESSED');
-  const [reservations, comments, documents, history, requests] = await Promise.all([
+  const [reservations, comments, documents, accounts, quotes, history, requests] = await Promise.all([
     queries.reservationsOfHolder(ctx.db, clientId, client.rut),
     queries.listCommentsAboutHolder(ctx.db, clientId, `${client.firstName} ${client.lastName}`),
     queries.documentsOfHolder(ctx.db, clientId),
+    queries.buyerAccountsOfHolder(ctx.db, clientId),
+    queries.quotesOfHolder(ctx.db, clientId, client.rut, client.email),
     queries.historyOfHolder(ctx.db, clientId),
     queries.requestsOfHolder(ctx.db, clientId, client.rut),
   ]);
@@ -73,6 +81,8 @@ export async function holderData(ctx: ServiceContext, clientId: string): Promise
     reservas: reservations,
     comentarios: comments,
     documentos: documents,
+    cuentasComprador: accounts,
+    cotizaciones: quotes,
     historial: history.map((row) => {
       const described = describeAuditRow({
         action: row.action as AuditAction,
@@ -173,6 +183,21 @@ const HEADERS: Record<string, string> = {
   recibida: 'Recibida',
   vence: 'Vence',
   respuesta: 'Respuesta',
+  cuotas: 'Cuotas del pie',
+  fechaEscrituraEsperada: 'Fecha de escritura esperada',
+  pagadoUF: 'Pagado (UF)',
+  motivoPieExento: 'Motivo del pie exento',
+  cuota: 'Cuota',
+  montoCLP: 'Monto ($)',
+  valorUF: 'Valor UF',
+  medio: 'Medio de pago',
+  documento: 'N° de documento',
+  reversadoEl: 'Reversado el',
+  motivoReverso: 'Motivo del reverso',
+  cotizacion: 'N° de cotización',
+  validaHasta: 'Válida hasta',
+  nombre: 'Nombre',
+  precioFinalUF: 'Precio final (UF)',
 };
 
 const headerOf = (key: string) =>
@@ -278,6 +303,32 @@ export async function holderWorkbook(data: HolderExport): Promise<Buffer> {
   );
   addSheet(workbook, 'Comentarios', data.comentarios);
   addSheet(workbook, 'Documentos', data.documentos);
+  addSheet(
+    workbook,
+    'Cuenta del comprador',
+    data.cuentasComprador.map(({ lineas: _l, pagos: _p, ...plan }) => plan),
+  );
+  addSheet(
+    workbook,
+    'Plan de pagos',
+    data.cuentasComprador.flatMap((plan) =>
+      ((plan.lineas as Record<string, unknown>[] | undefined) ?? []).map((line) => ({
+        reserva: plan.reserva,
+        ...line,
+      })),
+    ),
+  );
+  addSheet(
+    workbook,
+    'Pagos',
+    data.cuentasComprador.flatMap((plan) =>
+      ((plan.pagos as Record<string, unknown>[] | undefined) ?? []).map((payment) => ({
+        reserva: plan.reserva,
+        ...payment,
+      })),
+    ),
+  );
+  addSheet(workbook, 'Cotizaciones', data.cotizaciones);
   addSheet(workbook, 'Historial', data.historial);
   addSheet(workbook, 'Solicitudes', data.solicitudes);
   return Buffer.from(await workbook.xlsx.writeBuffer());

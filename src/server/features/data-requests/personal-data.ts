@@ -185,7 +185,8 @@ export const TABLE_STORES: Record<string, TableStore> = {
     columns: ['to_address', 'notices', 'subject'],
     holder: {
       export: 'no se exporta: avisos a usuarios del sistema',
-      suppression: "los avisos que lo nombran: sus valores reemplazados por '[titular suprimido]'",
+      suppression:
+        "los avisos que lo nombran o van a su correo: sus valores y la dirección reemplazados por '[titular suprimido]'; los no enviados, descartados",
       retention: 'con la cola de correos',
     },
   },
@@ -193,7 +194,7 @@ export const TABLE_STORES: Record<string, TableStore> = {
   buyer_plans: {
     columns: ['pie_waived_reason'],
     holder: {
-      export: 'la cuenta del comprador en la reserva (plan y pagos)',
+      export: 'Cuenta del comprador y Plan de pagos (cada reserva)',
       suppression: 'se conserva: registro contable de la venta; el motivo es del administrador',
       retention: KEPT_AS_RECORD,
     },
@@ -202,7 +203,7 @@ export const TABLE_STORES: Record<string, TableStore> = {
   buyer_payments: {
     columns: ['reversal_reason'],
     holder: {
-      export: 'la cuenta del comprador en la reserva (plan y pagos)',
+      export: 'Pagos (cada pago de sus reservas, los reversados con su motivo)',
       suppression: 'se conserva: registro contable de los pagos recibidos (Código Tributario)',
       retention: KEPT_AS_RECORD,
     },
@@ -249,12 +250,16 @@ export const TABLE_STORES: Record<string, TableStore> = {
     'email',
   ]),
   // Cotizaciones (issue 59, decision 0071): a prospect is not yet a client; once they reserve, the
-  // client made from the quote carries their data. A prospect's own export, suppression and retention
-  // are not built yet: the lead tracks them on issue 59.
-  quotes: none(
-    ['prospect_name', 'prospect_email', 'prospect_phone', 'prospect_rut', 'search_text'],
-    'datos de contacto de prospectos (aún no clientes) que pidieron una cotización',
-  ),
+  // client made from the quote carries their data. A client's quotes (those that became their
+  // reservations, or whose prospect is them by RUT or e-mail) are in their export and suppression.
+  quotes: {
+    columns: ['prospect_name', 'prospect_email', 'prospect_phone', 'prospect_rut', 'search_text'],
+    holder: {
+      export: 'Cotizaciones (las de sus reservas, y las de un prospecto con su RUT o su correo)',
+      suppression: 'nombre, correo, teléfono y RUT del prospecto borrados; los montos cotizados se conservan',
+      retention: 'sin plazo propio todavía: se conserva con la cotización (issue 59)',
+    },
+  },
   quote_units: none(),
   quote_settings: none(),
   permission_grants: none(

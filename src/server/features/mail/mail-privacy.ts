@@ -39,22 +39,36 @@ function redactJson(value: unknown, needles: readonly string[]): { value: unknow
   return { value, changed: false };
 }
 
-/** The outbox's messages naming the holder, rewritten (in the suppression's transaction). */
+/**
+ * The outbox's messages naming the holder, rewritten (in the suppression's transaction). A message
+ * addressed to the holder (a payee's bank-account notice) loses the address too; unsent, it is
+ * discarded (there is no one left to send it to).
+ */
 export async function redactHolderMailIn(tx: Executor, needles: readonly string[]): Promise<number> {
   if (needles.length === 0) return 0;
-  const rows = await queryRows<{ id: string; subject: string | null; notices: unknown }>(
+  const rows = await queryRows<{
+    id: string;
+    toAddress: string | null;
+    subject: string | null;
+    notices: unknown;
+  }>(
     tx,
-    sql`select id::text, subject, notices from mail_messages
-         where privacy_holds(coalesce(subject, '') || ' ' || notices::text, ${textArray(needles.map(needlePattern))})
+    sql`select id::text, to_address as "toAddress", subject, notices from mail_messages
+         where privacy_holds(coalesce(to_address, '') || ' ' || coalesce(subject, '') || ' ' || notices::text,
+                             ${textArray(needles.map(needlePattern))})
            for update`,
   );
   let changed = 0;
   for (const row of rows) {
+    const toAddress = row.toAddress === null ? null : redactText(row.toAddress, needles);
     const subject = row.subject === null ? null : redactText(row.subject, needles);
     const notices = redactJson(row.notices, needles);
-    if (!subject?.changed && !notices.changed) continue;
-    await tx.execute(sql`update mail_messages set subject = ${subject?.text ?? null},
-                           notices = ${JSON.stringify(notices.value)}::jsonb where id = ${row.id}::uuid`);
+    if (!toAddress?.changed && !subject?.changed && !notices.changed) continue;
+    await tx.execute(sql`update mail_messages set to_address = ${toAddress?.text ?? null},
+                           subject = ${subject?.text ?? null}, notices = ${JSON.stringify(notices.value)}::jsonb,
+                           status = case when ${toAddress?.changed ?? false} and status in ('pending', 'failed')
+                                         then 'discarded' else status end
+                     where id = ${row.id}::uuid`);
     changed += 1;
   }
   return changed;

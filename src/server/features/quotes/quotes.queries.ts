@@ -288,3 +288,45 @@ export async function listQuotes(
   for (const quote of rows) delete quote.created_at;
   return { counts: { vigente: row!.vigente, vencida: row!.vencida, reservada: row!.reservada }, rows };
 }
+
+/**
+ * A suppressed holder's quotes (issue 59): those that became their reservations and those whose
+ * prospect is them by RUT or e-mail, their prospect's data replaced. The figures stay.
+ */
+export async function updateProspectRedacted(
+  tx: Executor,
+  holder: { reservationIds: readonly string[]; ruts: readonly string[]; emails: readonly string[] },
+  userId: string | null,
+): Promise<string[]> {
+  const byReservation =
+    holder.reservationIds.length === 0
+      ? sql`false`
+      : sql`reservation_id in (${sql.join(
+          holder.reservationIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`;
+  const byRut =
+    holder.ruts.length === 0
+      ? sql`false`
+      : sql`prospect_rut in (${sql.join(
+          holder.ruts.map((rut) => sql`${rut}`),
+          sql`, `,
+        )})`;
+  const byEmail =
+    holder.emails.length === 0
+      ? sql`false`
+      : sql`lower(prospect_email) in (${sql.join(
+          holder.emails.map((email) => sql`${email.toLowerCase()}`),
+          sql`, `,
+        )})`;
+  const rows = await queryRows(
+    tx,
+    sql`update quotes
+           set prospect_name = 'Titular suprimido', prospect_email = 'suprimido', prospect_phone = null,
+               prospect_rut = null, updated_by = ${userId}, updated_at = now(), version = version + 1
+         where ${byReservation} or ${byRut} or ${byEmail}
+        returning id`,
+    z.object({ id: z.string() }),
+  );
+  return rows.map((row) => row.id);
+}

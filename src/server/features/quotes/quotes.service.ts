@@ -402,3 +402,17 @@ export async function saveSettings(
   });
   return settings(ctx, projectId);
 }
+
+/**
+ * Suppression of a holder's data (Ley 21.719; issue 59), in the suppression's transaction: the quotes
+ * that became their reservations, or whose prospect is them by RUT or e-mail (now or before), lose
+ * the prospect's name, e-mail, phone and RUT. The quoted figures stay. Returns their ids (the audit
+ * trail's roots the suppression redacts too).
+ */
+export function redactHolderProspectsIn(
+  tx: Executor,
+  holder: { reservationIds: readonly string[]; ruts: readonly string[]; emails: readonly string[] },
+  userId: string | null,
+): Promise<string[]> {
+  return queries.updateProspectRedacted(tx, holder, userId);
+}
