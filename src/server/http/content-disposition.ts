@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { stripUnseen } from '../../shared/text-safety';
 
 /**
@@ -16,4 +17,18 @@ export function contentDisposition(kind: 'attachment' | 'inline', fileName: stri
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A PDF of ours, opened in a tab of its own (it holds no script: still sandboxed, nosniff). */
+export function sendPdf(reply: FastifyReply, pdf: { fileName: string; bytes: Buffer }) {
+  return reply
+    .header('Content-Type', 'application/pdf')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Disposition', contentDisposition('inline', pdf.fileName))
+    .header(
+      'Content-Security-Policy',
+      "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'self'",
+    )
+    .header('Cache-Control', 'private, no-store')
+    .send(pdf.bytes);
 }

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/schemas/buyer-accounts';
 import { idParams } from '../../../shared/schemas/common';
 import { sendExport } from '../../exports';
-import { contentDisposition } from '../../http/content-disposition';
+import { sendPdf } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as buyerAccounts from './buyer-accounts.service';
 import { STATEMENT_COLUMNS, statementRows } from './statement';
@@ -103,16 +103,7 @@ export const buyerStatementRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'staff', heavy: 'pdf' }, schema: { tags, params: idParams } },
     async (request, reply) => {
       const pdf = await buyerAccounts.statementPdfOf(serviceContext(request), request.params.id);
-      return reply
-        .header('Content-Type', 'application/pdf')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Disposition', contentDisposition('inline', pdf.fileName))
-        .header(
-          'Content-Security-Policy',
-          "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'self'",
-        )
-        .header('Cache-Control', 'private, no-store')
-        .send(pdf.bytes);
+      return sendPdf(reply, pdf);
     },
   );
 

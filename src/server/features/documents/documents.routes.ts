@@ -17,7 +17,7 @@ import {
   documentVersionsResponse,
   reservationParams,
 } from '../../../shared/schemas/documents';
-import { contentDisposition } from '../../http/content-disposition';
+import { contentDisposition, sendPdf } from '../../http/content-disposition';
 import { serviceContext } from '../../http/context';
 import * as audit from '../audit/audit.service';
 import * as documents from './documents.service';
@@ -208,20 +208,6 @@ export const documentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-/** A PDF of ours, opened in a tab of its own (it holds no script: still sandboxed, nosniff). */
-function sendPdf(reply: FastifyReply, pdf: { fileName: string; bytes: Buffer }) {
-  return reply
-    .header('Content-Type', 'application/pdf')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Content-Disposition', contentDisposition('inline', pdf.fileName))
-    .header(
-      'Content-Security-Policy',
-      "sandbox; default-src 'none'; style-src 'unsafe-inline'; object-src 'self'",
-    )
-    .header('Cache-Control', 'private, no-store')
-    .send(pdf.bytes);
-}
 
 /** /api/document-types: Configuración → Documentos. */
 export const documentTypesRoutes: FastifyPluginAsyncZod = async (app) => {
